@@ -1,0 +1,45 @@
+# kolo - top-level Makefile. Every capability adds a fragment in mk/*.mk that
+# appends to TESTS (target test-<name>), BENCHES (target bench-<name>) and
+# FORMAL (target formal-<name>). Nothing runs before the tools are there:
+# every target depends on $(DEPS_STAMP), which `make deps` produces.
+
+SHELL := /bin/bash
+BUILD ?= build
+TOP := $(abspath .)
+export TOP
+
+TESTS :=
+BENCHES :=
+FORMAL :=
+
+.DEFAULT_GOAL := help
+
+include mk/deps.mk
+include $(sort $(filter-out mk/deps.mk,$(wildcard mk/*.mk)))
+
+.PHONY: help test bench formal clean list-tests
+
+help:
+	@echo "kolo - open 3D-torus interconnect"
+	@echo "  make demo     simulated torus under traffic, printing a report"
+	@echo "  make test     lint, unit, network, C and quick formal tests"
+	@echo "  make bench    every benchmark (lines 'BENCH <name> <value> <unit>')"
+	@echo "  make formal   full formal proofs"
+	@echo "  make lint     Verilator, Icarus and Yosys lint of all RTL"
+	@echo "  make waves TEST=<name>  rerun one test with an FST window + .gtkw"
+	@echo "  make deps     install missing tools (apt-get)"
+
+test: $(DEPS_STAMP)
+	@scripts/run_tests.sh $(TESTS)
+
+list-tests:
+	@for t in $(TESTS); do echo $$t; done
+
+bench: $(DEPS_STAMP)
+	@scripts/run_bench.sh $(BENCHES)
+
+formal: $(DEPS_STAMP)
+	@scripts/run_tests.sh $(addprefix formal-full-,$(FORMAL))
+
+clean:
+	rm -rf $(BUILD)

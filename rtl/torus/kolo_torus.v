@@ -1,0 +1,145 @@
+`default_nettype none
+// kolo_torus - a DIM_X x DIM_Y x DIM_Z torus of kolo_router instances.
+//
+// Node index n = x + DIM_X*(y + DIM_Y*z); node id = {z,y,x} (4 bits each).
+// Router n's output port p (X+ X- Y+ Y- Z+ Z-) reaches, through one link, the
+// input port p^1 of its neighbour in that direction (a flit travelling +X
+// arrives on the neighbour's X- port). A dimension of size 1 has no links: its
+// ports are disabled. In a dimension of size 2 both links join the same pair.
+// The local ports of all routers are the torus' inj_* (into the network) and
+// ej_* (out of it) buses, credit-based like every router channel: send a flit
+// on inj_* only with a credit for its VC (VC_DEPTH per VC after reset; one
+// returns on inj_credit_* each time the router frees a slot); the router sends
+// on ej_* only against EJECT_CREDITS per VC, returned on ej_credit_*.
+module kolo_torus #(
+    parameter DIM_X = 2,
+    parameter DIM_Y = 2,
+    parameter DIM_Z = 2,
+    parameter LINK_LATENCY = 1,
+    parameter VC_DEPTH = 80,
+    parameter EJECT_CREDITS = 64,
+    parameter BUBBLE = 1,
+    parameter N = DIM_X * DIM_Y * DIM_Z
+) (
+    input  wire            clk,
+    input  wire            rst,
+    // local ports: injection
+    input  wire [N-1:0]    inj_valid,
+    input  wire [N*68-1:0] inj_flit,
+    output wire [N-1:0]    inj_credit_valid,
+    output wire [N*2-1:0]  inj_credit_vc,
+    // local ports: ejection
+    output wire [N-1:0]    ej_valid,
+    output wire [N*68-1:0] ej_flit,
+    input  wire [N-1:0]    ej_credit_valid,
+    input  wire [N*2-1:0]  ej_credit_vc,
+    // every router's network output ports, for monitors: index n*6+p
+    output wire [N*6-1:0]  mon_valid,
+    output wire [N*6*68-1:0] mon_flit,
+    // status and debug of every router (see kolo_router)
+    output wire [N*64-1:0] stat_errors,
+    output wire [N*7*32-1:0] stat_out_flits,
+    output wire [N*28*8-1:0] dbg_vc_occ,
+    output wire [N*28*6-1:0] dbg_vc_route
+);
+  localparam [3:0] DXM1 = DIM_X - 1;
+  localparam [3:0] DYM1 = DIM_Y - 1;
+  localparam [3:0] DZM1 = DIM_Z - 1;
+  localparam [5:0] PORT_EN = {{2{DIM_Z > 1}}, {2{DIM_Y > 1}}, {2{DIM_X > 1}}};
+
+  // router-side wires, index n*7+p
+  wire [N*7-1:0]    r_in_valid;
+  wire [N*7*68-1:0] r_in_flit;
+  wire [N*7-1:0]    r_in_credit_valid;
+  wire [N*7*2-1:0]  r_in_credit_vc;
+  wire [N*7-1:0]    r_out_valid;
+  wire [N*7*68-1:0] r_out_flit;
+  wire [N*7-1:0]    r_out_credit_valid;
+  wire [N*7*2-1:0]  r_out_credit_vc;
+
+  genvar n, p;
+  generate
+    for (n = 0; n < N; n = n + 1) begin : g_node
+      localparam integer X = n % DIM_X;
+      localparam integer Y = (n / DIM_X) % DIM_Y;
+      localparam integer Z = n / (DIM_X * DIM_Y);
+      localparam [11:0] NODE_ID = {Z[3:0], Y[3:0], X[3:0]};
+
+      kolo_router #(
+          .VC_DEPTH(VC_DEPTH),
+          .OUT_CREDITS(VC_DEPTH),
+          .EJECT_CREDITS(EJECT_CREDITS),
+          .BUBBLE(BUBBLE)
+      ) u_router (
+          .clk(clk),
+          .rst(rst),
+          .cfg_node_id(NODE_ID),
+          .cfg_dim_m1({DZM1, DYM1, DXM1}),
+          .cfg_port_en(PORT_EN),
+          .in_valid(r_in_valid[n*7+:7]),
+          .in_flit(r_in_flit[n*7*68+:7*68]),
+          .in_credit_valid(r_in_credit_valid[n*7+:7]),
+          .in_credit_vc(r_in_credit_vc[n*7*2+:7*2]),
+          .out_valid(r_out_valid[n*7+:7]),
+          .out_flit(r_out_flit[n*7*68+:7*68]),
+          .out_credit_valid(r_out_credit_valid[n*7+:7]),
+          .out_credit_vc(r_out_credit_vc[n*7*2+:7*2]),
+          .stat_errors(stat_errors[n*64+:64]),
+          .stat_out_flits(stat_out_flits[n*7*32+:7*32]),
+          .dbg_vc_occ(dbg_vc_occ[n*28*8+:28*8]),
+          .dbg_vc_route(dbg_vc_route[n*28*6+:28*6])
+      );
+
+      // local port
+      assign r_in_valid[n*7+6]               = inj_valid[n];
+      assign r_in_flit[(n*7+6)*68+:68]       = inj_flit[n*68+:68];
+      assign inj_credit_valid[n]             = r_in_credit_valid[n*7+6];
+      assign inj_credit_vc[n*2+:2]           = r_in_credit_vc[(n*7+6)*2+:2];
+      assign ej_valid[n]                     = r_out_valid[n*7+6];
+      assign ej_flit[n*68+:68]               = r_out_flit[(n*7+6)*68+:68];
+      assign r_out_credit_valid[n*7+6]       = ej_credit_valid[n];
+      assign r_out_credit_vc[(n*7+6)*2+:2]   = ej_credit_vc[n*2+:2];
+
+      for (p = 0; p < 6; p = p + 1) begin : g_port
+        localparam integer D = p / 2;
+        localparam integer MINUS = p % 2;
+        localparam integer SIZE = (D == 0) ? DIM_X : (D == 1) ? DIM_Y : DIM_Z;
+        localparam integer C = (D == 0) ? X : (D == 1) ? Y : Z;
+        localparam integer C_NEXT = (MINUS != 0) ? (C + SIZE - 1) % SIZE : (C + 1) % SIZE;
+        localparam integer M = (D == 0) ? (C_NEXT + DIM_X * (Y + DIM_Y * Z)) :
+                               (D == 1) ? (X + DIM_X * (C_NEXT + DIM_Y * Z)) :
+                                          (X + DIM_X * (Y + DIM_Y * C_NEXT));
+        localparam integer Q = p ^ 1;  // the neighbour's port facing back
+
+        assign mon_valid[n*6+p]          = r_out_valid[n*7+p];
+        assign mon_flit[(n*6+p)*68+:68]  = r_out_flit[(n*7+p)*68+:68];
+
+        if (SIZE > 1) begin : g_link
+          kolo_link_ideal #(
+              .LATENCY(LINK_LATENCY)
+          ) u_link (
+              .clk(clk),
+              .rst(rst),
+              .tx_valid(r_out_valid[n*7+p]),
+              .tx_flit(r_out_flit[(n*7+p)*68+:68]),
+              .tx_credit_valid(r_out_credit_valid[n*7+p]),
+              .tx_credit_vc(r_out_credit_vc[(n*7+p)*2+:2]),
+              .rx_valid(r_in_valid[M*7+Q]),
+              .rx_flit(r_in_flit[(M*7+Q)*68+:68]),
+              .rx_credit_valid(r_in_credit_valid[M*7+Q]),
+              .rx_credit_vc(r_in_credit_vc[(M*7+Q)*2+:2]),
+              /* verilator lint_off PINCONNECTEMPTY */  // the ideal link is always up
+              .link_up()
+              /* verilator lint_on PINCONNECTEMPTY */
+          );
+        end else begin : g_absent
+          assign r_out_credit_valid[n*7+p]      = 1'b0;
+          assign r_out_credit_vc[(n*7+p)*2+:2]  = 2'b00;
+          assign r_in_valid[n*7+p]              = 1'b0;
+          assign r_in_flit[(n*7+p)*68+:68]      = 68'd0;
+        end
+      end
+    end
+  endgenerate
+endmodule
+`default_nettype wire

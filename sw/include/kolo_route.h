@@ -1,0 +1,156 @@
+/* kolo_route.h - the one routing implementation of kolo.
+ *
+ * Coordinates, node ids, header route state, default routing tables, the
+ * path a packet takes through the routers, and the deadlock check of a whole
+ * table set. Freestanding C99: no libc calls, no allocation (callers pass
+ * workspace), so the same file builds for firmware, reference model and tools.
+ * Bit layouts mirror rtl/include/kolo_defs.vh and docs/packet.md.
+ */
+#ifndef KOLO_ROUTE_H
+#define KOLO_ROUTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- ports --------------------------------------------------------------- */
+enum kolo_port {
+    KOLO_PORT_XP = 0,
+    KOLO_PORT_XM = 1,
+    KOLO_PORT_YP = 2,
+    KOLO_PORT_YM = 3,
+    KOLO_PORT_ZP = 4,
+    KOLO_PORT_ZM = 5,
+    KOLO_PORT_LOCAL = 6,
+    KOLO_NUM_PORTS = 7
+};
+#define KOLO_PORT_DIM(p) ((p) >> 1)     /* 0 x, 1 y, 2 z (network ports only) */
+#define KOLO_PORT_MINUS(p) ((p) & 1)    /* 1 for X-, Y-, Z- */
+
+/* ---- topology ------------------------------------------------------------ */
+#define KOLO_MAX_DIM 16
+#define KOLO_MAX_NODES 4096
+#define KOLO_MAX_PAYLOAD 32 /* payload flits of 8 bytes */
+#define KOLO_MAX_PKT 34     /* flits, two header flits included */
+
+typedef struct {
+    uint8_t size[3]; /* x, y, z: 1..16 each */
+} kolo_topo;
+
+typedef struct {
+    uint8_t c[3]; /* x, y, z */
+} kolo_coord;
+
+/* node id = {z[11:8], y[7:4], x[3:0]}; node index = x + X*(y + Y*z) */
+uint16_t kolo_node_id(kolo_coord c);
+kolo_coord kolo_node_coord(uint16_t id);
+int kolo_topo_valid(const kolo_topo *t);            /* 1 if every size in 1..16 */
+unsigned kolo_topo_nodes(const kolo_topo *t);
+int kolo_node_in_topo(const kolo_topo *t, uint16_t id);
+unsigned kolo_node_index(const kolo_topo *t, uint16_t id);
+uint16_t kolo_node_id_of_index(const kolo_topo *t, unsigned index);
+/* neighbour through a network port (wraps around the ring) */
+uint16_t kolo_neighbor(const kolo_topo *t, uint16_t id, int port);
+/* 1 if the port exists in this topology (dimension size > 1) */
+int kolo_port_present(const kolo_topo *t, int port);
+
+/* ---- route state (header flit 0 bits [58:36]) and table entries ----------- */
+/* A table entry is the route state in bits [22:0] plus KOLO_RE_VALID in bit
+ * 31 ("destination reachable"). The NI copies bits [22:0] into the header. */
+typedef uint32_t kolo_route_entry;
+
+#define KOLO_RS_SIGN(d) (1u << (d))              /* d = 0 x, 1 y, 2 z; 1 = minus */
+#define KOLO_RS_HOPS_SHIFT(d) (3u + 4u * (d))     /* 4-bit hop count per dim */
+#define KOLO_RS_FS_VALID (1u << 15)
+#define KOLO_RS_FS_PORT_SHIFT 16
+#define KOLO_RS_LS_VALID (1u << 19)
+#define KOLO_RS_LS_PORT_SHIFT 20
+#define KOLO_RS_MASK 0x7fffffu
+#define KOLO_RE_VALID (1u << 31)
+
+static inline unsigned kolo_rs_hops(uint32_t rs, int d) {
+    return (rs >> KOLO_RS_HOPS_SHIFT(d)) & 0xfu;
+}
+static inline uint32_t kolo_rs_set_hops(uint32_t rs, int d, unsigned h) {
+    return (rs & ~(0xfu << KOLO_RS_HOPS_SHIFT(d))) | ((h & 0xfu) << KOLO_RS_HOPS_SHIFT(d));
+}
+static inline int kolo_rs_minus(uint32_t rs, int d) { return (rs >> d) & 1u; }
+static inline int kolo_rs_fs_port(uint32_t rs) { return (rs >> KOLO_RS_FS_PORT_SHIFT) & 7u; }
+static inline int kolo_rs_ls_port(uint32_t rs) { return (rs >> KOLO_RS_LS_PORT_SHIFT) & 7u; }
+
+/* The deterministic (escape) output port for a packet with route state rs,
+ * exactly as the router computes it: first step if pending, then direction
+ * order +X +Y +Z -X -Y -Z while hops remain, then last step if pending, then
+ * KOLO_PORT_LOCAL. */
+int kolo_route_det_port(uint32_t rs);
+/* Bit mask of the ports a VC1 (adaptive) packet may take: every dimension
+ * with hops left, in its sign's direction, when no first step is pending.
+ * Zero when the only move is the deterministic one (first/last step, eject). */
+unsigned kolo_route_adaptive_mask(uint32_t rs);
+/* The route state after leaving through port: clears a pending first step,
+ * else decrements the hop count of that port's dimension, else clears a
+ * pending last step. The router rewrites header flit 0 the same way. */
+uint32_t kolo_route_advance(uint32_t rs, int port);
+
+/* Default entry: shortest direction in each ring (ties, at exactly half of an
+ * even ring, go plus), no first or last step. src == dst gives hops 0. */
+kolo_route_entry kolo_route_default(const kolo_topo *t, uint16_t src, uint16_t dst);
+/* Fill table[kolo_node_index(dst)] for every dst of the torus. */
+void kolo_table_default(const kolo_topo *t, uint16_t src, kolo_route_entry *table);
+/* Fill tables[index(src) * nodes + index(dst)] for every pair. */
+void kolo_tableset_default(const kolo_topo *t, kolo_route_entry *tables);
+
+/* ---- paths ----------------------------------------------------------------*/
+typedef struct {
+    uint16_t node;    /* router the packet leaves */
+    uint8_t port;     /* output port taken (KOLO_PORT_LOCAL = ejection) */
+    uint8_t entering; /* 1 when this hop enters a ring (bubble rule applies) */
+} kolo_hop;
+
+/* Deterministic (VC0) path of a packet injected at src with route state rs.
+ * Fills up to max hops, the last being the ejection at the destination.
+ * Returns the number of hops, or a negative KOLO_E* code. The first hop is
+ * always "entering" (injection); a later hop is "continuing" only if it leaves
+ * through the same port as the previous hop (same ring, same direction). */
+int kolo_route_path(const kolo_topo *t, uint16_t src, uint32_t rs, kolo_hop *hops, int max);
+
+#define KOLO_OK 0
+#define KOLO_E_ARG (-1)      /* bad argument */
+#define KOLO_E_PORT (-2)     /* route uses a port absent in this topology */
+#define KOLO_E_LOOP (-3)     /* more hops than the bound */
+#define KOLO_E_WRONG (-4)    /* ejects at a node other than the destination */
+#define KOLO_E_CYCLE (-5)    /* deadlock check found a cycle */
+#define KOLO_E_NOSPACE (-6)  /* workspace too small */
+const char *kolo_strerror(int code);
+
+/* ---- deadlock check --------------------------------------------------------
+ * Channel dependency graph of the deterministic (VC0, escape) paths of every
+ * valid entry of a table set, with each unidirectional ring (dimension,
+ * direction, the two other coordinates) contracted to one vertex: moves that
+ * continue in a ring are made safe by the bubble rule; a dependency from one
+ * ring to another is a turn. Any cycle among rings is reported.
+ * tables: tables[index(src) * nodes + index(dst)]; entries without
+ * KOLO_RE_VALID are skipped. Returns KOLO_OK, KOLO_E_CYCLE (report filled),
+ * or the path error of the first bad entry (report->src/dst filled). */
+typedef struct {
+    uint16_t dim, minus, a, b; /* ring: dimension, direction, other two coordinates */
+} kolo_ring;
+
+typedef struct {
+    int n_rings;           /* rings in the reported cycle */
+    kolo_ring rings[64];   /* first 64 of them, in dependency order */
+    uint16_t src, dst;     /* entry at fault, for path errors */
+} kolo_deadlock_report;
+
+/* bytes of workspace kolo_deadlock_check needs for topology t */
+size_t kolo_deadlock_workspace_size(const kolo_topo *t);
+int kolo_deadlock_check(const kolo_topo *t, const kolo_route_entry *tables, void *workspace,
+                        size_t workspace_size, kolo_deadlock_report *report);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
