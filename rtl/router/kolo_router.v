@@ -17,6 +17,13 @@
 // neighbour returns on out_credit_* (OUT_CREDITS per VC after reset on network
 // ports, EJECT_CREDITS on the local port). At most one flit and one credit per
 // port and cycle. Bad packets are dropped at the input and counted.
+//
+// Simulating many routers with Verilator: this module is a hier_block. Build
+// with `verilator --hierarchical` so that one compiled router serves every
+// torus node (without it a 4x4x4 torus generates ~330 MB of C++). Verilator
+// 5.006 then refuses -G on the top (it forwards it to the router), so set the
+// torus parameters in a small generated wrapper module instead (see tb/).
+// Give absolute paths for -y/-I: the hierarchical build runs in --Mdir.
 module kolo_router #(
     parameter VC_DEPTH        = 80,       // flits per input VC buffer
     parameter OUT_CREDITS     = VC_DEPTH, // neighbours' input buffer per VC
@@ -42,6 +49,9 @@ module kolo_router #(
     output wire [28*8-1:0] dbg_vc_occ,     // flits buffered per input VC (port*4+vc)
     output wire [28*6-1:0] dbg_vc_route    // per input VC {allocated, out port, out vc}
 );
+  // For Verilator, build the router once and share it between all torus nodes
+  // (--hierarchical); without this, code size grows with every instance.
+  /*verilator hier_block*/
   `include "kolo_defs.vh"
 
   localparam NP = 7;
