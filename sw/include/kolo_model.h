@@ -56,6 +56,16 @@ int kolo_model_hop(kolo_model *m, uint64_t id, uint16_t node, int port, int vc);
 int kolo_model_deliver(kolo_model *m, uint16_t node, const uint64_t header[2],
                        const uint64_t *payload, int len);
 
+/* Added by sw/model: tables may be NULL in kolo_model_new (default tables).
+ * kolo_model_check_hops(m, 0) turns off the hop count check at delivery, for
+ * testbenches that do not monitor hops (on by default). Duplicate deliveries
+ * are recognised among the last 65536 deliveries; older ones read as unknown.
+ * Every delivery of a known id retires it, whether it passed or not.
+ * kolo_model_hop: on VC class 0 only the deterministic port is legal; the
+ * local port is not a hop (KOLO_E_SB_PATH); port or vc out of range and
+ * inconsistent injections give KOLO_E_ARG. */
+void kolo_model_check_hops(kolo_model *m, int enable);
+
 /* Packets injected and not yet delivered. */
 uint64_t kolo_model_pending(const kolo_model *m);
 /* Message of the last error (empty if none). */

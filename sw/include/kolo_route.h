@@ -116,6 +116,18 @@ typedef struct {
  * always "entering" (injection); a later hop is "continuing" only if it leaves
  * through the same port as the previous hop (same ring, same direction). */
 int kolo_route_path(const kolo_topo *t, uint16_t src, uint32_t rs, kolo_hop *hops, int max);
+/* Added by sw/route: details of kolo_route_path.
+ * - Only bits [22:0] of rs are used, so a table entry may be passed as is.
+ * - hops may be NULL: the path is followed and its length returned, max ignored.
+ * - Errors: KOLO_E_ARG (bad topology or src, or a hop count beyond its ring,
+ *   which the router flags too), KOLO_E_PORT (a port absent in the topology,
+ *   or a pending first/last step whose port is not a network port),
+ *   KOLO_E_NOSPACE (more than max hops), KOLO_E_LOOP (over KOLO_PATH_MAX).
+ * - The ejection node is hops[n-1].node; kolo_route_path_to checks it. */
+#define KOLO_PATH_MAX 52 /* hops bound: first step + 3 * 15 + last step + ejection < 52 */
+/* As kolo_route_path, and KOLO_E_WRONG if the packet ejects anywhere but dst. */
+int kolo_route_path_to(const kolo_topo *t, uint16_t src, uint16_t dst, uint32_t rs,
+                       kolo_hop *hops, int max);
 
 #define KOLO_OK 0
 #define KOLO_E_ARG (-1)      /* bad argument */
@@ -136,13 +148,18 @@ const char *kolo_strerror(int code);
  * KOLO_RE_VALID are skipped. Returns KOLO_OK, KOLO_E_CYCLE (report filled),
  * or the path error of the first bad entry (report->src/dst filled). */
 typedef struct {
-    uint16_t dim, minus, a, b; /* ring: dimension, direction, other two coordinates */
+    uint16_t dim, minus, a, b; /* ring: dimension, direction, other two coordinates
+                                  (a, b in x, y, z order: x ring a = y, b = z) */
 } kolo_ring;
 
 typedef struct {
     int n_rings;           /* rings in the reported cycle */
     kolo_ring rings[64];   /* first 64 of them, in dependency order */
     uint16_t src, dst;     /* entry at fault, for path errors */
+    /* Added by sw/route: what was checked (filled on success too). */
+    uint32_t paths;        /* valid entries whose paths were followed */
+    uint32_t turns;        /* distinct (node, in port, out port) turns found */
+    uint32_t graph_rings;  /* rings (graph vertices) of the topology */
 } kolo_deadlock_report;
 
 /* bytes of workspace kolo_deadlock_check needs for topology t */

@@ -1,0 +1,73 @@
+# mk/formal.mk - formal proofs of the common RTL cells with Yosys 0.23 +
+# yosys-smtbmc (z3): BMC, k-induction (the pair is a full proof), cover, and
+# ABC PDR on some; see scripts/formal_run.sh. The .sby files in formal/<cell>/
+# describe the same proofs for users of SymbiYosys (not used here).
+#
+#   make test-formal-<cell>   quick proof at small parameters (in `make test`)
+#   make formal-full-<cell>   deeper runs, more parameter sets (in `make formal`)
+# Logs, VCD counterexamples: build/cells/formal/<run>/.
+
+FORMAL_RUN := scripts/formal_run.sh
+FORMAL_OUT := $(BUILD)/cells/formal
+FC := rtl/common
+
+# One proof run: $(call formal_job,<run name>,<top>,<files>,<-p params>,<depth>,<steps>[,<flags>])
+formal_job = $(FORMAL_RUN) -top $(2) -o $(FORMAL_OUT)/$(1) -d $(5) -mode $(6) $(4) $(7) $(3)
+
+FORMAL_CELLS := fifo_sync fifo_async arb_rr arb_matrix alloc_sep credit_counter
+
+# ---- quick runs ---------------------------------------------------------------
+formal_quick_fifo_sync = \
+  $(call formal_job,fifo_sync_d5,kolo_fifo_sync,$(FC)/kolo_fifo_sync.v,-p DEPTH=5 -p WIDTH=2,12,bmc$(,)ind$(,)cover) && \
+  $(call formal_job,fifo_sync_d4,kolo_fifo_sync,$(FC)/kolo_fifo_sync.v,-p DEPTH=4 -p WIDTH=2,12,bmc$(,)ind)
+formal_quick_fifo_async = \
+  $(call formal_job,fifo_async_a2,kolo_fifo_async,$(FC)/kolo_fifo_async.v,-p ADDR_W=2 -p WIDTH=2,12,bmc$(,)ind$(,)cover,-multiclock)
+formal_quick_arb_rr = \
+  $(call formal_job,arb_rr_n5,kolo_arb_rr,$(FC)/kolo_arb_rr.v,-p N=5,12,bmc$(,)ind$(,)cover) && \
+  $(call formal_job,arb_rr_n1,kolo_arb_rr,$(FC)/kolo_arb_rr.v,-p N=1,6,bmc$(,)ind) && \
+  $(call formal_job,arb_rr_n4_pdr,kolo_arb_rr,$(FC)/kolo_arb_rr.v,-p N=4,1,pdr)
+formal_quick_arb_matrix = \
+  $(call formal_job,arb_matrix_n4,kolo_arb_matrix,$(FC)/kolo_arb_matrix.v,-p N=4,10,bmc$(,)ind$(,)cover) && \
+  $(call formal_job,arb_matrix_n1,kolo_arb_matrix,$(FC)/kolo_arb_matrix.v,-p N=1,4,bmc$(,)ind)
+formal_quick_alloc_sep = \
+  $(call formal_job,alloc_sep_3x3,kolo_alloc_sep,$(FC)/kolo_alloc_sep.v $(FC)/kolo_arb_rr.v,-p N_IN=3 -p N_OUT=3,6,bmc$(,)ind$(,)cover)
+formal_quick_credit_counter = \
+  $(call formal_job,credit_counter_5_2,kolo_credit_counter,$(FC)/kolo_credit_counter.v,-p MAX=5 -p INIT=2,12,bmc$(,)ind$(,)cover$(,)pdr) && \
+  $(call formal_job,credit_counter_1_0,kolo_credit_counter,$(FC)/kolo_credit_counter.v,-p MAX=1 -p INIT=0,6,bmc$(,)ind)
+
+# ---- deep runs ----------------------------------------------------------------
+formal_full_fifo_sync = \
+  $(call formal_job,full_fifo_sync_d5,kolo_fifo_sync,$(FC)/kolo_fifo_sync.v,-p DEPTH=5 -p WIDTH=2,30,bmc$(,)ind$(,)cover$(,)pdr) && \
+  $(call formal_job,full_fifo_sync_d3,kolo_fifo_sync,$(FC)/kolo_fifo_sync.v,-p DEPTH=3 -p WIDTH=3,30,bmc$(,)ind$(,)pdr) && \
+  $(call formal_job,full_fifo_sync_d8,kolo_fifo_sync,$(FC)/kolo_fifo_sync.v,-p DEPTH=8 -p WIDTH=3,24,bmc$(,)ind$(,)cover)
+formal_full_fifo_async = \
+  $(call formal_job,full_fifo_async_a2,kolo_fifo_async,$(FC)/kolo_fifo_async.v,-p ADDR_W=2 -p WIDTH=2,30,bmc$(,)ind$(,)cover,-multiclock) && \
+  $(call formal_job,full_fifo_async_a1,kolo_fifo_async,$(FC)/kolo_fifo_async.v,-p ADDR_W=1 -p WIDTH=2,30,bmc$(,)ind,-multiclock) && \
+  $(call formal_job,full_fifo_async_a3,kolo_fifo_async,$(FC)/kolo_fifo_async.v,-p ADDR_W=3 -p WIDTH=2,24,bmc$(,)ind,-multiclock)
+formal_full_arb_rr = \
+  $(call formal_job,full_arb_rr_n5,kolo_arb_rr,$(FC)/kolo_arb_rr.v,-p N=5,30,bmc$(,)ind$(,)cover$(,)pdr) && \
+  $(call formal_job,full_arb_rr_n8,kolo_arb_rr,$(FC)/kolo_arb_rr.v,-p N=8,20,bmc$(,)ind$(,)cover) && \
+  $(call formal_job,full_arb_rr_n2,kolo_arb_rr,$(FC)/kolo_arb_rr.v,-p N=2,20,bmc$(,)ind$(,)pdr)
+formal_full_arb_matrix = \
+  $(call formal_job,full_arb_matrix_n5,kolo_arb_matrix,$(FC)/kolo_arb_matrix.v,-p N=5,16,bmc$(,)ind$(,)cover$(,)pdr) && \
+  $(call formal_job,full_arb_matrix_n3,kolo_arb_matrix,$(FC)/kolo_arb_matrix.v,-p N=3,24,bmc$(,)ind$(,)pdr)
+formal_full_alloc_sep = \
+  $(call formal_job,full_alloc_sep_4x4,kolo_alloc_sep,$(FC)/kolo_alloc_sep.v $(FC)/kolo_arb_rr.v,-p N_IN=4 -p N_OUT=4,10,bmc$(,)ind$(,)cover) && \
+  $(call formal_job,full_alloc_sep_3x5,kolo_alloc_sep,$(FC)/kolo_alloc_sep.v $(FC)/kolo_arb_rr.v,-p N_IN=3 -p N_OUT=5,8,bmc$(,)ind) && \
+  $(call formal_job,full_alloc_sep_3x3_pdr,kolo_alloc_sep,$(FC)/kolo_alloc_sep.v $(FC)/kolo_arb_rr.v,-p N_IN=3 -p N_OUT=3,1,pdr)
+formal_full_credit_counter = \
+  $(call formal_job,full_credit_counter_8_8,kolo_credit_counter,$(FC)/kolo_credit_counter.v,-p MAX=8 -p INIT=8,30,bmc$(,)ind$(,)cover$(,)pdr) && \
+  $(call formal_job,full_credit_counter_80_80,kolo_credit_counter,$(FC)/kolo_credit_counter.v,-p MAX=80 -p INIT=80,20,bmc$(,)ind$(,)pdr)
+
+, := ,
+
+define formal_cell_targets
+.PHONY: test-formal-$(1) formal-full-$(1)
+test-formal-$(1): $(DEPS_STAMP)
+	@$(formal_quick_$(1))
+formal-full-$(1): $(DEPS_STAMP)
+	@$(formal_full_$(1))
+TESTS += formal-$(1)
+FORMAL += $(1)
+endef
+$(foreach c,$(FORMAL_CELLS),$(eval $(call formal_cell_targets,$(c))))
