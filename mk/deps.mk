@@ -6,7 +6,7 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 # command -> Debian package
 DEPS_TOOLS := verilator:verilator iverilog:iverilog yosys:yosys yosys-smtbmc:yosys \
               z3:z3 gtkwave:gtkwave fst2vcd:gtkwave gnuplot:gnuplot-nox g++:g++ gcc:gcc \
-              make:make nm:binutils python3:python3
+              make:make nm:binutils python3:python3 ccache:ccache
 
 .PHONY: deps
 deps: $(DEPS_STAMP)

@@ -1,7 +1,7 @@
 // kolo_defs.vh - field positions shared by every kolo RTL module.
 // Include inside a module body: these are localparams, not macros, so that the
 // same names can be used by Verilator, Icarus and Yosys alike.
-// The authoritative description is docs/packet.md; sw/include/kolo_route.h
+// The authoritative description is docs/packet-format.md; sw/include/kolo_route.h
 // mirrors the same numbers for C.
 
 // Not every module uses every name: that is expected of a shared definitions file.

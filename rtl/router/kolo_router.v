@@ -322,13 +322,13 @@ module kolo_router #(
     end
   endfunction
 
-  reg [31:0] out_flit_count[0:NP-1];
   generate
     for (o = 0; o < NP; o = o + 1) begin : g_out
       wire [NP-1:0] g = out_grant[o*NP+:NP];
       wire sending = |g;
       reg [67:0] flit;
       reg [1:0] vc;
+      reg [31:0] flit_count;
       integer k;
       always @(*) begin
         flit = 68'd0;
@@ -345,14 +345,14 @@ module kolo_router #(
       always @(posedge clk) begin
         if (rst) begin
           out_valid[o] <= 1'b0;
-          out_flit_count[o] <= 32'd0;
+          flit_count <= 32'd0;
         end else begin
           out_valid[o] <= sending;
-          if (sending) out_flit_count[o] <= out_flit_count[o] + 32'd1;
+          if (sending) flit_count <= flit_count + 32'd1;
         end
         out_flit[o*68+:68] <= {vc, flit[KOLO_FLIT_HEAD], flit[KOLO_FLIT_TAIL], data_out};
       end
-      assign stat_out_flits[o*32+:32] = out_flit_count[o];
+      assign stat_out_flits[o*32+:32] = flit_count;
       for (v = 0; v < 4; v = v + 1) begin : g_send
         assign ovc_send[o*4+v] = sending && (vc == v);
         assign ovc_release[o*4+v] = sending && (vc == v) && flit[KOLO_FLIT_TAIL];
@@ -361,19 +361,19 @@ module kolo_router #(
   endgenerate
 
   // ---- error counters -------------------------------------------------------
-  reg [15:0] err_count[0:3];
   generate
     for (v = 0; v < 4; v = v + 1) begin : g_err
+      reg [15:0] count;
       wire [2:0] n = {2'b00, err_pulse[0*4+v]} + {2'b00, err_pulse[1*4+v]} +
                      {2'b00, err_pulse[2*4+v]} + {2'b00, err_pulse[3*4+v]} +
                      {2'b00, err_pulse[4*4+v]} + {2'b00, err_pulse[5*4+v]} +
                      {2'b00, err_pulse[6*4+v]};
       always @(posedge clk) begin
-        if (rst) err_count[v] <= 16'd0;
-        else if (err_count[v] > 16'hffff - 16'd7) err_count[v] <= 16'hffff;
-        else err_count[v] <= err_count[v] + {13'd0, n};
+        if (rst) count <= 16'd0;
+        else if (count > 16'hffff - 16'd7) count <= 16'hffff;
+        else count <= count + {13'd0, n};
       end
-      assign stat_errors[v*16+:16] = err_count[v];
+      assign stat_errors[v*16+:16] = count;
     end
   endgenerate
 

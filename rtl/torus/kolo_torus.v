@@ -42,9 +42,9 @@ module kolo_torus #(
     output wire [N*28*8-1:0] dbg_vc_occ,
     output wire [N*28*6-1:0] dbg_vc_route
 );
-  localparam [3:0] DXM1 = DIM_X - 1;
-  localparam [3:0] DYM1 = DIM_Y - 1;
-  localparam [3:0] DZM1 = DIM_Z - 1;
+  localparam [3:0] DXM1 = DIM_X[3:0] - 4'd1;
+  localparam [3:0] DYM1 = DIM_Y[3:0] - 4'd1;
+  localparam [3:0] DZM1 = DIM_Z[3:0] - 4'd1;
   localparam [5:0] PORT_EN = {{2{DIM_Z > 1}}, {2{DIM_Y > 1}}, {2{DIM_X > 1}}};
 
   // router-side wires, index n*7+p
@@ -133,6 +133,8 @@ module kolo_torus #(
               /* verilator lint_on PINCONNECTEMPTY */
           );
         end else begin : g_absent
+          // no neighbour: the credits this port returns go nowhere
+          wire unused_credit = &{1'b0, r_in_credit_valid[n*7+p], r_in_credit_vc[(n*7+p)*2+:2]};
           assign r_out_credit_valid[n*7+p]      = 1'b0;
           assign r_out_credit_vc[(n*7+p)*2+:2]  = 2'b00;
           assign r_in_valid[n*7+p]              = 1'b0;

@@ -4,7 +4,7 @@
  * path a packet takes through the routers, and the deadlock check of a whole
  * table set. Freestanding C99: no libc calls, no allocation (callers pass
  * workspace), so the same file builds for firmware, reference model and tools.
- * Bit layouts mirror rtl/include/kolo_defs.vh and docs/packet.md.
+ * Bit layouts mirror rtl/include/kolo_defs.vh and docs/packet-format.md.
  */
 #ifndef KOLO_ROUTE_H
 #define KOLO_ROUTE_H

@@ -1,0 +1,145 @@
+# mk/tb.mk - whole-torus Verilator testbenches (tb/torus), network benchmarks,
+# `make demo` and `make waves`.
+#
+# One binary per torus configuration: build/tb/torus/<cfg>/tb_torus, where
+# <cfg> is <X>x<Y>x<Z> (BUBBLE=1) or <X>x<Y>x<Z>_b0 (bubble rule disabled).
+# kolo_router is a Verilator hier_block: one compiled router serves all nodes
+# (see the comment in rtl/router/kolo_router.v); the torus sizes go into a
+# generated wrapper top (tb/torus/make_wrapper.sh) and into the harness as -D.
+#
+#   make test-torus-<name>      one network test (SEED=<n> replays a seed)
+#   make tb-torus-<cfg>         just build a configuration
+#   build/tb/torus/<cfg>/tb_torus --help    all run-time options
+
+TORUS_BUILD := $(BUILD)/tb/torus
+TORUS_RTL := $(wildcard rtl/common/*.v rtl/router/*.v rtl/torus/*.v) rtl/include/kolo_defs.vh
+TORUS_TB_SRC := $(TOP)/tb/torus/tb_torus.cpp
+TORUS_TB_DEPS := tb/torus/tb_torus.cpp $(wildcard tb/common/*.h) tb/torus/make_wrapper.sh \
+                 $(KOLO_SW_SRCS) $(wildcard sw/include/*.h) mk/tb.mk
+# Every configuration compiles the same router C++ (same parameters): ccache
+# turns all but the first of those compiles into cache hits.
+TORUS_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
+TORUS_VFLAGS := --cc --exe --build -O3 -j 2 --x-assign fast --x-initial fast \
+    -Wno-fatal -I$(TOP)/rtl/include -y $(TOP)/rtl/common -y $(TOP)/rtl/router -y $(TOP)/rtl/torus \
+    --top-module kolo_torus_sim $(TORUS_OBJCACHE)
+TORUS_CFLAGS := -O2 -std=c++17 -Wall -I$(TOP)/tb/common -I$(KOLO_SW_INC_ABS)
+
+
+# $(call torus_cfg,<cfg>,<X>,<Y>,<Z>,<BUBBLE>,<extra verilator flags>,<extra -D>,<suffix>)
+define torus_cfg
+$(TORUS_BUILD)/$(1)$(8)/tb_torus: $(TORUS_RTL) $(TORUS_TB_DEPS) | $(DEPS_STAMP)
+	@mkdir -p $(TORUS_BUILD)/$(1)$(8)
+	@tb/torus/make_wrapper.sh $(TORUS_BUILD)/$(1)$(8)/kolo_torus_sim.v $(2) $(3) $(4) 80 $(5)
+	@echo "verilator torus $(1)$(8) (log: $(TORUS_BUILD)/$(1)$(8)/build.log)"
+	@cd $(TORUS_BUILD)/$(1)$(8) && verilator $(TORUS_VFLAGS) $(6) --Mdir obj -o ../tb_torus \
+	    -CFLAGS "$(TORUS_CFLAGS) -DKOLO_DIM_X=$(2) -DKOLO_DIM_Y=$(3) -DKOLO_DIM_Z=$(4) -DKOLO_BUBBLE=$(5) $(7)" \
+	    kolo_torus_sim.v $(TORUS_TB_SRC) $(KOLO_SW_SRCS_ABS) > build.log 2>&1 \
+	    || { tail -n 40 build.log; exit 1; }
+.PHONY: tb-torus-$(1)$(8)
+tb-torus-$(1)$(8): $(TORUS_BUILD)/$(1)$(8)/tb_torus
+endef
+
+TORUS_CFGS := 2x2x2 3x3x3 4x4x4 4x4x1 1x1x8 8x1x1 8x1x1_b0
+cfg_dims = $(subst x, ,$(firstword $(subst _, ,$(1))))
+cfg_bubble = $(if $(findstring _b0,$(1)),0,1)
+$(foreach c,$(TORUS_CFGS),$(eval $(call torus_cfg,$(c),$(word 1,$(call cfg_dims,$(c))),$(word 2,$(call cfg_dims,$(c))),$(word 3,$(call cfg_dims,$(c))),$(call cfg_bubble,$(c)),--hierarchical,,)))
+# Traced builds for `make waves`: flat, because Verilator 5.006 crashes when it
+# opens a trace on a --hierarchical model (VerilatedTrace::addModel). A flat
+# 4x4x4 build takes many minutes; the smaller tori build in one or two.
+$(foreach c,$(TORUS_CFGS),$(eval $(call torus_cfg,$(c),$(word 1,$(call cfg_dims,$(c))),$(word 2,$(call cfg_dims,$(c))),$(word 3,$(call cfg_dims,$(c))),$(call cfg_bubble,$(c)),--trace-fst --trace-structs,-DKOLO_TRACE,-trace)))
+
+# ---- network tests ------------------------------------------------------------
+# $(call torus_test,<name>,<cfg>,<default seed>,<options>)
+define torus_test
+.PHONY: test-torus-$(1)
+test-torus-$(1): $(TORUS_BUILD)/$(2)/tb_torus | $(DEPS_STAMP)
+	$$< --seed=$(3) $(4)
+TESTS += torus-$(1)
+TORUS_TEST_CFG_$(1) := $(2)
+TORUS_TEST_ARGS_$(1) := --seed=$(3) $(4)
+endef
+
+# Mixed traffic (all patterns, ordered and adaptive, both vnets, 0..32 payload
+# flits) with ejection backpressure on every torus shape of the issue.
+TORUS_MIX := --pattern=uniform:4,transpose,bitcomp,hotspot,neighbor --len=0-32 --bp=0.2
+$(eval $(call torus_test,2x2x2-mixed,2x2x2,11,$(TORUS_MIX) --rate=0.3 --packets=20000))
+$(eval $(call torus_test,3x3x3-mixed,3x3x3,12,$(TORUS_MIX) --rate=0.3 --packets=10000))
+$(eval $(call torus_test,4x4x4-mixed,4x4x4,13,$(TORUS_MIX) --rate=0.2 --packets=8000))
+$(eval $(call torus_test,4x4x1-mixed,4x4x1,14,$(TORUS_MIX) --rate=0.3 --packets=10000))
+$(eval $(call torus_test,1x1x8-mixed,1x1x8,15,$(TORUS_MIX) --rate=0.3 --packets=10000))
+$(eval $(call torus_test,8x1x1-mixed,8x1x1,16,$(TORUS_MIX) --rate=0.3 --packets=10000))
+# saturation: every source always has a packet waiting; >= 100 000 packets
+$(eval $(call torus_test,4x4x4-sat100k,4x4x4,21,--rate=sat --len=2 --packets=100000 --pattern=uniform:2,transpose,hotspot))
+$(eval $(call torus_test,8x1x1-sat100k,8x1x1,22,--rate=sat --len=0-32 --packets=100000 --ordered=0.5 --pattern=uniform))
+$(eval $(call torus_test,3x3x3-sat-ordered,3x3x3,23,--rate=sat --len=0-32 --packets=30000 --ordered=1 --bp=0.3))
+# bubble rule off: ring traffic must deadlock and the watchdog must say so
+$(eval $(call torus_test,8x1x1-nobubble-deadlocks,8x1x1_b0,31,--rate=sat --len=32 --ordered=1 --packets=20000 --pattern=uniform --watchdog=2000 --expect-deadlock=1))
+# and the same traffic with the bubble rule on completes (control)
+$(eval $(call torus_test,8x1x1-bubble-control,8x1x1,31,--rate=sat --len=32 --ordered=1 --packets=20000 --pattern=uniform --watchdog=2000))
+
+# ---- network benchmarks ---------------------------------------------------------
+# 4-flit packets (2 header + 2 payload) as the brief's saturation numbers ask;
+# "det" = every packet ordered (class 0, dimension order), "adaptive" = none.
+T444 := $(TORUS_BUILD)/4x4x4/tb_torus
+BENCH_SAT := --rate=sat --len=2 --packets=0 --cycles=6000 --warmup=1500 --report=1 --vnet1=0.5 --seed=1
+BENCH_ZL := --isolated=1 --len=2 --packets=600 --pattern=uniform --seed=1
+
+.PHONY: bench-torus_zero_load_latency_4x4x4 bench-sim_speed_2x2x2 bench-sim_speed_4x4x4 bench-latency_load_4x4x4
+bench-torus_zero_load_latency_4x4x4: $(T444) | $(DEPS_STAMP)
+	$< $(BENCH_ZL) --bench=lat_mean:torus_zero_load_latency_4x4x4,cycles_per_hop:torus_zero_load_cycles_per_hop_4x4x4
+BENCHES += torus_zero_load_latency_4x4x4
+
+# $(call sat_bench,<pattern>,<det|adaptive>,<ordered fraction>)
+define sat_bench
+.PHONY: bench-sat_$(1)_4x4x4_$(2)
+bench-sat_$(1)_4x4x4_$(2): $(T444) | $(DEPS_STAMP)
+	$$< $(BENCH_SAT) --pattern=$(1) --ordered=$(3) --bench=accepted:sat_$(1)_4x4x4_$(2),lat_mean:sat_$(1)_4x4x4_$(2)_latency
+BENCHES += sat_$(1)_4x4x4_$(2)
+endef
+$(foreach p,uniform transpose hotspot,$(eval $(call sat_bench,$(p),det,1))$(eval $(call sat_bench,$(p),adaptive,0)))
+
+bench-sim_speed_2x2x2: $(TORUS_BUILD)/2x2x2/tb_torus | $(DEPS_STAMP)
+	$< --rate=0.3 --len=0-8 --packets=0 --cycles=100000 --seed=1 --report=0 --bench=sim_speed:sim_speed_2x2x2
+bench-sim_speed_4x4x4: $(T444) | $(DEPS_STAMP)
+	$< --rate=0.3 --len=0-8 --packets=0 --cycles=10000 --seed=1 --report=0 --bench=sim_speed:sim_speed_4x4x4
+BENCHES += sim_speed_2x2x2 sim_speed_4x4x4
+
+# latency against offered load, det and adaptive, uniform 4-flit packets:
+# build/bench/latency_load_4x4x4.csv and .png
+bench-latency_load_4x4x4: $(T444) scripts/latency_load.sh | $(DEPS_STAMP)
+	scripts/latency_load.sh $< $(BUILD)/bench/latency_load_4x4x4
+BENCHES += latency_load_4x4x4
+
+# ---- demo ---------------------------------------------------------------------
+# The end-to-end story so far: a 4x4x4 torus under mixed traffic, checked
+# against the reference model, with a report.
+DEMO_SEED ?= 2026
+.PHONY: demo
+demo: $(T444) | $(DEPS_STAMP)
+	@echo "==== kolo demo: 4x4x4 torus, 64 routers, ideal links, mixed traffic ===="
+	@echo "uniform/transpose/bit-complement/hotspot/neighbour traffic, half ordered, 0..32"
+	@echo "payload flits, both virtual networks, every packet checked against the C model"
+	@$< --seed=$(DEMO_SEED) --pattern=uniform:4,transpose,bitcomp,hotspot,neighbor --len=0-32 \
+	    --rate=0.25 --packets=12000 --warmup=2000 --progress=5000
+
+# ---- waves ----------------------------------------------------------------------
+# make waves TEST=torus-<name> [WAVE_START=<cycle>] [WAVE_CYCLES=<n>]
+# Reruns the test on a traced build and writes build/waves/<name>.fst plus a
+# GTKWave save file build/waves/<name>.gtkw (open: gtkwave build/waves/<name>.gtkw).
+WAVE_START ?= 200
+WAVE_CYCLES ?= 1000
+WAVE_NAME = $(patsubst torus-%,%,$(TEST))
+WAVE_CFG = $(TORUS_TEST_CFG_$(WAVE_NAME))
+.PHONY: waves
+waves: | $(DEPS_STAMP)
+	@if [ -z "$(TEST)" ] || [ -z "$(WAVE_CFG)" ]; then \
+	    echo "usage: make waves TEST=<test> [WAVE_START=cycle] [WAVE_CYCLES=n]"; \
+	    echo "tests with waves: $(filter torus-%,$(TESTS))"; exit 2; fi
+	@$(MAKE) --no-print-directory $(TORUS_BUILD)/$(WAVE_CFG)-trace/tb_torus
+	@mkdir -p $(BUILD)/waves
+	$(TORUS_BUILD)/$(WAVE_CFG)-trace/tb_torus $(TORUS_TEST_ARGS_$(WAVE_NAME)) \
+	    --trace-file=$(BUILD)/waves/$(WAVE_NAME).fst --trace-start=$(WAVE_START) --trace-cycles=$(WAVE_CYCLES) \
+	    || echo "waves: the test failed; its trace is written all the same"
+	@tb/torus/make_gtkw.sh $(BUILD)/waves/$(WAVE_NAME).fst $(BUILD)/waves/$(WAVE_NAME).gtkw
+	@echo "waves: $(BUILD)/waves/$(WAVE_NAME).fst, cycles $(WAVE_START)..$$(($(WAVE_START)+$(WAVE_CYCLES)))"
+	@echo "view:  gtkwave $(BUILD)/waves/$(WAVE_NAME).gtkw"

@@ -1,0 +1,123 @@
+// kolo_tb_bits.h - flits and bit fields of Verilator signals.
+//
+// Verilator gives a port of up to 64 bits as a C integer and a wider one as a
+// VlWide<> array of 32-bit words. sig_get/sig_set read and write any field of
+// up to 64 bits in either kind, so that one harness works for every torus size
+// (8 nodes: 8-bit valid vector; 512 nodes: wide). A flit is 68 bits
+// {vc[1:0], head, tail, data[63:0]}; slot k of a bus is bits [k*68 +: 68].
+#ifndef KOLO_TB_BITS_H
+#define KOLO_TB_BITS_H
+
+#include <cstdint>
+#include <type_traits>
+
+namespace kolo_tb {
+
+constexpr int kFlitBits = 68;
+
+struct Flit {
+    uint64_t data = 0;
+    unsigned vc = 0;  // {vnet, class}
+    bool head = false;
+    bool tail = false;
+};
+
+inline uint64_t low_mask(unsigned n) { return n >= 64 ? ~0ull : ((1ull << n) - 1); }
+
+// ---- fields of integer-typed signals (up to 64 bits) ------------------------
+template <class T>
+inline typename std::enable_if<std::is_arithmetic<T>::value, uint64_t>::type
+sig_get(const T &s, unsigned lo, unsigned n) {
+    return (static_cast<uint64_t>(s) >> lo) & low_mask(n);
+}
+template <class T>
+inline typename std::enable_if<std::is_arithmetic<T>::value>::type
+sig_set(T &s, unsigned lo, unsigned n, uint64_t v) {
+    uint64_t m = low_mask(n) << lo;
+    uint64_t x = (static_cast<uint64_t>(s) & ~m) | ((v << lo) & m);
+    s = static_cast<T>(x);
+}
+template <class T>
+inline typename std::enable_if<std::is_arithmetic<T>::value>::type sig_clear(T &s) {
+    s = 0;
+}
+// word w (32 bits) of a signal, for fast scans of valid vectors
+template <class T>
+inline typename std::enable_if<std::is_arithmetic<T>::value, uint32_t>::type
+sig_word(const T &s, unsigned w) {
+    return w >= (sizeof(T) * 8 + 31) / 32 ? 0u : static_cast<uint32_t>(static_cast<uint64_t>(s) >> (32 * w));
+}
+
+// ---- fields of wide signals (VlWide<W>: operator[] gives 32-bit words) -------
+template <class T>
+inline typename std::enable_if<!std::is_arithmetic<T>::value, uint64_t>::type
+sig_get(const T &s, unsigned lo, unsigned n) {
+    unsigned w = lo / 32, b = lo % 32;
+    // gather up to 96 bits starting at word w; fields never run past the signal
+    uint64_t v = static_cast<uint64_t>(s[w]) >> b;
+    unsigned have = 32 - b;
+    if (have < n) {
+        v |= static_cast<uint64_t>(s[w + 1]) << have;
+        have += 32;
+        if (have < n) v |= static_cast<uint64_t>(s[w + 2]) << have;
+    }
+    return v & low_mask(n);
+}
+template <class T>
+inline typename std::enable_if<!std::is_arithmetic<T>::value>::type
+sig_set(T &s, unsigned lo, unsigned n, uint64_t v) {
+    v &= low_mask(n);
+    while (n > 0) {
+        unsigned w = lo / 32, b = lo % 32;
+        unsigned take = 32 - b < n ? 32 - b : n;
+        uint32_t m = static_cast<uint32_t>(low_mask(take) << b);
+        s[w] = (s[w] & ~m) | (static_cast<uint32_t>(v << b) & m);
+        v >>= take;
+        lo += take;
+        n -= take;
+    }
+}
+template <class T>
+inline typename std::enable_if<!std::is_arithmetic<T>::value>::type sig_clear(T &s) {
+    for (unsigned i = 0; i < sizeof(s) / sizeof(s[0]); i++) s[i] = 0;
+}
+template <class T>
+inline typename std::enable_if<!std::is_arithmetic<T>::value, uint32_t>::type
+sig_word(const T &s, unsigned w) {
+    return w < sizeof(s) / sizeof(s[0]) ? s[w] : 0u;
+}
+
+// ---- flits ------------------------------------------------------------------
+template <class T>
+inline Flit flit_get(const T &bus, unsigned slot) {
+    unsigned lo = slot * kFlitBits;
+    Flit f;
+    f.data = sig_get(bus, lo, 64);
+    unsigned side = static_cast<unsigned>(sig_get(bus, lo + 64, 4));
+    f.tail = side & 1;
+    f.head = (side >> 1) & 1;
+    f.vc = side >> 2;
+    return f;
+}
+template <class T>
+inline void flit_set(T &bus, unsigned slot, const Flit &f) {
+    unsigned lo = slot * kFlitBits;
+    sig_set(bus, lo, 64, f.data);
+    sig_set(bus, lo + 64, 4, (f.vc & 3u) << 2 | (f.head ? 2u : 0u) | (f.tail ? 1u : 0u));
+}
+
+// ---- header flit fields (rtl/include/kolo_defs.vh) ----------------------------
+inline unsigned h0_dst(uint64_t h0) { return h0 & 0xfff; }
+inline unsigned h0_src(uint64_t h0) { return (h0 >> 12) & 0xfff; }
+inline unsigned h0_op(uint64_t h0) { return (h0 >> 24) & 0xf; }
+inline unsigned h0_vnet(uint64_t h0) { return (h0 >> 28) & 1; }
+inline unsigned h0_len(uint64_t h0) { return (h0 >> 29) & 0x3f; }
+inline unsigned h0_ordered(uint64_t h0) { return (h0 >> 35) & 1; }
+inline uint32_t h0_rs(uint64_t h0) { return (h0 >> 36) & 0x7fffff; }
+inline uint64_t h0_with_rs(uint64_t h0, uint32_t rs) {
+    return (h0 & ~(0x7fffffull << 36)) | (static_cast<uint64_t>(rs & 0x7fffff) << 36);
+}
+inline uint64_t h1_addr(uint64_t h1) { return h1 & 0xffffffffffffull; }
+
+}  // namespace kolo_tb
+#endif

@@ -1,0 +1,71 @@
+`default_nettype none
+// tb_router_top - Verilator top of the single-router test (tb/router/tb_router.cpp).
+//
+// One kolo_router with the torus defaults (VC_DEPTH 80, OUT_CREDITS 80,
+// EJECT_CREDITS 64, BUBBLE 1); the node, ring sizes and enabled ports are the
+// run-time inputs cfg_*, so one binary serves every configuration. The harness
+// plays all seven neighbours on the router's own ports.
+// Besides the router's ports it exposes, through hierarchical references (test
+// only, not synthesisable), the router's output credit counters and their
+// sticky protocol-error bits, so that the harness can compare them with its own
+// mirror every cycle. Keep the numbers in step with tb_router.cpp (kVcDepth,
+// kOutCredits, kEjectCredits); the harness checks the counters after reset.
+// Built without --hierarchical: the router's hier_block marker then has no effect.
+module tb_router_top (
+    input  wire            clk,
+    input  wire            rst,
+    input  wire [11:0]     cfg_node_id,
+    input  wire [11:0]     cfg_dim_m1,
+    input  wire [5:0]      cfg_port_en,
+    input  wire [6:0]      in_valid,
+    input  wire [7*68-1:0] in_flit,
+    output wire [6:0]      in_credit_valid,
+    output wire [7*2-1:0]  in_credit_vc,
+    output wire [6:0]      out_valid,
+    output wire [7*68-1:0] out_flit,
+    input  wire [6:0]      out_credit_valid,
+    input  wire [7*2-1:0]  out_credit_vc,
+    output wire [63:0]     stat_errors,
+    output wire [7*32-1:0] stat_out_flits,
+    output wire [28*8-1:0] dbg_vc_occ,
+    output wire [28*6-1:0] dbg_vc_route,
+    output wire [28*8-1:0] mon_out_credits,  // router's credits per output VC (port*4+vc)
+    output wire [27:0]     mon_credit_error  // sticky over/underflow of those counters
+);
+  kolo_router #(
+      .VC_DEPTH(80),
+      .OUT_CREDITS(80),
+      .EJECT_CREDITS(64),
+      .BUBBLE(1),
+      .LOCAL_WHOLE_PKT(1)
+  ) u (
+      .clk(clk),
+      .rst(rst),
+      .cfg_node_id(cfg_node_id),
+      .cfg_dim_m1(cfg_dim_m1),
+      .cfg_port_en(cfg_port_en),
+      .in_valid(in_valid),
+      .in_flit(in_flit),
+      .in_credit_valid(in_credit_valid),
+      .in_credit_vc(in_credit_vc),
+      .out_valid(out_valid),
+      .out_flit(out_flit),
+      .out_credit_valid(out_credit_valid),
+      .out_credit_vc(out_credit_vc),
+      .stat_errors(stat_errors),
+      .stat_out_flits(stat_out_flits),
+      .dbg_vc_occ(dbg_vc_occ),
+      .dbg_vc_route(dbg_vc_route)
+  );
+
+  assign mon_out_credits = u.ovc_credits;
+  genvar o, v;
+  generate
+    for (o = 0; o < 7; o = o + 1) begin : g_o
+      for (v = 0; v < 4; v = v + 1) begin : g_v
+        assign mon_credit_error[o*4+v] = u.g_ovc[o].g_vc[v].credit_error;
+      end
+    end
+  endgenerate
+endmodule
+`default_nettype wire
