@@ -86,7 +86,7 @@ BENCH_ZL := --isolated=1 --len=2 --packets=600 --pattern=uniform --seed=1
 
 .PHONY: bench-torus_zero_load_latency_4x4x4 bench-sim_speed_2x2x2 bench-sim_speed_4x4x4 bench-latency_load_4x4x4
 bench-torus_zero_load_latency_4x4x4: $(T444) | $(DEPS_STAMP)
-	$< $(BENCH_ZL) --bench=lat_mean:torus_zero_load_latency_4x4x4,cycles_per_hop:torus_zero_load_cycles_per_hop_4x4x4
+	$< $(BENCH_ZL) --bench=lat_mean:torus_zero_load_latency_4x4x4,cycles_per_hop:torus_zero_load_cycles_per_hop_4x4x4,router_pipeline:router_pipeline_cycles_4x4x4
 BENCHES += torus_zero_load_latency_4x4x4
 
 # $(call sat_bench,<pattern>,<det|adaptive>,<ordered fraction>)

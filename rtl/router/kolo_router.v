@@ -115,6 +115,24 @@ module kolo_router #(
     end
   endgenerate
 
+  // ---- parameter limits ------------------------------------------------------
+  // Elaboration fails on a configuration that could never move a packet
+  // (credits below one maximum packet), that would deadlock ordered traffic
+  // (bubble rule with room for fewer than two maximum packets), or that
+  // overflows the 8-bit credit and occupancy fields. The missing module's name
+  // is the error message; $error is not accepted by all three tools.
+  generate
+    if (OUT_CREDITS < KOLO_MAX_PKT || EJECT_CREDITS < KOLO_MAX_PKT) begin : g_bad_credits
+      kolo_router_PARAMETER_ERROR_credits_below_one_maximum_packet_34 u_error ();
+    end
+    if (BUBBLE != 0 && OUT_CREDITS < 2 * KOLO_MAX_PKT) begin : g_bad_bubble
+      kolo_router_PARAMETER_ERROR_bubble_rule_needs_OUT_CREDITS_of_at_least_68 u_error ();
+    end
+    if (VC_DEPTH > 255 || OUT_CREDITS > 255 || EJECT_CREDITS > 255) begin : g_bad_width
+      kolo_router_PARAMETER_ERROR_buffers_and_credits_at_most_255 u_error ();
+    end
+  endgenerate
+
   // ---- output VC state: held flag and credits -------------------------------
   reg [NIV-1:0] ovc_busy;     // allocated to a packet whose tail has not left
   wire [NIV*8-1:0] ovc_credits;

@@ -1,0 +1,34 @@
+#!/bin/bash
+# check_bad_params.sh - kolo_router must refuse to elaborate parameter sets
+# that cannot work (see "parameter limits" in rtl/router/kolo_router.v), in
+# Verilator and in Yosys, and accept the default and the smallest legal set.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+inc=rtl/include dirs="-y rtl/common -y rtl/router"
+fail=0
+# "<-G settings>|<expected error module suffix or 'ok'>"
+cases=(
+    "|ok"
+    "-GOUT_CREDITS=68 -GEJECT_CREDITS=34|ok"
+    "-GBUBBLE=0 -GOUT_CREDITS=34 -GEJECT_CREDITS=34|ok"
+    "-GOUT_CREDITS=40|bubble_rule_needs_OUT_CREDITS_of_at_least_68"
+    "-GBUBBLE=0 -GOUT_CREDITS=33|credits_below_one_maximum_packet_34"
+    "-GEJECT_CREDITS=20|credits_below_one_maximum_packet_34"
+    "-GVC_DEPTH=300|buffers_and_credits_at_most_255"
+)
+for c in "${cases[@]}"; do
+    g=${c%%|*} want=${c#*|}
+    # shellcheck disable=SC2086
+    out=$(verilator --lint-only -Wall -I$inc $dirs $g rtl/router/kolo_router.v 2>&1) && rc=0 || rc=$?
+    chp=$(echo "$g" | sed -E 's/-G([A-Z_]+)=([0-9]+)/-set \1 \2/g')
+    yout=$(yosys -q -p "read_verilog -sv -I$inc rtl/common/*.v rtl/router/*.v; chparam $chp kolo_router; hierarchy -check -top kolo_router" 2>&1) && yrc=0 || yrc=$?
+    if [ "$want" = ok ]; then
+        if [ $rc -eq 0 ] && [ $yrc -eq 0 ]; then echo "ok   accepted: ${g:-defaults}"
+        else echo "FAIL refused a legal set: $g"; echo "$out $yout" | head -5; fail=1; fi
+    else
+        if [ $rc -ne 0 ] && grep -q "PARAMETER_ERROR_$want" <<<"$out" && [ $yrc -ne 0 ] && grep -q "PARAMETER_ERROR_$want" <<<"$yout"; then
+            echo "ok   refused: $g ($want)"
+        else echo "FAIL $g: expected error $want (verilator rc $rc, yosys rc $yrc)"; echo "$out $yout" | head -5; fail=1; fi
+    fi
+done
+[ $fail -eq 0 ] && echo "check_bad_params: PASS" || { echo "check_bad_params: FAIL"; exit 1; }
