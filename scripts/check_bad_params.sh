@@ -15,6 +15,8 @@ cases=(
     "-GBUBBLE=0 -GOUT_CREDITS=33|credits_below_one_maximum_packet_34"
     "-GEJECT_CREDITS=20|credits_below_one_maximum_packet_34"
     "-GVC_DEPTH=300|buffers_and_credits_at_most_255"
+    "-GVC_DEPTH=20 -GOUT_CREDITS=80|whole_packet_local_port_needs_VC_DEPTH_of_at_least_34"
+    "-GVC_DEPTH=20 -GOUT_CREDITS=80 -GLOCAL_WHOLE_PKT=0|ok"
 )
 for c in "${cases[@]}"; do
     g=${c%%|*} want=${c#*|}

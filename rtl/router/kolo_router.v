@@ -128,6 +128,9 @@ module kolo_router #(
     if (BUBBLE != 0 && OUT_CREDITS < 2 * KOLO_MAX_PKT) begin : g_bad_bubble
       kolo_router_PARAMETER_ERROR_bubble_rule_needs_OUT_CREDITS_of_at_least_68 u_error ();
     end
+    if (LOCAL_WHOLE_PKT != 0 && VC_DEPTH < KOLO_MAX_PKT) begin : g_bad_depth
+      kolo_router_PARAMETER_ERROR_whole_packet_local_port_needs_VC_DEPTH_of_at_least_34 u_error ();
+    end
     if (VC_DEPTH > 255 || OUT_CREDITS > 255 || EJECT_CREDITS > 255) begin : g_bad_width
       kolo_router_PARAMETER_ERROR_buffers_and_credits_at_most_255 u_error ();
     end

@@ -24,6 +24,9 @@ expect() {
 
 expect 0 '^ok: 4x4x4, 4096 routes, 96 rings' -- --dims 4x4x4 check
 expect 0 '^ok: 16x1x1' -- --dims 16x1x1 check
+# a leading zero is decimal, not octal (010 was once read as node 8)
+expect 0 '^# path \(0,0,0\) -> \(10,0,0\)' -- --dims 16x1x1 path 0 010
+expect 0 '^# path \(0,0,0\) -> \(2,1,0\)' -- --dims 4x4x1 path 0 0x012
 expect 0 '^ok: 1x1x1, 1 routes, 0 rings' -- --dims=1x1x1 check
 expect 0 '^\(1,3,1\) +0x131 +0x80000080 +Y\+1$' -- --dims 4x4x4 table 1,2,1
 expect 0 'X\+2 Y-1 Z\+1' -- --dims 4x4x4 table 0,0,0

@@ -63,7 +63,9 @@ static int parse_node(const char *s, const kolo_topo *t, uint16_t *id) {
     int d;
     if (!strchr(s, ',')) {
         unsigned long v;
-        if (parse_uint(s, s + strlen(s), 0, &v) || v > 0xfff)
+        /* 0x... is hex; anything else decimal (a leading 0 is not octal) */
+        int base = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
+        if (parse_uint(s, s + strlen(s), base, &v) || v > 0xfff)
             return -1;
         *id = (uint16_t)v;
         return kolo_node_in_topo(t, *id) ? 0 : -1;
