@@ -1,0 +1,410 @@
+`default_nettype none
+// kolo_link_tx - transmit half of the reliable link (core clock).
+//
+// Router side: flits arrive on in_valid/in_flit only against credits the
+// router holds (no ready); credits go back one per cycle on credit_valid/vc.
+// Flits are kept per VC in a circular buffer (the router may interleave VCs);
+// a packet becomes a frame when its tail arrives: next sequence number, VC,
+// start, length and CRC-32C into the frame ring. Frames stay until acked.
+// Block side: blk_valid/blk_ready/blk (valid/ready, blk held while !ready).
+// The emitter sends INIT blocks while the link is not up; otherwise a CTRL
+// block when the receiver has one due, else the next frame (SOF then data).
+// Replay: NAK or REPLAY_TIMEOUT cycles without ACK progress go back to the
+// oldest unacknowledged frame (at a frame boundary); MAX_REPLAYS consecutive
+// replays without progress raise retrain_req.
+// Control from kolo_link_core: `up`; `flush` (link down or peer restarted:
+// drop every frame, count the packets, give all outstanding credits back);
+// `train` (retrain: abort the frame on the wire, rewind when up again);
+// `fresh_up` (the link came up after a flush: credit totals restart at 0);
+// `drop` (link down: flits from the router are dropped and counted, credits
+// returned at once).
+module kolo_link_tx #(
+    parameter VC_BUF         = 128,   // flits per VC, power of two
+    parameter OUT_CREDITS    = 80,    // neighbour's input buffer per VC
+    parameter SEQ_W          = 12,
+    parameter REPLAY_TIMEOUT = 2048,
+    parameter MAX_REPLAYS    = 4,
+    parameter CTRL_MAX_AGE   = 32,
+    parameter CTRL_REFRESH   = 256
+) (
+    input  wire        clk,
+    input  wire        rst,
+    // router output port
+    input  wire        in_valid,
+    input  wire [67:0] in_flit,
+    output reg         credit_valid,
+    output reg  [1:0]  credit_vc,
+    // blocks to the PHY
+    output reg         blk_valid,
+    input  wire        blk_ready,
+    output reg  [65:0] blk,
+    // link state from kolo_link_core
+    input  wire        up,
+    input  wire        drop,
+    input  wire        flush,
+    input  wire        train,
+    input  wire        fresh_up,
+    input  wire [63:0] init_payload,     // INIT block payload while not up
+    // CTRL received by kolo_link_rx (valid only when CRC-8 was good)
+    input  wire             ctrl_valid,
+    input  wire [SEQ_W-1:0] ctrl_ack,
+    input  wire             ctrl_nak,
+    input  wire [31:0]      ctrl_credits,
+    // CTRL to send, from kolo_link_rx
+    input  wire             rx_ctrl_dirty,
+    input  wire [63:0]      rx_ctrl_payload,
+    output wire             ctrl_sent,       // the CTRL payload was taken this cycle
+    // to kolo_link_core
+    output reg         retrain_req,
+    output wire        sent_init,       // an INIT block left this cycle
+    output wire        idle,            // nothing unacknowledged
+    // event pulses / amounts for the counters
+    output reg         ev_replay,
+    output reg         ev_nak_rcvd,
+    output reg         ev_frame_tx,
+    output reg         ev_data_tx,
+    output reg  [SEQ_W:0] ev_pkts_dropped,
+    output reg         ev_ctrl_err
+);
+  `include "kolo_link_defs.vh"
+
+  localparam integer VB_W = $clog2(VC_BUF);
+  localparam integer FRAMES = 2 * VC_BUF;  // >= flits in the buffer / 2
+  localparam integer FR_W = $clog2(FRAMES);
+  localparam [SEQ_W-1:0] SEQ_ONE = 1;
+  localparam integer CW = VB_W + 2;         // credit / occupancy counters
+
+  // ---- parameter checks (elaboration) -----------------------------------------
+  generate
+    if ((1 << VB_W) != VC_BUF || VC_BUF < OUT_CREDITS || OUT_CREDITS < 34) begin : g_bad_vc_buf
+      // VC_BUF must be a power of two holding every flit the router may have
+      // in flight on one VC (OUT_CREDITS, at least one maximum packet).
+      kolo_link_tx_PARAMETER_ERROR_VC_BUF u_err ();
+    end
+    if (FR_W + 1 > SEQ_W) begin : g_bad_seq_w
+      // sequence numbers must tell old from new across the whole frame ring
+      kolo_link_tx_PARAMETER_ERROR_SEQ_W u_err ();
+    end
+  endgenerate
+
+  // ---- flit buffer and frame ring ---------------------------------------------------
+  reg [63:0] buf_mem[0:4*VC_BUF-1];
+  reg [1:0]  fr_vc[0:FRAMES-1];
+  reg [VB_W-1:0] fr_start[0:FRAMES-1];
+  reg [5:0]  fr_len[0:FRAMES-1];
+  reg [31:0] fr_crc[0:FRAMES-1];
+
+  reg [4*VB_W-1:0] wr_ptr;   // per VC, VC v at [v*VB_W +: VB_W]
+  reg [VB_W-1:0] pkt_start[0:3];
+  reg [5:0]  pkt_len[0:3];
+  reg [31:0] pkt_crc[0:3];
+  reg [3:0]  in_pkt;      // a packet of this VC is between head and tail
+  reg [3:0]  skip;        // drop the rest of this VC's packet (begun before a flush)
+
+  reg [SEQ_W-1:0] seq_wr;    // next sequence number to give a frame
+  reg [SEQ_W-1:0] seq_ack;   // oldest unacknowledged frame
+  reg [SEQ_W-1:0] seq_send;  // next frame to send
+  reg [SEQ_W-1:0] seq_hi;    // one past the newest frame ever sent
+
+  wire [1:0]  in_vc = in_flit[67:66];
+  wire        in_head = in_flit[65];
+  wire        in_tail = in_flit[64];
+  wire [63:0] in_data = in_flit[63:0];
+  wire        in_drop = drop || (!in_head && skip[in_vc]);
+  wire        in_keep = in_valid && !in_drop;
+
+  wire [5:0]  new_len = in_head ? 6'd1 : pkt_len[in_vc] + 6'd1;
+  wire [31:0] crc_seed = in_head ? 32'hFFFF_FFFF : pkt_crc[in_vc];
+  wire [31:0] crc_flit;
+  kolo_crc32c_64 u_crc_flit (.crc_in(crc_seed), .data(in_data), .crc_out(crc_flit));
+  wire [63:0] trailer = kolo_sof_word(seq_wr, in_vc, new_len, 32'd0);
+  wire [31:0] crc_trailer;
+  kolo_crc32c_64 u_crc_trl (.crc_in(crc_flit), .data(trailer), .crc_out(crc_trailer));
+
+  integer v;
+  always @(posedge clk) begin
+    if (in_keep) begin
+      buf_mem[{in_vc, wr_ptr[in_vc*VB_W+:VB_W]}] <= in_data;
+      if (in_tail) begin
+        fr_vc[seq_wr[FR_W-1:0]] <= in_vc;
+        fr_start[seq_wr[FR_W-1:0]] <= in_head ? wr_ptr[in_vc*VB_W+:VB_W] : pkt_start[in_vc];
+        fr_len[seq_wr[FR_W-1:0]] <= new_len;
+        fr_crc[seq_wr[FR_W-1:0]] <= ~crc_trailer;
+      end
+    end
+  end
+
+  always @(posedge clk) begin
+    if (rst) begin
+      for (v = 0; v < 4; v = v + 1) begin
+        pkt_len[v] <= 6'd0;
+      end
+      wr_ptr <= {4*VB_W{1'b0}};
+      in_pkt <= 4'b0;
+      skip <= 4'b0;
+      seq_wr <= {SEQ_W{1'b0}};
+    end else begin
+      if (in_valid) begin
+        in_pkt[in_vc] <= !in_tail;
+        // a packet whose head was dropped is dropped up to its tail
+        skip[in_vc] <= in_drop && !in_tail;
+      end
+      if (in_keep) begin
+        wr_ptr[in_vc*VB_W+:VB_W] <= wr_ptr[in_vc*VB_W+:VB_W] + 1'b1;
+        pkt_len[in_vc] <= new_len;
+        pkt_crc[in_vc] <= crc_flit;
+        if (in_head) pkt_start[in_vc] <= wr_ptr[in_vc*VB_W+:VB_W];
+        if (in_tail) seq_wr <= seq_wr + SEQ_ONE;
+      end
+      if (flush) begin
+        // a packet half way in stays half way: drop the rest of it
+        for (v = 0; v < 4; v = v + 1) begin
+          skip[v] <= (in_valid && in_vc == v[1:0]) ? !in_tail : in_pkt[v];
+        end
+        seq_wr <= {SEQ_W{1'b0}};
+        wr_ptr <= {4*VB_W{1'b0}};
+      end
+    end
+  end
+
+  // ---- credits to the router ----------------------------------------------------
+  // owed: flits taken from the router whose credit has not gone back yet;
+  // pending: credits to give back now (returned by the neighbour, or freed
+  // by a drop or a flush).
+  // (flat vectors, VC w at [w*W +: W], so that @* blocks need no arrays)
+  reg [4*CW-1:0] owed;
+  reg [4*CW-1:0] pending;
+  reg [31:0]     seen_cum;   // last cumulative credit counts from CTRL
+  reg [1:0]    credit_rr;
+
+  // the VC whose credit goes back this cycle, round robin
+  reg       give;
+  reg [1:0] give_vc;
+  reg [1:0] cand;
+  integer k;
+  always @* begin
+    give = 1'b0;
+    give_vc = 2'd0;
+    for (k = 3; k >= 0; k = k - 1) begin
+      cand = credit_rr + k[1:0];
+      if (pending[cand*CW+:CW] != {CW{1'b0}}) begin
+        give = 1'b1;
+        give_vc = cand;
+      end
+    end
+  end
+
+  // a CTRL block is used only if its ACK and credits are plausible
+  wire [SEQ_W-1:0] ack_next = ctrl_ack + SEQ_ONE;
+  wire [SEQ_W-1:0] ack_span = ack_next - seq_ack;   // frames it would free
+  wire [SEQ_W-1:0] sent_span = seq_hi - seq_ack;
+  wire             ack_ok = ack_span <= sent_span;
+  reg              credits_ok;
+  reg [31:0]       delta;
+  always @* begin
+    credits_ok = 1'b1;
+    for (k = 0; k < 4; k = k + 1) begin
+      delta[k*8+:8] = ctrl_credits[k*8+:8] - seen_cum[k*8+:8];
+      // the neighbour cannot return more than is outstanding there
+      if ({{(CW-8){1'b0}}, delta[k*8+:8]} > owed[k*CW+:CW] - pending[k*CW+:CW]) credits_ok = 1'b0;
+    end
+  end
+  wire ctrl_use = ctrl_valid && up && ack_ok && credits_ok;
+
+  integer w;
+  always @(posedge clk) begin
+    if (rst) begin
+      owed <= {4*CW{1'b0}};
+      pending <= {4*CW{1'b0}};
+      seen_cum <= 32'd0;
+      credit_rr <= 2'd0;
+      credit_valid <= 1'b0;
+      credit_vc <= 2'd0;
+    end else begin
+      credit_valid <= give;
+      credit_vc <= give_vc;
+      if (give) credit_rr <= give_vc + 2'd1;
+      for (w = 0; w < 4; w = w + 1) begin
+        owed[w*CW+:CW] <= owed[w*CW+:CW] + {{(CW-1){1'b0}}, in_valid && in_vc == w[1:0]}
+                           - {{(CW-1){1'b0}}, give && give_vc == w[1:0]};
+        pending[w*CW+:CW] <= pending[w*CW+:CW]
+                      + {{(CW-1){1'b0}}, in_valid && in_drop && in_vc == w[1:0]}
+                      + (ctrl_use ? {{(CW-8){1'b0}}, delta[w*8+:8]} : {CW{1'b0}})
+                      - {{(CW-1){1'b0}}, give && give_vc == w[1:0]};
+        if (ctrl_use) seen_cum[w*8+:8] <= ctrl_credits[w*8+:8];
+        if (flush) begin
+          // everything not yet returned goes back to the router now
+          pending[w*CW+:CW] <= owed[w*CW+:CW] + {{(CW-1){1'b0}}, in_valid && in_vc == w[1:0]}
+                        - {{(CW-1){1'b0}}, give && give_vc == w[1:0]};
+        end
+        if (fresh_up) seen_cum[w*8+:8] <= 8'd0;
+      end
+    end
+  end
+
+  // ---- acknowledgements, replay timer ---------------------------------------------------
+  reg [$clog2(REPLAY_TIMEOUT+1)-1:0] replay_timer;
+  reg [$clog2(MAX_REPLAYS+1)-1:0] replay_count;
+  reg rewind_req;
+  wire ack_progress = ctrl_use && ack_span != {SEQ_W{1'b0}};
+  wire timer_fire = up && seq_hi != seq_ack && replay_timer == REPLAY_TIMEOUT[$clog2(REPLAY_TIMEOUT+1)-1:0];
+  wire nak_use = ctrl_use && ctrl_nak;
+  wire go_back = (nak_use && ack_next != seq_hi) || timer_fire;
+  assign idle = seq_ack == seq_wr;
+
+  // ---- emitter --------------------------------------------------------------------------
+  reg             in_frame;    // between the SOF and the last data block
+  reg [5:0]       tx_off;      // next data block of the frame
+  localparam integer AGE_W = $clog2(CTRL_MAX_AGE + 1);
+  reg [AGE_W-1:0] ctrl_age;
+  reg [$clog2(CTRL_REFRESH+1)-1:0] refresh_cnt;
+
+  wire [FR_W-1:0] cur = seq_send[FR_W-1:0];
+  wire [1:0]      cur_vc = fr_vc[cur];
+  wire [5:0]      cur_len = fr_len[cur];
+  wire [VB_W-1:0] cur_addr;
+  generate
+    if (VB_W >= 6) begin : g_addr_wide
+      assign cur_addr = fr_start[cur] + {{(VB_W-6){1'b0}}, tx_off};
+    end else begin : g_addr_narrow
+      wire unused_off_hi = &{1'b0, tx_off[5:VB_W]};  // frames of a small buffer are short
+      assign cur_addr = fr_start[cur] + tx_off[VB_W-1:0];
+    end
+  endgenerate
+  wire            frame_ready = seq_send != seq_wr;
+  wire            slot = !blk_valid || blk_ready;
+  wire            ctrl_due = rx_ctrl_dirty && (!in_frame || ctrl_age >= CTRL_MAX_AGE[AGE_W-1:0])
+                             || refresh_cnt == CTRL_REFRESH[$clog2(CTRL_REFRESH+1)-1:0];
+  wire            emit_init = slot && !up;
+  wire            emit_ctrl = slot && up && ctrl_due;
+  wire            emit_sof = slot && up && !ctrl_due && !in_frame && frame_ready && !rewind_req;
+  wire            emit_data = slot && up && !ctrl_due && in_frame;
+  wire            last_data = emit_data && tx_off + 6'd1 == cur_len;
+  assign sent_init = emit_init;
+  assign ctrl_sent = emit_ctrl;
+
+  // next frame to send: after a frame, the one after it; a pending go-back
+  // (applied at a frame boundary, the frame on the wire finishes) restarts
+  // at the oldest unacknowledged frame; never behind what is acknowledged.
+  wire [SEQ_W-1:0] ack_new = ctrl_use ? ack_next : seq_ack;
+  wire             rewind_now = rewind_req && (!in_frame || last_data);
+  reg  [SEQ_W-1:0] send_next;
+  always @* begin
+    send_next = last_data ? seq_send + SEQ_ONE : seq_send;
+    if (rewind_now) send_next = ack_new;
+    if ((!in_frame || last_data) && ack_new - seq_ack > send_next - seq_ack) send_next = ack_new;
+  end
+
+  always @(posedge clk) begin
+    if (rst) begin
+      blk_valid <= 1'b0;
+      blk <= 66'd0;
+      in_frame <= 1'b0;
+      tx_off <= 6'd0;
+      seq_ack <= {SEQ_W{1'b0}};
+      seq_send <= {SEQ_W{1'b0}};
+      seq_hi <= {SEQ_W{1'b0}};
+      replay_timer <= 0;
+      replay_count <= 0;
+      rewind_req <= 1'b0;
+      ctrl_age <= {AGE_W{1'b0}};
+      refresh_cnt <= 0;
+      retrain_req <= 1'b0;
+      ev_replay <= 1'b0;
+      ev_nak_rcvd <= 1'b0;
+      ev_frame_tx <= 1'b0;
+      ev_data_tx <= 1'b0;
+      ev_pkts_dropped <= {(SEQ_W+1){1'b0}};
+      ev_ctrl_err <= 1'b0;
+    end else begin
+      retrain_req <= 1'b0;
+      ev_replay <= 1'b0;
+      ev_nak_rcvd <= nak_use;
+      ev_frame_tx <= 1'b0;
+      ev_data_tx <= 1'b0;
+      ev_pkts_dropped <= {{SEQ_W{1'b0}}, in_valid && in_drop && in_tail};
+      ev_ctrl_err <= ctrl_valid && up && !(ack_ok && credits_ok);
+      if (blk_ready) blk_valid <= 1'b0;
+
+      // ---- block selection
+      if (emit_init) begin
+        blk_valid <= 1'b1;
+        blk <= {2'b10, init_payload};
+      end else if (emit_ctrl) begin
+        blk_valid <= 1'b1;
+        blk <= {2'b10, rx_ctrl_payload};
+      end else if (emit_sof) begin
+        blk_valid <= 1'b1;
+        blk <= {2'b10, kolo_sof_word(seq_send, cur_vc, cur_len, fr_crc[cur])};
+        in_frame <= 1'b1;
+        tx_off <= 6'd0;
+        ev_frame_tx <= 1'b1;
+      end else if (emit_data) begin
+        blk_valid <= 1'b1;
+        blk <= {2'b01, buf_mem[{cur_vc, cur_addr}]};
+        tx_off <= tx_off + 6'd1;
+        ev_data_tx <= 1'b1;
+        if (last_data) begin
+          in_frame <= 1'b0;
+          if (seq_send + SEQ_ONE - seq_ack > seq_hi - seq_ack) seq_hi <= seq_send + SEQ_ONE;
+        end
+      end
+
+      // ---- CTRL pacing
+      if (emit_ctrl) begin
+        ctrl_age <= {AGE_W{1'b0}};
+        refresh_cnt <= 0;
+      end else begin
+        if (rx_ctrl_dirty && ctrl_age != CTRL_MAX_AGE[AGE_W-1:0]) ctrl_age <= ctrl_age + 1'b1;
+        if (!rx_ctrl_dirty) ctrl_age <= {AGE_W{1'b0}};
+        // the first slot after coming up carries a CTRL block: it tells a
+        // neighbour still training that this end is up
+        if (!up) refresh_cnt <= CTRL_REFRESH[$clog2(CTRL_REFRESH+1)-1:0];
+        else if (refresh_cnt != CTRL_REFRESH[$clog2(CTRL_REFRESH+1)-1:0]) refresh_cnt <= refresh_cnt + 1'b1;
+      end
+
+      // ---- acknowledgements and replay
+      if (ctrl_use) seq_ack <= ack_next;
+      seq_send <= send_next;
+      if (ack_progress || !up || seq_hi == seq_ack) replay_timer <= 0;
+      else if (replay_timer != REPLAY_TIMEOUT[$clog2(REPLAY_TIMEOUT+1)-1:0]) replay_timer <= replay_timer + 1'b1;
+      if (ack_progress) replay_count <= 0;
+      if (rewind_now) rewind_req <= 1'b0;
+      if (go_back) begin
+        rewind_req <= 1'b1;
+        replay_timer <= 0;
+        ev_replay <= 1'b1;
+        if (replay_count == MAX_REPLAYS[$clog2(MAX_REPLAYS+1)-1:0] - 1) begin
+          retrain_req <= 1'b1;
+          replay_count <= 0;
+        end else begin
+          replay_count <= replay_count + 1'b1;
+        end
+      end
+
+      // ---- link state changes
+      if (train) begin
+        // the frame on the wire is cut off; all unacked frames go again
+        in_frame <= 1'b0;
+        rewind_req <= 1'b1;
+        replay_count <= 0;
+      end
+      if (flush) begin
+        ev_pkts_dropped <= {1'b0, seq_wr - seq_ack} + {{SEQ_W{1'b0}}, in_valid && in_tail};
+        in_frame <= 1'b0;
+        rewind_req <= 1'b0;
+        seq_ack <= {SEQ_W{1'b0}};
+        seq_send <= {SEQ_W{1'b0}};
+        seq_hi <= {SEQ_W{1'b0}};
+        replay_count <= 0;
+      end
+    end
+  end
+
+`ifdef FORMAL
+  // the frame ring never holds more frames than it has entries
+  always @(posedge clk) if (!rst) assert (seq_wr - seq_ack <= FRAMES);
+  always @(posedge clk) if (!rst) assert (seq_send - seq_ack <= seq_wr - seq_ack);
+`endif
+endmodule
+`default_nettype wire
