@@ -22,7 +22,9 @@ module kolo_link_core #(
     parameter MAX_REPLAYS    = 4,
     parameter TRAIN_BUDGET   = 100000,
     parameter CTRL_MAX_AGE   = 32,
-    parameter CTRL_REFRESH   = 256
+    parameter CTRL_REFRESH   = 256,
+    parameter RXB_W          = 7,     // receive buffer: 2**RXB_W flits, >= 2 maximum packets
+    parameter MAX_PKT        = 34     // longest packet in flits (smaller only for formal)
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -145,7 +147,7 @@ module kolo_link_core #(
   kolo_link_tx #(
       .VC_BUF(VC_BUF), .OUT_CREDITS(OUT_CREDITS), .SEQ_W(SEQ_W),
       .REPLAY_TIMEOUT(REPLAY_TIMEOUT), .MAX_REPLAYS(MAX_REPLAYS),
-      .CTRL_MAX_AGE(CTRL_MAX_AGE), .CTRL_REFRESH(CTRL_REFRESH)
+      .CTRL_MAX_AGE(CTRL_MAX_AGE), .CTRL_REFRESH(CTRL_REFRESH), .MAX_PKT(MAX_PKT)
   ) u_tx (
       .clk(clk), .rst(rst),
       .in_valid(tx_valid), .in_flit(tx_flit),
@@ -160,7 +162,7 @@ module kolo_link_core #(
       .ev_data_tx(ev_data_tx), .ev_pkts_dropped(ev_pkts_dropped), .ev_ctrl_err(ev_tx_ctrl_err)
   );
 
-  kolo_link_rx #(.SEQ_W(SEQ_W)) u_rx (
+  kolo_link_rx #(.SEQ_W(SEQ_W), .RXB_W(RXB_W)) u_rx (
       .clk(clk), .rst(rst),
       .blk_valid(blk_rx_valid), .blk(blk_rx),
       .out_valid(rx_valid), .out_flit(rx_flit),

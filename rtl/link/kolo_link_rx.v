@@ -16,7 +16,7 @@
 // ctrl_dirty/ctrl_payload; ctrl_sent says it was taken.
 module kolo_link_rx #(
     parameter SEQ_W = 12,
-    parameter RXB_W = 7      // log2 of the receive buffer in flits (>= 2 frames)
+    parameter RXB_W = 7      // log2 of the receive buffer in flits (>= 2 maximum packets)
 ) (
     input  wire        clk,
     input  wire        rst,

@@ -25,7 +25,8 @@ module kolo_link_tx #(
     parameter REPLAY_TIMEOUT = 2048,
     parameter MAX_REPLAYS    = 4,
     parameter CTRL_MAX_AGE   = 32,
-    parameter CTRL_REFRESH   = 256
+    parameter CTRL_REFRESH   = 256,
+    parameter MAX_PKT        = 34     // longest packet in flits (smaller only for formal)
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -72,11 +73,11 @@ module kolo_link_tx #(
   localparam integer FRAMES = 2 * VC_BUF;  // >= flits in the buffer / 2
   localparam integer FR_W = $clog2(FRAMES);
   localparam [SEQ_W-1:0] SEQ_ONE = 1;
-  localparam integer CW = VB_W + 2;         // credit / occupancy counters
+  localparam integer CW = (VB_W + 2 > 9) ? VB_W + 2 : 9;  // credit counters (hold an 8-bit delta)
 
   // ---- parameter checks (elaboration) -----------------------------------------
   generate
-    if ((1 << VB_W) != VC_BUF || VC_BUF < OUT_CREDITS || OUT_CREDITS < 34) begin : g_bad_vc_buf
+    if ((1 << VB_W) != VC_BUF || VC_BUF < OUT_CREDITS || OUT_CREDITS < MAX_PKT) begin : g_bad_vc_buf
       // VC_BUF must be a power of two holding every flit the router may have
       // in flight on one VC (OUT_CREDITS, at least one maximum packet).
       kolo_link_tx_PARAMETER_ERROR_VC_BUF u_err ();
@@ -262,15 +263,9 @@ module kolo_link_tx #(
   wire [FR_W-1:0] cur = seq_send[FR_W-1:0];
   wire [1:0]      cur_vc = fr_vc[cur];
   wire [5:0]      cur_len = fr_len[cur];
-  wire [VB_W-1:0] cur_addr;
-  generate
-    if (VB_W >= 6) begin : g_addr_wide
-      assign cur_addr = fr_start[cur] + {{(VB_W-6){1'b0}}, tx_off};
-    end else begin : g_addr_narrow
-      wire unused_off_hi = &{1'b0, tx_off[5:VB_W]};  // frames of a small buffer are short
-      assign cur_addr = fr_start[cur] + tx_off[VB_W-1:0];
-    end
-  endgenerate
+  wire [VB_W+5:0] cur_sum = {6'd0, fr_start[cur]} + {{VB_W{1'b0}}, tx_off};
+  wire [VB_W-1:0] cur_addr = cur_sum[VB_W-1:0];   // wraps around the VC's buffer
+  wire unused_sum = &{1'b0, cur_sum[VB_W+5:VB_W]};
   wire            frame_ready = seq_send != seq_wr;
   wire            slot = !blk_valid || blk_ready;
   wire            ctrl_due = rx_ctrl_dirty && (!in_frame || ctrl_age >= CTRL_MAX_AGE[AGE_W-1:0])
