@@ -35,6 +35,9 @@ POINTS=(
   "kolo_router|VC_DEPTH=36 EJECT_CREDITS=255 BUBBLE=0 LOCAL_WHOLE_PKT=0"
   "kolo_router_input|"
   "kolo_router_input|VC_DEPTH=255 WHOLE_PKT=1"
+  "kolo_link_phy|LANES=1"
+  "kolo_link_phy|LANES=4"
+  "kolo_link_phy|LANES=3 CC_INTERVAL=100 SLIP_WAIT=1 FIFO_ADDR_W=3"   # odd lane count, small counters
 )
 
 # Icarus messages that are not about the design: none seen with Icarus 11.

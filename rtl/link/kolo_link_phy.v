@@ -1,0 +1,390 @@
+`default_nettype none
+// kolo_link_phy - the lane side of a kolo link (docs/link.md): 64b/66b lane
+// words, scrambling, block lock, clock compensation / deskew markers, lane
+// bonding and the clock-domain crossings between the core clock (clk) and the
+// lane clocks (tx_lane_clk, rx_lane_clk; one of each for all lanes).
+//
+// Core side (clk), blocks = {sync[1:0], unscrambled payload[63:0]}:
+//   - tx_blk_valid/tx_blk_ready/tx_blk: valid/ready; tx_blk_ready does not
+//     depend on tx_blk_valid. With LANES > 1, LANES consecutive blocks are
+//     packed into one lane cycle (block k on lane k); a partial word is
+//     padded with IDLE blocks and sent as soon as a cycle offers no block.
+//   - rx_blk_valid/rx_blk: no ready, the core takes every block. Blocks are
+//     those received while lock (and alignment) held, minus IDLE and CC;
+//     invalid sync headers (00/11) are passed.
+//   - phy_rx_lock: all lanes block-locked (and aligned when LANES > 1),
+//     through a two-flop synchroniser.
+//   - phy_lock_loss: one-cycle pulse each time that status falls (a lane
+//     loses block lock or the lanes lose alignment), via a toggle synchroniser.
+//   - phy_rx_overflow: one-cycle pulse per lane cycle in which received
+//     blocks were dropped because the FIFO into the core was full (toggle
+//     synchroniser; events closer than about two core cycles may merge).
+// Rate condition: the core takes at most one block per cycle, the lanes
+// deliver up to LANES per lane cycle, so f(clk) >= LANES * f(rx_lane_clk)
+// (a little less suffices: one lane cycle in CC_INTERVAL carries CC). If it
+// does not hold, received blocks are dropped (phy_rx_overflow). The tx side
+// only needs backpressure and has no rate condition.
+// Lane side: tx_lane_data[66*l +: 66] = {scrambled payload, sync}, bit 0 first
+// on the wire; one word per lane per tx_lane_clk cycle. Every CC_INTERVAL
+// cycles a CC block goes out on all lanes at once; otherwise the next packed
+// word, or IDLE on every lane. rx_lane_data has the same layout, with the
+// boundary wherever the lane puts it; rx_lane_slip[l] (one-cycle pulse) asks
+// lane l to move its boundary by one bit (kolo_block_lock, SLIP_WAIT).
+// LANES > 1: rx lanes are deskewed on the CC blocks (kolo_lane_deskew: up to
+// 13 lane words of skew); CC_INTERVAL must be >= 32 then. Alignment is found
+// at the first CC after all lanes lock, so up to CC_INTERVAL lane cycles.
+// Latency (lane cycles counted as edges of that clock):
+//   tx: an accepted block is on tx_lane_data 3 tx lane cycles later (4 if a
+//       CC cycle comes first, more if the FIFO holds earlier words); LANES > 1
+//       adds the packing: a word leaves with its LANES-th block or one core
+//       cycle after the last block of a burst (padded with IDLE).
+//   rx: a lane word is in the core-side FIFO 3 rx lane cycles after it is
+//       presented (5 with LANES > 1, plus the cycles by which the lane leads
+//       the slowest lane), and on rx_blk 3..4 core cycles later; with LANES > 1
+//       the blocks of one lane cycle follow in lane order, one per core cycle.
+//   Measured (tb/unit/link_phy, isolated blocks, A's tx plus B's rx, lane
+//   model delay removed): 45..54 ns with LANES=1 (6.4 ns lanes, 4 ns core),
+//   135..170 ns with LANES=4 (16.8 ns lanes).
+// Block lock from power-up takes up to 66 * (SLIP_WAIT + a few) + 64 lane
+// cycles per lane.
+// Resets: rst, tx_lane_rst and rx_lane_rst are synchronous, active high, one
+// per domain; they must be asserted together, overlapping by at least one
+// edge of each of the three clocks (kolo_fifo_async's rule).
+module kolo_link_phy #(
+    parameter LANES       = 1,     // 1..4 bonded lanes
+    parameter CC_INTERVAL = 4096,  // lane cycles between clock-compensation blocks
+    parameter SLIP_WAIT   = 16,    // lane cycles to wait after a slip request
+    parameter FIFO_ADDR_W = 4      // clock-crossing FIFOs hold 2**FIFO_ADDR_W words, >= 3
+) (
+    input  wire                clk,
+    input  wire                rst,
+    input  wire                tx_blk_valid,
+    output wire                tx_blk_ready,
+    input  wire [65:0]         tx_blk,
+    output wire                rx_blk_valid,
+    output wire [65:0]         rx_blk,
+    output wire                phy_rx_lock,
+    output wire                phy_lock_loss,
+    output wire                phy_rx_overflow,
+    input  wire                tx_lane_clk,
+    input  wire                tx_lane_rst,
+    output wire [66*LANES-1:0] tx_lane_data,
+    input  wire                rx_lane_clk,
+    input  wire                rx_lane_rst,
+    input  wire [66*LANES-1:0] rx_lane_data,
+    output wire [LANES-1:0]    rx_lane_slip
+);
+  localparam [65:0] BLK_IDLE = {2'b10, 64'hF500_0000_0000_001E};  // CRC-8 0xF5
+  localparam [65:0] BLK_CC = {2'b10, 64'hE100_0000_0000_002D};    // CRC-8 0xE1
+  localparam integer BW = 66 * LANES;  // blocks of one lane cycle
+  localparam integer DESKEW_DEPTH = 16;
+  localparam integer CCW = (CC_INTERVAL < 2) ? 1 : $clog2(CC_INTERVAL);
+  localparam integer CC_LAST_I = CC_INTERVAL - 1;
+  localparam [CCW-1:0] CC_LAST = CC_LAST_I[CCW-1:0];
+  localparam [CCW-1:0] CC_ONE = 1;
+
+  // ---- parameter limits (the missing module's name is the message) ----------
+  generate
+    if (LANES < 1 || LANES > 4) begin : g_bad_lanes
+      kolo_link_phy_PARAMETER_ERROR_LANES_1_to_4 u_error ();
+    end
+    if (CC_INTERVAL < 2 || (LANES > 1 && CC_INTERVAL < 2 * DESKEW_DEPTH)) begin : g_bad_cc
+      kolo_link_phy_PARAMETER_ERROR_CC_INTERVAL_at_least_2_or_32_with_bonded_lanes u_error ();
+    end
+    if (FIFO_ADDR_W < 3) begin : g_bad_fifo
+      kolo_link_phy_PARAMETER_ERROR_FIFO_ADDR_W_at_least_3 u_error ();
+    end
+  endgenerate
+
+  // =========================================================================
+  // TX, core clock: pack LANES blocks per word into the clock-crossing FIFO.
+  // =========================================================================
+  wire          txf_in_valid;
+  wire          txf_in_ready;
+  wire [BW-1:0] txf_in_data;
+
+  genvar l;
+  generate
+    if (LANES == 1) begin : g_tx_pack1
+      assign txf_in_valid = tx_blk_valid;
+      assign txf_in_data  = tx_blk;
+      assign tx_blk_ready = txf_in_ready;
+    end else begin : g_tx_pack
+      localparam integer PW = $clog2(LANES);
+      localparam integer LAST_I = LANES - 1;
+      localparam [PW-1:0] LAST = LAST_I[PW-1:0];
+      localparam [PW-1:0] PK_ONE = 1;
+      reg [PW-1:0] pk_cnt;   // blocks held, in slots 0..pk_cnt-1
+      reg [BW-1:0] pk_data;  // held blocks; IDLE in the free slots
+      reg [BW-1:0] merged;   // pk_data with tx_blk in slot pk_cnt
+      integer k;
+      always @(*) begin
+        merged = pk_data;
+        for (k = 0; k < LANES; k = k + 1)
+          if (pk_cnt == k[PW-1:0]) merged[66*k+:66] = tx_blk;
+      end
+      wire last = (pk_cnt == LAST);
+      wire held = (pk_cnt != {PW{1'b0}});
+      // A full word goes out with its last block; a partial one when a cycle
+      // offers nothing. tx_blk_ready is low only when the last slot waits on
+      // a full FIFO.
+      assign txf_in_valid = tx_blk_valid ? last : held;
+      assign txf_in_data  = tx_blk_valid ? merged : pk_data;
+      assign tx_blk_ready = !last || txf_in_ready;
+      always @(posedge clk) begin
+        if (rst) begin
+          pk_cnt  <= {PW{1'b0}};
+          pk_data <= {LANES{BLK_IDLE}};
+        end else if (txf_in_valid && txf_in_ready) begin
+          pk_cnt  <= {PW{1'b0}};
+          pk_data <= {LANES{BLK_IDLE}};
+        end else if (tx_blk_valid && !last) begin
+          pk_cnt  <= pk_cnt + PK_ONE;
+          pk_data <= merged;
+        end
+      end
+    end
+  endgenerate
+
+  wire          txf_out_valid;
+  wire          txf_out_ready;
+  wire [BW-1:0] txf_out_data;
+  kolo_fifo_async #(
+      .WIDTH (BW),
+      .ADDR_W(FIFO_ADDR_W)
+  ) u_tx_fifo (
+      .wr_clk   (clk),
+      .wr_rst   (rst),
+      .in_valid (txf_in_valid),
+      .in_ready (txf_in_ready),
+      .in_data  (txf_in_data),
+      .rd_clk   (tx_lane_clk),
+      .rd_rst   (tx_lane_rst),
+      .out_valid(txf_out_valid),
+      .out_ready(txf_out_ready),
+      .out_data (txf_out_data)
+  );
+
+  // =========================================================================
+  // TX, lane clock: CC every CC_INTERVAL cycles, else a word or IDLE; scramble.
+  // =========================================================================
+  reg [CCW-1:0] cc_cnt;
+  wire cc_now = (cc_cnt == CC_LAST);
+  assign txf_out_ready = !cc_now;
+  always @(posedge tx_lane_clk) begin
+    if (tx_lane_rst) cc_cnt <= {CCW{1'b0}};
+    else cc_cnt <= cc_now ? {CCW{1'b0}} : cc_cnt + CC_ONE;
+  end
+
+  generate
+    for (l = 0; l < LANES; l = l + 1) begin : g_tx_lane
+      wire [65:0] blk = cc_now ? BLK_CC : (txf_out_valid ? txf_out_data[66*l+:66] : BLK_IDLE);
+      wire [63:0] scrambled;
+      reg  [65:0] word;
+      kolo_scrambler u_scr (
+          .clk     (tx_lane_clk),
+          .rst     (tx_lane_rst),
+          .en      (1'b1),
+          .in_data (blk[63:0]),
+          .out_data(scrambled)
+      );
+      always @(posedge tx_lane_clk) begin
+        if (tx_lane_rst) word <= {BLK_IDLE[63:0], BLK_IDLE[65:64]};
+        else word <= {scrambled, blk[65:64]};
+      end
+      assign tx_lane_data[66*l+:66] = word;
+    end
+  endgenerate
+
+  // =========================================================================
+  // RX, lane clock: per lane input register, block lock, descrambler.
+  // =========================================================================
+  wire [LANES-1:0] ln_lock;  // lane locked when its block in ln_blk arrived
+  wire [BW-1:0]    ln_blk;   // descrambled blocks {sync, payload}
+
+  generate
+    for (l = 0; l < LANES; l = l + 1) begin : g_rx_lane
+      reg [65:0] rx_q;  // {scrambled payload, sync} as the lane delivered it
+      reg [65:0] blk_q;
+      reg        lock_q;
+      wire       lock;
+      wire [63:0] payload;
+      always @(posedge rx_lane_clk) rx_q <= rx_lane_data[66*l+:66];
+      kolo_block_lock #(
+          .SLIP_WAIT(SLIP_WAIT)
+      ) u_lock (
+          .clk     (rx_lane_clk),
+          .rst     (rx_lane_rst),
+          .sync_hdr(rx_q[1:0]),
+          .lock    (lock),
+          .slip    (rx_lane_slip[l])
+      );
+      // runs on every block, locked or not
+      kolo_descrambler u_descr (
+          .clk     (rx_lane_clk),
+          .rst     (rx_lane_rst),
+          .en      (1'b1),
+          .in_data (rx_q[65:2]),
+          .out_data(payload)
+      );
+      always @(posedge rx_lane_clk) begin
+        if (rx_lane_rst) lock_q <= 1'b0;
+        else lock_q <= lock;
+        blk_q <= {rx_q[1:0], payload};
+      end
+      assign ln_lock[l] = lock_q;
+      assign ln_blk[66*l+:66] = blk_q;
+    end
+  endgenerate
+
+  // Rows of LANES blocks received while locked and aligned.
+  wire          rx_ok;      // locked (and aligned)
+  wire          row_valid;
+  wire [BW-1:0] row_blk;
+  generate
+    if (LANES == 1) begin : g_rx_single
+      assign rx_ok     = ln_lock[0];
+      assign row_valid = ln_lock[0];
+      assign row_blk   = ln_blk;
+    end else begin : g_rx_deskew
+      kolo_lane_deskew #(
+          .LANES(LANES),
+          .DEPTH(DESKEW_DEPTH)
+      ) u_deskew (
+          .clk      (rx_lane_clk),
+          .rst      (rx_lane_rst),
+          .in_lock  (ln_lock),
+          .in_blk   (ln_blk),
+          .aligned  (rx_ok),
+          .out_valid(row_valid),
+          .out_blk  (row_blk)
+      );
+    end
+  endgenerate
+
+  // Drop IDLE and CC (exact 66-bit match), keep everything else.
+  wire [LANES-1:0] keep;
+  generate
+    for (l = 0; l < LANES; l = l + 1) begin : g_keep
+      assign keep[l] = row_valid && (row_blk[66*l+:66] != BLK_IDLE) && (row_blk[66*l+:66] != BLK_CC);
+    end
+  endgenerate
+
+  localparam integer RXW = (LANES == 1) ? 66 : BW + LANES;  // rx FIFO word: {keep, blocks}
+  wire           rxf_in_valid = |keep;
+  wire           rxf_in_ready;
+  wire [RXW-1:0] rxf_in_data;
+  wire           rxf_out_valid;
+  wire           rxf_out_ready;
+  wire [RXW-1:0] rxf_out_data;
+  generate
+    if (LANES == 1) begin : g_rxf_single
+      assign rxf_in_data = row_blk;
+    end else begin : g_rxf_bonded
+      assign rxf_in_data = {keep, row_blk};
+    end
+  endgenerate
+
+  kolo_fifo_async #(
+      .WIDTH (RXW),
+      .ADDR_W(FIFO_ADDR_W)
+  ) u_rx_fifo (
+      .wr_clk   (rx_lane_clk),
+      .wr_rst   (rx_lane_rst),
+      .in_valid (rxf_in_valid),
+      .in_ready (rxf_in_ready),
+      .in_data  (rxf_in_data),
+      .rd_clk   (clk),
+      .rd_rst   (rst),
+      .out_valid(rxf_out_valid),
+      .out_ready(rxf_out_ready),
+      .out_data (rxf_out_data)
+  );
+
+  // Status events in the rx lane domain, as levels and toggles for crossing.
+  reg ok_q;       // rx_ok, registered: the source of the phy_rx_lock synchroniser
+  reg loss_tgl;   // toggles when rx_ok falls
+  reg ovf_tgl;    // toggles in a cycle that drops blocks
+  always @(posedge rx_lane_clk) begin
+    if (rx_lane_rst) begin
+      ok_q     <= 1'b0;
+      loss_tgl <= 1'b0;
+      ovf_tgl  <= 1'b0;
+    end else begin
+      ok_q <= rx_ok;
+      if (ok_q && !rx_ok) loss_tgl <= !loss_tgl;
+      if (rxf_in_valid && !rxf_in_ready) ovf_tgl <= !ovf_tgl;
+    end
+  end
+
+  // =========================================================================
+  // RX, core clock: unpack one block per cycle; status synchronisers.
+  // =========================================================================
+  reg        out_valid_q;
+  reg [65:0] out_blk_q;
+  assign rx_blk_valid = out_valid_q;
+  assign rx_blk = out_blk_q;
+
+  generate
+    if (LANES == 1) begin : g_unpack1
+      assign rxf_out_ready = 1'b1;
+      always @(posedge clk) begin
+        if (rst) out_valid_q <= 1'b0;
+        else out_valid_q <= rxf_out_valid;
+        out_blk_q <= rxf_out_data;
+      end
+    end else begin : g_unpack
+      reg  [LANES-1:0] done;  // blocks of the head word already handed out
+      wire [LANES-1:0] kept = rxf_out_data[BW+:LANES];
+      wire [LANES-1:0] rem = kept & ~done;
+      wire [LANES-1:0] pick = rem & ~(rem - {{(LANES - 1) {1'b0}}, 1'b1});  // lowest lane left
+      wire [LANES-1:0] rest = rem & ~pick;
+      reg  [65:0] pick_blk;
+      integer k;
+      always @(*) begin
+        pick_blk = 66'd0;
+        for (k = 0; k < LANES; k = k + 1) if (pick[k]) pick_blk = rxf_out_data[66*k+:66];
+      end
+      // the word leaves with its last kept block
+      assign rxf_out_ready = (rest == {LANES{1'b0}});
+      always @(posedge clk) begin
+        if (rst) begin
+          out_valid_q <= 1'b0;
+          done        <= {LANES{1'b0}};
+        end else begin
+          out_valid_q <= rxf_out_valid && (rem != {LANES{1'b0}});
+          if (rxf_out_valid) done <= rxf_out_ready ? {LANES{1'b0}} : (done | pick);
+        end
+        out_blk_q <= pick_blk;
+      end
+    end
+  endgenerate
+
+  (* ASYNC_REG = "TRUE" *) reg [1:0] lock_sync;
+  (* ASYNC_REG = "TRUE" *) reg [1:0] loss_sync;
+  (* ASYNC_REG = "TRUE" *) reg [1:0] ovf_sync;
+  reg loss_seen, ovf_seen, loss_pulse, ovf_pulse;
+  always @(posedge clk) begin
+    if (rst) begin
+      lock_sync  <= 2'b00;
+      loss_sync  <= 2'b00;
+      ovf_sync   <= 2'b00;
+      loss_seen  <= 1'b0;
+      ovf_seen   <= 1'b0;
+      loss_pulse <= 1'b0;
+      ovf_pulse  <= 1'b0;
+    end else begin
+      lock_sync  <= {lock_sync[0], ok_q};
+      loss_sync  <= {loss_sync[0], loss_tgl};
+      ovf_sync   <= {ovf_sync[0], ovf_tgl};
+      loss_seen  <= loss_sync[1];
+      ovf_seen   <= ovf_sync[1];
+      loss_pulse <= loss_sync[1] ^ loss_seen;
+      ovf_pulse  <= ovf_sync[1] ^ ovf_seen;
+    end
+  end
+  assign phy_rx_lock = lock_sync[1];
+  assign phy_lock_loss = loss_pulse;
+  assign phy_rx_overflow = ovf_pulse;
+endmodule
+`default_nettype wire
