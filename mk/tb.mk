@@ -12,7 +12,7 @@
 #   build/tb/torus/<cfg>/tb_torus --help    all run-time options
 
 TORUS_BUILD := $(BUILD)/tb/torus
-TORUS_RTL := $(wildcard rtl/common/*.v rtl/router/*.v rtl/torus/*.v) rtl/include/kolo_defs.vh
+TORUS_RTL := $(wildcard rtl/common/*.v rtl/router/*.v rtl/torus/*.v rtl/link/*.v rtl/include/*.vh) tb/torus/tb_lane_channel.v
 TORUS_TB_SRC := $(TOP)/tb/torus/tb_torus.cpp
 TORUS_TB_DEPS := tb/torus/tb_torus.cpp $(wildcard tb/common/*.h) tb/torus/make_wrapper.sh \
                  $(KOLO_SW_SRCS) $(wildcard sw/include/*.h) mk/tb.mk
@@ -21,18 +21,19 @@ TORUS_TB_DEPS := tb/torus/tb_torus.cpp $(wildcard tb/common/*.h) tb/torus/make_w
 TORUS_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
 TORUS_VFLAGS := --cc --exe --build -O3 -j 2 --x-assign fast --x-initial fast \
     -Wno-fatal -I$(TOP)/rtl/include -y $(TOP)/rtl/common -y $(TOP)/rtl/router -y $(TOP)/rtl/torus \
+    -y $(TOP)/rtl/link -y $(TOP)/tb/torus \
     --top-module kolo_torus_sim $(TORUS_OBJCACHE)
 TORUS_CFLAGS := -O2 -std=c++17 -Wall -I$(TOP)/tb/common -I$(KOLO_SW_INC_ABS)
 
 
-# $(call torus_cfg,<cfg>,<X>,<Y>,<Z>,<BUBBLE>,<extra verilator flags>,<extra -D>,<suffix>)
+# $(call torus_cfg,<cfg>,<X>,<Y>,<Z>,<BUBBLE>,<extra verilator flags>,<extra -D>,<suffix>,<REAL_LINKS>)
 define torus_cfg
 $(TORUS_BUILD)/$(1)$(8)/tb_torus: $(TORUS_RTL) $(TORUS_TB_DEPS) | $(DEPS_STAMP)
 	@mkdir -p $(TORUS_BUILD)/$(1)$(8)
-	@tb/torus/make_wrapper.sh $(TORUS_BUILD)/$(1)$(8)/kolo_torus_sim.v $(2) $(3) $(4) 80 $(5)
+	@tb/torus/make_wrapper.sh $(TORUS_BUILD)/$(1)$(8)/kolo_torus_sim.v $(2) $(3) $(4) 80 $(5) 1 64 $(or $(9),0)
 	@echo "verilator torus $(1)$(8) (log: $(TORUS_BUILD)/$(1)$(8)/build.log)"
 	@cd $(TORUS_BUILD)/$(1)$(8) && verilator $(TORUS_VFLAGS) $(6) --Mdir obj -o ../tb_torus \
-	    -CFLAGS "$(TORUS_CFLAGS) -DKOLO_DIM_X=$(2) -DKOLO_DIM_Y=$(3) -DKOLO_DIM_Z=$(4) -DKOLO_BUBBLE=$(5) $(7)" \
+	    -CFLAGS "$(TORUS_CFLAGS) -DKOLO_DIM_X=$(2) -DKOLO_DIM_Y=$(3) -DKOLO_DIM_Z=$(4) -DKOLO_BUBBLE=$(5) -DKOLO_REAL_LINKS=$(or $(9),0) $(7)" \
 	    kolo_torus_sim.v $(TORUS_TB_SRC) $(KOLO_SW_SRCS_ABS) > build.log 2>&1 \
 	    || { tail -n 40 build.log; exit 1; }
 .PHONY: tb-torus-$(1)$(8)
@@ -43,6 +44,10 @@ TORUS_CFGS := 2x2x2 3x3x3 4x4x4 4x4x1 1x1x8 8x1x1 8x1x1_b0
 cfg_dims = $(subst x, ,$(firstword $(subst _, ,$(1))))
 cfg_bubble = $(if $(findstring _b0,$(1)),0,1)
 $(foreach c,$(TORUS_CFGS),$(eval $(call torus_cfg,$(c),$(word 1,$(call cfg_dims,$(c))),$(word 2,$(call cfg_dims,$(c))),$(word 3,$(call cfg_dims,$(c))),$(call cfg_bubble,$(c)),--hierarchical,,)))
+# Tori with real links (kolo_link on every port, lanes with bit errors):
+# configurations <X>x<Y>x<Z>_rl.
+TORUS_RL_CFGS := 2x2x2 3x3x3
+$(foreach c,$(TORUS_RL_CFGS),$(eval $(call torus_cfg,$(c),$(word 1,$(call cfg_dims,$(c))),$(word 2,$(call cfg_dims,$(c))),$(word 3,$(call cfg_dims,$(c))),1,--hierarchical,,_rl,1)))
 # Traced builds for `make waves`: flat, because Verilator 5.006 crashes when it
 # opens a trace on a --hierarchical model (VerilatedTrace::addModel). A flat
 # 4x4x4 build takes many minutes; the smaller tori build in one or two.
@@ -76,6 +81,10 @@ $(eval $(call torus_test,3x3x3-sat-ordered,3x3x3,23,--rate=sat --len=0-32 --pack
 $(eval $(call torus_test,8x1x1-nobubble-deadlocks,8x1x1_b0,31,--rate=sat --len=32 --ordered=1 --packets=20000 --pattern=uniform --watchdog=2000 --expect-deadlock=1))
 # and the same traffic with the bubble rule on completes (control)
 $(eval $(call torus_test,8x1x1-bubble-control,8x1x1,31,--rate=sat --len=32 --ordered=1 --packets=20000 --pattern=uniform --watchdog=2000))
+
+# real links with lane bit errors: nothing lost, every error repaired by the link layer
+$(eval $(call torus_test,2x2x2-rl-ber1e-5,2x2x2_rl,51,$(TORUS_MIX) --rate=0.3 --packets=8000 --ber=1e-5))
+$(eval $(call torus_test,3x3x3-rl-ber1e-5,3x3x3_rl,52,$(TORUS_MIX) --rate=0.2 --packets=4000 --ber=1e-5))
 
 # ---- network benchmarks ---------------------------------------------------------
 # 4-flit packets (2 header + 2 payload) as the brief's saturation numbers ask;

@@ -28,7 +28,12 @@ rm -rf "$out"; mkdir -p "$out"
 POINTS=(
   "kolo_torus|DIM_X=2 DIM_Y=2 DIM_Z=1"                   # rings of 2, an absent dimension
   "kolo_torus|DIM_X=3 DIM_Y=1 DIM_Z=1 LINK_LATENCY=0"    # a ring of 3, wire links
+  "kolo_torus|DIM_X=2 DIM_Y=1 DIM_Z=1 REAL_LINKS=1"        # real links on a ring of 2
   "kolo_link_ideal|"
+  "kolo_link_core|"
+  "kolo_link_core|VC_BUF=4 OUT_CREDITS=4 MAX_PKT=2 SEQ_W=4 RXB_W=3 REPLAY_TIMEOUT=12 TRAIN_BUDGET=40"  # the formal configuration
+  "kolo_link|"
+  "kolo_link|LANES=4"
   "kolo_link_ideal|LATENCY=0"
   "kolo_link_ideal|LATENCY=3"
   "kolo_router|"

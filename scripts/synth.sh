@@ -2,10 +2,11 @@
 # synth.sh - Yosys synthesis of the kolo RTL: router resource benchmarks and a
 # quick check that every common cell synthesizes.
 #
-#   synth.sh run <xc7|cyclonev> <dir>   synthesize kolo_router (default
-#       parameters, flattened, out of context: no I/O or clock buffers) once:
-#       <dir>/router_<fam>.log  full Yosys log       .stat  cell counts
-#       <dir>/router_<fam>.time seconds of the run   .sta   timing (xc7 only)
+#   synth.sh run <xc7|cyclonev> <dir> [<unit>]   synthesize kolo_<unit>
+#       (router by default; also link) at default parameters, flattened, out
+#       of context (no I/O or clock buffers), once:
+#       <dir>/<unit>_<fam>.log  full Yosys log       .stat  cell counts
+#       <dir>/<unit>_<fam>.time seconds of the run   .sta   timing (xc7 only)
 #   synth.sh bench <name> <dir>         print the BENCH line of benchmark <name>
 #                                       from those files (see the cases below)
 #   synth.sh cells                      synth_xilinx of every rtl/common cell at
@@ -24,15 +25,15 @@ count() { awk -v re="^($2)\$" '$1 ~ re {n += $2} END {print n + 0}' "$1"; }
 
 case ${1:-} in
 run)
-  fam=$2 dir=$3 base=$3/router_$2
+  fam=$2 dir=$3 unit=${4:-router} base=$3/${4:-router}_$2
   mkdir -p "$dir"
   case $fam in
     xc7)
       # sta needs the timing (specify) models of the cells, read after mapping
-      syn="synth_xilinx -family xc7 -top kolo_router -flatten -noiopad -noclkbuf"
+      syn="synth_xilinx -family xc7 -top kolo_$unit -flatten -noiopad -noclkbuf"
       post="read_verilog -lib -specify +/xilinx/cells_sim.v; tee -q -o $base.sta sta" ;;
     cyclonev)
-      syn="synth_intel_alm -family cyclonev -top kolo_router -noiopad -noclkbuf"
+      syn="synth_intel_alm -family cyclonev -top kolo_$unit -noiopad -noclkbuf"
       post="" ;;
     *) echo "synth.sh: unknown family $fam" >&2; exit 2 ;;
   esac
@@ -46,8 +47,13 @@ run)
 
 bench)
   name=$2 dir=$3
-  x=$dir/router_xc7.stat a=$dir/router_cyclonev.stat
+  x=$dir/router_xc7.stat a=$dir/router_cyclonev.stat l=$dir/link_xc7.stat
   case $name in
+    link_luts_xc7) v=$(count "$l" 'LUT[1-6]'); u=LUTs ;;
+    link_ffs_xc7) v=$(count "$l" 'FD[RSCP]E'); u=FFs ;;
+    link_bram_xc7)
+      v=$(awk -v h="$(count "$l" RAMB18E1)" -v f="$(count "$l" RAMB36E1)" \
+            'BEGIN {print f + h / 2}'); u=RAMB36 ;;
     router_luts_xc7) v=$(count "$x" 'LUT[1-6]'); u=LUTs ;;
     router_ffs_xc7) v=$(count "$x" 'FD[RSCP]E'); u=FFs ;;
     router_bram_xc7)  # in RAMB36 equivalents: a RAMB18E1 is half of one

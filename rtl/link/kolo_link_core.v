@@ -18,7 +18,7 @@ module kolo_link_core #(
     parameter VC_BUF         = 128,
     parameter OUT_CREDITS    = 80,
     parameter SEQ_W          = 12,
-    parameter REPLAY_TIMEOUT = 2048,
+    parameter REPLAY_TIMEOUT = 1024,
     parameter MAX_REPLAYS    = 4,
     parameter TRAIN_BUDGET   = 100000,
     parameter CTRL_MAX_AGE   = 32,

@@ -7,7 +7,8 @@
 // commits the frame, which is then handed to the router whole, one flit per
 // cycle (out_valid/out_flit, no ready: the sending router only sent it
 // against a credit). Anything else discards the frame; a frame error
-// schedules one NAK, and no other NAK is scheduled until a frame is accepted.
+// schedules one NAK, and no other NAK is scheduled until a frame is accepted
+// or the SOF of the expected frame (the replay) arrives.
 // A good frame that was accepted before (a replay) is dropped and acked again.
 // Control blocks with a good CRC-8 are passed on: INIT to kolo_link_core,
 // CTRL (ack, nak, credits) to kolo_link_tx.
@@ -115,6 +116,7 @@ module kolo_link_rx #(
                || (is_sof && !sof_len_ok)
                || ((is_bad_ctl || is_bad_sync) && f_active));
   wire        schedule_nak = (err_crc || err_gap || err_frame) && !nak_block;
+  wire        replay_start = up && is_sof && sof_len_ok && pl[SEQ_W+7:8] == expected;
 
   // delivery queue of committed frames {vc, len}
   reg [7:0]  dq_mem[0:15];
@@ -189,7 +191,10 @@ module kolo_link_rx #(
         f_discard <= 1'b1;
         wr_ptr <= commit_ptr;
       end
-      if (accept) nak_block <= 1'b0;
+      // one NAK per error episode; the episode ends when a frame is accepted,
+      // or when the replay reaches the expected frame (so that a replayed
+      // frame hit again is NAKed at once instead of waiting for the timer)
+      if (accept || (replay_start && !schedule_nak)) nak_block <= 1'b0;
       else if (schedule_nak) nak_block <= 1'b1;
       if (drop_frame || !up) begin
         f_active <= 1'b0;

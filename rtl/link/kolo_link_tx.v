@@ -22,7 +22,7 @@ module kolo_link_tx #(
     parameter VC_BUF         = 128,   // flits per VC, power of two
     parameter OUT_CREDITS    = 80,    // neighbour's input buffer per VC
     parameter SEQ_W          = 12,
-    parameter REPLAY_TIMEOUT = 2048,
+    parameter REPLAY_TIMEOUT = 1024,
     parameter MAX_REPLAYS    = 4,
     parameter CTRL_MAX_AGE   = 32,
     parameter CTRL_REFRESH   = 256,

@@ -11,6 +11,13 @@
 // on inj_* only with a credit for its VC (VC_DEPTH per VC after reset; one
 // returns on inj_credit_* each time the router frees a slot); the router sends
 // on ej_* only against EJECT_CREDITS per VC, returned on ej_credit_*.
+// Links: REAL_LINKS=0 joins the routers with kolo_link_ideal (fast runs);
+// REAL_LINKS=1 puts a kolo_link end on every network port (index n*6+p) and
+// brings its lanes out on lane_tx/lane_rx/lane_slip, for the board (or the
+// testbench's lane models) to connect: end n*6+p belongs with end m*6+(p^1)
+// of the neighbour m in direction p. All lanes run on lane_clk here (each
+// end's rx_lane_clk is its neighbour's tx lane clock). With ideal links the
+// lane and link status ports are constant.
 module kolo_torus #(
     parameter DIM_X = 2,
     parameter DIM_Y = 2,
@@ -19,6 +26,9 @@ module kolo_torus #(
     parameter VC_DEPTH = 80,
     parameter EJECT_CREDITS = 64,
     parameter BUBBLE = 1,
+    parameter REAL_LINKS = 0,
+    parameter LANES = 1,
+    parameter LINK_TRAIN_BUDGET = 50000,  // core cycles a link may train before it is declared down
     parameter N = DIM_X * DIM_Y * DIM_Z
 ) (
     input  wire            clk,
@@ -40,7 +50,16 @@ module kolo_torus #(
     output wire [N*64-1:0] stat_errors,
     output wire [N*7*32-1:0] stat_out_flits,
     output wire [N*28*8-1:0] dbg_vc_occ,
-    output wire [N*28*6-1:0] dbg_vc_route
+    output wire [N*28*6-1:0] dbg_vc_route,
+    // lanes and link status (REAL_LINKS=1), index n*6+p
+    input  wire              lane_clk,
+    input  wire              lane_rst,
+    output wire [N*6*66*LANES-1:0] lane_tx,
+    input  wire [N*6*66*LANES-1:0] lane_rx,
+    output wire [N*6*LANES-1:0]    lane_slip,
+    output wire [N*6-1:0]    link_up,
+    output wire [N*6*2-1:0]  link_state,
+    output wire [N*6*512-1:0] link_counters
 );
   localparam [3:0] DXM1 = DIM_X[3:0] - 4'd1;
   localparam [3:0] DYM1 = DIM_Y[3:0] - 4'd1;
@@ -56,6 +75,8 @@ module kolo_torus #(
   wire [N*7*68-1:0] r_out_flit;
   wire [N*7-1:0]    r_out_credit_valid;
   wire [N*7*2-1:0]  r_out_credit_vc;
+
+  wire unused_lane_clk = &{1'b0, lane_clk, lane_rst};  // used only with REAL_LINKS
 
   genvar n, p;
   generate
@@ -114,7 +135,54 @@ module kolo_torus #(
         assign mon_valid[n*6+p]          = r_out_valid[n*7+p];
         assign mon_flit[(n*6+p)*68+:68]  = r_out_flit[(n*7+p)*68+:68];
 
-        if (SIZE > 1) begin : g_link
+        localparam integer MX = M % DIM_X;
+        localparam integer MY = (M / DIM_X) % DIM_Y;
+        localparam integer MZ = M / (DIM_X * DIM_Y);
+        localparam [11:0] PEER_ID = {MZ[3:0], MY[3:0], MX[3:0]};
+
+        if (SIZE > 1 && REAL_LINKS != 0) begin : g_real
+          // (a parameter set equal to kolo_link's defaults would make Verilator
+          // 5.006 inline the link instead of using its hier_block library)
+          kolo_link #(
+              .LANES(LANES),
+              .OUT_CREDITS(VC_DEPTH),
+              .TRAIN_BUDGET(LINK_TRAIN_BUDGET)
+          ) u_link (
+              .clk(clk),
+              .rst(rst),
+              .cfg_node_id(NODE_ID),
+              .cfg_port(p[2:0]),
+              .cfg_peer_id(PEER_ID),
+              .cfg_peer_port(Q[2:0]),
+              .tx_valid(r_out_valid[n*7+p]),
+              .tx_flit(r_out_flit[(n*7+p)*68+:68]),
+              .tx_credit_valid(r_out_credit_valid[n*7+p]),
+              .tx_credit_vc(r_out_credit_vc[(n*7+p)*2+:2]),
+              .rx_valid(r_in_valid[n*7+p]),
+              .rx_flit(r_in_flit[(n*7+p)*68+:68]),
+              .rx_credit_valid(r_in_credit_valid[n*7+p]),
+              .rx_credit_vc(r_in_credit_vc[(n*7+p)*2+:2]),
+              .link_up(link_up[n*6+p]),
+              .stat_state(link_state[(n*6+p)*2+:2]),
+              /* verilator lint_off PINCONNECTEMPTY */  // mis-cabling is counted in stat_counters
+              .stat_miscabled(),
+              /* verilator lint_on PINCONNECTEMPTY */
+              .stat_counters(link_counters[(n*6+p)*512+:512]),
+              .tx_lane_clk(lane_clk),
+              .tx_lane_rst(lane_rst),
+              .tx_lane_data(lane_tx[(n*6+p)*66*LANES+:66*LANES]),
+              .rx_lane_clk(lane_clk),
+              .rx_lane_rst(lane_rst),
+              .rx_lane_data(lane_rx[(n*6+p)*66*LANES+:66*LANES]),
+              .rx_lane_slip(lane_slip[(n*6+p)*LANES+:LANES])
+          );
+        end else if (SIZE > 1) begin : g_link
+          wire unused_lane = &{1'b0, lane_rx[(n*6+p)*66*LANES+:66*LANES]};
+          assign lane_tx[(n*6+p)*66*LANES+:66*LANES] = {66*LANES{1'b0}};
+          assign lane_slip[(n*6+p)*LANES+:LANES] = {LANES{1'b0}};
+          assign link_up[n*6+p] = 1'b1;
+          assign link_state[(n*6+p)*2+:2] = 2'd2;
+          assign link_counters[(n*6+p)*512+:512] = 512'd0;
           kolo_link_ideal #(
               .LATENCY(LINK_LATENCY)
           ) u_link (
@@ -134,7 +202,13 @@ module kolo_torus #(
           );
         end else begin : g_absent
           // no neighbour: the credits this port returns go nowhere
-          wire unused_credit = &{1'b0, r_in_credit_valid[n*7+p], r_in_credit_vc[(n*7+p)*2+:2]};
+          wire unused_credit = &{1'b0, r_in_credit_valid[n*7+p], r_in_credit_vc[(n*7+p)*2+:2],
+                                 lane_rx[(n*6+p)*66*LANES+:66*LANES]};
+          assign lane_tx[(n*6+p)*66*LANES+:66*LANES] = {66*LANES{1'b0}};
+          assign lane_slip[(n*6+p)*LANES+:LANES] = {LANES{1'b0}};
+          assign link_up[n*6+p] = 1'b0;
+          assign link_state[(n*6+p)*2+:2] = 2'd0;
+          assign link_counters[(n*6+p)*512+:512] = 512'd0;
           assign r_out_credit_valid[n*7+p]      = 1'b0;
           assign r_out_credit_vc[(n*7+p)*2+:2]  = 2'b00;
           assign r_in_valid[n*7+p]              = 1'b0;

@@ -51,6 +51,9 @@
 #ifndef KOLO_BUBBLE
 #define KOLO_BUBBLE 1
 #endif
+#ifndef KOLO_REAL_LINKS
+#define KOLO_REAL_LINKS 0
+#endif
 #ifndef KOLO_LINK_LATENCY
 #define KOLO_LINK_LATENCY 1
 #endif
@@ -78,6 +81,7 @@ struct Config {
     std::string csv, label, bench;
     uint64_t trace_start = 0, trace_cycles = 0;
     std::string trace_file, gtkw;
+    double ber = 0.0;  // real-link builds: bit error rate of every lane
 };
 
 struct Live {
@@ -151,6 +155,9 @@ class TorusBench {
     bool tracing_ = false;
     uint64_t sim_time_ = 0;
 #endif
+    // real links: lane clock edges between core clock edges (ps)
+    uint64_t t_ps_ = 0, lane_next_ps_ = 0;
+    void link_report(bool check);
 };
 
 bool TorusBench::setup(std::string *err) {
@@ -203,11 +210,16 @@ bool TorusBench::setup(std::string *err) {
 #endif
     top_->clk = 0;
     top_->rst = 1;
+    top_->lane_clk = 0;
+    top_->lane_rst = 1;
+    top_->lane_seed = static_cast<uint32_t>(mix64(cfg_.seed ^ 0x1a9e5eedull));
+    top_->err_threshold = static_cast<uint32_t>(std::min(4294967295.0, cfg_.ber * 66.0 * 4294967296.0));
     sig_clear(top_->inj_valid);
     sig_clear(top_->ej_credit_valid);
     top_->eval();
     for (int i = 0; i < 5; i++) tick();
     top_->rst = 0;
+    top_->lane_rst = 0;
     return true;
 }
 
@@ -223,6 +235,22 @@ void TorusBench::tick() {
 #ifdef KOLO_TRACE
     if (tracing_) tfp_->dump(sim_time_);
     sim_time_ += 5;
+#endif
+#if KOLO_REAL_LINKS
+    // core clock 4.0 ns, lane clock 6.4 ns (a 10.3125 Gb/s lane's block rate
+    // against a 250 MHz core): toggle the lane clock at its edges that fall
+    // within this core cycle, before the core's rising edge at t + 2 ns
+    const uint64_t core_rise = t_ps_ + 2000;
+    while (lane_next_ps_ < t_ps_ + 4000) {
+        if (lane_next_ps_ == core_rise) {  // same instant: the core edge first
+            top_->clk = 1;
+            top_->eval();
+        }
+        top_->lane_clk = !top_->lane_clk;
+        top_->eval();
+        lane_next_ps_ += 3200;
+    }
+    t_ps_ += 4000;
 #endif
     top_->clk = 1;
     top_->eval();
@@ -524,6 +552,7 @@ int TorusBench::run() {
         }
     } else if (fail_.empty() && !cfg_.no_fail) {
         if (cfg_.drain) final_checks();
+        if (KOLO_REAL_LINKS && cfg_.drain) link_report(true);
         if (cfg_.expect_deadlock && fail_.empty())
             fail("expected a deadlock (--expect-deadlock) but all " + std::to_string(delivered_) +
                  " packets were delivered");
@@ -540,6 +569,35 @@ int TorusBench::run() {
     }
     kolo_model_free(model_);
     return code;
+}
+
+// Real links: sum the link counters, and with `check` fail unless every
+// present link is up and none dropped a packet (or went down); with bit
+// errors injected, the links must show that they found and repaired them.
+void TorusBench::link_report(bool check) {
+    static const char *names[16] = {"crc_errors", "seq_errors", "naks_sent", "naks_rcvd", "replays", "retrains",
+                                    "lock_losses", "frames_tx", "frames_rx", "bytes_tx", "bytes_rx",
+                                    "pkts_dropped", "ctrl_errors", "link_downs", "miscabled", "rx_overflows"};
+    uint64_t sum[16] = {0};
+    int up = 0, present = 0;
+    for (int n = 0; n < topo_.n; n++)
+        for (int p = 0; p < 6; p++) {
+            if (!topo_.port_present(p)) continue;
+            present++;
+            unsigned e = static_cast<unsigned>(n * 6 + p);
+            up += static_cast<int>(sig_get(top_->link_up, e, 1));
+            for (unsigned i = 0; i < 16; i++) sum[i] += sig_get(top_->link_counters, e * 512 + i * 32, 32);
+        }
+    std::printf("links              %d of %d up; ber %g\n                  ", up, present, cfg_.ber);
+    for (int i = 0; i < 16; i++) std::printf(" %s %" PRIu64 "%s", names[i], sum[i], i == 7 ? "\n                  " : "");
+    std::printf("\n");
+    if (!check) return;
+    if (up != present) fail(std::to_string(present - up) + " links are not up at the end");
+    else if (sum[11]) fail("links dropped " + std::to_string(sum[11]) + " packets");
+    else if (sum[13]) fail("a link went down");
+    else if (sum[14]) fail("a link reports mis-cabling");
+    else if (cfg_.ber > 0 && sum[0] + sum[12] == 0) fail("bit errors injected but no link saw one");
+    else if (cfg_.ber > 0 && sum[4] == 0) fail("bit errors injected but no frame was replayed");
 }
 
 void TorusBench::print_report(double wall) {
@@ -592,6 +650,7 @@ void TorusBench::print_report(double wall) {
         for (int k = 0; k < 4; k++) errs[k] += err_field(n, k);
     std::printf("router drops       dst %" PRIu64 "  len %" PRIu64 "  vc %" PRIu64 "  route %" PRIu64 "\n", errs[0],
                 errs[1], errs[2], errs[3]);
+    if (KOLO_REAL_LINKS) link_report(false);
     std::printf("scoreboard         injected %" PRIu64 ", delivered %" PRIu64 ", hops checked %" PRIu64
                 ", errors %" PRIu64 ", pending %" PRIu64 "\n",
                 ms.injected, ms.delivered, ms.hops_checked, ms.errors, kolo_model_pending(model_));
@@ -687,6 +746,7 @@ int main(int argc, char **argv) {
     o.add("csv", "", "append one line of results to this CSV file");
     o.add("label", "", "label of the CSV line");
     o.add("bench", "", "print BENCH lines: metric:name,... (accepted lat_mean lat_p99 cycles_per_hop router_pipeline link_latency sim_speed)");
+    o.add("ber", "0", "bit error rate on every lane (builds with real links only)");
     o.add("trace-start", "2000", "FST window start cycle (waves builds only)");
     o.add("trace-cycles", "2000", "FST window length in cycles (waves builds only)");
     o.add("trace-file", "", "write an FST waveform of the window here (waves builds only)");
@@ -741,6 +801,12 @@ int main(int argc, char **argv) {
     c.trace_start = static_cast<uint64_t>(o.integer("trace-start"));
     c.trace_cycles = static_cast<uint64_t>(o.integer("trace-cycles"));
     c.trace_file = o.str("trace-file");
+    c.ber = o.real("ber");
+    if (c.ber < 0 || c.ber > 0.01) o.bad("ber", o.str("ber"));
+    if (c.ber > 0 && !KOLO_REAL_LINKS) {
+        std::fprintf(stderr, "tb_torus: --ber needs a build with real links (tb-torus-<cfg>_rl)\n");
+        return kExitUsage;
+    }
 #ifndef KOLO_TRACE
     if (!c.trace_file.empty()) {
         std::fprintf(stderr, "tb_torus: this build has no tracing; use `make waves TEST=<name>`\n");
@@ -749,8 +815,9 @@ int main(int argc, char **argv) {
 #endif
 
     TorusBench tb(c);
-    std::printf("tb_torus %dx%dx%d VC_DEPTH=%d BUBBLE=%d LINK_LATENCY=%d\n", KOLO_DIM_X, KOLO_DIM_Y, KOLO_DIM_Z,
-                KOLO_VC_DEPTH, KOLO_BUBBLE, KOLO_LINK_LATENCY);
+    std::printf("tb_torus %dx%dx%d VC_DEPTH=%d BUBBLE=%d %s\n", KOLO_DIM_X, KOLO_DIM_Y, KOLO_DIM_Z, KOLO_VC_DEPTH,
+                KOLO_BUBBLE, KOLO_REAL_LINKS ? "REAL_LINKS (kolo_link, 1 lane)" :
+                ("LINK_LATENCY=" + std::to_string(KOLO_LINK_LATENCY)).c_str());
     std::printf("seed %" PRIu64 " (replay with SEED=%" PRIu64 ")\n", c.seed, c.seed);
     std::printf("traffic %s, rate %s, %s%" PRIu64 " packets, ordered %.2f, vnet1 %.2f, payload %s flits%s%s\n",
                 c.mix.c_str(), o.str("rate").c_str(), c.packets ? "" : "unlimited ", c.packets, c.ordered, c.vnet1,
