@@ -8,13 +8,21 @@
 # build/synth/router_<fam>.{log,stat,sta,time}; the benchmarks only read those.
 
 SYNTH_DIR := $(BUILD)/synth
-SYNTH_RTL := $(shell find rtl -name '*.v' -not -path 'rtl/platform/*') rtl/include/kolo_defs.vh
+SYNTH_RTL := $(shell find rtl -name '*.v' -not -path 'rtl/platform/*') $(wildcard rtl/include/*.vh)
 SYNTH_BENCH_XC7 := router_luts_xc7 router_ffs_xc7 router_bram_xc7 router_lutram_xc7 \
                    router_logic_depth_xc7
 SYNTH_BENCH_CYCLONEV := router_alms_cyclonev
 
 $(SYNTH_DIR)/router_%.stat: $(SYNTH_RTL) scripts/synth.sh | $(DEPS_STAMP)
 	@scripts/synth.sh run $* $(SYNTH_DIR)
+# one end of a link (kolo_link: core + PHY, 1 lane, default parameters)
+$(SYNTH_DIR)/link_xc7.stat: $(SYNTH_RTL) scripts/synth.sh | $(DEPS_STAMP)
+	@scripts/synth.sh run xc7 $(SYNTH_DIR) link
+SYNTH_BENCH_LINK := link_luts_xc7 link_ffs_xc7 link_bram_xc7
+.PHONY: $(addprefix bench-,$(SYNTH_BENCH_LINK))
+$(addprefix bench-,$(SYNTH_BENCH_LINK)): bench-%: $(SYNTH_DIR)/link_xc7.stat
+	@scripts/synth.sh bench $* $(SYNTH_DIR)
+BENCHES += $(SYNTH_BENCH_LINK)
 
 .PHONY: $(addprefix bench-,$(SYNTH_BENCH_XC7) $(SYNTH_BENCH_CYCLONEV)) test-synth-cells
 $(addprefix bench-,$(SYNTH_BENCH_XC7)): bench-%: $(SYNTH_DIR)/router_xc7.stat
