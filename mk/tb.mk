@@ -124,12 +124,19 @@ BENCHES += latency_load_4x4x4
 # against the reference model, with a report.
 DEMO_SEED ?= 2026
 .PHONY: demo
-demo: $(T444) | $(DEPS_STAMP)
-	@echo "==== kolo demo: 4x4x4 torus, 64 routers, ideal links, mixed traffic ===="
+T222RL := $(TORUS_BUILD)/2x2x2_rl/tb_torus
+demo: $(T444) $(T222RL) | $(DEPS_STAMP)
+	@echo "==== kolo demo, part 1: 4x4x4 torus, 64 routers, ideal links, mixed traffic ===="
 	@echo "uniform/transpose/bit-complement/hotspot/neighbour traffic, half ordered, 0..32"
 	@echo "payload flits, both virtual networks, every packet checked against the C model"
-	@$< --seed=$(DEMO_SEED) --pattern=uniform:4,transpose,bitcomp,hotspot,neighbor --len=0-32 \
+	@$(T444) --seed=$(DEMO_SEED) --pattern=uniform:4,transpose,bitcomp,hotspot,neighbor --len=0-32 \
 	    --rate=0.25 --packets=12000 --warmup=2000 --progress=5000
+	@echo
+	@echo "==== part 2: 2x2x2 torus on reliable links, bit error rate 1e-5 on every lane ===="
+	@echo "48 kolo_link ends (64b/66b lanes, scrambler, CRC-32C, sequence numbers, ACK/NAK,"
+	@echo "replay): the link counters show the errors found and repaired; nothing is lost"
+	@$(T222RL) --seed=$(DEMO_SEED) --pattern=uniform:4,transpose,bitcomp,hotspot,neighbor --len=0-32 \
+	    --rate=0.3 --packets=6000 --ber=1e-5
 
 # ---- waves ----------------------------------------------------------------------
 # make waves TEST=torus-<name> [WAVE_START=<cycle>] [WAVE_CYCLES=<n>]
