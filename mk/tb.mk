@@ -48,6 +48,8 @@ $(foreach c,$(TORUS_CFGS),$(eval $(call torus_cfg,$(c),$(word 1,$(call cfg_dims,
 # configurations <X>x<Y>x<Z>_rl.
 TORUS_RL_CFGS := 2x2x2 3x3x3
 $(foreach c,$(TORUS_RL_CFGS),$(eval $(call torus_cfg,$(c),$(word 1,$(call cfg_dims,$(c))),$(word 2,$(call cfg_dims,$(c))),$(word 3,$(call cfg_dims,$(c))),1,--hierarchical,,_rl,1)))
+# traced (flat) real-link builds for `make waves TEST=torus-<X>x<Y>x<Z>-rl-...`: slow to build
+$(foreach c,$(TORUS_RL_CFGS),$(eval $(call torus_cfg,$(c),$(word 1,$(call cfg_dims,$(c))),$(word 2,$(call cfg_dims,$(c))),$(word 3,$(call cfg_dims,$(c))),1,--trace-fst --trace-structs,-DKOLO_TRACE,_rl-trace,1)))
 # Traced builds for `make waves`: flat, because Verilator 5.006 crashes when it
 # opens a trace on a --hierarchical model (VerilatedTrace::addModel). A flat
 # 4x4x4 build takes many minutes; the smaller tori build in one or two.
