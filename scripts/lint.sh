@@ -31,7 +31,7 @@ POINTS=(
   "kolo_torus|DIM_X=2 DIM_Y=1 DIM_Z=1 REAL_LINKS=1"        # real links on a ring of 2
   "kolo_link_ideal|"
   "kolo_link_core|"
-  "kolo_link_core|VC_BUF=4 OUT_CREDITS=4 MAX_PKT=2 SEQ_W=4 RXB_W=3 REPLAY_TIMEOUT=12 TRAIN_BUDGET=40"  # the formal configuration
+  "kolo_link_core|VC_BUF=4 OUT_CREDITS=4 MAX_PKT=2 SEQ_W=4 RXB_W=3 REPLAY_TIMEOUT=6 MAX_REPLAYS=2 TRAIN_BUDGET=8 CTRL_MAX_AGE=2 CTRL_REFRESH=8"  # the formal configuration (formal/link)
   "kolo_link|"
   "kolo_link|LANES=4"
   "kolo_link_ideal|LATENCY=0"
