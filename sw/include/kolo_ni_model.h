@@ -1,0 +1,158 @@
+/* kolo_ni_model.h - C reference model of the network interface
+ * (docs/ni.md): what the NI must do, at the level of host memory, MMIO and
+ * packets. It executes descriptors and PIO writes, sends and receives the
+ * packets of docs/ni.md section 1, checks windows, runs atomics, writes
+ * completion entries, and keeps the counters of section 2.
+ *
+ * It is functional, not cycle-accurate: kolo_ni_step does a bounded amount
+ * of work per call (at most one packet sent, one packet received and
+ * executed), so a simulator that steps it once per core cycle gets a
+ * plausible rate. It serves as the NI of every node in kolo-sim's model mode
+ * and as the scoreboard's oracle for the RTL NI.
+ *
+ * Host memory and the network are reached through the callbacks of
+ * kolo_ni_env; the model never touches memory by itself.
+ */
+#ifndef KOLO_NI_MODEL_H
+#define KOLO_NI_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kolo_model.h" /* kolo_pkt */
+#include "kolo_route.h" /* kolo_topo, kolo_route_entry */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- constants of docs/ni.md ------------------------------------------- */
+#define KOLO_NI_NUM_CTX 16
+#define KOLO_NI_NUM_WIN 16
+#define KOLO_NI_ID 0x4B4F4C4Fu
+#define KOLO_NI_VERSION 0x0100u
+
+/* network op codes (packet header flit 0 `op`) */
+enum kolo_net_op {
+    KOLO_OP_PUT = 0, KOLO_OP_GET_REQ = 1, KOLO_OP_GET_RESP = 2, KOLO_OP_ADD = 3,
+    KOLO_OP_XOR = 4, KOLO_OP_FETCH_ADD = 5, KOLO_OP_FETCH_XOR = 6, KOLO_OP_SWAP = 7,
+    KOLO_OP_CSWAP = 8, KOLO_OP_ACK = 9, KOLO_OP_NAK = 10, KOLO_OP_MGMT = 11,
+    KOLO_OP_FETCH_AND = 12, KOLO_OP_FETCH_OR = 13
+};
+
+/* descriptor op codes (docs/ni.md section 3) */
+enum kolo_desc_op {
+    KOLO_D_NOP = 0, KOLO_D_PUT = 1, KOLO_D_GET = 2, KOLO_D_ADD = 3, KOLO_D_XOR = 4,
+    KOLO_D_FETCH_ADD = 5, KOLO_D_FETCH_XOR = 6, KOLO_D_SWAP = 7, KOLO_D_CSWAP = 8,
+    KOLO_D_FETCH_AND = 9, KOLO_D_FETCH_OR = 10, KOLO_D_AND = 11, KOLO_D_OR = 12
+};
+#define KOLO_DF_COMPLETE 0x01u
+#define KOLO_DF_INLINE 0x02u
+#define KOLO_DF_ORDERED 0x04u
+#define KOLO_DF_FENCE 0x08u
+#define KOLO_DF_SIZE32 0x10u
+
+/* completion status codes (docs/ni.md section 4) */
+enum kolo_status_code {
+    KOLO_ST_OK = 0, KOLO_ST_BAD_OP = 1, KOLO_ST_BAD_LEN = 2, KOLO_ST_BAD_DST = 3,
+    KOLO_ST_BAD_ALIGN = 4, KOLO_ST_REMOTE_KEY = 5, KOLO_ST_REMOTE_BOUNDS = 6,
+    KOLO_ST_REMOTE_RIGHTS = 7, KOLO_ST_LOCAL_DMA = 8, KOLO_ST_REMOTE_DMA = 9,
+    KOLO_ST_BAD_DOORBELL = 10, KOLO_ST_BAD_CONFIG = 11, KOLO_ST_TIMEOUT = 12
+};
+
+/* descriptor, completion entry: byte images as in host memory */
+typedef struct {
+    uint8_t op, flags;
+    uint16_t dst; /* bits 11:0 */
+    uint32_t len;
+    uint64_t raddr_key; /* raddr bits 47:0, key bits 55:48 */
+    uint64_t w2;        /* laddr / operand / inline bytes 0..7 */
+    uint64_t w3;        /* compare / inline bytes 8..15 */
+} kolo_desc;
+typedef struct {
+    uint16_t index;
+    uint8_t status, op;
+    uint32_t phase; /* bit 0 */
+    uint64_t result;
+} kolo_cqe;
+
+/* BAR0 layout */
+#define KOLO_CSR_ID 0x0000u
+#define KOLO_CSR_VERSION 0x0004u
+#define KOLO_CSR_NODE_ID 0x0008u
+#define KOLO_CSR_TORUS 0x000Cu
+#define KOLO_CSR_NUM_CTX 0x0010u
+#define KOLO_CSR_ERR_CSR 0x0014u
+#define KOLO_CSR_STAT_TX_PKTS 0x0020u
+#define KOLO_CSR_STAT_RX_PKTS 0x0028u
+#define KOLO_CSR_STAT_NAK_SENT 0x0030u
+#define KOLO_CSR_STAT_NAK_RCVD 0x0038u
+#define KOLO_CSR_STAT_BAD_PKTS 0x0040u
+#define KOLO_CSR_STAT_DMA_ERR 0x0048u
+#define KOLO_CSR_CTX(c) (0x1000u + 0x40u * (c))
+#define KOLO_CTX_SQ_BASE 0x00u
+#define KOLO_CTX_CQ_BASE 0x08u
+#define KOLO_CTX_SIZES 0x10u
+#define KOLO_CTX_CTRL 0x18u
+#define KOLO_CTX_STATUS 0x20u
+#define KOLO_CTX_OUTSTANDING 0x28u
+#define KOLO_CSR_WIN(w) (0x2000u + 0x20u * (w))
+#define KOLO_WIN_BASE 0x00u
+#define KOLO_WIN_LEN 0x08u
+#define KOLO_WIN_CTRL 0x10u
+#define KOLO_WIN_READ (1u << 8)
+#define KOLO_WIN_WRITE (1u << 9)
+#define KOLO_WIN_ATOMIC (1u << 10)
+#define KOLO_WIN_ENABLE (1u << 31)
+#define KOLO_CSR_ROUTE(i) (0x4000u + 4u * (i))
+#define KOLO_CSR_DOORBELL(c) (0x10000u + 0x1000u * (c))
+#define KOLO_DB_SQ_PI 0x000u
+#define KOLO_DB_CQ_CI 0x008u
+#define KOLO_DB_STATUS 0x010u
+#define KOLO_DB_OUTSTANDING 0x018u
+#define KOLO_BAR0_SIZE (0x10000u + 0x1000u * KOLO_NI_NUM_CTX)
+#define KOLO_PIO_PAGE(c) (0x1000u * (c))
+#define KOLO_BAR2_SIZE (0x1000u * KOLO_NI_NUM_CTX)
+
+/* ---- the model ----------------------------------------------------------- */
+typedef struct kolo_ni kolo_ni;
+
+typedef struct {
+    void *user;
+    /* host memory of this node; return 0, or -1 when the access fails (the
+     * NI then reports KOLO_ST_LOCAL_DMA / KOLO_ST_REMOTE_DMA) */
+    int (*dma_read)(void *user, uint64_t addr, void *buf, size_t len);
+    int (*dma_write)(void *user, uint64_t addr, const void *buf, size_t len);
+    /* hand a packet to the router's local port: header[0..1] and payload as
+     * in kolo_pkt; vnet and ordered filled; return 0 if taken, -1 if the
+     * network cannot take it now (the NI retries later) */
+    int (*send)(void *user, const kolo_pkt *p);
+    void (*msi)(void *user, unsigned vector); /* may be NULL */
+} kolo_ni_env;
+
+kolo_ni *kolo_ni_new(const kolo_topo *t, uint16_t node_id, const kolo_ni_env *env);
+void kolo_ni_free(kolo_ni *ni);
+
+/* Host MMIO. size 4 or 8 for BAR0, 64 for BAR2; bad accesses are dropped
+ * and counted (ERR_CSR). mmio_read returns 0, or -1 for an access the
+ * endpoint answers with a completer abort (size not 4/8, BAR2). */
+void kolo_ni_mmio_write(kolo_ni *ni, int bar, uint64_t offset, const void *data, unsigned size);
+int kolo_ni_mmio_read(kolo_ni *ni, int bar, uint64_t offset, unsigned size, uint64_t *value);
+
+/* A packet from the router's local port (header[0..1], payload, len).
+ * Returns 0 if taken, -1 if the NI cannot take it now (retry later).
+ * Malformed packets are taken, dropped and counted. */
+int kolo_ni_receive(kolo_ni *ni, const kolo_pkt *p);
+
+/* One cycle's worth of work; returns non-zero if anything happened. */
+int kolo_ni_step(kolo_ni *ni);
+/* 1 when nothing is queued, in flight or pending inside this NI */
+int kolo_ni_idle(const kolo_ni *ni);
+
+/* Service side (firmware issue): node id / torus registers. */
+void kolo_ni_set_node(kolo_ni *ni, const kolo_topo *t, uint16_t node_id);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
