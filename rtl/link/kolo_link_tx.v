@@ -263,7 +263,13 @@ module kolo_link_tx #(
   wire [FR_W-1:0] cur = seq_send[FR_W-1:0];
   wire [1:0]      cur_vc = fr_vc[cur];
   wire [5:0]      cur_len = fr_len[cur];
-  wire [VB_W+5:0] cur_sum = {6'd0, fr_start[cur]} + {{VB_W{1'b0}}, tx_off};
+  // the frame on the wire, latched at its SOF: an ACK of an earlier copy
+  // can release its ring slot while it is being replayed (the slot may then
+  // be reused), so the data blocks must not read the ring's metadata again
+  reg  [1:0]      fq_vc;
+  reg  [5:0]      fq_len;
+  reg  [VB_W-1:0] fq_start;
+  wire [VB_W+5:0] cur_sum = {6'd0, fq_start} + {{VB_W{1'b0}}, tx_off};
   wire [VB_W-1:0] cur_addr = cur_sum[VB_W-1:0];   // wraps around the VC's buffer
   wire unused_sum = &{1'b0, cur_sum[VB_W+5:VB_W]};
   wire            frame_ready = seq_send != seq_wr;
@@ -274,21 +280,27 @@ module kolo_link_tx #(
   wire            emit_ctrl = slot && up && ctrl_due;
   wire            emit_sof = slot && up && !ctrl_due && !in_frame && frame_ready && !rewind_req;
   wire            emit_data = slot && up && !ctrl_due && in_frame;
-  wire            last_data = emit_data && tx_off + 6'd1 == cur_len;
+  wire            last_data = emit_data && tx_off + 6'd1 == fq_len;
   assign sent_init = emit_init;
   assign ctrl_sent = emit_ctrl;
 
   // next frame to send: after a frame, the one after it; a pending go-back
   // (applied at a frame boundary, the frame on the wire finishes) restarts
-  // at the oldest unacknowledged frame; never behind what is acknowledged.
+  // at the oldest unacknowledged frame; never a frame outside
+  // [oldest unacknowledged, newest written]. (While a frame is replayed, an
+  // ACK of its first copy may acknowledge it and frames after it; the
+  // window test is made against the new ACK so that the frame on the wire,
+  // now behind the ACK, is not taken for one far ahead.)
   wire [SEQ_W-1:0] ack_new = ctrl_use ? ack_next : seq_ack;
   wire             rewind_now = rewind_req && (!in_frame || last_data);
   reg  [SEQ_W-1:0] send_next;
   always @* begin
     send_next = last_data ? seq_send + SEQ_ONE : seq_send;
     if (rewind_now) send_next = ack_new;
-    if ((!in_frame || last_data) && ack_new - seq_ack > send_next - seq_ack) send_next = ack_new;
+    if ((!in_frame || last_data) && send_next - ack_new > seq_wr - ack_new) send_next = ack_new;
   end
+  // the frame on the wire is still unacknowledged (not overtaken by an ACK)
+  wire cur_unacked = seq_send - seq_ack < seq_wr - seq_ack;
 
   always @(posedge clk) begin
     if (rst) begin
@@ -331,17 +343,20 @@ module kolo_link_tx #(
       end else if (emit_sof) begin
         blk_valid <= 1'b1;
         blk <= {2'b10, kolo_sof_word(seq_send, cur_vc, cur_len, fr_crc[cur])};
+        fq_vc <= cur_vc;
+        fq_len <= cur_len;
+        fq_start <= fr_start[cur];
         in_frame <= 1'b1;
         tx_off <= 6'd0;
         ev_frame_tx <= 1'b1;
       end else if (emit_data) begin
         blk_valid <= 1'b1;
-        blk <= {2'b01, buf_mem[{cur_vc, cur_addr}]};
+        blk <= {2'b01, buf_mem[{fq_vc, cur_addr}]};
         tx_off <= tx_off + 6'd1;
         ev_data_tx <= 1'b1;
         if (last_data) begin
           in_frame <= 1'b0;
-          if (seq_send + SEQ_ONE - seq_ack > seq_hi - seq_ack) seq_hi <= seq_send + SEQ_ONE;
+          if (cur_unacked && seq_send + SEQ_ONE - seq_ack > seq_hi - seq_ack) seq_hi <= seq_send + SEQ_ONE;
         end
       end
 
@@ -381,6 +396,7 @@ module kolo_link_tx #(
       if (train) begin
         // the frame on the wire is cut off; all unacked frames go again
         in_frame <= 1'b0;
+        seq_send <= ack_new;
         rewind_req <= 1'b1;
         replay_count <= 0;
       end
@@ -397,9 +413,13 @@ module kolo_link_tx #(
   end
 
 `ifdef FORMAL
-  // the frame ring never holds more frames than it has entries
+  // the frame ring never holds more frames than it has entries; the newest
+  // frame sent and, between frames, the next to send lie within
+  // [oldest unacknowledged, newest written] (a frame being replayed may fall
+  // behind an ACK of its earlier copy)
   always @(posedge clk) if (!rst) assert (seq_wr - seq_ack <= FRAMES);
-  always @(posedge clk) if (!rst) assert (seq_send - seq_ack <= seq_wr - seq_ack);
+  always @(posedge clk) if (!rst) assert (seq_hi - seq_ack <= seq_wr - seq_ack);
+  always @(posedge clk) if (!rst && !in_frame) assert (seq_send - seq_ack <= seq_wr - seq_ack);
 `endif
 endmodule
 `default_nettype wire
