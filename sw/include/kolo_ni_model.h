@@ -152,6 +152,49 @@ int kolo_ni_idle(const kolo_ni *ni);
 /* Service side (firmware issue): node id / torus registers. */
 void kolo_ni_set_node(kolo_ni *ni, const kolo_topo *t, uint16_t node_id);
 
+/* ---- added by sw/model (kolo_ni_model.c) ----------------------------------
+ * Model choices (docs/ni.md leaves them open):
+ * - kolo_ni_new and kolo_ni_set_node load the default routing table of the
+ *   topology (kolo_table_default) into BAR0 0x4000; the kernel/firmware may
+ *   overwrite it.
+ * - SQ_PI and CQ_CI are indices mod 2^16 (bits 15:0 used, 31:16 ignored);
+ *   STATUS bits 31:16 is the SQ consumer index mod 2^16. Enabling a context
+ *   resets all its indices to 0 (the host clears the CQ first). CQ log2 size
+ *   is limited to 15 like the SQ's.
+ * - A completion entry's index is the SQ slot (index mod SQ entries).
+ * - Any operation that ends with an error writes a completion entry, with
+ *   or without COMPLETE.
+ * - RX_PKTS counts every packet taken by kolo_ni_receive (bad ones included),
+ *   TX_PKTS every packet handed to env->send.
+ * - kolo_ni_step does not receive: the caller hands packets to
+ *   kolo_ni_receive (at most one per cycle for a plausible rate).
+ * - Packets sent get kolo_pkt.id = node id << 48 | running count (tracing).
+ */
+#define KOLO_NI_NUM_TAGS 256  /* transaction tags, shared by all contexts */
+#define KOLO_NI_PIO_DEPTH 4   /* PIO operations buffered per context */
+#define KOLO_NI_RESP_QUEUE 32 /* target responses queued when env->send refuses */
+
+/* header flit 0 bits 63:59 (docs/ni.md section 1) */
+#define KOLO_H0_EXT_SHIFT 59
+#define KOLO_H0_LASTB(h0) (((h0) >> 59) & 7u) /* PUT, GET_RESP: bytes in last flit - 1 */
+#define KOLO_H0_ASIZE(h0) (((h0) >> 59) & 3u) /* atomics: 2 = 4 bytes, 3 = 8 bytes */
+#define KOLO_H0_FETCH (1ull << 62)            /* atomics: answer with the old value */
+
+/* byte images (32-byte descriptor, 16-byte completion entry, little-endian).
+ * kolo_desc.dst is stored as 16 bits (descriptor bits 31:16), so bits 15:12
+ * are the reserved bits 31:28; raddr_key bits 63:56 the reserved 127:120.
+ * kolo_cqe.phase holds entry bits 63:32 (phase in bit 0, the rest 0). */
+void kolo_desc_pack(const kolo_desc *d, uint8_t out[32]);
+void kolo_desc_unpack(const uint8_t in[32], kolo_desc *d);
+void kolo_cqe_pack(const kolo_cqe *e, uint8_t out[16]);
+void kolo_cqe_unpack(const uint8_t in[16], kolo_cqe *e);
+
+/* 1 if a write at (bar, offset) would be taken now. A BAR2 PIO write needs a
+ * free PIO slot of its context; PCIe flow control holds the write (and every
+ * later MMIO of that host) back until then. A PIO write made while this is 0
+ * is dropped and counted in ERR_CSR. Every other write is always taken. */
+int kolo_ni_mmio_write_ready(const kolo_ni *ni, int bar, uint64_t offset);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,44 @@
+# mk/ni_model.mk - C reference model of the network interface (docs/ni.md).
+#
+#   build/sw/libkolo_ni_model.a   the NI model (sw/model/kolo_ni_model.c); link it
+#                                 before $(KOLO_SW_LIBS) (it uses libkolo_route.a)
+#   make test-c-ni-model          tests (ASan + UBSan), SEED=<n> replays a seed
+#
+# For other builds (kolo-sim, testbenches): compile $(KOLO_NI_MODEL_SRCS) together
+# with $(KOLO_SW_SRCS) and -I$(KOLO_SW_INC) (it builds as C11 or C++), or link
+# $(KOLO_NI_MODEL_LIBS) (= the NI model library, then $(KOLO_SW_LIBS)).
+#
+# This fragment is read before mk/sw.mk, whose := variables are still empty
+# here: prerequisites name their files directly; recipes and the = variables
+# below expand later and may use mk/sw.mk's.
+
+NI_MODEL_BUILD := $(BUILD)/sw
+KOLO_NI_MODEL_SRCS := sw/model/kolo_ni_model.c
+KOLO_NI_MODEL_SRCS_ABS := $(TOP)/sw/model/kolo_ni_model.c
+KOLO_NI_MODEL_H := sw/include/kolo_ni_model.h
+KOLO_NI_MODEL_LIBS = $(NI_MODEL_BUILD)/libkolo_ni_model.a $(KOLO_SW_LIBS)
+NI_MODEL_DEP_H := $(KOLO_NI_MODEL_H) sw/include/kolo_model.h sw/include/kolo_route.h
+NI_MODEL_TEST_SRCS := sw/tests/test_ni_model.c $(KOLO_NI_MODEL_SRCS) sw/route/kolo_route.c \
+    sw/model/kolo_model.c
+
+.PHONY: ni-model-lib sw-libs
+ni-model-lib: $(NI_MODEL_BUILD)/libkolo_ni_model.a
+sw-libs: $(NI_MODEL_BUILD)/libkolo_ni_model.a
+
+$(NI_MODEL_BUILD)/kolo_ni_model.o: $(KOLO_NI_MODEL_SRCS) $(NI_MODEL_DEP_H) mk/ni_model.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(SW_CC) $(SW_HOST_CFLAGS) -fPIC -c $< -o $@
+
+$(NI_MODEL_BUILD)/libkolo_ni_model.a: $(NI_MODEL_BUILD)/kolo_ni_model.o
+	@rm -f $@
+	ar rcs $@ $^
+
+$(NI_MODEL_BUILD)/test_ni_model: $(NI_MODEL_TEST_SRCS) $(NI_MODEL_DEP_H) sw/tests/test_util.h \
+    mk/ni_model.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(SW_CC) $(SW_TEST_CFLAGS) $(NI_MODEL_TEST_SRCS) -o $@
+
+.PHONY: test-c-ni-model
+test-c-ni-model: $(NI_MODEL_BUILD)/test_ni_model $(DEPS_STAMP)
+	$(SW_SEED_ENV) $<
+TESTS += c-ni-model
