@@ -95,7 +95,7 @@ typedef struct {
 static inline size_t kolo_sim_shm_size(uint32_t npes) {
     return sizeof(kolo_sim_shm) + (size_t)npes * (sizeof(kolo_pe_slot) + sizeof(kolo_mmio_ring));
 }
-static inline kolo_pe_slot *kolo_sim_pe(kolo_sim_shm *s, uint32_t pe) {
+static inline kolo_pe_slot *kolo_sim_shm_pe_slot(kolo_sim_shm *s, uint32_t pe) {
     return (kolo_pe_slot *)((uint8_t *)s + sizeof(kolo_sim_shm)) + pe;
 }
 static inline kolo_mmio_ring *kolo_sim_ring(kolo_sim_shm *s, uint32_t pe) {

@@ -1,0 +1,125 @@
+# mk/sim.mk - kolo-sim (one process simulating an N-node torus with its NIs),
+# kolo-run (the launcher, like oshrun) and the PE-side client library.
+# Usage and protocol: docs/sim.md.
+#
+#   make sim                       build/sim/kolo-sim, build/sim/kolo-run,
+#                                  build/sw/libkolo_sim_client.a (+ .o)
+#   make sim-rtl                   + the Verilated tori build/sim/kolo-sim-2x2x2, -3x3x3
+#   make sim-rtl-<X>x<Y>x<Z>       any other torus size, on demand (minutes)
+#   build/sim/kolo-run -n 8 [--net=rtl|ideal] [--report] prog args...
+#   build/sim/kolo-run --help      every option
+#   make test-sim-<name>           one test (SEED=<n> replays a random one)
+#   make bench-sim_speed_2x2x2_ideal bench-sim_speed_2x2x2_rtl
+#
+# Tests (sw/sim/tests/run_sim_tests.sh with the test PE sw/sim/tests/sim_test_pe.c;
+# about 20 s together once built): sim-args, sim-ideal-ops, sim-ideal-random,
+# sim-faults, sim-exit-status, sim-crash, sim-global-exit, sim-timeout,
+# sim-orphan, sim-rtl-ops, sim-rtl-random (the last two on kolo-sim-2x2x2).
+#
+# For the host library (sw/lib): compile with -I$(KOLO_SIM_CLIENT_INC) and
+# link $(KOLO_SIM_CLIENT_LIB) (C11, needs only libc: -lrt on old glibc).
+
+SIM_BUILD := $(BUILD)/sim
+SIM_OBJ := $(SIM_BUILD)/obj
+SIM_CC ?= gcc
+SIM_CXX ?= g++
+# (sw.mk is read after this file: its variables are not set yet here)
+SIM_SW_LIBS := $(BUILD)/sw/libkolo_ni_model.a $(BUILD)/sw/libkolo_model.a $(BUILD)/sw/libkolo_route.a
+SIM_INC := -Isw/include -Isw/lib -Isw/sim
+SIM_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror $(SIM_INC)
+SIM_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Werror $(SIM_INC)
+SIM_SEED_ENV = $(if $(SEED),SEED=$(SEED))
+
+KOLO_SIM_CLIENT_INC := sw/lib
+KOLO_SIM_CLIENT_LIB := $(BUILD)/sw/libkolo_sim_client.a
+KOLO_SIM := $(SIM_BUILD)/kolo-sim
+KOLO_RUN := $(SIM_BUILD)/kolo-run
+
+# the C NI model: build/sw/libkolo_ni_model.a from mk/ni_model.mk
+SIM_HDRS := $(wildcard sw/include/*.h) sw/sim/sim.h sw/sim/sim_opts.h sw/lib/kolo_sim_client.h
+SIM_CORE_OBJS := $(SIM_OBJ)/sim.o $(SIM_OBJ)/net_ideal.o $(SIM_OBJ)/sim_opts.o
+SIM_CORE_LIB := $(SIM_BUILD)/libkolo_simcore.a
+
+.PHONY: sim sim-rtl
+sim: $(KOLO_SIM) $(KOLO_RUN) $(KOLO_SIM_CLIENT_LIB) $(SIM_BUILD)/tests/sim_test_pe
+
+$(SIM_OBJ)/%.o: sw/sim/%.cpp $(SIM_HDRS) mk/sim.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(SIM_CXX) $(SIM_CXXFLAGS) -c $< -o $@
+
+$(SIM_OBJ)/%.o: sw/sim/%.c $(SIM_HDRS) mk/sim.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(SIM_CC) $(SIM_CFLAGS) -c $< -o $@
+
+$(SIM_CORE_LIB): $(SIM_CORE_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(KOLO_SIM): $(SIM_OBJ)/main_ideal.o $(SIM_CORE_LIB) $(SIM_SW_LIBS)
+	$(SIM_CXX) -o $@ $(SIM_OBJ)/main_ideal.o $(SIM_CORE_LIB) $(SIM_SW_LIBS) -lrt
+
+$(KOLO_RUN): $(SIM_OBJ)/kolo_run.o $(SIM_OBJ)/sim_opts.o $(BUILD)/sw/libkolo_route.a
+	$(SIM_CC) -o $@ $^
+
+# ---- client library (PE side) ------------------------------------------------------
+$(BUILD)/sw/kolo_sim_client.o: sw/lib/kolo_sim_client.c sw/lib/kolo_sim_client.h sw/include/kolo_sim_shm.h \
+    mk/sim.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(SIM_CC) $(SIM_CFLAGS) -fPIC -c $< -o $@
+
+$(KOLO_SIM_CLIENT_LIB): $(BUILD)/sw/kolo_sim_client.o
+	@rm -f $@
+	ar rcs $@ $^
+
+# ---- RTL network: one Verilator build per torus size ----------------------------------
+# The same wrapper generator as tb/torus (VC_DEPTH 80, bubble on, 1-cycle
+# ideal links, EJECT_CREDITS 64, REAL_LINKS 0), the router a hier_block.
+SIM_RTL_CFGS := 2x2x2 3x3x3
+SIM_RTL_RTL := $(wildcard rtl/common/*.v rtl/router/*.v rtl/torus/*.v rtl/link/*.v rtl/include/*.vh)
+SIM_RTL_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
+SIM_RTL_VFLAGS := --cc --exe --build -O3 -j 2 --x-assign fast --x-initial fast --hierarchical \
+    -Wno-fatal -I$(TOP)/rtl/include -y $(TOP)/rtl/common -y $(TOP)/rtl/router -y $(TOP)/rtl/torus \
+    -y $(TOP)/rtl/link --top-module kolo_torus_sim $(SIM_RTL_OBJCACHE)
+sim_dim = $(word $(2),$(subst x, ,$(1)))
+
+.PHONY: sim-rtl
+sim-rtl: sim $(addprefix $(SIM_BUILD)/kolo-sim-,$(SIM_RTL_CFGS))
+
+sim-rtl-%: $(SIM_BUILD)/kolo-sim-% ;
+
+$(SIM_BUILD)/kolo-sim-%: sw/sim/net_rtl.cpp $(SIM_CORE_LIB) $(SIM_SW_LIBS) $(SIM_RTL_RTL) tb/torus/make_wrapper.sh \
+    $(SIM_HDRS) mk/sim.mk | $(KOLO_SIM) $(KOLO_RUN) $(DEPS_STAMP)
+	@mkdir -p $(SIM_BUILD)/rtl-$*
+	@tb/torus/make_wrapper.sh $(SIM_BUILD)/rtl-$*/kolo_torus_sim.v $(call sim_dim,$*,1) $(call sim_dim,$*,2) \
+	    $(call sim_dim,$*,3) 80 1 1 64 0
+	@echo "verilator kolo-sim $* (log: $(SIM_BUILD)/rtl-$*/build.log)"
+	@cd $(SIM_BUILD)/rtl-$* && verilator $(SIM_RTL_VFLAGS) --Mdir obj -o ../../kolo-sim-$* \
+	    -CFLAGS "-O2 -std=c++17 -Wall -I$(TOP)/sw/include -I$(TOP)/sw/sim -I$(TOP)/tb/common -DKOLO_DIM_X=$(call sim_dim,$*,1) \
+	        -DKOLO_DIM_Y=$(call sim_dim,$*,2) -DKOLO_DIM_Z=$(call sim_dim,$*,3) -DKOLO_VC_DEPTH=80 -DKOLO_EJECT_CREDITS=64" \
+	    -LDFLAGS "$(abspath $(SIM_CORE_LIB)) $(abspath $(SIM_SW_LIBS)) -lrt" \
+	    kolo_torus_sim.v $(TOP)/sw/sim/net_rtl.cpp > build.log 2>&1 \
+	    || { tail -n 40 build.log; exit 1; }
+
+# ---- tests ------------------------------------------------------------------------------
+$(SIM_BUILD)/tests/sim_test_pe: sw/sim/tests/sim_test_pe.c $(KOLO_SIM_CLIENT_LIB) sw/lib/kolo_sim_client.h \
+    $(wildcard sw/include/*.h) mk/sim.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(SIM_CC) $(SIM_CFLAGS) $< $(KOLO_SIM_CLIENT_LIB) -lrt -o $@
+
+SIM_TEST_DEPS := sim $(SIM_BUILD)/tests/sim_test_pe sw/sim/tests/run_sim_tests.sh
+SIM_T := sw/sim/tests/run_sim_tests.sh $(SIM_BUILD)
+SIM_TESTS := sim-args sim-ideal-ops sim-ideal-random sim-faults sim-exit-status sim-crash sim-global-exit sim-timeout \
+    sim-orphan sim-rtl-ops sim-rtl-random
+
+$(foreach t,$(filter-out sim-rtl-%,$(SIM_TESTS)),$(eval test-$(t): $(SIM_TEST_DEPS) ; $(SIM_SEED_ENV) $(SIM_T) $(patsubst sim-%,%,$(t))))
+$(foreach t,$(filter sim-rtl-%,$(SIM_TESTS)),$(eval test-$(t): $(SIM_TEST_DEPS) $(SIM_BUILD)/kolo-sim-2x2x2 ; $(SIM_SEED_ENV) $(SIM_T) $(patsubst sim-%,%,$(t))))
+.PHONY: $(addprefix test-,$(SIM_TESTS))
+TESTS += $(SIM_TESTS)
+
+# ---- benchmarks -------------------------------------------------------------------------
+.PHONY: bench-sim_speed_2x2x2_ideal bench-sim_speed_2x2x2_rtl
+bench-sim_speed_2x2x2_ideal: $(SIM_TEST_DEPS)
+	@$(KOLO_RUN) -n 8 --net=ideal --no-idle --bench=sim_2x2x2_ideal $(SIM_BUILD)/tests/sim_test_pe stream 2000
+bench-sim_speed_2x2x2_rtl: $(SIM_TEST_DEPS) $(SIM_BUILD)/kolo-sim-2x2x2
+	@$(KOLO_RUN) -n 8 --net=rtl --no-idle --bench=sim_2x2x2_rtl $(SIM_BUILD)/tests/sim_test_pe stream 300
+BENCHES += sim_speed_2x2x2_ideal sim_speed_2x2x2_rtl

@@ -1,0 +1,65 @@
+/* kolo_sim_client.h - the PE side of the kolo-sim shared-memory protocol
+ * (sw/include/kolo_sim_shm.h, docs/ni.md section 7, docs/sim.md).
+ *
+ * A process started by kolo-sim (through kolo-run) attaches with
+ * kolo_sim_attach(), then reaches its node's NI through MMIO calls that go
+ * into its ring of the shared segment. The NI's DMA reaches the whole
+ * address space of the process (kolo-sim uses process_vm_readv/writev on
+ * it): a "host physical address" in simulation is a virtual address of the
+ * process, static and global data included.
+ *
+ * Waiting: a read spins on its response slot with back-off (pause, then
+ * sched_yield, then short sleeps) so that the simulator and the other PEs
+ * keep the CPU; when the simulator has gone (sim_alive 0, its pid gone, or
+ * the parent process changed) the PE prints a message and exits with 3.
+ * One client per process; the calls are not thread-safe (one thread at a
+ * time). C11, links with nothing but libc.
+ */
+#ifndef KOLO_SIM_CLIENT_H
+#define KOLO_SIM_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kolo_sim_shm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct kolo_sim_client kolo_sim_client;
+
+/* From env KOLO_SIM_SHM, KOLO_PE (and KOLO_NPES, checked). Returns NULL and
+ * writes a message into err (if not NULL) when not running under kolo-sim or
+ * the segment is not usable. Marks the PE running and records its pid. */
+kolo_sim_client *kolo_sim_attach(char *err, size_t errlen);
+/* Marks the PE exited and unmaps the segment; c may be NULL. */
+void kolo_sim_detach(kolo_sim_client *c);
+
+/* MMIO write: size 4 or 8 (BAR0), 64 (BAR2, data = 64 bytes). Posted: returns
+ * once the request is in the ring. 0, or -1 for a bad size/bar (nothing sent). */
+int kolo_sim_mmio_write(kolo_sim_client *c, int bar, uint64_t off, const void *data, unsigned size);
+/* MMIO read of 4 or 8 bytes (BAR0). Waits for the answer: 0 with *val, or -1
+ * when the NI answered with an error completion (*val = all ones) or the
+ * arguments are bad. Executes after every earlier write of this PE. */
+int kolo_sim_mmio_read(kolo_sim_client *c, int bar, uint64_t off, unsigned size, uint64_t *val);
+
+unsigned kolo_sim_pe(const kolo_sim_client *c);
+unsigned kolo_sim_npes(const kolo_sim_client *c);
+uint16_t kolo_sim_node_id(const kolo_sim_client *c); /* {z,y,x} node id of this PE's NI */
+unsigned kolo_sim_ctx(const kolo_sim_client *c);     /* NI context to use */
+void kolo_sim_torus(const kolo_sim_client *c, uint8_t dims[3]);
+uint64_t kolo_sim_cycle(const kolo_sim_client *c); /* simulated core cycles so far */
+unsigned kolo_sim_core_mhz(const kolo_sim_client *c);
+/* Start-up exchange area of PE pe (NULL if pe >= npes): info[] and
+ * info_ready are free for the library (use __atomic builtins on info_ready). */
+kolo_pe_slot *kolo_sim_slot(kolo_sim_client *c, unsigned pe);
+
+/* shmem_global_exit: asks kolo-sim to end every PE; kolo-run then returns
+ * status. Flushes stdio and exits this process with status; does not return. */
+void kolo_sim_global_exit(kolo_sim_client *c, int status);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,1120 @@
+// sim.cpp - kolo-sim: one process simulating an N-node kolo torus with its
+// NIs (C NI model), running the application processes (PEs) it forks.
+//
+// Per core cycle: take MMIO requests from the PEs' rings (bounded, in order
+// per PE; reads answered in the ring's response slot), step every NI, step
+// the network, publish sim_cycle. NI DMA goes to the PE's address space with
+// process_vm_readv/writev. Every packet on the network is checked by the
+// reference model (kolo_model: delivered once, at the right node, unchanged,
+// ordered ones in order, path) and by a cheap NI-level oracle (each request
+// answered exactly once by a response that fits it). See docs/sim.md.
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <climits>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "kolo_ni_model.h"
+#include "kolo_sim_shm.h"
+#include "sim.h"
+
+namespace kolo_sim {
+namespace {
+
+volatile sig_atomic_t g_sigchld = 0;
+volatile sig_atomic_t g_stop = 0;
+
+void on_sigchld(int) { g_sigchld = 1; }
+void on_stop(int sig) { g_stop = sig; }
+
+double now_s() {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+const char *const kOpNames[16] = {"PUT",       "GET_REQ",  "GET_RESP", "ADD", "XOR", "FETCH_ADD",
+                                  "FETCH_XOR", "SWAP",     "CSWAP",    "ACK", "NAK", "MGMT",
+                                  "FETCH_AND", "FETCH_OR", "op14",     "op15"};
+
+std::string node_name(uint16_t id) {
+    char b[32];
+    std::snprintf(b, sizeof b, "(%u,%u,%u)", id & 15u, (id >> 4) & 15u, (id >> 8) & 15u);
+    return b;
+}
+
+std::string strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string strf(const char *fmt, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return buf;
+}
+
+constexpr uint64_t kResvMask = 0x1full << 59; // header flit 0 bits 63:59 (NI's lastb/asize/fetch)
+constexpr uint64_t kIdleStep = 256;           // cycles per idle sleep
+constexpr unsigned kIdleAfter = 2000;         // idle cycles before the simulator sleeps
+constexpr unsigned kMaxSleepUs = 200;
+constexpr uint64_t kNetWatchdog = 200000; // cycles without progress in a busy network
+
+bool is_request(unsigned op) {
+    return op != KOLO_OP_GET_RESP && op != KOLO_OP_ACK && op != KOLO_OP_NAK;
+}
+bool is_atomic(unsigned op) {
+    return (op >= KOLO_OP_ADD && op <= KOLO_OP_CSWAP) || op == KOLO_OP_FETCH_AND ||
+           op == KOLO_OP_FETCH_OR;
+}
+
+struct Sim;
+
+struct Node {
+    Sim *sim = nullptr;
+    int index = 0;
+    uint16_t id = 0;
+    int pe = -1;
+    kolo_ni *ni = nullptr;
+    uint64_t dma_rd = 0, dma_wr = 0, dma_fail = 0, msi = 0, rx = 0, tx = 0;
+};
+
+struct Pe {
+    pid_t pid = -1; // forked child
+    bool reaped = false;
+    bool killed_by_us = false;
+    int status = 0; // kolo-run convention (exit code or 128+signal)
+    std::string how;
+    uint64_t mmio = 0;
+    bool attached = false;
+};
+
+struct Side { // what the network must give back at delivery
+    uint64_t h1;
+    uint8_t resv;
+};
+
+struct Req { // NI oracle: a request waiting for its response
+    uint8_t op;
+    uint8_t want; // KOLO_OP_ACK or KOLO_OP_GET_RESP
+    uint8_t resp_len;
+    bool delivered = false, responded = false;
+};
+
+struct Sim : public Sink {
+    kolo_sim_opts o{};
+    char **argv = nullptr;
+    std::string prog_path;
+    kolo_topo topo{};
+    unsigned nodes = 0, npes = 0;
+    kolo_model *model = nullptr;
+    std::unique_ptr<Net> net;
+    std::vector<Node> node;
+    std::vector<Pe> pe;
+    std::string shm_name;
+    kolo_sim_shm *shm = nullptr;
+    size_t shm_size = 0;
+    bool shm_unlinked = false;
+
+    uint64_t cycle = 0, stepped = 0, next_id = 1;
+    double t_start = 0, t_first_fail = -1;
+    std::unordered_map<uint64_t, Side> side;
+    std::unordered_map<uint64_t, Req> reqs;
+    uint64_t op_pkts[16] = {}, op_flits[16] = {};
+    uint64_t oracle_reqs = 0, oracle_resps = 0, oracle_naks = 0;
+
+    // outcome
+    bool failed_check = false, timed_out = false, interrupted = false, global_exit = false,
+         killed_rest = false;
+    bool have_status = false;
+    int status = 0;
+    std::string check_msg, end_msg;
+    int first_failed_pe = -1;
+
+    Net *(*rtl_factory)(Sink *, const kolo_topo &, std::string *) = nullptr;
+
+    // --fault
+    uint64_t fault_count = 0;
+    bool fault_done = false, holding = false;
+    kolo_pkt held{};
+    int held_node = -1;
+    uint64_t held_cycle = 0;
+    // network watchdog
+    uint64_t net_last_move = 0;
+
+    ~Sim() override;
+    int run();
+
+    // ---- outcome ----------------------------------------------------------------
+    void set_status(int s) {
+        if (!have_status) {
+            have_status = true;
+            status = s;
+        }
+    }
+    void check_fail(const std::string &msg) {
+        if (failed_check)
+            return;
+        failed_check = true;
+        check_msg = msg;
+        std::fprintf(stderr, "kolo-sim: cycle %" PRIu64 ": %s\n", cycle, msg.c_str());
+        set_status(KOLO_SIM_EXIT_CHECK);
+    }
+
+    // ---- Sink ---------------------------------------------------------------------
+    bool deliver(int n, kolo_pkt &p, bool &checked) override;
+    void hop(uint64_t id, int n, int port, int vc) override {
+        if (failed_check)
+            return;
+        int rc = kolo_model_hop(model, id, node[n].id, port, vc);
+        if (rc != KOLO_OK)
+            check_fail(strf("scoreboard: hop of packet %#" PRIx64 " leaving %s port %d vc %d: %s",
+                            id, node_name(node[n].id).c_str(), port, vc,
+                            kolo_model_last_error(model)));
+    }
+    void net_error(const std::string &msg) override { check_fail("network: " + msg); }
+
+    // ---- NI environment -------------------------------------------------------------
+    int dma(Node &nd, uint64_t addr, void *buf, size_t len, bool write);
+    int ni_send(Node &nd, const kolo_pkt *p);
+    int faulty_send(Node &nd, const kolo_pkt *p, kolo_pkt &q);
+    void oracle_send(const kolo_pkt &p);
+    void oracle_deliver(const kolo_pkt &p);
+
+    // ---- PEs ------------------------------------------------------------------------
+    bool create_shm(std::string *err);
+    void start_pes();
+    void reap();
+    void kill_rest(const char *why);
+    bool all_reaped() const {
+        for (const Pe &x : pe)
+            if (!x.reaped)
+                return false;
+        return true;
+    }
+    bool drain_rings(bool *bad);
+    bool rings_empty() const;
+    bool nis_idle() const {
+        for (const Node &nd : node)
+            if (!kolo_ni_idle(nd.ni))
+                return false;
+        return true;
+    }
+    void dump_state(FILE *f);
+    void report(FILE *f, double wall);
+    uint64_t csr(int n, uint32_t off, unsigned size = 8) {
+        uint64_t v = 0;
+        if (kolo_ni_mmio_read(node[n].ni, 0, off, size, &v))
+            v = ~0ull;
+        return v;
+    }
+};
+
+// ---- NI environment callbacks ----------------------------------------------------------
+int env_dma_read(void *user, uint64_t addr, void *buf, size_t len) {
+    Node *nd = static_cast<Node *>(user);
+    return nd->sim->dma(*nd, addr, buf, len, false);
+}
+int env_dma_write(void *user, uint64_t addr, const void *buf, size_t len) {
+    Node *nd = static_cast<Node *>(user);
+    return nd->sim->dma(*nd, addr, const_cast<void *>(buf), len, true);
+}
+int env_send(void *user, const kolo_pkt *p) {
+    Node *nd = static_cast<Node *>(user);
+    return nd->sim->ni_send(*nd, p);
+}
+void env_msi(void *user, unsigned) { static_cast<Node *>(user)->msi++; }
+
+int Sim::dma(Node &nd, uint64_t addr, void *buf, size_t len, bool write) {
+    if (len == 0)
+        return 0;
+    if (nd.pe < 0) {
+        nd.dma_fail++;
+        return -1;
+    }
+    Pe &x = pe[static_cast<size_t>(nd.pe)];
+    kolo_pe_slot *slot = kolo_sim_shm_pe_slot(shm, static_cast<uint32_t>(nd.pe));
+    uint32_t st = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
+    // only a live, attached PE: a reaped pid may already belong to someone else
+    if (x.reaped || st != KOLO_PE_RUNNING || slot->pid <= 0) {
+        nd.dma_fail++;
+        return -1;
+    }
+    struct iovec local = {buf, len};
+    struct iovec remote = {reinterpret_cast<void *>(static_cast<uintptr_t>(addr)), len};
+    ssize_t r = write ? process_vm_writev(slot->pid, &local, 1, &remote, 1, 0)
+                      : process_vm_readv(slot->pid, &local, 1, &remote, 1, 0);
+    if (r != static_cast<ssize_t>(len)) {
+        nd.dma_fail++;
+        if (o.verbose > 1)
+            std::fprintf(stderr,
+                         "kolo-sim: DMA %s of %zu bytes at %#" PRIx64 " in PE %d failed (%s)\n",
+                         write ? "write" : "read", len, addr, nd.pe,
+                         r < 0 ? std::strerror(errno) : "partial");
+        return -1;
+    }
+    (write ? nd.dma_wr : nd.dma_rd) += len;
+    return 0;
+}
+
+int Sim::ni_send(Node &nd, const kolo_pkt *p) {
+    if (failed_check)
+        return -1; // the run is ending: hold everything
+    uint64_t h0 = p->header[0];
+    unsigned src = (h0 >> 12) & 0xfff, dst = h0 & 0xfff, op = (h0 >> 24) & 0xf,
+             vnet = (h0 >> 28) & 1, len = (h0 >> 29) & 0x3f, ordered = (h0 >> 35) & 1;
+    if (src != nd.id || len != p->len || len > KOLO_MAX_PAYLOAD || vnet != p->vnet ||
+        ordered != p->ordered || vnet != (is_request(op) ? 0u : 1u)) {
+        check_fail(strf(
+            "NI oracle: NI %s sent a malformed packet: header %#" PRIx64 " %#" PRIx64
+            " (src %s, op %s, vnet %u, len %u, ordered %u; kolo_pkt len %u vnet %u ordered %u)",
+            node_name(nd.id).c_str(), h0, p->header[1],
+            node_name(static_cast<uint16_t>(src)).c_str(), kOpNames[op], vnet, len, ordered, p->len,
+            p->vnet, p->ordered));
+        return 0;
+    }
+    if (!kolo_node_in_topo(&topo, static_cast<uint16_t>(dst))) {
+        check_fail(strf("NI oracle: NI %s sent %s to %s, outside the torus",
+                        node_name(nd.id).c_str(), kOpNames[op],
+                        node_name(static_cast<uint16_t>(dst)).c_str()));
+        return 0;
+    }
+    if (!net->can_send(nd.index, *p))
+        return -1;
+    uint64_t id = next_id++ & KOLO_MODEL_ID_MASK;
+    kolo_pkt q = *p;
+    q.id = id;
+    q.src = static_cast<uint16_t>(src);
+    q.dst = static_cast<uint16_t>(dst);
+    q.op = static_cast<uint8_t>(op);
+    q.header[1] = (p->header[1] & ~KOLO_MODEL_ID_MASK) | id;
+    kolo_pkt m = q; // the model builds flit 0 without the NI's bits 63:59
+    m.header[0] &= ~kResvMask;
+    int rc = kolo_model_inject(model, &m);
+    if (rc != KOLO_OK) {
+        check_fail(strf("scoreboard: NI %s sent a packet the model refuses: %s",
+                        node_name(nd.id).c_str(), kolo_model_last_error(model)));
+        return 0;
+    }
+    side[id] = Side{p->header[1], static_cast<uint8_t>(h0 >> 59)};
+    oracle_send(*p);
+    op_pkts[op]++;
+    op_flits[op] += len + 2;
+    nd.tx++;
+    if (o.fault && !fault_done)
+        return faulty_send(nd, p, q);
+    if (holding && held_node == nd.index &&
+        (held.header[0] & 0xffffff) == (q.header[0] & 0xffffff) &&
+        ((held.header[0] >> 28) & 1) == vnet && ordered) {
+        // --fault=reorder: the held packet goes after this later one of its flow
+        net->send(nd.index, q, cycle);
+        net->send(held_node, held, cycle);
+        holding = false;
+        return 0;
+    }
+    net->send(nd.index, q, cycle);
+    return 0;
+}
+
+int Sim::faulty_send(Node &nd, const kolo_pkt *p, kolo_pkt &q) {
+    unsigned op = (q.header[0] >> 24) & 0xf, ordered = (q.header[0] >> 35) & 1;
+    switch (o.fault) {
+    case KOLO_FAULT_CORRUPT:
+        if (++fault_count == o.fault_n) {
+            fault_done = true;
+            if (q.len)
+                q.payload[q.len - 1] ^= 1ull << 17;
+            else
+                q.header[1] ^= 1ull << 50; // the tag
+        }
+        break;
+    case KOLO_FAULT_DROP:
+        if (++fault_count == o.fault_n) {
+            fault_done = true;
+            return 0;
+        }
+        break;
+    case KOLO_FAULT_DUP:
+        if (++fault_count == o.fault_n) {
+            fault_done = true;
+            net->send(nd.index, q, cycle);
+        }
+        break;
+    case KOLO_FAULT_REORDER:
+        if (ordered && q.len && ++fault_count >= o.fault_n && !holding) {
+            fault_done = true;
+            holding = true;
+            held = q;
+            held_node = nd.index;
+            held_cycle = cycle;
+            return 0;
+        }
+        break;
+    case KOLO_FAULT_RESP2:
+        if (!is_request(op) && ++fault_count == o.fault_n) {
+            fault_done = true;
+            net->send(nd.index, q, cycle);
+            return ni_send(nd, p); // the NI answers again
+        }
+        break;
+    }
+    net->send(nd.index, q, cycle);
+    return 0;
+}
+
+static uint64_t req_key(unsigned requester, unsigned target, unsigned tag) {
+    return (static_cast<uint64_t>(requester) << 20) | (static_cast<uint64_t>(target) << 8) | tag;
+}
+
+void Sim::oracle_send(const kolo_pkt &p) {
+    uint64_t h0 = p.header[0];
+    unsigned src = (h0 >> 12) & 0xfff, dst = h0 & 0xfff, op = (h0 >> 24) & 0xf,
+             tag = (p.header[1] >> 48) & 0xff;
+    if (op == KOLO_OP_MGMT)
+        return;
+    if (is_request(op)) {
+        uint64_t k = req_key(src, dst, tag);
+        if (reqs.count(k)) {
+            check_fail(strf("NI oracle: NI %s sent %s with tag %u to %s while its earlier %s with "
+                            "that tag has no "
+                            "response yet",
+                            node_name(static_cast<uint16_t>(src)).c_str(), kOpNames[op], tag,
+                            node_name(static_cast<uint16_t>(dst)).c_str(), kOpNames[reqs[k].op]));
+            return;
+        }
+        Req r;
+        r.op = static_cast<uint8_t>(op);
+        r.want = KOLO_OP_ACK;
+        r.resp_len = 0;
+        if (op == KOLO_OP_GET_REQ) {
+            unsigned nbytes = p.len ? static_cast<unsigned>(p.payload[0] & 0x1ff) : 0;
+            r.want = KOLO_OP_GET_RESP;
+            r.resp_len = static_cast<uint8_t>((nbytes + 7) / 8);
+        } else if (is_atomic(op) && ((h0 >> 62) & 1)) {
+            r.want = KOLO_OP_GET_RESP;
+            r.resp_len = 1;
+        }
+        reqs[k] = r;
+        oracle_reqs++;
+        return;
+    }
+    uint64_t k = req_key(dst, src, tag);
+    auto it = reqs.find(k);
+    std::string what =
+        strf("NI %s sent %s tag %u to %s", node_name(static_cast<uint16_t>(src)).c_str(),
+             kOpNames[op], tag, node_name(static_cast<uint16_t>(dst)).c_str());
+    if (it == reqs.end()) {
+        check_fail("NI oracle: " + what +
+                   " but no request with that tag is waiting for a response");
+        return;
+    }
+    Req &r = it->second;
+    if (!r.delivered) {
+        check_fail("NI oracle: " + what + " before the request it answers had arrived");
+    } else if (r.responded) {
+        check_fail("NI oracle: " + what + ": a second response to one " + kOpNames[r.op]);
+    } else if (op != KOLO_OP_NAK && op != r.want) {
+        check_fail("NI oracle: " + what + " in answer to " + kOpNames[r.op] + " (expected " +
+                   kOpNames[r.want] + " or NAK)");
+    } else if (op == KOLO_OP_GET_RESP && p.len != r.resp_len) {
+        check_fail(strf("NI oracle: %s with %u payload flits in answer to %s (expected %u)",
+                        what.c_str(), p.len, kOpNames[r.op], r.resp_len));
+    }
+    r.responded = true;
+    oracle_resps++;
+    if (op == KOLO_OP_NAK)
+        oracle_naks++;
+}
+
+void Sim::oracle_deliver(const kolo_pkt &p) {
+    uint64_t h0 = p.header[0];
+    unsigned src = (h0 >> 12) & 0xfff, dst = h0 & 0xfff, op = (h0 >> 24) & 0xf,
+             tag = (p.header[1] >> 48) & 0xff;
+    if (op == KOLO_OP_MGMT)
+        return;
+    if (is_request(op)) {
+        auto it = reqs.find(req_key(src, dst, tag));
+        if (it != reqs.end())
+            it->second.delivered = true;
+    } else {
+        reqs.erase(req_key(dst, src, tag));
+    }
+}
+
+bool Sim::deliver(int n, kolo_pkt &p, bool &checked) {
+    Node &nd = node[static_cast<size_t>(n)];
+    if (!checked) {
+        checked = true;
+        if (failed_check)
+            return true; // the run is ending: drop
+        uint64_t id = p.header[1] & KOLO_MODEL_ID_MASK;
+        uint64_t hdr[2] = {p.header[0] & ~kResvMask, p.header[1]};
+        int rc = kolo_model_deliver(model, nd.id, hdr, p.payload, p.len);
+        if (rc != KOLO_OK) {
+            check_fail(strf("scoreboard: delivery at %s: %s", node_name(nd.id).c_str(),
+                            kolo_model_last_error(model)));
+            return true;
+        }
+        auto it = side.find(id);
+        if (it == side.end()) {
+            check_fail(
+                strf("scoreboard: packet %#" PRIx64 " delivered but never sent by an NI", id));
+            return true;
+        }
+        if (static_cast<uint8_t>(p.header[0] >> 59) != it->second.resv) {
+            check_fail(strf("scoreboard: packet %#" PRIx64
+                            " delivered at %s with header bits 63:59 = %#x, sent as %#x",
+                            id, node_name(nd.id).c_str(), static_cast<unsigned>(p.header[0] >> 59),
+                            it->second.resv));
+            return true;
+        }
+        p.header[1] = it->second.h1;
+        side.erase(it);
+        uint64_t h0 = p.header[0];
+        p.id = 0;
+        p.dst = h0 & 0xfff;
+        p.src = (h0 >> 12) & 0xfff;
+        p.op = (h0 >> 24) & 0xf;
+        p.vnet = (h0 >> 28) & 1;
+        p.ordered = (h0 >> 35) & 1;
+        oracle_deliver(p);
+        if (failed_check)
+            return true;
+    }
+    if (kolo_ni_receive(nd.ni, &p) != 0)
+        return false;
+    nd.rx++;
+    return true;
+}
+
+// ---- shared memory and PEs ---------------------------------------------------------------
+// Segments of kolo-sim runs that were killed (SIGKILL leaves the name behind):
+// /dev/shm/kolo-sim.<pid>.<n> whose pid no longer exists.
+void remove_stale_segments() {
+    DIR *d = opendir("/dev/shm");
+    if (!d)
+        return;
+    while (struct dirent *e = readdir(d)) {
+        int pid;
+        unsigned n;
+        char tail;
+        if (std::sscanf(e->d_name, "kolo-sim.%d.%u%c", &pid, &n, &tail) != 2 || pid <= 0)
+            continue;
+        if (kill(pid, 0) == 0 || errno != ESRCH)
+            continue;
+        shm_unlink((std::string("/") + e->d_name).c_str());
+    }
+    closedir(d);
+}
+
+bool Sim::create_shm(std::string *err) {
+    static unsigned seq = 0;
+    remove_stale_segments();
+    shm_size = kolo_sim_shm_size(npes);
+    int fd = -1;
+    for (int tries = 0; tries < 100 && fd < 0; tries++) {
+        shm_name = strf("/kolo-sim.%d.%u", static_cast<int>(getpid()), seq++);
+        fd = shm_open(shm_name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        *err = strf("shm_open(%s): %s", shm_name.c_str(), std::strerror(errno));
+        return false;
+    }
+    if (ftruncate(fd, static_cast<off_t>(shm_size))) {
+        *err = strf("ftruncate(%s, %zu): %s", shm_name.c_str(), shm_size, std::strerror(errno));
+        close(fd);
+        shm_unlink(shm_name.c_str());
+        return false;
+    }
+    void *p = mmap(nullptr, shm_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        *err = strf("mmap(%s): %s", shm_name.c_str(), std::strerror(errno));
+        shm_unlink(shm_name.c_str());
+        return false;
+    }
+    std::memset(p, 0, shm_size);
+    shm = static_cast<kolo_sim_shm *>(p);
+    shm->magic = KOLO_SIM_MAGIC;
+    shm->version = KOLO_SIM_VERSION;
+    shm->npes = npes;
+    std::memcpy(shm->torus, topo.size, 3);
+    shm->sim_pid = static_cast<int32_t>(getpid());
+    shm->core_mhz = o.core_mhz;
+    for (unsigned i = 0; i < npes; i++) {
+        kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, i);
+        s->node_id = node[i].id;
+        s->ctx = 0;
+    }
+    __atomic_store_n(&shm->sim_alive, 1u, __ATOMIC_RELEASE);
+    return true;
+}
+
+void Sim::start_pes() {
+    char **pargv = argv + o.prog_index;
+    std::string snpes = std::to_string(npes);
+    std::fflush(nullptr);
+    for (unsigned i = 0; i < npes; i++) {
+        pid_t pid = fork();
+        if (pid < 0) {
+            std::fprintf(stderr, "kolo-sim: fork of PE %u: %s\n", i, std::strerror(errno));
+            set_status(KOLO_SIM_EXIT_CHECK);
+            kill_rest("fork failed");
+            return;
+        }
+        if (pid == 0) {
+            setpgid(0, 0);
+            signal(SIGCHLD, SIG_DFL);
+            signal(SIGINT, SIG_DFL);
+            signal(SIGTERM, SIG_DFL);
+            signal(SIGHUP, SIG_DFL);
+            setenv("KOLO_SIM_SHM", shm_name.c_str(), 1);
+            setenv("KOLO_PE", std::to_string(i).c_str(), 1);
+            setenv("KOLO_NPES", snpes.c_str(), 1);
+            execv(prog_path.c_str(), pargv);
+            std::fprintf(stderr, "kolo-sim: PE %u: exec %s: %s\n", i, prog_path.c_str(),
+                         std::strerror(errno));
+            _exit(KOLO_SIM_EXIT_NOEXEC);
+        }
+        setpgid(pid, pid);
+        pe[i].pid = pid;
+        node[i].pe = static_cast<int>(i);
+        if (o.verbose)
+            std::fprintf(stderr, "kolo-sim: PE %u pid %d on node %s\n", i, pid,
+                         node_name(node[i].id).c_str());
+    }
+}
+
+void Sim::kill_rest(const char *why) {
+    std::string who;
+    for (unsigned i = 0; i < npes; i++) {
+        Pe &x = pe[i];
+        if (x.reaped || x.pid <= 0)
+            continue;
+        if (kill(-x.pid, SIGKILL) && kill(x.pid, SIGKILL))
+            continue;
+        x.killed_by_us = true;
+        who += " " + std::to_string(i);
+    }
+    if (!who.empty() && why && *why)
+        std::fprintf(stderr, "kolo-sim: killing PEs%s (%s)\n", who.c_str(), why);
+    killed_rest = true;
+}
+
+void Sim::reap() {
+    g_sigchld = 0;
+    for (;;) {
+        int ws;
+        pid_t pid = waitpid(-1, &ws, WNOHANG);
+        if (pid <= 0)
+            break;
+        for (unsigned i = 0; i < npes; i++) {
+            Pe &x = pe[i];
+            if (x.pid != pid || x.reaped)
+                continue;
+            x.reaped = true;
+            kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, i);
+            __atomic_store_n(&s->state, static_cast<uint32_t>(KOLO_PE_EXITED), __ATOMIC_RELEASE);
+            if (WIFEXITED(ws)) {
+                x.status = WEXITSTATUS(ws);
+                x.how = strf("exit %d", x.status);
+            } else if (WIFSIGNALED(ws)) {
+                x.status = 128 + WTERMSIG(ws);
+                x.how = strf("killed by signal %d (%s)", WTERMSIG(ws), strsignal(WTERMSIG(ws)));
+            }
+            if (o.verbose)
+                std::fprintf(stderr, "kolo-sim: cycle %" PRIu64 ": PE %u %s\n", cycle, i,
+                             x.how.c_str());
+            if (x.killed_by_us && WIFSIGNALED(ws)) {
+                x.how += " (by kolo-sim)";
+                break;
+            }
+            if (global_exit)
+                break;
+            if (x.status != 0) {
+                if (WIFSIGNALED(ws))
+                    std::fprintf(stderr, "kolo-sim: PE %u (pid %d) %s\n", i, pid, x.how.c_str());
+                else
+                    std::fprintf(stderr, "kolo-sim: PE %u exited with status %d\n", i, x.status);
+                if (first_failed_pe < 0) {
+                    first_failed_pe = static_cast<int>(i);
+                    t_first_fail = now_s();
+                }
+                set_status(x.status);
+            }
+            break;
+        }
+    }
+}
+
+bool Sim::rings_empty() const {
+    for (unsigned i = 0; i < npes; i++) {
+        kolo_mmio_ring *r = kolo_sim_ring(shm, i);
+        if (__atomic_load_n(&r->head, __ATOMIC_ACQUIRE) != r->tail)
+            return false;
+    }
+    return true;
+}
+
+bool Sim::drain_rings(bool *bad) {
+    bool act = false;
+    for (unsigned i = 0; i < npes; i++) {
+        kolo_mmio_ring *r = kolo_sim_ring(shm, i);
+        uint64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+        uint64_t tail = r->tail;
+        if (head == tail)
+            continue;
+        if (head - tail > KOLO_SIM_RING) {
+            check_fail(strf("PE %u broke its MMIO ring (head %" PRIu64 ", tail %" PRIu64 ")", i,
+                            head, tail));
+            *bad = true;
+            return act;
+        }
+        kolo_ni *ni = node[i].ni;
+        for (unsigned n = 0; n < o.mmio_per_cycle && tail != head; n++) {
+            const kolo_mmio_req &q = r->req[tail % KOLO_SIM_RING];
+            int bar = static_cast<int>(q.bar);
+            // PCIe flow control: a write the NI cannot take now holds back this PE's later MMIO
+            if ((q.kind == KOLO_MMIO_W32 || q.kind == KOLO_MMIO_W64 || q.kind == KOLO_MMIO_W512) &&
+                !kolo_ni_mmio_write_ready(ni, bar, q.offset))
+                break;
+            switch (q.kind) {
+            case KOLO_MMIO_W32:
+                kolo_ni_mmio_write(ni, bar, q.offset, q.data, 4);
+                break;
+            case KOLO_MMIO_W64:
+                kolo_ni_mmio_write(ni, bar, q.offset, q.data, 8);
+                break;
+            case KOLO_MMIO_W512:
+                kolo_ni_mmio_write(ni, bar, q.offset, q.data, 64);
+                break;
+            case KOLO_MMIO_R32:
+            case KOLO_MMIO_R64: {
+                uint64_t v = 0;
+                int rc = kolo_ni_mmio_read(ni, bar, q.offset, q.kind == KOLO_MMIO_R32 ? 4 : 8, &v);
+                r->rd_data = rc ? ~0ull : v;
+                r->rd_err = rc ? 1 : 0;
+                __atomic_store_n(&r->rd_done, tail + 1, __ATOMIC_RELEASE);
+                break;
+            }
+            default:
+                check_fail(strf("PE %u: MMIO request of unknown kind %u in its ring", i, q.kind));
+                *bad = true;
+                return act;
+            }
+            tail++;
+            __atomic_store_n(&r->tail, tail, __ATOMIC_RELEASE);
+            pe[i].mmio++;
+            act = true;
+        }
+    }
+    return act;
+}
+
+// ---- report -----------------------------------------------------------------------------
+void Sim::dump_state(FILE *f) {
+    std::fprintf(f, "---- state at cycle %" PRIu64 " ----\n", cycle);
+    for (unsigned i = 0; i < npes; i++) {
+        const Pe &x = pe[i];
+        kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, i);
+        kolo_mmio_ring *r = kolo_sim_ring(shm, i);
+        uint32_t st = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
+        uint64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+        std::fprintf(
+            f, "  PE %u pid %d: %s, %" PRIu64 " MMIO requests done, %" PRIu64 " in its ring\n", i,
+            x.pid,
+            x.reaped                ? x.how.c_str()
+            : st == KOLO_PE_NONE    ? "running, not attached"
+            : st == KOLO_PE_RUNNING ? "running"
+                                    : "detached",
+            x.mmio, head - r->tail);
+    }
+    for (unsigned n = 0; n < nodes; n++) {
+        if (kolo_ni_idle(node[n].ni))
+            continue;
+        std::fprintf(f, "  NI %s busy: ctx 0 STATUS %#" PRIx64 " OUTSTANDING %#" PRIx64 "\n",
+                     node_name(node[n].id).c_str(),
+                     csr(static_cast<int>(n), KOLO_CSR_CTX(0) + KOLO_CTX_STATUS),
+                     csr(static_cast<int>(n), KOLO_CSR_CTX(0) + KOLO_CTX_OUTSTANDING));
+    }
+    net->dump(f);
+    std::fprintf(f,
+                 "  scoreboard: %" PRIu64
+                 " packets in the network; NI oracle: %zu requests without response\n",
+                 kolo_model_pending(model), reqs.size());
+}
+
+void Sim::report(FILE *f, double wall) {
+    double us = static_cast<double>(cycle) / o.core_mhz;
+    std::fprintf(f, "==== kolo-sim report ====\n");
+    std::fprintf(f, "torus %ux%ux%u (%u nodes), %u PEs, network %s", topo.size[0], topo.size[1],
+                 topo.size[2], nodes, npes, net->name());
+    if (o.net == KOLO_NET_IDEAL)
+        std::fprintf(f, " (%u cycles per hop)", o.hop_latency);
+    std::fprintf(f, "\n");
+    std::fprintf(
+        f,
+        "cycles %" PRIu64 " (%.1f us at %u MHz; %" PRIu64 " stepped, the rest skipped while idle), "
+        "wall %.2f s, %.0f stepped cycles/s\n",
+        cycle, us, o.core_mhz, stepped, wall, wall > 0 ? static_cast<double>(stepped) / wall : 0.0);
+    uint64_t tp = 0, tf = 0;
+    std::string ops;
+    for (int i = 0; i < 16; i++) {
+        if (!op_pkts[i])
+            continue;
+        ops += strf(" %s %" PRIu64, kOpNames[i], op_pkts[i]);
+        tp += op_pkts[i];
+        tf += op_flits[i];
+    }
+    std::fprintf(f, "packets %" PRIu64 " (%" PRIu64 " flits):%s\n", tp, tf,
+                 ops.empty() ? " none" : ops.c_str());
+    kolo_model_stats ms;
+    kolo_model_get_stats(model, &ms);
+    std::fprintf(f,
+                 "scoreboard: %" PRIu64 " injected, %" PRIu64 " delivered, %" PRIu64
+                 " hops checked, %" PRIu64 " errors; NI oracle: %" PRIu64 " requests, %" PRIu64
+                 " responses (%" PRIu64 " NAK)\n",
+                 ms.injected, ms.delivered, ms.hops_checked, ms.errors, oracle_reqs, oracle_resps,
+                 oracle_naks);
+    std::fprintf(f, "%-10s %3s %8s %8s %8s %8s %8s %8s %7s %10s %10s\n", "NI", "PE", "TX_PKTS",
+                 "RX_PKTS", "NAK_SENT", "NAK_RCVD", "BAD_PKTS", "DMA_ERR", "ERR_CSR", "DMA_RD_B",
+                 "DMA_WR_B");
+    for (unsigned n = 0; n < nodes; n++) {
+        int i = static_cast<int>(n);
+        const Node &nd = node[n];
+        std::fprintf(f,
+                     "%-10s %3s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
+                     " %8" PRIu64 " %7" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
+                     node_name(nd.id).c_str(), nd.pe >= 0 ? std::to_string(nd.pe).c_str() : "-",
+                     csr(i, KOLO_CSR_STAT_TX_PKTS), csr(i, KOLO_CSR_STAT_RX_PKTS),
+                     csr(i, KOLO_CSR_STAT_NAK_SENT), csr(i, KOLO_CSR_STAT_NAK_RCVD),
+                     csr(i, KOLO_CSR_STAT_BAD_PKTS), csr(i, KOLO_CSR_STAT_DMA_ERR),
+                     csr(i, KOLO_CSR_ERR_CSR, 4), nd.dma_rd, nd.dma_wr);
+    }
+    std::string pes;
+    for (unsigned i = 0; i < npes; i++)
+        pes += strf("%sPE %u: %s", i ? ", " : "", i, pe[i].reaped ? pe[i].how.c_str() : "running");
+    std::fprintf(f, "PEs: %s\n", pes.c_str());
+    if (!end_msg.empty())
+        std::fprintf(f, "end: %s\n", end_msg.c_str());
+    std::fprintf(f, "exit status %d\n", status);
+}
+
+Sim::~Sim() {
+    for (Node &nd : node)
+        if (nd.ni)
+            kolo_ni_free(nd.ni);
+    net.reset();
+    if (model)
+        kolo_model_free(model);
+    if (shm) {
+        __atomic_store_n(&shm->sim_alive, 0u, __ATOMIC_RELEASE);
+        munmap(shm, shm_size);
+    }
+    if (!shm_name.empty() && !shm_unlinked)
+        shm_unlink(shm_name.c_str());
+}
+
+// ---- the run ------------------------------------------------------------------------------
+int Sim::run() {
+    topo = o.topo;
+    nodes = kolo_topo_nodes(&topo);
+    npes = o.npes;
+    std::string err;
+    model = kolo_model_new(&topo, nullptr);
+    if (!model) {
+        std::fprintf(stderr, "kolo-sim: cannot create the reference model\n");
+        return KOLO_SIM_EXIT_CHECK;
+    }
+    kolo_model_check_hops(model, 1);
+    if (o.net == KOLO_NET_RTL) {
+        net.reset(rtl_factory(this, topo, &err));
+        if (!net) {
+            std::fprintf(stderr, "kolo-sim: %s\n", err.c_str());
+            return KOLO_SIM_EXIT_NOEXEC;
+        }
+    } else {
+        net.reset(new_ideal_net(this, topo, o.hop_latency));
+    }
+    node.resize(nodes);
+    pe.resize(npes);
+    std::vector<kolo_route_entry> table(nodes);
+    for (unsigned n = 0; n < nodes; n++) {
+        Node &nd = node[n];
+        nd.sim = this;
+        nd.index = static_cast<int>(n);
+        nd.id = kolo_node_id_of_index(&topo, n);
+        kolo_ni_env env{};
+        env.user = &nd;
+        env.dma_read = env_dma_read;
+        env.dma_write = env_dma_write;
+        env.send = env_send;
+        env.msi = env_msi;
+        nd.ni = kolo_ni_new(&topo, nd.id, &env);
+        if (!nd.ni) {
+            std::fprintf(stderr, "kolo-sim: kolo_ni_new failed for node %s\n",
+                         node_name(nd.id).c_str());
+            return KOLO_SIM_EXIT_CHECK;
+        }
+        // default routing tables through BAR0, as the firmware will
+        kolo_table_default(&topo, nd.id, table.data());
+        for (unsigned d = 0; d < nodes; d++) {
+            uint32_t e = table[d];
+            kolo_ni_mmio_write(nd.ni, 0, KOLO_CSR_ROUTE(d), &e, 4);
+        }
+    }
+    if (!create_shm(&err)) {
+        std::fprintf(stderr, "kolo-sim: %s\n", err.c_str());
+        return KOLO_SIM_EXIT_CHECK;
+    }
+
+    struct sigaction sa;
+    std::memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigchld;
+    sa.sa_flags = SA_NOCLDSTOP;
+    sigaction(SIGCHLD, &sa, nullptr);
+    sa.sa_handler = on_stop;
+    sa.sa_flags = 0;
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGHUP, &sa, nullptr);
+
+    t_start = now_s();
+    if (o.verbose)
+        std::fprintf(stderr, "kolo-sim: %ux%ux%u torus, %u PEs, net %s, shm %s\n", topo.size[0],
+                     topo.size[1], topo.size[2], npes, net->name(), shm_name.c_str());
+    start_pes();
+
+    unsigned idle_run = 0, sleep_us = 0;
+    uint64_t drain_cycles = 0;
+    bool draining = false;
+    double wall = 0;
+    for (;;) {
+        if (g_stop && !interrupted) {
+            interrupted = true;
+            end_msg =
+                strf("interrupted by signal %d (%s)", static_cast<int>(g_stop), strsignal(g_stop));
+            std::fprintf(stderr, "kolo-sim: %s\n", end_msg.c_str());
+            set_status(128 + g_stop);
+            kill_rest("");
+        }
+        if (g_sigchld || (cycle & 1023) == 0)
+            reap();
+        int32_t er = __atomic_load_n(&shm->exit_request, __ATOMIC_ACQUIRE);
+        if (er && !global_exit) {
+            global_exit = true;
+            set_status((er - 1) & 0xff);
+            end_msg = strf("global exit with status %d", (er - 1) & 0xff);
+            if (o.verbose)
+                std::fprintf(stderr, "kolo-sim: %s\n", end_msg.c_str());
+            kill_rest("");
+        }
+        if (failed_check && !killed_rest) {
+            end_msg = "scoreboard / NI oracle error: " + check_msg;
+            kill_rest("");
+        }
+        if (first_failed_pe >= 0 && !killed_rest && !all_reaped() &&
+            now_s() - t_first_fail >= o.grace_s)
+            kill_rest(strf("still running %.1f s after PE %d failed", o.grace_s, first_failed_pe)
+                          .c_str());
+        if ((cycle & 1023) == 0 || idle_run > kIdleAfter) {
+            wall = now_s() - t_start;
+            if (o.timeout_s > 0 && wall >= o.timeout_s && !timed_out && !all_reaped()) {
+                timed_out = true;
+                end_msg =
+                    strf("timeout: %.1f s wall clock (--timeout) at cycle %" PRIu64, wall, cycle);
+            }
+        }
+        if (o.timeout_cycles && cycle >= o.timeout_cycles && !timed_out && !all_reaped()) {
+            timed_out = true;
+            end_msg = strf("timeout: %" PRIu64 " cycles (--timeout-cycles), wall %.1f s", cycle,
+                           now_s() - t_start);
+        }
+        if (timed_out && !killed_rest) {
+            std::fprintf(stderr, "kolo-sim: %s\n", end_msg.c_str());
+            set_status(KOLO_SIM_EXIT_TIMEOUT);
+            dump_state(stderr);
+            kill_rest("timeout");
+        }
+        if (all_reaped()) {
+            if (killed_rest || failed_check)
+                break;
+            if (!draining) {
+                draining = true;
+                drain_cycles = 0;
+            }
+            if (rings_empty() && nis_idle() && net->idle())
+                break;
+            if (++drain_cycles > 1000000) {
+                end_msg = "the NIs or the network were still busy 1000000 cycles after the last PE "
+                          "exited";
+                std::fprintf(stderr, "kolo-sim: warning: %s\n", end_msg.c_str());
+                break;
+            }
+        }
+
+        bool bad = false;
+        bool act = drain_rings(&bad);
+        for (Node &nd : node)
+            if (kolo_ni_step(nd.ni))
+                act = true;
+        if (holding && cycle - held_cycle > 2000) { // --fault=reorder found no later packet
+            net->send(held_node, held, cycle);
+            holding = false;
+        }
+        if (!net->idle() || act) {
+            if (net->step(cycle)) {
+                act = true;
+                net_last_move = cycle;
+            } else if (!net->idle() && cycle - net_last_move > kNetWatchdog && !failed_check) {
+                check_fail(strf("network: nothing moved for %" PRIu64
+                                " cycles with packets inside (deadlock?)",
+                                kNetWatchdog));
+                dump_state(stderr);
+            }
+        } else {
+            net_last_move = cycle;
+        }
+        if (net->idle() && !holding && !failed_check && kolo_model_pending(model) != 0)
+            check_fail(strf("scoreboard: the network is empty but %" PRIu64
+                            " packets sent by NIs were never delivered (lost)",
+                            kolo_model_pending(model)));
+        cycle++;
+        stepped++;
+        __atomic_store_n(&shm->sim_cycle, cycle, __ATOMIC_RELEASE);
+
+        if (act) {
+            idle_run = 0;
+            sleep_us = 0;
+        } else if (!o.no_idle && net->idle() && rings_empty() && nis_idle()) {
+            if (++idle_run > kIdleAfter) {
+                // nothing to do until a PE writes its ring: let the PEs have the CPU
+                sleep_us = sleep_us ? (sleep_us * 2 > kMaxSleepUs ? kMaxSleepUs : sleep_us * 2) : 5;
+                struct timespec ts = {0, static_cast<long>(sleep_us) * 1000};
+                nanosleep(&ts, nullptr);
+                cycle += kIdleStep;
+                __atomic_store_n(&shm->sim_cycle, cycle, __ATOMIC_RELEASE);
+            }
+        } else {
+            idle_run = 0;
+        }
+    }
+    // every PE gone (or being killed): collect them
+    kill_rest("");
+    for (unsigned i = 0; i < npes; i++) {
+        Pe &x = pe[i];
+        while (!x.reaped && x.pid > 0) {
+            int ws;
+            pid_t pid = waitpid(x.pid, &ws, 0);
+            if (pid < 0 && errno == EINTR)
+                continue;
+            x.reaped = true;
+            if (pid == x.pid)
+                x.how = WIFSIGNALED(ws) ? strf("killed by signal %d (by kolo-sim)", WTERMSIG(ws))
+                                        : strf("exit %d", WEXITSTATUS(ws));
+        }
+    }
+    wall = now_s() - t_start;
+    __atomic_store_n(&shm->sim_alive, 0u, __ATOMIC_RELEASE);
+    // requests never answered, once everything is quiet
+    if (!failed_check && !killed_rest && nis_idle() && net->idle() && !reqs.empty()) {
+        auto it = reqs.begin();
+        unsigned req = static_cast<unsigned>(it->first >> 20),
+                 tgt = static_cast<unsigned>((it->first >> 8) & 0xfff);
+        check_fail(strf("NI oracle: %zu requests never answered (e.g. %s tag %u from %s to %s) "
+                        "with every NI idle",
+                        reqs.size(), kOpNames[it->second.op],
+                        static_cast<unsigned>(it->first & 0xff),
+                        node_name(static_cast<uint16_t>(req)).c_str(),
+                        node_name(static_cast<uint16_t>(tgt)).c_str()));
+    }
+    if (!failed_check && !killed_rest && net->idle() && kolo_model_pending(model) != 0)
+        check_fail(strf("scoreboard: %" PRIu64 " packets injected and never delivered",
+                        kolo_model_pending(model)));
+    if (failed_check && end_msg.empty())
+        end_msg = "scoreboard / NI oracle error: " + check_msg;
+    set_status(0);
+    if (o.report || status != 0)
+        report(stderr, wall);
+    if (o.bench) {
+        std::printf("BENCH %s_cycles %" PRIu64 " cycles\n", o.bench, cycle);
+        std::printf("BENCH %s_sim_speed %.0f cycles/s\n", o.bench,
+                    wall > 0 ? static_cast<double>(stepped) / wall : 0.0);
+        std::printf("BENCH %s_wall %.3f s\n", o.bench, wall);
+        std::fflush(stdout);
+    }
+    return status;
+}
+
+} // namespace
+
+int sim_main(int argc, char **argv, NetFactory rtl, const char *rtl_torus) {
+    Sim sim;
+    char err[512];
+    int rc = kolo_sim_parse(argc, argv, &sim.o, err, sizeof err);
+    if (rc == 1) {
+        kolo_sim_usage("kolo-sim", 0);
+        return 0;
+    }
+    if (rc == 0 && kolo_sim_resolve(&sim.o, err, sizeof err))
+        rc = -1;
+    if (rc) {
+        std::fprintf(stderr, "kolo-sim: %s\n", err);
+        return KOLO_SIM_EXIT_USAGE;
+    }
+    char path[PATH_MAX];
+    rc = kolo_sim_find_prog(argv[sim.o.prog_index], path, sizeof path, err, sizeof err);
+    if (rc) {
+        std::fprintf(stderr, "kolo-sim: %s\n", err);
+        return rc;
+    }
+    sim.prog_path = path;
+    sim.argv = argv;
+    if (sim.o.net == KOLO_NET_RTL) {
+        std::string want =
+            strf("%ux%ux%u", sim.o.topo.size[0], sim.o.topo.size[1], sim.o.topo.size[2]);
+        if (!rtl || !rtl_torus || want != rtl_torus) {
+            // the RTL of each torus size is its own Verilator build, next to this binary
+            char dir[PATH_MAX];
+            if (kolo_sim_self_dir(dir, sizeof dir)) {
+                std::fprintf(stderr, "kolo-sim: cannot find my own directory\n");
+                return KOLO_SIM_EXIT_NOEXEC;
+            }
+            std::string exe = std::string(dir) + "/kolo-sim-" + want;
+            if (access(exe.c_str(), X_OK)) {
+                std::fprintf(
+                    stderr,
+                    "kolo-sim: no RTL simulator for a %s torus: %s is missing; build it with "
+                    "`make sim-rtl-%s` (a Verilator build, minutes)\n",
+                    want.c_str(), exe.c_str(), want.c_str());
+                return KOLO_SIM_EXIT_NOEXEC;
+            }
+            argv[0] = const_cast<char *>(exe.c_str());
+            execv(exe.c_str(), argv);
+            std::fprintf(stderr, "kolo-sim: exec %s: %s\n", exe.c_str(), std::strerror(errno));
+            return KOLO_SIM_EXIT_NOEXEC;
+        }
+        sim.rtl_factory = rtl;
+    }
+    return sim.run();
+}
+
+} // namespace kolo_sim

@@ -1,0 +1,75 @@
+/* sim_opts.h - command line of kolo-sim and kolo-run (they share it: kolo-run
+ * checks it, picks the torus and hands the same options to kolo-sim). */
+#ifndef KOLO_SIM_OPTS_H
+#define KOLO_SIM_OPTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kolo_route.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { KOLO_NET_IDEAL = 0, KOLO_NET_RTL = 1 };
+/* --fault=KIND[:N]: break the N-th packet (N-th ordered one for reorder, N-th
+ * response for resp2) on its way, to show the scoreboard and oracle notice */
+enum {
+    KOLO_FAULT_NONE = 0,
+    KOLO_FAULT_CORRUPT,
+    KOLO_FAULT_DROP,
+    KOLO_FAULT_DUP,
+    KOLO_FAULT_REORDER,
+    KOLO_FAULT_RESP2
+};
+
+/* exit statuses of kolo-sim / kolo-run themselves (a PE's own status is
+ * passed through; these are the statuses of failures of the run) */
+#define KOLO_SIM_EXIT_USAGE 2      /* bad command line */
+#define KOLO_SIM_EXIT_TIMEOUT 124  /* --timeout / --timeout-cycles hit */
+#define KOLO_SIM_EXIT_CHECK 125    /* scoreboard / NI oracle / simulator error */
+#define KOLO_SIM_EXIT_NOEXEC 126   /* program found but not executable, or no RTL build */
+#define KOLO_SIM_EXIT_NOTFOUND 127 /* program not found */
+
+typedef struct {
+    kolo_topo topo;
+    int have_topo;
+    unsigned npes;
+    int have_npes;
+    int net;
+    double timeout_s;        /* 0: none */
+    uint64_t timeout_cycles; /* 0: none */
+    double grace_s;          /* after a PE failed, the others get this long */
+    int report;
+    const char *bench;       /* NULL or the prefix of BENCH lines */
+    unsigned hop_latency;    /* ideal network, cycles per hop */
+    unsigned mmio_per_cycle; /* ring requests taken per PE per cycle */
+    unsigned core_mhz;
+    int verbose;
+    int no_idle; /* never sleep (for speed measurements) */
+    int fault;   /* testing the checkers: KOLO_FAULT_* on the fault_n-th packet */
+    uint64_t fault_n;
+    int prog_index; /* argv index of the program */
+} kolo_sim_opts;
+
+/* 0 on success, 1 for --help (usage printed), -1 with a message in err */
+int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t errlen);
+void kolo_sim_usage(const char *prog, int is_run);
+/* "XxYxZ" -> topo; 0 or -1 */
+int kolo_sim_parse_torus(const char *s, kolo_topo *t);
+/* smallest standard shape holding n nodes: 1,2 -> 2x1x1, <=8 2x2x2, <=27 3x3x3, <=64 4x4x4; -1 if
+ * none */
+int kolo_sim_pick_torus(unsigned n, kolo_topo *t);
+/* Fill in the torus and npes defaults and check them; 0 or -1 with message. */
+int kolo_sim_resolve(kolo_sim_opts *o, char *err, size_t errlen);
+/* The path execvp would run for prog: 0 and path filled, else
+ * KOLO_SIM_EXIT_NOTFOUND or KOLO_SIM_EXIT_NOEXEC with a message in err. */
+int kolo_sim_find_prog(const char *prog, char *path, size_t pathlen, char *err, size_t errlen);
+/* directory of the running executable (from /proc/self/exe) */
+int kolo_sim_self_dir(char *dir, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,164 @@
+#!/bin/bash
+# run_sim_tests.sh - tests of kolo-sim / kolo-run / kolo_sim_client (mk/sim.mk).
+#   sw/sim/tests/run_sim_tests.sh BUILD_SIM_DIR TEST
+# TEST: args ideal-ops ideal-random faults rtl-ops rtl-random exit-status crash
+#       global-exit timeout orphan. Random tests take SEED from the
+#       environment (default fixed per test) and print it.
+set -u
+dir=$1 test=$2
+RUN=$dir/kolo-run
+PE=$dir/tests/sim_test_pe
+tmp=$(mktemp -d /tmp/kolo-sim-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+
+# expect STATUS PATTERN -- command...: run, check status and that the output matches
+expect() {
+    local want=$1 pat=$2
+    shift 3
+    local out rc
+    out=$("$@" 2>&1)
+    rc=$?
+    if [ "$rc" != "$want" ]; then
+        fail "$* -> status $rc, expected $want"
+        echo "$out" | tail -n 30 | sed 's/^/    /'
+        return 1
+    fi
+    if [ -n "$pat" ] && ! grep -qE -- "$pat" <<<"$out"; then
+        fail "$* -> output does not match /$pat/"
+        echo "$out" | tail -n 30 | sed 's/^/    /'
+        return 1
+    fi
+    ok "$* -> $rc${pat:+, /$pat/}"
+    return 0
+}
+
+case $test in
+args)
+    expect 0 "usage: kolo-run" -- "$RUN" --help
+    expect 2 "unknown option --frobnicate" -- "$RUN" --frobnicate "$PE" ops
+    expect 2 "unknown option -x" -- "$RUN" -x "$PE" ops
+    expect 2 "9 PEs do not fit on a 2x2x2 torus" -- "$RUN" -t 2x2x2 -n 9 "$PE" ops
+    expect 2 "more than the largest standard torus" -- "$RUN" -n 65 "$PE" ops
+    expect 2 "bad -t '2x2'" -- "$RUN" -t 2x2 "$PE" ops
+    expect 2 "bad -t '0x2x2'" -- "$RUN" -t 0x2x2 "$PE" ops
+    expect 2 "bad -n '0'" -- "$RUN" -n 0 "$PE" ops
+    expect 2 "bad --net 'fast'" -- "$RUN" --net=fast "$PE" ops
+    expect 2 "option -n needs a value" -- "$RUN" -n
+    expect 2 "no program given" -- "$RUN" -n 2
+    expect 2 "bad --timeout" -- "$RUN" --timeout=soon "$PE" ops
+    expect 127 "program 'no-such-program-kolo' not found" -- "$RUN" -n 2 no-such-program-kolo
+    expect 127 "program './nothere' not found" -- "$RUN" -n 2 ./nothere
+    echo "data" >"$tmp/notexec"
+    expect 126 "is not executable" -- "$RUN" -n 2 "$tmp/notexec"
+    if [ ! -x "$dir/kolo-sim-7x1x1" ]; then
+        expect 126 "make sim-rtl-7x1x1" -- "$RUN" -t 7x1x1 -n 2 --net=rtl "$PE" ops
+    fi
+    # the torus kolo-run picks
+    for c in "1 2x1x1" "2 2x1x1" "3 2x2x2" "8 2x2x2" "9 3x3x3" "27 3x3x3" "28 4x4x4"; do
+        set -- $c
+        expect 0 "torus $2 " -- "$RUN" -n "$1" --report true
+    done
+    expect 0 "torus 4x2x1 \(8 nodes\), 8 PEs" -- "$RUN" -t 4x2x1 --report true
+    expect 0 "torus 3x3x3 \(27 nodes\), 4 PEs" -- "$RUN" -t 3x3x3 -n 4 --report true
+    # a program's arguments are its own, options after it included
+    expect 0 "" -- "$RUN" -n 2 sh -c 'test "$KOLO_NPES" = 2 && test -n "$KOLO_SIM_SHM" && test "$1" = -n' sh -n
+    # the client outside kolo-sim
+    expect 0 "not running under kolo-sim" -- env -u KOLO_SIM_SHM "$PE" attach
+    ;;
+ideal-ops)
+    expect 0 "" -- "$RUN" -n 2 --timeout=60 "$PE" ops
+    expect 0 "scoreboard: [0-9]+ injected.* 0 errors" -- "$RUN" -n 8 --timeout=60 --report "$PE" ops
+    expect 0 "" -- "$RUN" -t 4x2x1 -n 8 --timeout=60 "$PE" ops
+    expect 0 "" -- "$RUN" -t 3x3x3 -n 5 --timeout=60 --hop-latency=9 "$PE" ops
+    ;;
+ideal-random)
+    seed=${SEED:-11}
+    echo "seed $seed (replay: make test-sim-ideal-random SEED=$seed)"
+    expect 0 "seed $seed" -- "$RUN" -n 8 --timeout=120 "$PE" random "$seed" 3000
+    expect 0 "seed $((seed + 1))" -- "$RUN" -t 3x3x3 -n 27 --timeout=120 "$PE" random $((seed + 1)) 300
+    expect 0 "seed $((seed + 2))" -- "$RUN" -n 3 --timeout=120 --mmio-per-cycle=4 --hop-latency=1 "$PE" random $((seed + 2)) 800
+    ;;
+rtl-ops)
+    expect 0 "network rtl" -- "$RUN" -n 8 --net=rtl --timeout=120 --report "$PE" ops
+    # the checkers on the RTL network
+    expect 125 "scoreboard: delivery at .*(payload flit [0-9]+ is|header 0x)" -- "$RUN" -n 8 --net=rtl --timeout=60 --fault=corrupt "$PE" ops
+    expect 125 "overtook id" -- "$RUN" -n 8 --net=rtl --timeout=60 --fault=reorder "$PE" ops
+    ;;
+faults)
+    # every checker of kolo-sim must notice a broken packet: status 125
+    expect 125 "scoreboard: delivery at .*(payload flit [0-9]+ is|header 0x)" -- "$RUN" -n 8 --timeout=60 --fault=corrupt "$PE" ops
+    expect 125 "deliver id 0x1 .*payload flit" -- "$RUN" -n 2 --timeout=60 --fault=corrupt:1 "$PE" ops
+    expect 125 "never delivered \(lost\)" -- "$RUN" -n 8 --timeout=60 --fault=drop "$PE" ops
+    expect 125 "delivered twice|hop of packet" -- "$RUN" -n 8 --timeout=60 --fault=dup:50 "$PE" ops
+    expect 125 "overtook id" -- "$RUN" -n 8 --timeout=60 --fault=reorder "$PE" ops
+    expect 125 "NI oracle: .* a second response" -- "$RUN" -n 8 --timeout=60 --fault=resp2 "$PE" ops
+    expect 2 "bad --fault" -- "$RUN" -n 8 --fault=melt "$PE" ops
+    ;;
+rtl-random)
+    seed=${SEED:-21}
+    echo "seed $seed (replay: make test-sim-rtl-random SEED=$seed)"
+    expect 0 "seed $seed" -- "$RUN" -n 8 --net=rtl --timeout=120 "$PE" random "$seed" 250
+    ;;
+exit-status)
+    expect 7 "PE 1 exited with status 7" -- "$RUN" -n 4 --timeout=60 "$PE" exit 1 7
+    # the others hang in MMIO reads: killed after the grace time, status still 7
+    expect 7 "killing PEs 0 2 3 \(still running 0.5 s after PE 1 failed\)" -- \
+        "$RUN" -n 4 --timeout=60 --grace=0.5 "$PE" exit 1 7 hang
+    expect 0 "" -- "$RUN" -n 4 --timeout=60 "$PE" exit 2 0
+    ;;
+crash)
+    expect 139 "PE 2 \(pid [0-9]+\) killed by signal 11" -- "$RUN" -n 4 --timeout=60 --grace=0.3 "$PE" crash 2
+    ;;
+global-exit)
+    expect 42 "end: global exit with status 42" -- "$RUN" -n 8 --timeout=60 --report "$PE" global-exit 42
+    expect 0 "" -- "$RUN" -n 3 --timeout=60 "$PE" global-exit 0
+    ;;
+timeout)
+    expect 124 "timeout: [0-9]+ cycles \(--timeout-cycles\)" -- "$RUN" -n 4 --timeout-cycles=300000 "$PE" hang
+    expect 124 "timeout: [0-9.]+ s wall clock \(--timeout\)" -- "$RUN" -n 4 --timeout=1 "$PE" hang mmio
+    ;;
+orphan)
+    # kolo-sim killed with SIGKILL: PEs waiting for MMIO reads give up (exit 3)
+    pidfile=$tmp/pe.pid
+    "$dir/kolo-sim" -n 2 "$PE" orphan "$pidfile" >"$tmp/out" 2>&1 &
+    sim=$!
+    for _ in $(seq 100); do [ "$(wc -l <"$pidfile" 2>/dev/null)" = 2 ] && break; sleep 0.05; done
+    if [ "$(wc -l <"$pidfile" 2>/dev/null)" != 2 ]; then
+        fail "the orphan PEs never started"
+        kill -9 $sim 2>/dev/null
+    else
+        sleep 0.2
+        kill -9 $sim
+        wait $sim 2>/dev/null
+        for pe in $(cat "$pidfile"); do
+            gone=0
+            for _ in $(seq 100); do
+                st=$(awk '/^State:/ {print $2}' /proc/$pe/status 2>/dev/null)
+                if [ -z "$st" ] || [ "$st" = Z ]; then gone=1; break; fi
+                sleep 0.05
+            done
+            if [ $gone = 1 ]; then
+                ok "PE pid $pe gave up when kolo-sim was killed"
+            else
+                fail "PE pid $pe still there ($st) 5 s after kolo-sim was killed"
+                kill -9 "$pe" 2>/dev/null
+            fi
+        done
+        n=$(grep -c "the simulator has gone; giving up (exit 3)" "$tmp/out")
+        if [ "$n" = 2 ]; then ok "both PEs said why"; else fail "$n messages from the PEs"; cat "$tmp/out"; fi
+    fi
+    ;;
+*)
+    echo "unknown test '$test'"
+    exit 2
+    ;;
+esac
+if [ $fails -ne 0 ]; then
+    echo "$test: $fails check(s) failed"
+    exit 1
+fi
+echo "$test: all checks passed"
