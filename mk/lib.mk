@@ -1,0 +1,147 @@
+# mk/lib.mk - libkolo (host library, sw/lib), OpenSHMEM on it (sw/shmem),
+# examples (sw/examples) and their tests. docs/api.md, docs/shmem.md.
+#
+#   make lib                 build/lib/libkolo.a, build/lib/libkolo_shmem.a, oshcc ready,
+#                            and the same libraries with ASan+UBSan in build/lib/san/
+#   make examples            build/examples/{hello,ring_put,atomic_counter,halo2d}
+#   make shmem-tests         build/lib/shmem_tests/t_* (OpenSHMEM test programs, ASan+UBSan)
+#   make bench-lib_shmem_ideal bench-lib_shmem_rtl   latencies/bandwidth in simulated cycles
+#   sw/shmem/oshcc prog.c -o prog          (KOLO_SAN=1: link the sanitized libraries)
+#   build/sim/kolo-run -n 8 ./prog
+#   make test-lib-<name>     one test (SEED=<n> replays a random one)
+#
+# Tests: lib-unit (libkolo argument checks, VFIO error paths, completion
+# logic, against an in-process NI model), lib-heap (symmetric heap
+# allocator), lib-shmem-* (OpenSHMEM programs under kolo-run, mostly on the
+# ideal network; lib-shmem-rtl runs four on the RTL 2x2x2 torus), lib-examples.
+# The library is built from sw/lib/*.c (kolo_sim_client.c included, so one
+# libkolo.a is enough) and sw/shmem/*.c.
+
+LIB_BUILD := $(BUILD)/lib
+LIB_CC ?= gcc
+LIB_WARN := -Wall -Wextra -Werror
+LIB_INC := -Isw/include -Isw/lib -Isw/shmem
+LIB_CFLAGS := -std=c11 -O2 -g $(LIB_WARN) $(LIB_INC)
+LIB_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+LIB_SAN_CFLAGS := -std=c11 -O1 -g $(LIB_WARN) $(LIB_SAN) $(LIB_INC)
+LIB_SEED_ENV = $(if $(SEED),SEED=$(SEED))
+
+LIB_KOLO_SRCS := $(wildcard sw/lib/*.c)
+LIB_SHMEM_SRCS := $(wildcard sw/shmem/*.c)
+LIB_HDRS := sw/include/kolo.h sw/include/kolo_ni_model.h sw/include/kolo_sim_shm.h \
+    sw/include/kolo_model.h sw/include/kolo_route.h $(wildcard sw/lib/*.h) $(wildcard sw/shmem/*.h)
+
+LIB_KOLO_OBJS := $(patsubst sw/lib/%.c,$(LIB_BUILD)/obj/%.o,$(LIB_KOLO_SRCS))
+LIB_SHMEM_OBJS := $(patsubst sw/shmem/%.c,$(LIB_BUILD)/obj/shmem_%.o,$(LIB_SHMEM_SRCS))
+LIB_KOLO_SOBJS := $(patsubst sw/lib/%.c,$(LIB_BUILD)/san/obj/%.o,$(LIB_KOLO_SRCS))
+LIB_SHMEM_SOBJS := $(patsubst sw/shmem/%.c,$(LIB_BUILD)/san/obj/shmem_%.o,$(LIB_SHMEM_SRCS))
+
+LIBKOLO := $(LIB_BUILD)/libkolo.a
+LIBKOLO_SHMEM := $(LIB_BUILD)/libkolo_shmem.a
+LIBKOLO_SAN := $(LIB_BUILD)/san/libkolo.a
+LIBKOLO_SHMEM_SAN := $(LIB_BUILD)/san/libkolo_shmem.a
+OSHCC := sw/shmem/oshcc
+
+.PHONY: lib examples
+lib: $(LIBKOLO) $(LIBKOLO_SHMEM) $(LIBKOLO_SAN) $(LIBKOLO_SHMEM_SAN)
+
+$(LIB_BUILD)/obj/%.o: sw/lib/%.c $(LIB_HDRS) mk/lib.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(LIB_CC) $(LIB_CFLAGS) -fPIC -c $< -o $@
+$(LIB_BUILD)/obj/shmem_%.o: sw/shmem/%.c $(LIB_HDRS) mk/lib.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(LIB_CC) $(LIB_CFLAGS) -fPIC -c $< -o $@
+$(LIB_BUILD)/san/obj/%.o: sw/lib/%.c $(LIB_HDRS) mk/lib.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(LIB_CC) $(LIB_SAN_CFLAGS) -c $< -o $@
+$(LIB_BUILD)/san/obj/shmem_%.o: sw/shmem/%.c $(LIB_HDRS) mk/lib.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(LIB_CC) $(LIB_SAN_CFLAGS) -c $< -o $@
+
+$(LIBKOLO): $(LIB_KOLO_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+$(LIBKOLO_SHMEM): $(LIB_SHMEM_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+$(LIBKOLO_SAN): $(LIB_KOLO_SOBJS)
+	@rm -f $@
+	ar rcs $@ $^
+$(LIBKOLO_SHMEM_SAN): $(LIB_SHMEM_SOBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+# ---- examples (plain OpenSHMEM C, built with oshcc) ------------------------------------
+LIB_EXAMPLES := hello ring_put atomic_counter halo2d
+LIB_EXAMPLE_BINS := $(addprefix $(BUILD)/examples/,$(LIB_EXAMPLES))
+examples: $(LIB_EXAMPLE_BINS)
+$(BUILD)/examples/%: sw/examples/%.c $(LIBKOLO) $(LIBKOLO_SHMEM) $(OSHCC) sw/shmem/shmem.h
+	@mkdir -p $(@D)
+	KOLO_BUILD=$(abspath $(BUILD)) $(OSHCC) -O2 -Wall -Wextra -Werror $< -o $@ -lm
+
+# ---- unit tests (no simulator) -------------------------------------------------------------
+# test_libkolo runs libkolo against the C NI model in-process (a 1x1x1 or
+# 2x1x1 torus, packets looped back), so it links the model and the routing
+# library.
+LIB_UNIT_SRCS := sw/tests/test_libkolo.c $(LIB_KOLO_SRCS) sw/model/kolo_ni_model.c \
+    sw/model/kolo_model.c
+$(LIB_BUILD)/test_libkolo: $(LIB_UNIT_SRCS) sw/route/kolo_route.c $(LIB_HDRS) sw/tests/test_util.h \
+    mk/lib.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests $(LIB_UNIT_SRCS) sw/route/kolo_route.c -o $@
+
+$(LIB_BUILD)/test_libkolo_heap: sw/tests/test_libkolo_heap.c sw/shmem/symheap.c sw/shmem/symheap.h \
+    sw/tests/test_util.h mk/lib.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests sw/tests/test_libkolo_heap.c sw/shmem/symheap.c -o $@
+
+.PHONY: test-lib-unit test-lib-heap
+test-lib-unit: $(LIB_BUILD)/test_libkolo $(DEPS_STAMP)
+	$(LIB_SEED_ENV) $<
+test-lib-heap: $(LIB_BUILD)/test_libkolo_heap $(DEPS_STAMP)
+	$(LIB_SEED_ENV) $<
+TESTS += lib-unit lib-heap
+
+# ---- OpenSHMEM tests under kolo-run ---------------------------------------------------------
+# Built with the sanitized libraries (KOLO_SAN=1): ASan and UBSan work in
+# the PEs (kolo-sim's process_vm DMA does not touch the shadow memory).
+LIB_SHMEM_TESTS := $(patsubst sw/tests/shmem/%.c,%,$(wildcard sw/tests/shmem/t_*.c))
+LIB_SHMEM_TEST_BINS := $(addprefix $(LIB_BUILD)/shmem_tests/,$(LIB_SHMEM_TESTS))
+.PHONY: shmem-tests
+shmem-tests: $(LIB_SHMEM_TEST_BINS)
+$(LIB_BUILD)/shmem_tests/%: sw/tests/shmem/%.c sw/tests/shmem/shmem_test.h $(LIBKOLO_SAN) \
+    $(LIBKOLO_SHMEM_SAN) $(OSHCC) sw/shmem/shmem.h
+	@mkdir -p $(@D)
+	KOLO_SAN=1 KOLO_BUILD=$(abspath $(BUILD)) $(OSHCC) -O1 -g -Wall -Wextra -Werror -Isw/tests/shmem \
+	    $< -o $@ -lm
+
+LIB_SHMEM_RUN = sw/tests/shmem/run.sh $(abspath $(BUILD))
+LIB_SHMEM_T = $(LIB_BUILD)/shmem_tests
+
+# test group -> the programs it runs (see sw/tests/shmem/run.sh)
+LIB_SHMEM_GROUPS := init rma amo sync signal coll heap errors random
+lib_group_bins = $(LIB_SHMEM_T)/t_$(1)
+$(foreach g,$(LIB_SHMEM_GROUPS),$(eval test-lib-shmem-$(g): sim $(call lib_group_bins,$(g)) \
+    sw/tests/shmem/run.sh ; $$(LIB_SEED_ENV) $$(LIB_SHMEM_RUN) $(g)))
+test-lib-shmem-rtl: sim $(BUILD)/sim/kolo-sim-2x2x2 $(addprefix $(LIB_SHMEM_T)/,t_random t_signal t_amo t_coll) \
+    sw/tests/shmem/run.sh
+	$(LIB_SEED_ENV) $(LIB_SHMEM_RUN) rtl
+test-lib-examples: sim $(LIB_EXAMPLE_BINS) sw/tests/shmem/run.sh
+	$(LIB_SHMEM_RUN) examples
+.PHONY: $(addprefix test-lib-shmem-,$(LIB_SHMEM_GROUPS) rtl) test-lib-examples
+LIB_SHMEM_GROUPS += rtl
+TESTS += $(addprefix lib-shmem-,$(LIB_SHMEM_GROUPS)) lib-examples
+
+# ---- benchmarks: latencies and bandwidth in simulated cycles -------------------------------
+$(LIB_BUILD)/bench/bench_latency: sw/tests/shmem/bench_latency.c $(LIBKOLO) $(LIBKOLO_SHMEM) $(OSHCC) \
+    sw/shmem/shmem.h sw/shmem/shmemx.h
+	@mkdir -p $(@D)
+	KOLO_BUILD=$(abspath $(BUILD)) $(OSHCC) -O2 -Wall -Wextra -Werror $< -o $@
+.PHONY: bench-lib_shmem_ideal bench-lib_shmem_rtl
+# 2 PEs (with 8, the waiting PEs' back-off on a small machine dominates)
+bench-lib_shmem_ideal: sim $(LIB_BUILD)/bench/bench_latency
+	@$(BUILD)/sim/kolo-run -n 2 $(LIB_BUILD)/bench/bench_latency ideal | grep BENCH
+	@$(BUILD)/sim/kolo-run -n 8 $(LIB_BUILD)/bench/bench_latency ideal8 | grep BENCH.*barrier
+bench-lib_shmem_rtl: sim $(LIB_BUILD)/bench/bench_latency $(BUILD)/sim/kolo-sim-2x2x2
+	@$(BUILD)/sim/kolo-run -n 2 -t 2x2x2 --net=rtl $(LIB_BUILD)/bench/bench_latency rtl | grep BENCH
+BENCHES += lib_shmem_ideal lib_shmem_rtl

@@ -1,0 +1,57 @@
+/* kolo_backend_sim.c - libkolo backend "sim": the NI of this PE in kolo-sim,
+ * reached through kolo_sim_client (MMIO ring in shared memory). The NI's DMA
+ * reaches every address of the process (process_vm_readv/writev), so
+ * dma_map is NULL: all memory is DMA-able. */
+#define _GNU_SOURCE
+#include "kolo_internal.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "kolo_sim_client.h"
+
+static int sim_write(void *u, int bar, uint64_t off, const void *data, unsigned size) {
+    return kolo_sim_mmio_write((kolo_sim_client *)u, bar, off, data, size);
+}
+
+static int sim_read(void *u, int bar, uint64_t off, unsigned size, uint64_t *val) {
+    return kolo_sim_mmio_read((kolo_sim_client *)u, bar, off, size, val);
+}
+
+/* Back off quickly: the simulator needs the CPU far more than a waiting PE.
+ * Now and then read a register: the client notices a simulator that has
+ * gone while it waits for the answer (and exits the PE with status 3). */
+static void sim_progress(void *u, unsigned long n) {
+    if (n < 16) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    } else if (n < 256) {
+        sched_yield();
+    } else {
+        struct timespec ts = {0, n < 4096 ? 5000 : 50000};
+        nanosleep(&ts, NULL);
+        if ((n & 4095) == 0) {
+            uint64_t v;
+            kolo_sim_mmio_read((kolo_sim_client *)u, 0, KOLO_CSR_ID, 4, &v);
+        }
+    }
+}
+
+static void sim_close(void *u) { kolo_sim_detach((kolo_sim_client *)u); }
+
+int kolo_sim_backend_open(kolo_dev *d, char *err, size_t errlen) {
+    static const kolo_backend be = {"sim", sim_write, sim_read, NULL, NULL, sim_progress, sim_close};
+    char msg[256] = "";
+    kolo_sim_client *c = kolo_sim_attach(msg, sizeof msg);
+    if (!c) {
+        kolo_set_err(err, errlen, "kolo_open(sim): %s", msg);
+        return KOLO_E_NODEV;
+    }
+    d->be = be;
+    d->user = c;
+    d->sim_client = c;
+    snprintf(d->name, sizeof d->name, "sim");
+    return 0;
+}

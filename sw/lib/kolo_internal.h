@@ -1,0 +1,105 @@
+/* kolo_internal.h - private structures of libkolo. The register offsets and
+ * byte formats come from the NI model's header (docs/ni.md), which must be
+ * included before kolo.h (kolo.h then takes its status codes from it). */
+#ifndef KOLO_INTERNAL_H
+#define KOLO_INTERNAL_H
+
+#include "kolo_ni_model.h"
+#include "kolo.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+_Static_assert(sizeof(kolo_desc) == 32, "descriptor is 32 bytes");
+_Static_assert(sizeof(kolo_cqe) == 16, "completion entry is 16 bytes");
+
+#define KOLO_BOUNCE_SIZE 256u /* bytes of bounce buffer per SQ slot */
+#define KOLO_PIO_INDEX 0xFFFFu
+
+typedef struct kolo_region {
+    uintptr_t base;
+    size_t len;
+    int owned;  /* allocated by kolo_dma_alloc (munmap on free) */
+    int mapped; /* dma_map done (must be undone) */
+    uintptr_t map_base; /* page-rounded range given to dma_map */
+    size_t map_len;
+} kolo_region;
+
+struct kolo_dev {
+    kolo_backend be;
+    void *user;
+    char name[16];
+    uint16_t node_id;
+    uint8_t dims[3];
+    unsigned num_ctx;
+    unsigned version;
+    kolo_region *regions;
+    size_t nregions, cap_regions;
+    struct {
+        int open;
+        uintptr_t base;
+        size_t len;
+        uint8_t key;
+        int mapped; /* the window added a DMA region (removed at close) */
+    } win[KOLO_NUM_WIN];
+    kolo_ctx *ctx_open[KOLO_NI_NUM_CTX];
+    void *sim_client; /* kolo_sim_client of the "sim" backend */
+    double wait_timeout; /* seconds, 0 = none (env KOLO_WAIT_TIMEOUT) */
+};
+
+typedef struct kolo_slot {
+    uint8_t busy;
+    uint8_t op;
+    uint8_t result_size; /* 0, 4 or 8: bytes to store at result */
+    kolo_req *req;
+    void *result;
+    void *copy_dst; /* bounced get: copy bounce -> copy_dst on completion */
+    uint32_t copy_len;
+} kolo_slot;
+
+struct kolo_ctx {
+    kolo_dev *dev;
+    unsigned index;
+    unsigned flags;
+    void *mem; /* one DMA allocation: SQ, CQ, bounce */
+    size_t mem_len;
+    kolo_desc *sq;
+    volatile kolo_cqe *cq;
+    uint8_t *bounce;
+    unsigned sq_log2, cq_log2;
+    uint32_t sq_n, cq_n;
+    uint32_t pi;      /* descriptors posted (free-running) */
+    uint32_t cq_head; /* completion entries consumed (free-running) */
+    uint32_t cq_ci_written;
+    kolo_slot *slots;
+    unsigned sq_busy;      /* SQ slots awaiting their completion */
+    unsigned pio_inflight; /* PIO operations awaiting their completion */
+    unsigned pio_max;
+    int fence_pending;
+    int sticky_err; /* first error of an operation without a request */
+    int stopped;    /* KOLO_E_STOPPED once STATUS.error was seen */
+    kolo_ctx_stats st;
+};
+
+/* backends */
+int kolo_sim_backend_open(kolo_dev *dev, char *err, size_t errlen);
+int kolo_vfio_backend_open(kolo_dev *dev, const char *bdf, char *err, size_t errlen);
+
+/* helpers shared by the files of the library */
+void kolo_set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int kolo_mmio_w32(kolo_dev *d, uint32_t off, uint32_t v);
+int kolo_mmio_w64(kolo_dev *d, uint32_t off, uint64_t v);
+int kolo_mmio_r32(kolo_dev *d, uint32_t off, uint32_t *v);
+int kolo_mmio_r64(kolo_dev *d, uint32_t off, uint64_t *v);
+/* one iteration of a wait loop; returns KOLO_E_TIMEOUT once the wait (start
+ * time t0, from kolo_now()) has lasted longer than dev->wait_timeout */
+int kolo_wait_step(kolo_dev *d, unsigned long *n, double t0);
+double kolo_now(void);
+/* backend-neutral default back-off */
+void kolo_backoff(unsigned long n);
+/* parse "dddd:bb:dd.f" or "bb:dd.f" into canonical "dddd:bb:dd.f" (13 chars + NUL) */
+int kolo_parse_bdf(const char *s, char out[16]);
+
+#endif

@@ -1,0 +1,471 @@
+/* shmem_init.c - libkolo_shmem: start-up, symmetric memory, heap, exit.
+ *
+ * Symmetric memory is two windows of the NI, the same in every PE:
+ *  - window 0: the program's writable data (.data, .bss: every writable
+ *    PT_LOAD segment of the executable);
+ *  - window 1: the symmetric heap, an anonymous mapping placed at the same
+ *    virtual address in every PE when that address is free.
+ * Every PE publishes the bases and keys of its windows in its start-up slot
+ * of kolo-sim's exchange area; remote addresses are translated with them
+ * (raddr = peer base + (addr - my base)), so ASLR does not matter.
+ */
+#define _GNU_SOURCE
+#include "shmem_internal.h"
+
+#include <errno.h>
+#include <link.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kolo_sim_client.h"
+#include "shmemx.h"
+
+kshmem_state kshmem;
+struct kshmem_team kshmem_team_world = {0, 1, 0, -1, {0}, 1};
+struct kshmem_team kshmem_team_shared = {0, 1, 1, 0, {0}, 1};
+struct kshmem_ctx kshmem_ctx_default = {&kshmem_team_world, 1};
+
+#define KSHMEM_INFO_MAGIC 0x314D4853484F4C4Bull /* "KLOHSHM1" */
+#define KSHMEM_HEAP_ADDR 0x500000000000ull /* clear of ASan/LSan allocator space (0x6000...) */
+#define KSHMEM_DEFAULT_HEAP (64ull << 20)
+#define KSHMEM_SCRATCH (1u << 20)
+#define KSHMEM_WIN_DATA 0
+#define KSHMEM_WIN_HEAP 1
+
+/* ---- errors ---------------------------------------------------------------------- */
+void kshmem_fatal(const char *fmt, ...) {
+    char msg[1024];
+    int n;
+    va_list ap;
+    fflush(stdout);
+    n = snprintf(msg, sizeof msg, "kolo-shmem (PE %d): ", kshmem.sim ? kshmem.me : -1);
+    va_start(ap, fmt);
+    vsnprintf(msg + n, sizeof msg - (size_t)n - 1, fmt, ap);
+    va_end(ap);
+    strcat(msg, "\n");
+    fputs(msg, stderr); /* one write: other PEs may end this one any moment now */
+    fflush(stderr);
+    if (kshmem.sim)
+        kolo_sim_global_exit((kolo_sim_client *)kshmem.sim, 1);
+    _exit(1);
+}
+
+void kshmem_check_init(const char *fn) {
+    if (!kshmem.initialized || kshmem.finalized)
+        kshmem_fatal("%s called %s", fn, kshmem.finalized ? "after shmem_finalize" : "before shmem_init");
+}
+
+void kshmem_check_pe(const char *fn, int pe) {
+    kshmem_check_init(fn);
+    if (pe < 0 || pe >= kshmem.npes)
+        kshmem_fatal("%s: PE %d outside 0..%d", fn, pe, kshmem.npes - 1);
+}
+
+void kshmem_rc(const char *fn, int rc) {
+    if (rc)
+        kshmem_fatal("%s: %s (libkolo error %d)", fn, kolo_strerror(rc), rc);
+}
+
+int kshmem_is_symmetric(const void *addr, size_t len) {
+    uintptr_t a = (uintptr_t)addr;
+    if (!len)
+        len = 1;
+    if (a >= kshmem.heap_base && len <= kshmem.heap_len && a - kshmem.heap_base <= kshmem.heap_len - len)
+        return 1;
+    if (a >= kshmem.data_base && len <= kshmem.data_len && a - kshmem.data_base <= kshmem.data_len - len)
+        return 2;
+    return 0;
+}
+
+void kshmem_xlate(const char *fn, const void *addr, size_t len, int pe, uint64_t *raddr,
+                  uint8_t *key) {
+    uintptr_t a = (uintptr_t)addr;
+    switch (kshmem_is_symmetric(addr, len)) {
+    case 1:
+        *raddr = kshmem.peer[pe].heap_base + (a - kshmem.heap_base);
+        *key = kshmem.peer[pe].heap_key;
+        return;
+    case 2:
+        *raddr = kshmem.peer[pe].data_base + (a - kshmem.data_base);
+        *key = kshmem.peer[pe].data_key;
+        return;
+    default:
+        kshmem_fatal("%s: %p (%zu bytes) is not symmetric (not in the symmetric heap or the "
+                     "program's global/static data)",
+                     fn, addr, len);
+    }
+}
+
+void kshmem_wait_step(unsigned long *n) {
+    unsigned long i = (*n)++;
+    if ((i & 7) == 0 && kshmem.ctx)
+        kolo_progress(kshmem.ctx); /* keep the completion queue drained */
+    if (i < 16) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    } else if (i < 256) {
+        sched_yield();
+    } else {
+        struct timespec ts = {0, i < 4096 ? 5000 : 50000};
+        nanosleep(&ts, NULL);
+        if ((i & 4095) == 0 && kshmem.dev) { /* notices a simulator that has gone */
+            uint64_t v;
+            kolo_dev_read_reg(kshmem.dev, 0, 4, &v);
+        }
+    }
+}
+
+/* ---- start-up -------------------------------------------------------------------- */
+typedef struct {
+    uintptr_t lo, hi;
+} seg_range;
+
+static int find_data(struct dl_phdr_info *info, size_t size, void *arg) {
+    seg_range *r = (seg_range *)arg;
+    int i;
+    (void)size;
+    for (i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) && ph->p_memsz) {
+            uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+            if (!r->lo || lo < r->lo)
+                r->lo = lo;
+            if (hi > r->hi)
+                r->hi = hi;
+        }
+    }
+    return 1; /* the first object is the executable */
+}
+
+static size_t parse_size(const char *s, size_t def) {
+    char *end;
+    double v;
+    if (!s || !*s)
+        return def;
+    v = strtod(s, &end);
+    if (end == s || v <= 0)
+        return def;
+    switch (*end) {
+    case 'k': case 'K': v *= 1024.0; break;
+    case 'm': case 'M': v *= 1024.0 * 1024.0; break;
+    case 'g': case 'G': v *= 1024.0 * 1024.0 * 1024.0; break;
+    default: break;
+    }
+    return (size_t)v;
+}
+
+static void *internal_alloc(size_t n) {
+    void *p = shmh_alloc(&kshmem.heap, n, 64);
+    if (!p)
+        kshmem_fatal("shmem_init: symmetric heap too small for the library's own objects");
+    memset(p, 0, n);
+    return p;
+}
+
+static void at_exit_finalize(void) {
+    if (kshmem.initialized && !kshmem.finalized)
+        shmem_finalize();
+}
+
+void shmem_init(void) {
+    char err[512];
+    kolo_sim_client *sim;
+    kolo_pe_slot *slot;
+    seg_range seg = {0, 0};
+    size_t user_heap, ps = (size_t)sysconf(_SC_PAGESIZE);
+    void *heap;
+    uint8_t kdata = 0, kheap = 0;
+    int rc, i;
+
+    if (kshmem.initialized && !kshmem.finalized)
+        return;
+    if (kshmem.finalized)
+        kshmem_fatal("shmem_init after shmem_finalize is not supported");
+    rc = kolo_open(NULL, &kshmem.dev, err, sizeof err);
+    if (rc)
+        kshmem_fatal("shmem_init: %s", err);
+    sim = (kolo_sim_client *)kolo_dev_sim_client(kshmem.dev);
+    if (!sim)
+        kshmem_fatal("shmem_init: device %s has no launcher: OpenSHMEM on kolo runs under kolo-run "
+                     "(kolo-sim) only",
+                     kolo_dev_backend(kshmem.dev));
+    kshmem.sim = sim;
+    kshmem.me = (int)kolo_sim_pe(sim);
+    kshmem.npes = (int)kolo_sim_npes(sim);
+    kshmem.my_node = kolo_dev_node_id(kshmem.dev);
+    rc = kolo_ctx_open(kshmem.dev, NULL, &kshmem.ctx);
+    if (rc)
+        kshmem_fatal("shmem_init: opening the NI context: %s", kolo_strerror(rc));
+
+    /* symmetric data: the executable's writable segments */
+    dl_iterate_phdr(find_data, &seg);
+    if (!seg.lo)
+        kshmem_fatal("shmem_init: cannot find the program's data segment");
+    kshmem.data_base = seg.lo;
+    kshmem.data_len = seg.hi - seg.lo;
+
+    /* symmetric heap */
+    user_heap = parse_size(getenv("SHMEM_SYMMETRIC_SIZE"), KSHMEM_DEFAULT_HEAP);
+    kshmem.scratch_len = KSHMEM_SCRATCH;
+    kshmem.heap_len = (user_heap + kshmem.scratch_len + 2 * 64 * (size_t)kshmem.npes + 4096 + ps - 1) &
+                      ~(ps - 1);
+    heap = mmap((void *)(uintptr_t)KSHMEM_HEAP_ADDR, kshmem.heap_len, PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+    if (heap == MAP_FAILED) { /* taken: anywhere (addresses are translated), 2 MiB aligned */
+        size_t a = (size_t)2 << 20;
+        uint8_t *m = (uint8_t *)mmap(NULL, kshmem.heap_len + a, PROT_READ | PROT_WRITE,
+                                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m != (uint8_t *)MAP_FAILED) {
+            uint8_t *al = (uint8_t *)(((uintptr_t)m + a - 1) & ~(uintptr_t)(a - 1));
+            if (al > m)
+                munmap(m, (size_t)(al - m));
+            if (m + kshmem.heap_len + a > al + kshmem.heap_len)
+                munmap(al + kshmem.heap_len, (size_t)(m + a - al));
+            heap = al;
+        }
+    }
+    if (heap == MAP_FAILED)
+        kshmem_fatal("shmem_init: cannot map a symmetric heap of %zu bytes: %s", kshmem.heap_len,
+                     strerror(errno));
+    kshmem.heap_base = (uintptr_t)heap;
+    if (shmh_init(&kshmem.heap, heap, kshmem.heap_len))
+        kshmem_fatal("shmem_init: out of memory");
+
+    /* windows: the NI's DMA may reach them from now on */
+    rc = kolo_win_open(kshmem.dev, KSHMEM_WIN_DATA, (void *)kshmem.data_base, kshmem.data_len,
+                       KOLO_WIN_RWA, -1, kolo_ctx_index(kshmem.ctx), &kdata);
+    if (rc >= 0)
+        rc = kolo_win_open(kshmem.dev, KSHMEM_WIN_HEAP, heap, kshmem.heap_len, KOLO_WIN_RWA, -1,
+                           kolo_ctx_index(kshmem.ctx), &kheap);
+    if (rc < 0)
+        kshmem_fatal("shmem_init: opening the NI windows: %s", kolo_strerror(rc));
+
+    /* internal symmetric objects: the same offsets in every PE */
+    kshmem.sync_recv = (volatile uint64_t *)internal_alloc(8 * (size_t)kshmem.npes);
+    kshmem.coll_sizes = (uint64_t *)internal_alloc(8 * (size_t)kshmem.npes);
+    kshmem.scratch = (uint8_t *)internal_alloc(kshmem.scratch_len);
+    kshmem.sync_expect = (uint64_t *)calloc((size_t)kshmem.npes, 8);
+    kshmem.peer = (kshmem_peer *)calloc((size_t)kshmem.npes, sizeof *kshmem.peer);
+    if (!kshmem.sync_expect || !kshmem.peer)
+        kshmem_fatal("shmem_init: out of memory");
+
+    /* publish, then collect everyone's */
+    slot = kolo_sim_slot(sim, (unsigned)kshmem.me);
+    slot->info[0] = KSHMEM_INFO_MAGIC;
+    slot->info[1] = kshmem.data_base;
+    slot->info[2] = kshmem.data_len;
+    slot->info[3] = kshmem.heap_base;
+    slot->info[4] = kshmem.heap_len;
+    slot->info[5] = (uint64_t)kdata | (uint64_t)kheap << 8;
+    slot->info[6] = kshmem.my_node;
+    __atomic_store_n(&slot->info_ready, 1u, __ATOMIC_RELEASE);
+    for (i = 0; i < kshmem.npes; i++) {
+        kolo_pe_slot *s = kolo_sim_slot(sim, (unsigned)i);
+        unsigned long n = 0;
+        while (!__atomic_load_n(&s->info_ready, __ATOMIC_ACQUIRE))
+            kshmem_wait_step(&n);
+        if (s->info[0] != KSHMEM_INFO_MAGIC)
+            kshmem_fatal("shmem_init: PE %d is not running this OpenSHMEM library", i);
+        if (s->info[2] != kshmem.data_len)
+            kshmem_fatal("shmem_init: PE %d has %llu bytes of static data, this PE %zu (not the "
+                         "same program?)",
+                         i, (unsigned long long)s->info[2], kshmem.data_len);
+        if (s->info[4] != kshmem.heap_len)
+            kshmem_fatal("shmem_init: PE %d has a symmetric heap of %llu bytes, this PE %zu "
+                         "(SHMEM_SYMMETRIC_SIZE differs?)",
+                         i, (unsigned long long)s->info[4], kshmem.heap_len);
+        kshmem.peer[i].data_base = s->info[1];
+        kshmem.peer[i].heap_base = s->info[3];
+        kshmem.peer[i].data_key = (uint8_t)s->info[5];
+        kshmem.peer[i].heap_key = (uint8_t)(s->info[5] >> 8);
+        kshmem.peer[i].node = (uint16_t)s->info[6];
+        if (!kolo_dev_node_valid(kshmem.dev, kshmem.peer[i].node))
+            kshmem_fatal("shmem_init: PE %d is on node %#x, outside the torus", i,
+                         kshmem.peer[i].node);
+    }
+    kshmem_team_world.start = 0;
+    kshmem_team_world.stride = 1;
+    kshmem_team_world.size = kshmem.npes;
+    kshmem_team_world.my = kshmem.me;
+    kshmem_team_shared.start = kshmem.me;
+    kshmem_team_shared.size = 1;
+    kshmem_team_shared.my = 0;
+    kshmem.initialized = 1;
+    {
+        static int registered;
+        if (!registered) {
+            registered = 1;
+            atexit(at_exit_finalize);
+        }
+    }
+    /* everyone's windows are open (published after opening); one barrier
+     * checks the network end to end before the program starts */
+    shmem_barrier_all();
+}
+
+int shmem_init_thread(int requested, int *provided) {
+    (void)requested;
+    shmem_init();
+    if (provided)
+        *provided = SHMEM_THREAD_SINGLE;
+    return 0;
+}
+
+void shmem_query_thread(int *provided) {
+    if (provided)
+        *provided = SHMEM_THREAD_SINGLE;
+}
+
+int shmem_initialized(void) { return kshmem.initialized && !kshmem.finalized; }
+
+void shmem_finalize(void) {
+    int rc;
+    if (!kshmem.initialized || kshmem.finalized)
+        return;
+    shmem_barrier_all();
+    rc = kolo_quiet(kshmem.ctx);
+    if (rc)
+        fprintf(stderr, "kolo-shmem (PE %d): shmem_finalize: %s\n", kshmem.me, kolo_strerror(rc));
+    kshmem.finalized = 1;
+    kolo_ctx_close(kshmem.ctx);
+    kshmem.ctx = NULL;
+    kolo_close(kshmem.dev); /* closes the windows, detaches from kolo-sim */
+    kshmem.dev = NULL;
+    kshmem.sim = NULL;
+    shmh_destroy(&kshmem.heap);
+    munmap((void *)kshmem.heap_base, kshmem.heap_len);
+    free(kshmem.sync_expect);
+    free(kshmem.peer);
+    kshmem.sync_expect = NULL;
+    kshmem.peer = NULL;
+}
+
+void shmem_global_exit(int status) {
+    fflush(NULL);
+    if (kshmem.sim)
+        kolo_sim_global_exit((kolo_sim_client *)kshmem.sim, status);
+    _exit(status);
+}
+
+int shmem_my_pe(void) { return kshmem.initialized && !kshmem.finalized ? kshmem.me : -1; }
+int shmem_n_pes(void) { return kshmem.initialized && !kshmem.finalized ? kshmem.npes : -1; }
+int _my_pe(void) { return shmem_my_pe(); }
+int _num_pes(void) { return shmem_n_pes(); }
+void start_pes(int npes) {
+    (void)npes;
+    shmem_init();
+}
+
+int shmem_pe_accessible(int pe) { return shmem_initialized() && pe >= 0 && pe < kshmem.npes; }
+
+int shmem_addr_accessible(const void *addr, int pe) {
+    return shmem_pe_accessible(pe) && kshmem_is_symmetric(addr, 1);
+}
+
+void *shmem_ptr(const void *dest, int pe) {
+    /* only the PE's own memory is load/store accessible */
+    if (shmem_initialized() && pe == kshmem.me && kshmem_is_symmetric(dest, 1))
+        return (void *)(uintptr_t)dest;
+    return NULL;
+}
+
+void shmem_pcontrol(int level, ...) { (void)level; }
+
+void shmem_info_get_version(int *major, int *minor) {
+    if (major)
+        *major = SHMEM_MAJOR_VERSION;
+    if (minor)
+        *minor = SHMEM_MINOR_VERSION;
+}
+
+void shmem_info_get_name(char *name) {
+    if (name)
+        snprintf(name, SHMEM_MAX_NAME_LEN, "%s", SHMEM_VENDOR_STRING);
+}
+
+/* ---- symmetric heap (collective: every PE makes the same calls) ------------------------ */
+static void *heap_alloc(const char *fn, size_t size, size_t align) {
+    void *p;
+    kshmem_check_init(fn);
+    p = size ? shmh_alloc(&kshmem.heap, size, align) : NULL;
+    shmem_barrier_all();
+    (void)fn;
+    return p;
+}
+
+void *shmem_malloc(size_t size) { return heap_alloc("shmem_malloc", size, 16); }
+void *shmem_malloc_with_hints(size_t size, long hints) {
+    (void)hints;
+    return heap_alloc("shmem_malloc_with_hints", size, 16);
+}
+
+void *shmem_calloc(size_t count, size_t size) {
+    void *p;
+    if (size && count > (size_t)-1 / size)
+        return heap_alloc("shmem_calloc", 0, 16);
+    kshmem_check_init("shmem_calloc");
+    p = (count && size) ? shmh_alloc(&kshmem.heap, count * size, 16) : NULL;
+    if (p)
+        memset(p, 0, count * size);
+    shmem_barrier_all();
+    return p;
+}
+
+void *shmem_align(size_t alignment, size_t size) {
+    if (!alignment || (alignment & (alignment - 1))) {
+        kshmem_check_init("shmem_align");
+        shmem_barrier_all();
+        return NULL;
+    }
+    return heap_alloc("shmem_align", size, alignment);
+}
+
+void shmem_free(void *ptr) {
+    kshmem_check_init("shmem_free");
+    shmem_barrier_all();
+    if (ptr && shmh_free(&kshmem.heap, ptr))
+        kshmem_fatal("shmem_free: %p was not returned by shmem_malloc", ptr);
+}
+
+void *shmem_realloc(void *ptr, size_t size) {
+    void *p;
+    size_t old;
+    kshmem_check_init("shmem_realloc");
+    if (!ptr)
+        return shmem_malloc(size);
+    if (!size) {
+        shmem_free(ptr);
+        return NULL;
+    }
+    old = shmh_block_size(&kshmem.heap, ptr);
+    if (!old)
+        kshmem_fatal("shmem_realloc: %p was not returned by shmem_malloc", ptr);
+    shmem_barrier_all(); /* nobody writes the old block any more */
+    p = shmh_alloc(&kshmem.heap, size, 16);
+    if (p) {
+        memcpy(p, ptr, old < size ? old : size);
+        shmh_free(&kshmem.heap, ptr);
+    }
+    shmem_barrier_all();
+    return p;
+}
+
+void *shmalloc(size_t size) { return shmem_malloc(size); }
+void shfree(void *ptr) { shmem_free(ptr); }
+void *shrealloc(void *ptr, size_t size) { return shmem_realloc(ptr, size); }
+void *shmemalign(size_t alignment, size_t size) { return shmem_align(alignment, size); }
+
+/* ---- extensions (shmemx.h) --------------------------------------------------------- */
+uint64_t shmemx_kolo_cycles(void) {
+    return kshmem.sim ? kolo_sim_cycle((kolo_sim_client *)kshmem.sim) : 0;
+}
+unsigned shmemx_kolo_core_mhz(void) {
+    return kshmem.sim ? kolo_sim_core_mhz((kolo_sim_client *)kshmem.sim) : 0;
+}
