@@ -54,9 +54,12 @@ struct Waiting {
     bool checked = false;
 };
 
+// One queue per virtual network: a request waiting for credits must never
+// hold up the responses behind it (they free the credits it waits for).
 struct Injector {
-    std::deque<kolo_pkt> q;
-    unsigned pos = 0;
+    std::deque<kolo_pkt> q[2];
+    int cur = -1;     // vnet of the packet being sent, -1 between packets
+    unsigned pos = 0; // next flit of it
     int credits[4] = {KOLO_VC_DEPTH, KOLO_VC_DEPTH, KOLO_VC_DEPTH, KOLO_VC_DEPTH};
 };
 
@@ -99,12 +102,12 @@ class RtlNet : public Net {
 
     const char *name() const override { return "rtl"; }
 
-    bool can_send(int src, const kolo_pkt &) override {
-        return inj_[static_cast<size_t>(src)].q.size() < kInjQueue;
+    bool can_send(int src, const kolo_pkt &p) override {
+        return inj_[static_cast<size_t>(src)].q[pkt_vc(p) >> 1].size() < kInjQueue;
     }
 
     void send(int src, const kolo_pkt &p, uint64_t) override {
-        inj_[static_cast<size_t>(src)].q.push_back(p);
+        inj_[static_cast<size_t>(src)].q[pkt_vc(p) >> 1].push_back(p);
         in_net_++;
     }
 
@@ -141,9 +144,12 @@ class RtlNet : public Net {
         for (int n = 0; n < kNodes; n++) {
             const Injector &i = inj_[static_cast<size_t>(n)];
             const Ejector &e = ej_[static_cast<size_t>(n)];
-            if (!i.q.empty())
-                std::fprintf(f, "  node index %d: %zu packets to inject%s, credits %d %d %d %d\n",
-                             n, i.q.size(), i.pos ? " (one half sent)" : "", i.credits[0],
+            if (!i.q[0].empty() || !i.q[1].empty())
+                std::fprintf(f,
+                             "  node index %d: %zu requests, %zu responses to inject%s, credits "
+                             "%d %d %d %d\n",
+                             n, i.q[0].size(), i.q[1].size(), i.pos ? " (one half sent)" : "",
+                             i.credits[0],
                              i.credits[1], i.credits[2], i.credits[3]);
             for (int v = 0; v < 2; v++)
                 if (!e.done[v].empty())
@@ -174,10 +180,21 @@ class RtlNet : public Net {
         sig_clear(top_->ej_credit_valid);
         for (int n = 0; n < kNodes; n++) {
             Injector &in = inj_[static_cast<size_t>(n)];
-            if (!in.q.empty()) {
-                const kolo_pkt &p = in.q.front();
+            if (in.cur < 0) {
+                // next packet: a response first, then a request, each only
+                // once its VC has credits for the whole packet
+                for (int v = 1; v >= 0 && in.cur < 0; v--) {
+                    if (in.q[v].empty())
+                        continue;
+                    const kolo_pkt &h = in.q[v].front();
+                    if (in.credits[pkt_vc(h)] >= static_cast<int>(h.len + 2u))
+                        in.cur = v;
+                }
+            }
+            if (in.cur >= 0) {
+                const kolo_pkt &p = in.q[in.cur].front();
                 unsigned vc = pkt_vc(p), flits = p.len + 2u;
-                if (in.pos != 0 || in.credits[vc] >= static_cast<int>(flits)) {
+                {
                     Flit f;
                     f.data = in.pos < 2 ? p.header[in.pos] : p.payload[in.pos - 2];
                     f.vc = vc;
@@ -190,7 +207,8 @@ class RtlNet : public Net {
                     moved = true;
                     if (++in.pos == flits) {
                         in.pos = 0;
-                        in.q.pop_front();
+                        in.q[in.cur].pop_front();
+                        in.cur = -1;
                     }
                 }
             }
