@@ -43,6 +43,10 @@ POINTS=(
   "kolo_link_phy|LANES=1"
   "kolo_link_phy|LANES=4"
   "kolo_link_phy|LANES=3 CC_INTERVAL=100 SLIP_WAIT=1 FIFO_ADDR_W=3"   # odd lane count, small counters
+  "kolo_pcie_dma_rd|"
+  "kolo_pcie_dma_rd|TAGS=48 RB_LINES=1024 REQS=4 CPL_TIMEOUT=100"     # tags not a power of two
+  "kolo_pcie_ep|"
+  "kolo_pcie_ep|TAGS=256 CPL_TIMEOUT=8000 RB_LINES=2048 REQS=64 BAR0_SIZE_LOG2=20 BAR2_SIZE_LOG2=12"
 )
 
 # Icarus messages that are not about the design: none seen with Icarus 11.

@@ -136,7 +136,7 @@ int kolo_route_path_to(const kolo_topo *t, uint16_t src, uint16_t dst, uint32_t 
 #define KOLO_E_WRONG (-4)    /* ejects at a node other than the destination */
 #define KOLO_E_CYCLE (-5)    /* deadlock check found a cycle */
 #define KOLO_E_NOSPACE (-6)  /* workspace too small */
-const char *kolo_strerror(int code);
+const char *kolo_route_strerror(int code);
 
 /* ---- deadlock check --------------------------------------------------------
  * Channel dependency graph of the deterministic (VC0, escape) paths of every

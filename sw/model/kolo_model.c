@@ -292,7 +292,7 @@ int kolo_model_inject(kolo_model *m, const kolo_pkt *p) {
     if (n < 0)
         return fail(m, KOLO_E_ARG, "inject id %#llx src %s dst %s: route state %#x: %s",
                     (unsigned long long)id, node_str(b1, p->src), node_str(b2, p->dst), rs,
-                    kolo_strerror(n));
+                    kolo_route_strerror(n));
     r = (pkt_rec *)calloc(1, sizeof *r);
     if (!r)
         return fail(m, KOLO_E_ARG, "inject: out of memory");

@@ -214,7 +214,7 @@ int kolo_route_path_to(const kolo_topo *t, uint16_t src, uint16_t dst, uint32_t 
     return n;
 }
 
-const char *kolo_strerror(int code) {
+const char *kolo_route_strerror(int code) {
     switch (code) {
     case KOLO_OK:
         return "ok";

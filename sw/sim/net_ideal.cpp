@@ -70,7 +70,7 @@ class IdealNet : public Net {
         int n = kolo_route_path(&topo_, src_id, rs, hops, KOLO_PATH_MAX);
         if (n < 1) {
             sink_->net_error("ideal network: packet from node index " + std::to_string(src) +
-                             " has an unusable route state (" + kolo_strerror(n) + ")");
+                             " has an unusable route state (" + kolo_route_strerror(n) + ")");
             return;
         }
         uint64_t id = p.header[1] & KOLO_MODEL_ID_MASK;

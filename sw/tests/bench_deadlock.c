@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
             best = dt;
     }
     if (rc != KOLO_OK)
-        fprintf(stderr, "bench_deadlock: check returned %d (%s)\n", rc, kolo_strerror(rc));
+        fprintf(stderr, "bench_deadlock: check returned %d (%s)\n", rc, kolo_route_strerror(rc));
     printf("BENCH deadlock_check_ms_%ux%ux%u %.2f ms\n", t.size[0], t.size[1], t.size[2], best);
     free(tables);
     free(ws);

@@ -130,8 +130,8 @@ static void test_route_state(void) {
     CHECK_EQ(kolo_route_det_port(rs), KOLO_PORT_LOCAL, "then eject");
     CHECK_EQ(kolo_rs_fs_port(rs), KOLO_PORT_ZM, "port fields stay");
     CHECK_EQ(kolo_rs_ls_port(rs), KOLO_PORT_YP, "port fields stay");
-    CHECK(kolo_strerror(KOLO_E_CYCLE)[0] != 0, "strerror");
-    CHECK(kolo_strerror(12345)[0] != 0, "strerror of unknown code");
+    CHECK(kolo_route_strerror(KOLO_E_CYCLE)[0] != 0, "strerror");
+    CHECK(kolo_route_strerror(12345)[0] != 0, "strerror of unknown code");
 }
 
 /* Distance walked from a to b going plus (independent of the library). */

@@ -138,7 +138,7 @@ static int cmd_path(const kolo_topo *t, uint16_t src, uint16_t dst) {
     printf(", entry 0x%08lx (%s)\n", (unsigned long)e, r);
     n = kolo_route_path_to(t, src, dst, e, hops, KOLO_PATH_MAX);
     if (n < 0) {
-        fprintf(stderr, "kolo-route: path: %s\n", kolo_strerror(n));
+        fprintf(stderr, "kolo-route: path: %s\n", kolo_route_strerror(n));
         return 1;
     }
     for (i = 0; i < n; i++)
@@ -179,7 +179,7 @@ static int cmd_check(const kolo_topo *t) {
         printf("\n");
     } else {
         printf("FAIL: route %s -> %s: %s\n", node_str(b1, rep.src), node_str(b2, rep.dst),
-               kolo_strerror(rc));
+               kolo_route_strerror(rc));
     }
     free(tables);
     free(ws);

@@ -179,7 +179,7 @@ bool TorusBench::setup(std::string *err) {
         kolo_deadlock_report rep{};
         int rc = kolo_deadlock_check(&topo_.t, tables_.data(), ws.data(), ws.size(), &rep);
         if (rc != KOLO_OK) {
-            *err = std::string("routing tables fail the deadlock check: ") + kolo_strerror(rc);
+            *err = std::string("routing tables fail the deadlock check: ") + kolo_route_strerror(rc);
             return false;
         }
     }
@@ -277,7 +277,7 @@ void TorusBench::new_packet(int src, int dst) {
     int rc = make_packet(model_, id, topo_.id[src], topo_.id[dst], vnet, ordered, op, len, rng_, &p);
     if (rc != KOLO_OK) {
         fail("model refused packet " + std::to_string(id) + " " + topo_.name(src) + "->" + topo_.name(dst) + ": " +
-             kolo_model_last_error(model_) + " (" + kolo_strerror(rc) + ")");
+             kolo_model_last_error(model_) + " (" + kolo_route_strerror(rc) + ")");
         return;
     }
     p.t_created = now_;
