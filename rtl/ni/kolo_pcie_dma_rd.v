@@ -1,0 +1,566 @@
+`default_nettype none
+// kolo_pcie_dma_rd - DMA read engine of the PCIe endpoint core.
+//
+// Requests (dma_rd_req_*: addr, len 1..4096 bytes, caller's id) are accepted
+// one every two cycles at most, while the request table (REQS entries) has a free
+// entry, the reorder buffer (RB_LINES lines of 32 bytes) has room for the
+// request's DW-aligned data (ceil((addr[1:0] + len) / 32) lines, reserved
+// contiguously, in order) and the splitter is idle.
+// Splitting: a request becomes memory read TLPs (MRd, 3-DW header below 4 GB,
+// else 4-DW) cut at max-read-request-size aligned addresses
+// (cfg_max_read_req, 128..4096 bytes; this also keeps each inside a 4 KB
+// page), one per cycle, each with a tag from one pool of TAGS tags (lowest
+// free first) that every request shares; without a free tag the splitter
+// waits. Without cfg_bus_master no TLP is sent and the request fails.
+// Completions (cpl_*, every beat taken): a CplD for an outstanding tag with
+// the expected byte count and lower address (every completion of a tag
+// arrives in address order, PCIe 2.3.1.1) has its DWs written into the
+// request's lines at the DW position the tag has reached (8 RAM banks of one
+// DW, so any DW rotation is one write per beat). A completion with an error
+// status (UR, CA, CRS), a malformed one (wrong byte count, lower address,
+// Length or dw_en, a Cpl without data) or a poisoned one fails the request;
+// the first two also end the tag. Completions for no outstanding tag, or
+// for another requester id, are dropped and counted (ev_bad).
+// Completion timeout: a tag without its last completion CPL_TIMEOUT cycles
+// after its MRd left (checked round-robin, one tag per cycle) ends and fails
+// its request (ev_timeout). A completion that arrives after that finds the
+// tag free (dropped, counted) or, if it has been reused, is taken for the new
+// request: late completions after a timeout are not told apart.
+// Output: requests leave in the order they were accepted, each once all its
+// tags have ended: ceil(len/32) beats on dma_rd_* (kolo_fifo_sync of 4
+// beats), byte 0 = the byte at addr in bits 7:0 of the first beat, _id on
+// every beat, _last on the last, _err on the last beat of a failed request
+// (its data is then undefined). The lines are read one per cycle (one more
+// when addr is not DW-aligned: each beat is a byte shift of two lines) and
+// the next request starts with no gap.
+// Handshakes: valid/ready; dma_rd_req_ready does not depend on
+// dma_rd_req_valid; the MRd output (one beat) and dma_rd_* are held while
+// !ready. The completion beats (cpl_*) have no ready: each is taken.
+module kolo_pcie_dma_rd #(
+    parameter TAGS = 32,            // read tags, 2..256
+    parameter CPL_TIMEOUT = 250000, // cycles
+    parameter RB_LINES = 512,       // reorder buffer lines of 32 bytes, power of two >= 512
+    parameter REQS = 32             // requests in flight (table entries), power of two >= 2
+) (
+    input  wire         clk,
+    input  wire         rst,
+    input  wire [15:0]  cfg_req_id,
+    input  wire [2:0]   cfg_max_read_req,
+    input  wire         cfg_bus_master,
+    // user requests
+    input  wire         dma_rd_req_valid,
+    output wire         dma_rd_req_ready,
+    input  wire [63:0]  dma_rd_req_addr,
+    input  wire [12:0]  dma_rd_req_len,
+    input  wire [7:0]   dma_rd_req_id,
+    // user data
+    output wire         dma_rd_valid,
+    input  wire         dma_rd_ready,
+    output wire [255:0] dma_rd_data,
+    output wire [7:0]   dma_rd_id,
+    output wire         dma_rd_last,
+    output wire         dma_rd_err,
+    // completions from kolo_pcie_ep_rx
+    input  wire         cpl_valid,     // no ready: every beat is taken
+    input  wire [127:0] cpl_hdr,
+    input  wire [255:0] cpl_data,
+    input  wire         cpl_sop,
+    input  wire         cpl_eop,
+    input  wire [7:0]   cpl_dw_en,
+    // read requests to the arbiter (one beat, no payload)
+    output reg          mrd_valid,
+    input  wire         mrd_ready,
+    output reg  [127:0] mrd_hdr,
+    // event pulses
+    output reg          ev_timeout,
+    output reg          ev_cpl_err,
+    output reg          ev_bad,
+    // status (tags in use)
+    output reg  [8:0]   tags_used      // registered: the count one cycle ago
+);
+  localparam integer TAG_W = (TAGS > 1) ? $clog2(TAGS) : 1;
+  localparam integer RQ_W = $clog2(REQS);
+  localparam integer RB_AW = $clog2(RB_LINES);
+  localparam integer TS_W = $clog2(CPL_TIMEOUT + 2 * TAGS + 4) + 1;
+  localparam integer CNT_W = TAG_W + 1;
+  localparam [TS_W-1:0] TIMEOUT = CPL_TIMEOUT[TS_W-1:0];
+  localparam [RB_AW:0] RB_ALL = RB_LINES[RB_AW:0];
+  localparam [RQ_W:0] REQS_ALL = REQS[RQ_W:0];
+  localparam [8:0] TAGS9 = TAGS[8:0];
+  localparam integer OUT_DEPTH = 4;
+  localparam [7:0] OUT_LIM = OUT_DEPTH[7:0] - 8'd1;   // FIFO words + reads in flight before a read
+
+  generate
+    if (TAGS < 2 || TAGS > 256 || RB_LINES < 512 || (1 << RB_AW) != RB_LINES ||
+        REQS < 2 || (1 << RQ_W) != REQS || CPL_TIMEOUT < 1) begin : g_bad_params
+      kolo_pcie_dma_rd_bad_params u_bad ();
+    end
+  endgenerate
+
+  // ---- request table ----------------------------------------------------------------
+  reg [7:0]       e_id   [0:REQS-1];
+  reg [12:0]      e_len  [0:REQS-1];
+  reg [1:0]       e_s    [0:REQS-1];
+  reg [RB_AW-1:0] e_base [0:REQS-1];
+  reg [7:0]       e_lines[0:REQS-1];
+  reg [REQS-1:0]  e_err;
+  reg [REQS-1:0]  e_issued;
+  reg [REQS*CNT_W-1:0] e_tags;
+  reg [RQ_W-1:0]  tbl_wr, tbl_rd;
+  reg [RQ_W:0]    tbl_cnt;
+  reg [RB_AW-1:0] rb_head;
+  reg [RB_AW:0]   rb_used;
+
+  // ---- tag table ----------------------------------------------------------------------
+  reg [TAGS-1:0]  t_valid;
+  reg [RQ_W-1:0]  t_req    [0:TAGS-1];
+  reg [10:0]      t_next_dw[0:TAGS-1];   // request DW index of the tag's next completion data
+  reg [12:0]      t_rem    [0:TAGS-1];   // bytes still to come
+  reg [6:0]       t_la     [0:TAGS-1];   // lower address of the next completion
+  reg [TS_W-1:0]  t_ts     [0:TAGS-1];   // when the MRd left
+  reg [TS_W-1:0]  now;
+
+  // lowest free tag: a binary tree over the tags padded to TP (heap order:
+  // node k has children 2k+1 and 2k+2, the leaves are TP-1 .. 2TP-2)
+  localparam integer TP = 1 << TAG_W;
+  wire [TP-1:0] freev;
+  reg [2*TP-2:0] ft_any;
+  reg [(2*TP-1)*TAG_W-1:0] ft_idx;
+  generate
+    assign freev[TAGS-1:0] = ~t_valid;
+    if (TP > TAGS) begin : g_pad
+      assign freev[TP-1:TAGS] = {(TP-TAGS){1'b0}};
+    end
+  endgenerate
+  integer fk;
+  always @(*) begin
+    for (fk = 0; fk < TP; fk = fk + 1) begin
+      ft_any[TP-1+fk] = freev[fk];
+      ft_idx[(TP-1+fk)*TAG_W+:TAG_W] = fk[TAG_W-1:0];
+    end
+    for (fk = TP - 2; fk >= 0; fk = fk - 1) begin
+      ft_any[fk] = ft_any[2*fk+1] | ft_any[2*fk+2];
+      ft_idx[fk*TAG_W+:TAG_W] = ft_any[2*fk+1] ? ft_idx[(2*fk+1)*TAG_W+:TAG_W] : ft_idx[(2*fk+2)*TAG_W+:TAG_W];
+    end
+  end
+  wire [TAG_W-1:0] free_tag = ft_idx[TAG_W-1:0];
+  wire free_any = ft_any[0];
+  reg [8:0] used_cnt;
+  integer ui;
+  always @(*) begin
+    used_cnt = 9'd0;
+    for (ui = 0; ui < TAGS; ui = ui + 1) used_cnt = used_cnt + {8'd0, t_valid[ui]};
+  end
+
+  // ---- acceptance and splitting ----------------------------------------------------------
+  reg         iss_busy;
+  reg [63:0]  iss_addr;
+  reg [12:0]  iss_rem;
+  reg [12:0]  iss_done;
+  reg [1:0]   iss_s;
+  reg [RQ_W-1:0] iss_ent;
+
+  wire [13:0] req_span = {12'd0, dma_rd_req_addr[1:0]} + {1'b0, dma_rd_req_len} + 14'd31;
+  wire [8:0] req_lines = req_span[13:5];
+  wire [RB_AW:0] req_lines_x = {{(RB_AW-8){1'b0}}, req_lines};
+  wire [RB_AW:0] rb_free = RB_ALL - rb_used;
+  assign dma_rd_req_ready = !iss_busy && (tbl_cnt != REQS_ALL) && (req_lines_x <= rb_free);
+  wire accept = dma_rd_req_valid && dma_rd_req_ready;
+
+  wire [2:0] mrrs_enc = (cfg_max_read_req > 3'd5) ? 3'd0 : cfg_max_read_req;
+  wire [12:0] mrrs = 13'd128 << mrrs_enc;
+  wire [12:0] to_bound = mrrs - ({1'b0, iss_addr[11:0]} & (mrrs - 13'd1));
+  wire [12:0] n_sub = (iss_rem < to_bound) ? iss_rem : to_bound;
+  wire [12:0] span = {11'd0, iss_addr[1:0]} + n_sub + 13'd3;
+  wire [10:0] ldw = span[12:2];
+  wire [1:0] last_off = iss_addr[1:0] + n_sub[1:0] - 2'd1;
+  wire [3:0] fbe_m = 4'hF << iss_addr[1:0];
+  wire [3:0] lbe_m = 4'hF >> (2'd3 - last_off);
+  wire [3:0] fbe = (ldw == 11'd1) ? (fbe_m & lbe_m) : fbe_m;
+  wire [3:0] lbe = (ldw == 11'd1) ? 4'd0 : lbe_m;
+  wire use4 = (iss_addr[63:32] != 32'd0);
+  wire [7:0] tag8 = {{(8-TAG_W){1'b0}}, free_tag};
+  wire [31:0] h0 = {1'b0, 1'b0, use4, 5'b00000, 14'd0, ldw[9:0]};
+  wire [31:0] h1 = {cfg_req_id, tag8, lbe, fbe};
+  wire [127:0] hdr = use4 ? {iss_addr[31:2], 2'b00, iss_addr[63:32], h1, h0}
+                          : {32'd0, iss_addr[31:2], 2'b00, h1, h0};
+  wire [12:0] sub_off = {11'd0, iss_s} + iss_done;
+  wire mrd_free = !mrd_valid || mrd_ready;
+  wire issue = iss_busy && cfg_bus_master && free_any && mrd_free;
+  wire iss_last = (n_sub == iss_rem);
+  wire iss_abort = iss_busy && !cfg_bus_master;
+  reg [TAG_W-1:0] mrd_tag;
+
+  // ---- completions -----------------------------------------------------------------------
+  localparam [1:0] A_DROP = 2'd0, A_ERR = 2'd1, A_DATA = 2'd2;
+  wire [31:0] c0 = cpl_hdr[31:0];
+  wire [31:0] c1 = cpl_hdr[63:32];
+  wire [31:0] c2 = cpl_hdr[95:64];
+  wire [10:0] c_len = (c0[9:0] == 10'd0) ? 11'd1024 : {1'b0, c0[9:0]};
+  wire [12:0] c_bc = (c1[11:0] == 12'd0) ? 13'd4096 : {1'b0, c1[11:0]};
+  wire [2:0] c_st = c1[15:13];
+  wire [7:0] c_tag8 = c2[15:8];
+  wire [TAG_W-1:0] c_tag = c_tag8[TAG_W-1:0];
+  wire [6:0] c_la = c2[6:0];
+  wire c_is_cpl = (c0[31:29] == 3'b000 || c0[31:29] == 3'b010) && c0[28:24] == 5'b01010;
+  wire c_has_data = c0[30];
+  wire c_ours = c_is_cpl && c2[31:16] == cfg_req_id && c0[23] == 1'b0 && c0[19] == 1'b0 &&
+                {1'b0, c_tag8} < TAGS9 && t_valid[c_tag];
+  wire [12:0] c_bytes4 = {c_len, 2'b00};
+  wire [12:0] c_avail = c_bytes4 - {11'd0, c_la[1:0]};           // bytes the data can hold
+  wire [12:0] c_nb = (c_bc < c_avail) ? c_bc : c_avail;
+  wire [13:0] c_room = {1'b0, c_bc} + {12'd0, c_la[1:0]} + 14'd3;
+  wire c_fields_ok = (c_bc == t_rem[c_tag]) && (c_la == t_la[c_tag]) && ({1'b0, c_bytes4} <= c_room);
+  reg [1:0] sop_act;
+  always @(*) begin
+    if (!c_ours) sop_act = A_DROP;
+    else if (c_st != 3'b000 || !c_has_data || !c_fields_ok) sop_act = A_ERR;
+    else sop_act = A_DATA;
+  end
+  wire [RQ_W-1:0] sop_req = t_req[c_tag];
+  wire [10:0] sop_ndw = t_next_dw[c_tag];
+  wire [RB_AW-1:0] sop_line = e_base[sop_req] + {{(RB_AW-8){1'b0}}, sop_ndw[10:3]};
+
+  // context of a completion that spans several beats
+  reg             in_cpl;       // between sop and eop
+  reg [1:0]       x_act;
+  reg [TAG_W-1:0] x_tag;
+  reg [RQ_W-1:0]  x_req;
+  reg [RB_AW-1:0] x_line;
+  reg [2:0]       x_rot;
+  reg [10:0]      x_left;
+  reg [10:0]      x_len;
+  reg [12:0]      x_nb;
+  reg             x_final;
+  reg             x_poison;
+  reg             x_bad;
+
+  wire cfire = cpl_valid;
+  wire is_sop = !in_cpl;   // the beat starts a TLP (a beat without sop there is dropped)
+  wire [1:0]       b_act = is_sop ? (cpl_sop ? sop_act : A_DROP) : x_act;
+  wire [TAG_W-1:0] b_tag = is_sop ? c_tag : x_tag;
+  wire [RQ_W-1:0]  b_req = is_sop ? sop_req : x_req;
+  wire [RB_AW-1:0] b_line = is_sop ? sop_line : x_line;
+  wire [2:0]       b_rot = is_sop ? sop_ndw[2:0] : x_rot;
+  wire [10:0]      b_left = is_sop ? c_len : x_left;
+  wire [10:0]      b_len = is_sop ? c_len : x_len;
+  wire [12:0]      b_nb = is_sop ? c_nb : x_nb;
+  wire             b_final = is_sop ? (c_nb == c_bc) : x_final;
+  wire             b_poison = is_sop ? c0[14] : x_poison;
+  wire             b_bad_prev = is_sop ? 1'b0 : x_bad;
+  wire [7:0] b_exp_en = (b_left >= 11'd8) ? 8'hFF : ((8'd1 << b_left[2:0]) - 8'd1);
+  wire b_bad = b_bad_prev || cpl_dw_en != b_exp_en || cpl_eop != (b_left <= 11'd8);
+  wire [10:0] b_left_next = (b_left >= 11'd8) ? b_left - 11'd8 : 11'd0;
+
+  // RAM writes: bank j takes beat DW (j - rot) mod 8, one line further when it wrapped
+  wire [7:0] bank_we;
+  wire [8*RB_AW-1:0] bank_wa;
+  wire [255:0] bank_wd;
+  genvar gj;
+  generate
+    for (gj = 0; gj < 8; gj = gj + 1) begin : g_wsel
+      wire [2:0] k = gj[2:0] - b_rot;
+      assign bank_we[gj] = cfire && b_act == A_DATA && cpl_dw_en[k] && ({8'd0, k} < b_left);
+      if (gj == 7) begin : g_nowrap  // bank 7 never wraps
+        assign bank_wa[gj*RB_AW+:RB_AW] = b_line;
+      end else begin : g_wrap
+        assign bank_wa[gj*RB_AW+:RB_AW] = (gj[2:0] < b_rot) ? b_line + {{(RB_AW-1){1'b0}}, 1'b1} : b_line;
+      end
+      assign bank_wd[gj*32+:32] = cpl_data[k*32+:32];
+    end
+  endgenerate
+
+  // end of a completion: what happens to its tag and request
+  wire c_end = cfire && cpl_eop && b_act != A_DROP;
+  wire c_good = (b_act == A_DATA) && !b_bad;
+  wire c_retire = c_end && (!c_good || b_final);
+  wire c_fail = c_end && (!c_good || b_poison);
+
+  // ---- completion timeout -------------------------------------------------------------------
+  reg [TAG_W-1:0] sc;
+  wire [TS_W-1:0] sc_age = now - t_ts[sc];
+  wire sc_busy = (in_cpl && x_tag == sc) || (cpl_valid && is_sop && c_tag == sc) ||
+                 (mrd_valid && mrd_tag == sc);
+  wire to_fire = t_valid[sc] && (sc_age >= TIMEOUT) && !sc_busy;
+  wire [RQ_W-1:0] to_req = t_req[sc];
+
+  // ---- output ---------------------------------------------------------------------------------
+  reg             o_busy;
+  reg [RB_AW-1:0] o_base;
+  reg [1:0]       o_s;
+  reg [7:0]       o_nbeats;
+  reg [7:0]       o_nreads;
+  reg [7:0]       o_lines;
+  reg [7:0]       o_rd_j;      // reads issued
+  reg [7:0]       o_rd_q_j;    // index of the read whose data is in bank_rd
+  reg             o_rd_q;      // bank_rd holds read data this cycle
+  reg [7:0]       o_id;
+  reg             o_err;
+  // the read whose data is in bank_rd: its request's fields
+  reg [1:0]       q_s;
+  reg [7:0]       q_nbeats;
+  reg [7:0]       q_id;
+  reg             q_err;
+  reg [255:0]     prev;
+  wire [255:0]    bank_rd;
+  wire [$clog2(OUT_DEPTH+1)-1:0] ofifo_count;
+  wire            ofifo_in_ready;
+
+  wire [CNT_W-1:0] head_tags = e_tags[tbl_rd*CNT_W+:CNT_W];
+  wire o_rd_last;
+  // the next request starts when the last read of the previous one goes
+  wire o_start = (!o_busy || o_rd_last) && tbl_cnt != {(RQ_W+1){1'b0}} && e_issued[tbl_rd] && head_tags == {CNT_W{1'b0}};
+  wire [12:0] head_len = e_len[tbl_rd];
+  wire [7:0] head_nbeats = head_len[12:5] + {7'd0, head_len[4:0] != 5'd0};
+  wire o_rd_fire = o_busy && o_rd_j != o_nreads &&
+                   ({{(8-$clog2(OUT_DEPTH+1)){1'b0}}, ofifo_count} + {7'd0, o_rd_q} <= OUT_LIM);
+  wire [RB_AW-1:0] o_ra = o_base + {{(RB_AW-8){1'b0}}, o_rd_j};
+  assign o_rd_last = o_rd_fire && (o_rd_j + 8'd1 == o_nreads);
+
+  // beat from the returned line
+  wire [511:0] o_win = {bank_rd, prev};
+  wire [255:0] o_shift = o_win[{4'd0, q_s, 3'b000} +: 256];
+  wire o_push = o_rd_q && (q_s == 2'd0 || o_rd_q_j != 8'd0);
+  wire [7:0] o_beat_j = (q_s == 2'd0) ? o_rd_q_j : o_rd_q_j - 8'd1;
+  wire o_beat_last = (o_beat_j + 8'd1 == q_nbeats);
+  wire [255:0] o_beat = (q_s == 2'd0) ? bank_rd : o_shift;
+
+  kolo_fifo_sync #(.WIDTH(256 + 8 + 2), .DEPTH(OUT_DEPTH)) u_ofifo (
+      .clk(clk), .rst(rst),
+      .in_valid(o_push), .in_ready(ofifo_in_ready),
+      .in_data({q_err && o_beat_last, o_beat_last, q_id, o_beat}),
+      .out_valid(dma_rd_valid), .out_ready(dma_rd_ready),
+      .out_data({dma_rd_err, dma_rd_last, dma_rd_id, dma_rd_data}),
+      .count(ofifo_count)
+  );
+
+  // ---- reorder buffer RAM: 8 banks of one DW -------------------------------------------------
+  generate
+    for (gj = 0; gj < 8; gj = gj + 1) begin : g_bank
+      reg [31:0] mem [0:RB_LINES-1];
+      reg [31:0] q;
+      always @(posedge clk) begin
+        if (bank_we[gj]) mem[bank_wa[gj*RB_AW+:RB_AW]] <= bank_wd[gj*32+:32];
+        q <= mem[o_ra];
+      end
+      assign bank_rd[gj*32+:32] = q;
+    end
+  endgenerate
+
+  // ---- request table updates (per entry) -----------------------------------------------------
+  genvar ge;
+  generate
+    for (ge = 0; ge < REQS; ge = ge + 1) begin : g_ent
+      wire [RQ_W-1:0] me = ge[RQ_W-1:0];
+      wire alloc = accept && tbl_wr == me;
+      wire inc = issue && iss_ent == me;
+      wire dec_c = c_retire && b_req == me;
+      wire dec_t = to_fire && to_req == me;
+      wire [CNT_W-1:0] cnt = e_tags[ge*CNT_W+:CNT_W];
+      always @(posedge clk) begin
+        if (rst) begin
+          e_tags[ge*CNT_W+:CNT_W] <= {CNT_W{1'b0}};
+          e_err[ge] <= 1'b0;
+          e_issued[ge] <= 1'b0;
+        end else if (alloc) begin
+          e_tags[ge*CNT_W+:CNT_W] <= {CNT_W{1'b0}};
+          e_err[ge] <= 1'b0;
+          e_issued[ge] <= 1'b0;
+        end else begin
+          e_tags[ge*CNT_W+:CNT_W] <= cnt + {{(CNT_W-1){1'b0}}, inc} - {{(CNT_W-1){1'b0}}, dec_c}
+                                         - {{(CNT_W-1){1'b0}}, dec_t};
+          if ((iss_abort && iss_ent == me) || (c_fail && b_req == me) || dec_t) e_err[ge] <= 1'b1;
+          if ((issue && iss_last && iss_ent == me) || (iss_abort && iss_ent == me)) e_issued[ge] <= 1'b1;
+        end
+      end
+    end
+  endgenerate
+
+  always @(posedge clk) begin
+    if (accept) begin
+      e_id[tbl_wr] <= dma_rd_req_id;
+      e_len[tbl_wr] <= dma_rd_req_len;
+      e_s[tbl_wr] <= dma_rd_req_addr[1:0];
+      e_base[tbl_wr] <= rb_head;
+      e_lines[tbl_wr] <= req_lines[7:0];
+    end
+  end
+
+  // ---- tag table updates ---------------------------------------------------------------------
+  always @(posedge clk) begin
+    if (issue) begin
+      t_req[free_tag] <= iss_ent;
+      t_next_dw[free_tag] <= sub_off[12:2];
+      t_rem[free_tag] <= n_sub;
+      t_la[free_tag] <= iss_addr[6:0];
+      t_ts[free_tag] <= now;
+    end
+    if (mrd_valid && mrd_ready) t_ts[mrd_tag] <= now;
+    if (c_end && c_good && !b_final) begin
+      t_rem[b_tag] <= t_rem[b_tag] - b_nb;
+      t_la[b_tag] <= t_la[b_tag] + b_nb[6:0];
+      t_next_dw[b_tag] <= t_next_dw[b_tag] + b_len;
+    end
+  end
+
+  integer ti;
+  always @(posedge clk) begin
+    if (rst) begin
+      t_valid <= {TAGS{1'b0}};
+      now <= {TS_W{1'b0}};
+      sc <= {TAG_W{1'b0}};
+      tbl_wr <= {RQ_W{1'b0}};
+      tbl_rd <= {RQ_W{1'b0}};
+      tbl_cnt <= {(RQ_W+1){1'b0}};
+      rb_head <= {RB_AW{1'b0}};
+      rb_used <= {(RB_AW+1){1'b0}};
+      iss_busy <= 1'b0;
+      iss_addr <= 64'd0;
+      iss_rem <= 13'd0;
+      iss_done <= 13'd0;
+      iss_s <= 2'd0;
+      iss_ent <= {RQ_W{1'b0}};
+      mrd_valid <= 1'b0;
+      mrd_hdr <= 128'd0;
+      mrd_tag <= {TAG_W{1'b0}};
+      in_cpl <= 1'b0;
+      x_act <= A_DROP;
+      x_tag <= {TAG_W{1'b0}};
+      x_req <= {RQ_W{1'b0}};
+      x_line <= {RB_AW{1'b0}};
+      x_rot <= 3'd0;
+      x_left <= 11'd0;
+      x_len <= 11'd0;
+      x_nb <= 13'd0;
+      x_final <= 1'b0;
+      x_poison <= 1'b0;
+      x_bad <= 1'b0;
+      o_busy <= 1'b0;
+      o_base <= {RB_AW{1'b0}};
+      o_s <= 2'd0;
+      o_nbeats <= 8'd0;
+      o_nreads <= 8'd0;
+      o_lines <= 8'd0;
+      o_rd_j <= 8'd0;
+      o_rd_q_j <= 8'd0;
+      o_rd_q <= 1'b0;
+      o_id <= 8'd0;
+      o_err <= 1'b0;
+      q_s <= 2'd0;
+      q_nbeats <= 8'd0;
+      q_id <= 8'd0;
+      q_err <= 1'b0;
+      prev <= 256'd0;
+      ev_timeout <= 1'b0;
+      tags_used <= 9'd0;
+      ev_cpl_err <= 1'b0;
+      ev_bad <= 1'b0;
+    end else begin
+      now <= now + {{(TS_W-1){1'b0}}, 1'b1};
+      sc <= ({{(9-TAG_W){1'b0}}, sc} == TAGS9 - 9'd1) ? {TAG_W{1'b0}} : sc + {{(TAG_W-1){1'b0}}, 1'b1};
+      ev_timeout <= to_fire;
+      tags_used <= used_cnt;
+      ev_cpl_err <= 1'b0;
+      ev_bad <= 1'b0;
+
+      // accept a request
+      if (accept) begin
+        tbl_wr <= tbl_wr + {{(RQ_W-1){1'b0}}, 1'b1};
+        rb_head <= rb_head + req_lines_x[RB_AW-1:0];
+        iss_busy <= 1'b1;
+        iss_addr <= dma_rd_req_addr;
+        iss_rem <= dma_rd_req_len;
+        iss_done <= 13'd0;
+        iss_s <= dma_rd_req_addr[1:0];
+        iss_ent <= tbl_wr;
+      end
+      tbl_cnt <= tbl_cnt + {{RQ_W{1'b0}}, accept} - {{RQ_W{1'b0}}, o_start};
+      rb_used <= rb_used + (accept ? req_lines_x : {(RB_AW+1){1'b0}})
+                         - (o_rd_last ? {{(RB_AW-7){1'b0}}, o_lines} : {(RB_AW+1){1'b0}});
+
+      // split
+      if (mrd_valid && mrd_ready) mrd_valid <= 1'b0;
+      if (iss_abort) iss_busy <= 1'b0;
+      if (issue) begin
+        mrd_valid <= 1'b1;
+        mrd_hdr <= hdr;
+        mrd_tag <= free_tag;
+        iss_addr <= iss_addr + {51'd0, n_sub};
+        iss_rem <= iss_rem - n_sub;
+        iss_done <= iss_done + n_sub;
+        if (iss_last) iss_busy <= 1'b0;
+      end
+
+      // tags: allocate, end
+      for (ti = 0; ti < TAGS; ti = ti + 1) begin
+        if ((issue && free_tag == ti[TAG_W-1:0]) ) t_valid[ti] <= 1'b1;
+        if ((c_retire && b_tag == ti[TAG_W-1:0]) || (to_fire && sc == ti[TAG_W-1:0])) t_valid[ti] <= 1'b0;
+      end
+
+      // completion beats
+      if (cfire) begin
+        // error status or poisoned: ev_cpl_err; unexpected, stray or malformed: ev_bad
+        if (is_sop) begin
+          if (cpl_sop && c_ours && (c_st != 3'b000 || c0[14])) ev_cpl_err <= 1'b1;
+          if (!cpl_sop || !c_ours || (c_st == 3'b000 && sop_act == A_ERR)) ev_bad <= 1'b1;
+        end
+        if (c_end && b_act == A_DATA && b_bad) ev_bad <= 1'b1;
+        in_cpl <= !cpl_eop && (cpl_sop || in_cpl);
+        x_act <= b_act;
+        x_tag <= b_tag;
+        x_req <= b_req;
+        x_line <= b_line + {{(RB_AW-1){1'b0}}, 1'b1};
+        x_rot <= b_rot;
+        x_left <= b_left_next;
+        x_len <= b_len;
+        x_nb <= b_nb;
+        x_final <= b_final;
+        x_poison <= b_poison;
+        x_bad <= b_bad;
+      end
+
+      // output
+      o_rd_q <= o_rd_fire;
+      if (o_rd_fire) begin
+        o_rd_j <= o_rd_j + 8'd1;
+        o_rd_q_j <= o_rd_j;
+        q_s <= o_s;
+        q_nbeats <= o_nbeats;
+        q_id <= o_id;
+        q_err <= o_err;
+      end
+      if (o_rd_q) prev <= bank_rd;
+      if (o_start) begin
+        o_busy <= 1'b1;
+        o_base <= e_base[tbl_rd];
+        o_s <= e_s[tbl_rd];
+        o_nbeats <= head_nbeats;
+        o_nreads <= head_nbeats + {7'd0, e_s[tbl_rd] != 2'd0};
+        o_lines <= e_lines[tbl_rd];
+        o_rd_j <= 8'd0;
+        o_id <= e_id[tbl_rd];
+        o_err <= e_err[tbl_rd];
+        tbl_rd <= tbl_rd + {{(RQ_W-1){1'b0}}, 1'b1};
+      end else if (o_rd_last) begin
+        o_busy <= 1'b0;
+      end
+    end
+  end
+
+  wire unused_rd = &{1'b0, c1[31:16], c1[12], c2[7], c0[22:15], c0[13:10], span[1:0],
+                     cpl_hdr[127:96], req_span[4:0], sub_off[1:0],
+                     ofifo_in_ready, c_room[13], c_tag8};
+
+`ifdef FORMAL
+  reg f_rst_seen = 1'b0;
+  always @(posedge clk) if (rst) f_rst_seen <= 1'b1;
+  always @(*) begin
+    if (f_rst_seen) begin
+      assert(rb_used <= RB_ALL);
+      assert(tbl_cnt <= REQS_ALL);
+      if (o_push) assert(ofifo_in_ready);   // the read credit never overfills the FIFO
+    end
+  end
+`endif
+endmodule
+`default_nettype wire
