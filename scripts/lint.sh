@@ -47,6 +47,18 @@ POINTS=(
   "kolo_pcie_dma_rd|TAGS=48 RB_LINES=1024 REQS=4 CPL_TIMEOUT=100"     # tags not a power of two
   "kolo_pcie_ep|"
   "kolo_pcie_ep|TAGS=256 CPL_TIMEOUT=8000 RB_LINES=2048 REQS=64 BAR0_SIZE_LOG2=20 BAR2_SIZE_LOG2=12"
+  "kolo_ni|"
+  "kolo_ni|INJ_CREDITS=34 EJ_DEPTH=34 DQ=2 BATCH=2 HQ_AW=1 RING_AW=3 GSLOTS=1"  # smallest buffers
+  "kolo_ni_sq|"
+  "kolo_ni_sq|DQ=16 BATCH=3 NREC=2 QR=2"  # batch not a power of two, few reads
+  "kolo_ni_tgt|"
+  "kolo_ni_tgt|GSLOTS=32 RQ_DEPTH=2"
+  "kolo_ni_txq|"
+  "kolo_ni_txq|HQ_AW=1 RING_AW=3"
+  "kolo_ni_ej|"
+  "kolo_ni_ej|DEPTH=255"
+  "kolo_ni_inj|"
+  "kolo_ni_inj|CREDITS=255"
 )
 
 # Icarus messages that are not about the design: none seen with Icarus 11.

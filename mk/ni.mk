@@ -1,0 +1,121 @@
+# mk/ni.mk - tests and benchmarks of the NI RTL (rtl/ni/kolo_ni*.v, not the
+# PCIe endpoint): two kolo_ni with the PCIe endpoint's user side and host
+# memory played in C++ (tb/unit/ni), every run compared with the C reference
+# model of the NI (sw/model/kolo_ni_model.c): host memory, completion
+# entries, STATUS, counters and registers.
+# Three builds of the harness: build/ni (the network between the two NIs
+# played in C++: credits, checks of every packet, random delays),
+# build/ni_small (NIs with small buffers: every buffer-full path) and
+# build/ni_torus (a real 2x1x1 kolo_torus, adaptive routing).
+#
+#   make test-unit-ni-<name>      one test (SEED=<n> replays a seed)
+#   build/ni/obj/tb_ni --test=<basic|mix|errors|packets|dma-err|cq-wrap|tags|rate>
+#       [--seed=N] [--ops=N] [--ctx=N] [--lat=MIN:MAX] ...  (options: tb/unit/ni/tb_ni.cpp)
+#   NI_TRACE=1 build/ni/obj/tb_ni ...   print DMA accesses and packets
+#   make bench-ni_luts_xc7 bench-ni_ffs_xc7 bench-ni_bram_xc7
+#                                 Yosys synth_xilinx estimate of kolo_ni (default parameters)
+#   make bench-put8_rate_dma bench-put8_rate_inline bench-put8_rate_pio
+#                                 8-byte PUT message rates (Mmsg/s at 250 MHz)
+
+NI_BUILD := $(BUILD)/ni
+NI_BIN := $(NI_BUILD)/obj/tb_ni
+NI_RTL := $(filter-out rtl/ni/kolo_pcie_%,$(wildcard rtl/ni/kolo_ni*.v)) $(wildcard rtl/common/*.v \
+          rtl/router/*.v rtl/torus/*.v rtl/link/*.v rtl/include/*.vh)
+NI_SW := sw/model/kolo_ni_model.c sw/model/kolo_model.c sw/route/kolo_route.c
+NI_TB := tb/unit/ni/tb_ni.v tb/unit/ni/tb_ni.cpp tb/unit/ni/ni_world.h tb/unit/common/tb_util.h \
+         tb/common/kolo_tb_bits.h sw/include/kolo_ni_model.h sw/include/kolo_model.h sw/include/kolo_route.h
+NI_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
+
+# $(call ni_build,<dir>,<TORUS>,<SMALL>): the harness with the C++ network (TORUS=0)
+# or a kolo_torus (1), NIs with default or small (SMALL=1) buffers
+define ni_build
+$(1)/obj/tb_ni: $$(NI_RTL) $$(NI_SW) $$(NI_TB) mk/ni.mk | $$(DEPS_STAMP)
+	@mkdir -p $(1)
+	@echo "verilator tb_ni TORUS=$(2) (log: $(1)/build.log)"
+	@verilator --cc --exe --build -O3 -Wall -j 2 --x-assign fast --x-initial fast \
+	    --top-module tb_ni -GTORUS=$(2) -GSMALL=$(3) -I$$(TOP)/rtl/include -y $$(TOP)/rtl/ni -y $$(TOP)/rtl/common \
+	    -y $$(TOP)/rtl/router -y $$(TOP)/rtl/torus -y $$(TOP)/rtl/link $$(NI_OBJCACHE) \
+	    -CFLAGS "-O1 -std=c++17 -Wall -I$$(TOP)/tb/unit/ni -I$$(TOP)/tb/unit/common -I$$(TOP)/tb/common \
+	             -I$$(TOP)/sw/include -DNI_TORUS=$(2)" \
+	    --Mdir $(1)/obj -o tb_ni \
+	    $$(TOP)/tb/unit/ni/tb_ni.v $$(TOP)/tb/unit/ni/tb_ni.cpp $$(addprefix $$(TOP)/,$$(NI_SW)) \
+	    > $(1)/build.log 2>&1 || { tail -n 40 $(1)/build.log; exit 1; }
+endef
+$(eval $(call ni_build,$(NI_BUILD),0,0))
+$(eval $(call ni_build,$(NI_BUILD)_torus,1,0))
+$(eval $(call ni_build,$(NI_BUILD)_small,0,1))
+NI_TORUS_BIN := $(NI_BUILD)_torus/obj/tb_ni
+NI_SMALL_BIN := $(NI_BUILD)_small/obj/tb_ni
+
+.PHONY: tb-ni tb-ni-torus tb-ni-small
+tb-ni: $(NI_BIN)
+tb-ni-torus: $(NI_TORUS_BIN)
+tb-ni-small: $(NI_SMALL_BIN)
+
+# $(call ni_test,<name>,<seed>,<options>)
+define ni_test
+.PHONY: test-unit-ni-$(1)
+test-unit-ni-$(1): $(NI_BIN) | $(DEPS_STAMP)
+	$$< --seed=$$(or $$(SEED),$(2)) $(3)
+TESTS += unit-ni-$(1)
+endef
+
+$(eval $(call ni_test,basic,1,--test=basic))
+$(eval $(call ni_test,mix,21,--test=mix --ops=8000))
+$(eval $(call ni_test,mix-fast-dma,22,--test=mix --ops=4000 --lat=2:20 --reads=64))
+$(eval $(call ni_test,mix-slow-dma,23,--test=mix --ops=3000 --lat=600:1500 --reads=32))
+$(eval $(call ni_test,mix-backpressure,24,--test=mix --ops=3000 --rdy=20 --wrdy=15 --gap=50))
+$(eval $(call ni_test,mix-16ctx,10,--test=mix --ops=6000 --ctx=16 --burst=200))
+$(eval $(call ni_test,errors,3,--test=errors))
+$(eval $(call ni_test,packets,4,--test=packets))
+$(eval $(call ni_test,dma-err,5,--test=dma-err))
+$(eval $(call ni_test,cq-wrap,6,--test=cq-wrap --ops=200))
+$(eval $(call ni_test,tags,9,--test=tags --lat=1500:2500 --reads=1000 --elastic))
+
+# negative control: an endpoint model that corrupts one DMA write must fail the comparison
+.PHONY: test-unit-ni-negative
+test-unit-ni-negative: $(NI_BIN) | $(DEPS_STAMP)
+	@if $< --seed=1 --test=mix --ops=600 --bug=dmawr > $(NI_BUILD)/negative.log 2>&1; then \
+	    echo "FAIL unit-ni-negative: a corrupted DMA write was not detected"; exit 1; \
+	else grep -m1 "host memory differs" $(NI_BUILD)/negative.log; echo "PASS unit-ni-negative"; fi
+TESTS += unit-ni-negative
+
+# small buffers (every buffer-full path)
+.PHONY: test-unit-ni-small test-unit-ni-small-tags test-unit-ni-small-errors
+test-unit-ni-small: $(NI_SMALL_BIN) | $(DEPS_STAMP)
+	$< --seed=$(or $(SEED),8) --test=mix --ops=4000 --ctx=5
+test-unit-ni-small-tags: $(NI_SMALL_BIN) | $(DEPS_STAMP)
+	$< --seed=$(or $(SEED),11) --test=tags --lat=1000:2000 --reads=1000 --elastic
+test-unit-ni-small-errors: $(NI_SMALL_BIN) | $(DEPS_STAMP)
+	$< --seed=$(or $(SEED),12) --test=errors
+TESTS += unit-ni-small unit-ni-small-tags unit-ni-small-errors
+# the same host programs through a real 2x1x1 kolo_torus (adaptive routing reorders)
+.PHONY: test-unit-ni-torus test-unit-ni-torus-errors
+test-unit-ni-torus: $(NI_TORUS_BIN) | $(DEPS_STAMP)
+	$< --seed=$(or $(SEED),7) --test=mix --ops=3000
+test-unit-ni-torus-errors: $(NI_TORUS_BIN) | $(DEPS_STAMP)
+	$< --seed=$(or $(SEED),13) --test=errors
+TESTS += unit-ni-torus unit-ni-torus-errors
+
+# ---- benchmarks ---------------------------------------------------------------------
+# message rates: 4096 8-byte PUTs node 0 -> node 1 (DMA read latency 125..250 cycles,
+# 16 reads outstanding, as the endpoint's defaults)
+.PHONY: bench-put8_rate_dma bench-put8_rate_inline bench-put8_rate_pio
+$(NI_BUILD)/rate.txt: $(NI_BIN)
+	@$(NI_BIN) --test=rate --ops=4096 > $@.tmp && mv $@.tmp $@
+bench-put8_rate_dma bench-put8_rate_inline bench-put8_rate_pio: bench-%: $(NI_BUILD)/rate.txt
+	@grep "^$*:" $< ; grep "^BENCH $* " $<
+BENCHES += put8_rate_dma put8_rate_inline put8_rate_pio
+
+# Yosys synth_xilinx of kolo_ni at default parameters (see scripts/synth.sh)
+NI_SYNTH_RTL := $(shell find rtl -name '*.v' -not -path 'rtl/platform/*') $(wildcard rtl/include/*.vh)
+$(BUILD)/synth/ni_xc7.stat: $(NI_SYNTH_RTL) scripts/synth.sh | $(DEPS_STAMP)
+	@scripts/synth.sh run xc7 $(BUILD)/synth ni
+.PHONY: bench-ni_luts_xc7 bench-ni_ffs_xc7 bench-ni_bram_xc7
+bench-ni_luts_xc7: $(BUILD)/synth/ni_xc7.stat
+	@awk '$$1 ~ /^LUT[1-6]$$/ {n += $$2} END {print "BENCH ni_luts_xc7 " n + 0 " LUTs"}' $<
+bench-ni_ffs_xc7: $(BUILD)/synth/ni_xc7.stat
+	@awk '$$1 ~ /^FD[RSCP]E$$/ {n += $$2} END {print "BENCH ni_ffs_xc7 " n + 0 " FFs"}' $<
+bench-ni_bram_xc7: $(BUILD)/synth/ni_xc7.stat
+	@awk '$$1 == "RAMB36E1" {f += $$2} $$1 == "RAMB18E1" {h += $$2} END {print "BENCH ni_bram_xc7 " f + h / 2 " RAMB36"}' $<
+BENCHES += ni_luts_xc7 ni_ffs_xc7 ni_bram_xc7

@@ -1,0 +1,480 @@
+`default_nettype none
+// kolo_ni_tx - the NI's send engine: descriptors and PIO writes in,
+// request packets out (into kolo_ni_txq).
+//
+// Work slots 0..15 are the contexts' send queues, slot 16 the PIO holding
+// register. A round-robin scheduler picks one slot at a time:
+//  - a slot with an operation in progress (a PUT from host memory or a GET,
+//    cut into packets at 256-byte boundaries of the remote address) emits
+//    its next packet, so that long operations of one context do not hold
+//    the others back (round robin per packet);
+//  - otherwise the slot's next item: a descriptor at the head of its queue
+//    (FENCE: only when the context has nothing outstanding), a PIO write, or
+//    a pending doorbell-error completion. Each needs a reserved CQ entry
+//    (room[c]).
+// An item is decoded and checked (docs/ni.md section 3: bad op, bad length,
+// destination outside the torus or unreachable, misaligned atomic): refused
+// items, NOPs and failed descriptor fetches become completion events (ev_*)
+// at once. Accepted operations take a tag (waiting for one if the pool is
+// empty), write the tag table's static entry, count in OUTSTANDING, and are
+// emitted: atomics as one packet, INLINE and PIO PUTs (<= 32 bytes) as one
+// or two packets from the small payload register (shifted between the two),
+// PUTs and GETs from their progress state, one packet per turn. A PUT
+// packet's payload is a DMA read (rq_*, id {2'b00, queue entry}) of exactly
+// its bytes. The header gets the route state of the destination's routing
+// table entry (kolo_ni_route; bit 31 clear: KOLO_ST_BAD_DST).
+// Handshakes: valid/ready on ev_*, rq_*, pio_*; combinational single-cycle
+// pulses for the accounting outputs and table writes (so that the scheduler
+// sees their effect two cycles later); push into kolo_ni_txq only when it
+// has room (hq_room, ring_free, push_beat_ok).
+// Timing: a one-packet operation takes three cycles (load: descriptor and
+// route lookup; finish: checks, tag; packet), a further packet of a PUT/GET
+// two (load, packet); the next slot is chosen during the packet cycle.
+module kolo_ni_tx #(
+    parameter HQ_AW   = 6,
+    parameter RING_AW = 9
+) (
+    input  wire          clk,
+    input  wire          rst,
+    input  wire [11:0]   node_id,
+    // send queues (kolo_ni_sq)
+    input  wire [15:0]   head_valid,
+    output wire [3:0]    dq_ctx,
+    input  wire [255:0]  dq_desc,
+    input  wire          dq_err,
+    output wire          dq_take,
+    output wire [3:0]    dq_take_ctx,
+    input  wire [16*16-1:0] ci_all,
+    input  wire [16*4-1:0] sq_log2_all,
+    input  wire [15:0]   bdb_pend,
+    output wire          bdb_clr,
+    output wire [3:0]    bdb_clr_ctx,
+    // context state (kolo_ni_ctx)
+    input  wire [15:0]   run,
+    input  wire [15:0]   room,
+    input  wire [15:0]   ops_idle,
+    output wire          take,
+    output wire [3:0]    take_ctx,
+    output wire          stop,           // descriptor fetch failed: stop the context (LOCAL_DMA)
+    output wire [3:0]    stop_ctx,
+    output wire          ops_inc,
+    output wire [3:0]    ops_inc_ctx,
+    output wire          put_inc,
+    output wire [3:0]    put_inc_ctx,
+    // PIO (kolo_ni_csr)
+    input  wire          pio_valid,
+    output wire          pio_ready,
+    input  wire [3:0]    pio_ctx,
+    input  wire [511:0]  pio_data,
+    // routing table (kolo_ni_route lookup port 1)
+    output wire          rt_req,
+    output wire [11:0]   rt_id,
+    input  wire          rt_gnt,
+    input  wire          rt_rvalid,
+    input  wire [31:0]   rt_entry,
+    input  wire          rt_ok,
+    // tags (kolo_ni_tags)
+    input  wire          tag_valid,
+    input  wire [7:0]    tag,
+    output wire          tag_alloc,
+    output wire          st_we,
+    output wire [7:0]    st_wtag,
+    output wire [203:0]  st_wdata,
+    // completion events (kolo_ni_cq)
+    output reg           ev_valid,
+    input  wire          ev_ready,
+    output reg  [101:0]  ev_data,
+    // payload DMA reads
+    output wire          rq_valid,
+    input  wire          rq_ready,
+    output wire [63:0]   rq_addr,
+    output wire [12:0]   rq_len,
+    output wire [7:0]    rq_id,
+    // packet queue (kolo_ni_txq)
+    input  wire          hq_room,
+    input  wire [RING_AW:0] ring_free,
+    input  wire [HQ_AW-1:0] push_idx,
+    input  wire          push_beat_ok,
+    output wire          push,
+    output wire [63:0]   push_h0,
+    output wire [63:0]   push_h1,
+    output wire [3:0]    push_nbeats,
+    output wire          push_dma,
+    output wire          push_cls,
+    output wire [255:0]  push_beat,
+    output wire [15:0]   dbg
+);
+  `include "kolo_defs.vh"
+
+  // descriptor ops
+  localparam [7:0] D_NOP = 8'd0, D_PUT = 8'd1, D_GET = 8'd2, D_CSWAP = 8'd8;
+  // status codes
+  localparam [7:0] ST_OK = 8'd0, ST_BAD_OP = 8'd1, ST_BAD_LEN = 8'd2, ST_BAD_DST = 8'd3,
+                   ST_BAD_ALIGN = 8'd4, ST_LOCAL_DMA = 8'd8, ST_BAD_DOORBELL = 8'd10;
+  localparam PIO = 16;
+
+  // ---- state ----------------------------------------------------------------------------
+  localparam E_IDLE = 3'd0, E_LOAD = 3'd1, E_FIN = 3'd2, E_PKT = 3'd3, E_SHIFT = 3'd4;
+  reg [2:0] es;
+  reg [16:0] act;      // slot has an operation in progress (PUT from memory, GET)
+  reg [15:0] fwait;    // head descriptor waits for FENCE
+  reg [4:0] c_slot;
+  reg [3:0] c_ctx;
+  reg [15:0] c_index;
+  reg c_pio;
+  reg [191:0] c_d;     // the descriptor, bytes 0..23 (24..31 are only payload: in sp)
+  reg [255:0] sp;      // small payload (INLINE, PIO)
+  reg [7:0] c_tag;
+  reg [22:0] c_rs;
+  reg [47:0] c_raddr;
+  reg [63:0] c_laddr;
+  reg [30:0] c_rem;
+  reg [5:0] c_shift;   // bytes still to shift sp by
+  reg rt_wait, rt_got, c_rok;
+  // descriptor fields
+  wire [7:0] d_op = c_d[7:0];
+  wire [7:0] d_flags = c_d[15:8];
+  wire [11:0] d_dst = c_d[27:16];
+  wire [31:0] d_len = c_d[63:32];
+  wire [47:0] d_raddr = c_d[111:64];
+  wire [7:0] d_key = c_d[119:112];
+  wire [63:0] d_w2 = c_d[191:128];
+  wire f_complete = d_flags[0];
+  wire f_inline = d_flags[1];             // (a PIO PUT ignores it, see small_put)
+  wire f_ordered = d_flags[2];
+  wire f_size32 = d_flags[4];
+  wire is_put = d_op == D_PUT;
+  wire is_get = d_op == D_GET;
+  wire is_atomic = d_op >= 8'd3 && d_op <= 8'd12;
+  wire small_put = is_put && (f_inline || c_pio);   // payload in sp (PIO: the chunk's bytes 32..63)
+  wire streaming = (is_put && !small_put) || is_get;
+
+  // network op and fetch bit of an atomic
+  reg [3:0] a_netop;
+  reg a_fetch;
+  always @(*) begin
+    a_fetch = 1'b1;
+    case (d_op[3:0])
+      4'd3: begin a_netop = 4'd3; a_fetch = 1'b0; end    // ADD
+      4'd4: begin a_netop = 4'd4; a_fetch = 1'b0; end    // XOR
+      4'd5: a_netop = 4'd5;                              // FETCH_ADD
+      4'd6: a_netop = 4'd6;                              // FETCH_XOR
+      4'd7: a_netop = 4'd7;                              // SWAP
+      4'd8: a_netop = 4'd8;                              // CSWAP
+      4'd9: a_netop = 4'd12;                             // FETCH_AND
+      4'd10: a_netop = 4'd13;                            // FETCH_OR
+      4'd11: begin a_netop = 4'd12; a_fetch = 1'b0; end  // AND
+      default: begin a_netop = 4'd13; a_fetch = 1'b0; end  // OR
+    endcase
+  end
+
+  // ---- checks (docs/ni.md section 3), in the order of the status codes -------------------
+  wire chk_op = d_op > 8'd12 || c_d[31:28] != 4'd0 || c_d[127:120] != 8'd0 ||
+                d_flags[7:5] != 3'd0 || (f_inline && !is_put) || (f_size32 && !is_atomic);
+  wire len_big = d_len > 32'h40000000;
+  // the remote range must end within 2^48, a host buffer within 2^64
+  wire [48:0] r_end = {1'b0, d_raddr} + {17'd0, d_len};
+  wire [64:0] l_end = {1'b0, d_w2} + {33'd0, d_len};
+  wire chk_len = ((is_put || is_get) && (d_len == 32'd0 || len_big)) ||
+                 (is_put && !c_pio && f_inline && d_len > 32'd16) ||
+                 (is_put && c_pio && d_len > 32'd32) ||
+                 ((is_put || is_get) && r_end > 49'h1000000000000) ||
+                 (streaming && l_end > 65'h10000000000000000) ||
+                 (!is_put && !is_get && d_len != 32'd0);
+  wire chk_align = is_atomic && (f_size32 ? d_raddr[1:0] != 2'd0 : d_raddr[2:0] != 3'd0);
+  wire [7:0] pre_st = chk_op ? ST_BAD_OP : chk_len ? ST_BAD_LEN : ST_OK;
+
+  // ---- scheduler --------------------------------------------------------------------------
+  wire [16:0] want;
+  genvar g;
+  generate
+    for (g = 0; g < 16; g = g + 1) begin : g_want
+      assign want[g] = act[g] ||
+                       (room[g] && bdb_pend[g]) ||
+                       (run[g] && room[g] && head_valid[g] && (!fwait[g] || ops_idle[g]));
+    end
+  endgenerate
+  wire pio_fence = pio_data[8 + 3];
+  assign want[PIO] = act[PIO] ||
+                     (pio_valid && room[pio_ctx] && (!pio_fence || ops_idle[pio_ctx]));
+  // The scheduler works on want_q, one cycle old (timing); E_LOAD checks
+  // that the chosen slot was ready when chosen and otherwise goes back to idle.
+  // The next slot is chosen in E_IDLE, and in E_PKT for use as the last
+  // packet of the current item goes (a slot streaming a PUT/GET is not
+  // chosen again right away: its act bit may be about to clear).
+  reg [16:0] want_q;
+  always @(posedge clk) want_q <= rst ? 17'd0 : want;
+  wire pkt_last;   // E_PKT: the packet goes and the item is done
+  wire [16:0] excl = act[c_slot] ? ~(17'd1 << c_slot) : {17{1'b1}};
+  wire [16:0] grant;
+  wire grant_used;
+  kolo_arb_rr #(
+      .N(17)
+  ) u_arb (
+      .clk(clk),
+      .rst(rst),
+      .req(es == E_IDLE ? want_q : (es == E_PKT) ? (want_q & excl) : 17'd0),
+      .advance(grant_used),
+      .grant(grant)
+  );
+  reg [4:0] grant_slot;
+  integer i;
+  always @(*) begin
+    grant_slot = 5'd0;
+    for (i = 0; i < 17; i = i + 1) if (grant[i]) grant_slot = i[4:0];
+  end
+  // the descriptor buffer is read on the clock edge into E_LOAD: address it
+  // with the slot being granted (a grant in E_PKT that is not used changes
+  // nothing: E_PKT does not read the buffer)
+  assign dq_ctx = (grant != 17'd0) ? grant_slot[3:0] : c_slot[3:0];
+
+  // ---- progress state of PUT/GET operations, per slot -------------------------------------
+  // {ctx, rem, laddr, raddr, key, rs, dst, ordered, tag, get}
+  localparam AW = 4 + 31 + 64 + 48 + 8 + 23 + 12 + 1 + 8 + 1;
+  reg [AW-1:0] as_mem[0:31];
+  wire [AW-1:0] as_rd = as_mem[c_slot];
+  reg c_get;      // streaming op is a GET
+  reg c_ordered;
+  reg [11:0] c_dst;
+  reg [7:0] c_key;
+
+  // ---- packet building ------------------------------------------------------------------------
+  wire [8:0] room_b = 9'd256 - {1'b0, c_raddr[7:0]};
+  wire [8:0] n_pl = ({22'd0, room_b} < c_rem) ? room_b : c_rem[8:0];  // bytes of a PUT/GET packet
+  wire p_atomic = !c_get && !streaming_put && is_atomic && !act[c_slot];
+  reg streaming_put;  // c_* describes a PUT from host memory
+  wire [8:0] nm1 = n_pl - 9'd1;
+  wire [5:0] pl_flits = p_atomic ? (d_op == D_CSWAP ? 6'd2 : 6'd1) :
+                        c_get ? 6'd1 : nm1[8:3] + 6'd1;
+  wire [3:0] pl_beats = (p_atomic || c_get) ? 4'd1 : {1'b0, nm1[7:5]} + 4'd1;
+  wire [3:0] p_netop = p_atomic ? a_netop : c_get ? 4'd1 : 4'd0;
+  wire [4:0] p_rsv = p_atomic ? {1'b0, a_fetch, 1'b0, f_size32 ? 2'd2 : 2'd3} :
+                     c_get ? 5'd0 : {2'b00, nm1[2:0]};
+  assign push_h0 = {p_rsv, c_rs, c_ordered, pl_flits, 1'b0, p_netop, node_id, c_dst};
+  assign push_h1 = {c_key, c_tag, c_raddr};
+  assign push_nbeats = pl_beats;
+  assign push_dma = streaming_put;
+  assign push_cls = !c_ordered;
+  // sp holds the INLINE or PIO payload, or an atomic's {compare, operand}
+  // (loaded in E_LOAD); a GET_REQ's payload is its byte count
+  assign push_beat = {sp[255:64], c_get ? {55'd0, n_pl} : sp[63:0]};
+  wire res_ok = hq_room && ring_free >= {{(RING_AW - 3) {1'b0}}, pl_beats};
+  assign rq_valid = es == E_PKT && streaming_put && res_ok;
+  assign rq_addr = c_laddr;
+  assign rq_len = {4'd0, n_pl};
+  assign rq_id = {2'b00, {(6 - HQ_AW) {1'b0}}, push_idx};
+  assign push = es == E_PKT && res_ok && (streaming_put ? rq_ready : push_beat_ok);
+  wire [30:0] rem_next = c_rem - {22'd0, n_pl};
+  wire [47:0] raddr_next = c_raddr + {39'd0, n_pl};
+  wire [63:0] laddr_next = c_laddr + {55'd0, n_pl};
+
+  // ---- tag table static entry --------------------------------------------------------------
+  // {npkts[22:0], len[30:0], raddr[47:0], laddr[63:0], dst[11:0], size32, complete, dop[3:0], index[15:0], ctx[3:0]}
+  wire [30:0] span = {23'd0, d_raddr[7:0]} + d_len[30:0] - 31'd1;
+  wire unused_bits = &{1'b0, span[7:0], rt_entry[31:23], d_flags[3]};
+  wire [22:0] npkts = (is_put || is_get) ? span[30:8] + 23'd1 : 23'd1;
+  assign st_wtag = tag;
+  assign st_wdata = {npkts, d_len[30:0], d_raddr, d_w2, d_dst, f_size32, f_complete, d_op[3:0],
+                     c_index, c_ctx};
+
+  wire [15:0] ci_c = ci_all[c_slot[3:0]*16+:16];
+  wire [15:0] sq_mask = (16'd1 << sq_log2_all[c_slot[3:0]*4+:4]) - 16'd1;
+
+  // ---- E_LOAD: take the item ---------------------------------------------------------------
+  wire l_act = act[c_slot];
+  wire l_pio = c_slot == PIO[4:0];
+  // was the slot ready when it was chosen, i.e. when the descriptor buffer
+  // was read (the scheduler's view is one cycle older)? want_q now holds
+  // that cycle's view. (A descriptor landing at the read's clock edge is
+  // not in the word read: it must not count.)
+  wire l_ready = want_q[c_slot];
+  wire l_bdb = !l_act && !l_pio && bdb_pend[c_slot[3:0]];
+  wire l_fence = !l_act && !l_pio && !l_bdb && dq_desc[8 + 3] && !ops_idle[c_slot[3:0]] && !dq_err;
+  wire l_derr = !l_act && !l_pio && !l_bdb && !l_fence && dq_err;
+  wire l_desc = !l_act && !l_pio && !l_bdb && !l_fence && !dq_err;
+  wire ev_free = !ev_valid || ev_ready;
+  wire in_load = es == E_LOAD;
+  // items that only write a completion entry need the event register
+  wire l_go = in_load && l_ready && (!(l_bdb || l_derr) || ev_free);
+  assign pio_ready = l_go && l_pio && !l_act;
+  assign dq_take = l_go && (l_desc || l_derr);
+  assign dq_take_ctx = c_slot[3:0];
+  assign bdb_clr = l_go && l_bdb;
+  assign bdb_clr_ctx = c_slot[3:0];
+  assign take = l_go && (l_pio && !l_act || l_bdb || l_desc || l_derr);
+  assign take_ctx = l_pio ? pio_ctx : c_slot[3:0];
+  assign stop = l_go && l_derr;
+  assign stop_ctx = c_slot[3:0];
+  wire [11:0] in_dst = l_pio ? pio_data[27:16] : dq_desc[27:16];
+  // bytes 16..31 of the item; SIZE32 keeps only the low 4 bytes of each word
+  // (the atomic's operand and compare value; a SIZE32 non-atomic is refused)
+  wire [255:128] in_d = l_pio ? pio_data[255:128] : dq_desc[255:128];
+  wire in_s32 = l_pio ? pio_data[8 + 4] : dq_desc[8 + 4];
+  wire [127:0] in_w32 = {in_s32 ? 32'd0 : in_d[255:224], in_d[223:192],
+                         in_s32 ? 32'd0 : in_d[191:160], in_d[159:128]};
+
+  // ---- routing table lookup: asked in E_LOAD, answered in E_FIN or later -------------------
+  wire is_nop = d_op == D_NOP;
+  wire f_need_rt = pre_st == ST_OK && !is_nop;
+  wire want_rt = (in_load && l_go && (l_desc || (l_pio && !l_act))) ||
+                 (es == E_FIN && f_need_rt && !rt_wait && !rt_got && !rt_rvalid);
+  assign rt_req = want_rt;
+  assign rt_id = in_load ? in_dst : d_dst;
+  wire rt_ready = rt_got || rt_rvalid;
+  wire [22:0] rs_now = rt_got ? c_rs : rt_entry[KOLO_RS_W-1:0];
+  wire rok_now = rt_got ? c_rok : rt_ok;
+
+  // ---- E_FIN: checks, tag -----------------------------------------------------------------
+  wire f_ready = !f_need_rt || rt_ready;
+  wire [7:0] f_st = (pre_st != ST_OK) ? pre_st : is_nop ? ST_OK :
+                    !rok_now ? ST_BAD_DST : chk_align ? ST_BAD_ALIGN : ST_OK;
+  wire f_event = f_st != ST_OK || is_nop;
+  wire in_fin = es == E_FIN && f_ready;
+  wire f_ev_go = in_fin && f_event && ev_free;
+  wire f_op_go = in_fin && !f_event && tag_valid;
+  assign tag_alloc = f_op_go;
+  assign st_we = f_op_go;
+  assign ops_inc = f_op_go;
+  assign ops_inc_ctx = c_ctx;
+
+  // ---- E_PKT ---------------------------------------------------------------------------------
+  wire in_pkt = es == E_PKT && push;
+  wire more_small = small_put && !act[c_slot] && rem_next != 31'd0;
+  assign pkt_last = in_pkt && !more_small;
+  wire act_ends = act[c_slot] && rem_next == 31'd0;
+  assign put_inc = in_pkt && (streaming_put || small_put && !act[c_slot]);
+  assign put_inc_ctx = c_ctx;
+  wire next_go = grant != 17'd0 && (es == E_IDLE || pkt_last);
+  assign grant_used = next_go;
+
+  always @(posedge clk) begin
+    if (rst) begin
+      es <= E_IDLE;
+      act <= 17'd0;
+      fwait <= 16'd0;
+      ev_valid <= 1'b0;
+      c_slot <= 5'd0;
+      streaming_put <= 1'b0;
+      c_get <= 1'b0;
+      rt_wait <= 1'b0;
+      rt_got <= 1'b0;
+    end else begin
+      if (ev_valid && ev_ready) ev_valid <= 1'b0;
+      if (rt_req && rt_gnt) rt_wait <= 1'b1;
+      if (rt_rvalid) begin
+        rt_wait <= 1'b0;
+        rt_got <= 1'b1;
+        c_rs <= rt_entry[KOLO_RS_W-1:0];
+        c_rok <= rt_ok;
+      end
+      case (es)
+        E_IDLE: if (next_go) begin
+          c_slot <= grant_slot;
+          es <= E_LOAD;
+        end
+        E_LOAD: begin
+          streaming_put <= 1'b0;
+          c_get <= 1'b0;
+          rt_got <= 1'b0;
+          if (!l_ready) begin
+            es <= E_IDLE;
+          end else if (l_act) begin
+            {c_ctx, c_rem, c_laddr, c_raddr, c_key, c_rs, c_dst, c_ordered, c_tag, c_get} <= as_rd;
+            streaming_put <= !as_rd[0];
+            es <= E_PKT;
+          end else if (l_pio) begin
+            c_pio <= 1'b1;
+            c_ctx <= pio_ctx;
+            c_index <= 16'hffff;
+            c_d <= pio_data[191:0];
+            // a PIO PUT's payload is the chunk's second half; other ops use bytes 16..31
+            sp <= (pio_data[7:0] == D_PUT) ? pio_data[511:256] : {128'd0, in_w32};
+            es <= E_FIN;
+          end else if (l_bdb) begin
+            if (ev_free) begin
+              ev_data <= {1'b1, 1'b0, c_slot[3:0], ci_c & sq_mask, ST_BAD_DOORBELL, 8'd0, 64'd0};
+              ev_valid <= 1'b1;
+              es <= E_IDLE;
+            end
+          end else if (l_fence) begin
+            fwait[c_slot[3:0]] <= 1'b1;
+            es <= E_IDLE;
+          end else if (l_derr) begin
+            // the descriptor could not be read: complete it with LOCAL_DMA,
+            // and the queue stops
+            if (ev_free) begin
+              fwait[c_slot[3:0]] <= 1'b0;
+              ev_data <= {1'b1, 1'b0, c_slot[3:0], ci_c & sq_mask, ST_LOCAL_DMA, 8'd0, 64'd0};
+              ev_valid <= 1'b1;
+              es <= E_IDLE;
+            end
+          end else begin
+            fwait[c_slot[3:0]] <= 1'b0;
+            c_pio <= 1'b0;
+            c_ctx <= c_slot[3:0];
+            c_index <= ci_c & sq_mask;
+            c_d <= dq_desc[191:0];
+            sp <= {128'd0, in_w32};
+            es <= E_FIN;
+          end
+        end
+        E_FIN: begin
+          c_raddr <= d_raddr;
+          c_laddr <= d_w2;
+          c_rem <= d_len[30:0];
+          c_key <= d_key;
+          c_dst <= d_dst;
+          c_ordered <= f_ordered;
+          c_rs <= rs_now;
+          if (f_ev_go) begin
+            ev_data <= {f_st != ST_OK || f_complete, 1'b0, c_ctx, c_index, f_st, d_op, 64'd0};
+            ev_valid <= 1'b1;
+            es <= E_IDLE;
+          end else if (f_op_go) begin
+            c_tag <= tag;
+            streaming_put <= is_put && !small_put;
+            c_get <= is_get;
+            if (streaming) act[c_slot] <= 1'b1;
+            es <= E_PKT;
+          end
+        end
+        E_PKT: if (push) begin
+          c_raddr <= raddr_next;
+          c_laddr <= laddr_next;
+          c_rem <= rem_next;
+          if (act_ends) act[c_slot] <= 1'b0;
+          if (more_small) begin
+            c_shift <= n_pl[5:0];
+            es <= E_SHIFT;
+          end else if (next_go) begin
+            c_slot <= grant_slot;
+            es <= E_LOAD;
+          end else es <= E_IDLE;
+        end
+        E_SHIFT: begin
+          if (c_shift >= 6'd8) begin
+            sp <= {64'd0, sp[255:64]};
+            c_shift <= c_shift - 6'd8;
+          end else if (c_shift != 6'd0) begin
+            sp <= {8'd0, sp[255:8]};
+            c_shift <= c_shift - 6'd1;
+          end else es <= E_PKT;
+        end
+        default: es <= E_IDLE;
+      endcase
+    end
+  end
+  // progress state written back after each packet of a PUT/GET
+  always @(posedge clk)
+    if (es == E_PKT && push && act[c_slot])
+      as_mem[c_slot] <= {c_ctx, rem_next, laddr_next, raddr_next, c_key, c_rs, c_dst, c_ordered,
+                         c_tag, c_get};
+
+  assign dbg = {4'd0, ev_valid, tag_valid, rt_wait, rt_got, c_slot, es};
+`ifndef SYNTHESIS
+  always @(posedge clk) begin
+    if (!rst && tag_alloc && !tag_valid) $display("ERROR kolo_ni_tx: tag alloc without tag (%m)");
+  end
+`endif
+endmodule
+`default_nettype wire

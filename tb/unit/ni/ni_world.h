@@ -1,0 +1,752 @@
+// ni_world.h - two implementations of "N nodes with NIs and host memory"
+// for the NI tests: RtlWorld (Verilated tb_ni: kolo_ni on a kolo_torus, the
+// PCIe endpoint's user side played here in C++) and ModelWorld (the C
+// reference model sw/model/kolo_ni_model.c on an ideal network). Host
+// programs (scenarios) are written once against World and run on both; the
+// test compares host memory images, completion entries and registers.
+//
+// The network (RtlWorld, built with NI_TORUS=0): each NI's router local port
+// is served here: injected flits are taken against 80 credits per VC (the
+// router's VC_DEPTH) and checked (framing, vnet = VC's, destination in the
+// torus, route state = the source's routing table entry, ordered packets on
+// class 0); a whole packet is delivered to its destination's ejection port
+// after a random delay, against the NI's 64 credits per VC, flits of
+// packets on different VCs interleaved at random; the source's credits come
+// back when the packet has been delivered (so a destination that stops
+// taking packets back-pressures their sources). With NI_TORUS=1 the
+// Verilated model holds a kolo_torus instead.
+// The endpoint model (RtlWorld): MMIO writes/reads in program order (one
+// read in flight, reads wait for earlier writes); DMA reads accepted with
+// random ready, at most `max_reads` outstanding, data taken from host memory
+// when the request is accepted, answered after a random latency in
+// [lat_min, lat_max] cycles, completed in any order across requests (each
+// response's beats back to back, with random gaps), `_err` on the last beat
+// if the range touches the bad region; DMA writes accepted with random ready
+// and applied when their last beat is accepted; MSI counted.
+#pragma once
+#include <algorithm>
+#include <array>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "kolo_ni_model.h"
+#include "kolo_route.h"
+#include "kolo_tb_bits.h"
+#include "tb_util.h"
+#include "verilated.h"
+#include "Vtb_ni.h"
+
+namespace niw {
+
+// host addresses touching [BAD_LO, BAD_HI) fail (DMA error)
+constexpr uint64_t BAD_LO = 0x50000000ull, BAD_HI = 0x50100000ull;
+inline bool is_bad(uint64_t a, uint64_t n) { return a < BAD_HI && a + n > BAD_LO; }
+
+// sparse byte-addressed host memory, 4 KiB pages, zero when never written
+class Mem {
+  public:
+    uint8_t get(uint64_t a) const {
+        auto it = pages_.find(a >> 12);
+        return it == pages_.end() ? 0 : it->second[a & 0xfff];
+    }
+    void set(uint64_t a, uint8_t v) {
+        auto &p = pages_[a >> 12];
+        if (p.empty()) p.assign(4096, 0);
+        p[a & 0xfff] = v;
+    }
+    void read(uint64_t a, void *buf, size_t n) const {
+        uint8_t *b = static_cast<uint8_t *>(buf);
+        for (size_t i = 0; i < n; i++) b[i] = get(a + i);
+    }
+    void write(uint64_t a, const void *buf, size_t n) {
+        const uint8_t *b = static_cast<const uint8_t *>(buf);
+        for (size_t i = 0; i < n; i++) set(a + i, b[i]);
+    }
+    uint64_t rd64(uint64_t a) const {
+        uint64_t v;
+        read(a, &v, 8);
+        return v;
+    }
+    void wr64(uint64_t a, uint64_t v) { write(a, &v, 8); }
+    const std::unordered_map<uint64_t, std::vector<uint8_t>> &pages() const { return pages_; }
+
+  private:
+    std::unordered_map<uint64_t, std::vector<uint8_t>> pages_;
+};
+
+// first differing byte of two memories (over pages present in either, outside
+// [skip_lo, skip_hi)), or -1
+inline int64_t mem_diff(const Mem &a, const Mem &b, uint64_t skip_lo = 0, uint64_t skip_hi = 0) {
+    std::vector<uint64_t> pg;
+    for (auto &p : a.pages()) pg.push_back(p.first);
+    for (auto &p : b.pages()) pg.push_back(p.first);
+    std::sort(pg.begin(), pg.end());
+    for (uint64_t p : pg)
+        for (uint64_t i = 0; i < 4096; i++) {
+            uint64_t addr = (p << 12) + i;
+            if (addr >= skip_lo && addr < skip_hi) continue;
+            if (a.get(addr) != b.get(addr)) return (int64_t)addr;
+        }
+    return -1;
+}
+
+class World {
+  public:
+    virtual ~World() {}
+    virtual const char *name() const = 0;
+    virtual int nodes() const = 0;
+    Mem &mem(int n) { return mem_[n]; }
+    // MMIO, in program order per node
+    virtual void mmio_write(int n, int bar, uint64_t off, const void *data, unsigned size) = 0;
+    // blocking read; false: completer abort
+    virtual bool mmio_read(int n, int bar, uint64_t off, unsigned size, uint64_t *v) = 0;
+    // inject a packet into node n's NI from the network (test of bad packets)
+    virtual void inject(int n, const kolo_pkt &p) = 0;
+    virtual void run(uint64_t cycles) = 0;
+    // run until cond() or max cycles; true if cond() became true
+    virtual bool run_until(const std::function<bool()> &cond, uint64_t max) = 0;
+    // run until nothing is left to do; false on timeout
+    virtual bool settle(uint64_t max) = 0;
+    virtual uint64_t now() const = 0;
+    virtual uint64_t msis(int n) const = 0;
+
+    void wr32(int n, uint64_t off, uint32_t v) { mmio_write(n, 0, off, &v, 4); }
+    void wr64(int n, uint64_t off, uint64_t v) { mmio_write(n, 0, off, &v, 8); }
+    uint64_t rd(int n, uint64_t off, unsigned size = 8) {
+        uint64_t v = 0;
+        mmio_read(n, 0, off, size, &v);
+        return v;
+    }
+
+  protected:
+    std::vector<Mem> mem_;
+};
+
+// ============================================================================
+// Model world
+// ============================================================================
+class ModelWorld : public World {
+  public:
+    ModelWorld(const kolo_topo &t) : topo_(t) {
+        unsigned nn = kolo_topo_nodes(&t);
+        mem_.resize(nn);
+        envs_.resize(nn);
+        for (unsigned i = 0; i < nn; i++) {
+            Ctx *c = new Ctx{this, (int)i};
+            ctxs_.emplace_back(c);
+            kolo_ni_env &e = envs_[i];
+            e.user = c;
+            e.dma_read = [](void *u, uint64_t a, void *b, size_t n) -> int {
+                Ctx *c = static_cast<Ctx *>(u);
+                if (is_bad(a, n)) return -1;
+                c->w->mem_[c->n].read(a, b, n);
+                return 0;
+            };
+            e.dma_write = [](void *u, uint64_t a, const void *b, size_t n) -> int {
+                Ctx *c = static_cast<Ctx *>(u);
+                if (is_bad(a, n)) return -1;
+                c->w->mem_[c->n].write(a, b, n);
+                return 0;
+            };
+            e.send = [](void *u, const kolo_pkt *p) -> int {
+                Ctx *c = static_cast<Ctx *>(u);
+                if (std::getenv("NI_TRACE"))
+                    std::printf("MODEL n%d pkt op %u len %u dst %x addr %llx\n", c->n, (unsigned)(p->header[0] >> 24) & 15,
+                                (unsigned)(p->header[0] >> 29) & 63, (unsigned)p->header[0] & 0xfff,
+                                (unsigned long long)(p->header[1] & 0xffffffffffffull));
+                c->w->net_.push_back(*p);
+                return 0;
+            };
+            e.msi = [](void *u, unsigned) { static_cast<Ctx *>(u)->msis++; };
+            nis_.push_back(kolo_ni_new(&t, kolo_node_id_of_index(&t, i), &e));
+        }
+    }
+    ~ModelWorld() {
+        for (auto *n : nis_) kolo_ni_free(n);
+    }
+    const char *name() const override { return "model"; }
+    int nodes() const override { return (int)nis_.size(); }
+    kolo_ni *ni(int n) { return nis_[n]; }
+    void mmio_write(int n, int bar, uint64_t off, const void *data, unsigned size) override {
+        uint64_t guard = 0;
+        while (!kolo_ni_mmio_write_ready(nis_[n], bar, off) && guard++ < 1000000) step();
+        kolo_ni_mmio_write(nis_[n], bar, off, data, size);
+    }
+    bool mmio_read(int n, int bar, uint64_t off, unsigned size, uint64_t *v) override {
+        return kolo_ni_mmio_read(nis_[n], bar, off, size, v) == 0;
+    }
+    void inject(int n, const kolo_pkt &p) override {
+        kolo_pkt q = p;
+        q.dst = (uint16_t)kolo_node_id_of_index(&topo_, n);
+        pending_.push_back(q);
+    }
+    void step() {
+        for (auto *n : nis_) kolo_ni_step(n);
+        // deliver what the network holds (in order per destination)
+        std::deque<kolo_pkt> keep;
+        for (auto &p : pending_) keep.push_back(p);
+        pending_.clear();
+        for (auto &p : net_) keep.push_back(p);
+        net_.clear();
+        std::vector<bool> blocked(nis_.size(), false);
+        for (auto &p : keep) {
+            unsigned d = kolo_node_index(&topo_, p.dst & 0xfff);
+            if (d >= nis_.size() || blocked[d] || kolo_ni_receive(nis_[d], &p)) {
+                if (d < nis_.size()) blocked[d] = true;
+                pending_.push_back(p);
+            }
+        }
+        cycle_++;
+    }
+    void run(uint64_t cycles) override {
+        for (uint64_t i = 0; i < cycles; i++) step();
+    }
+    bool run_until(const std::function<bool()> &cond, uint64_t max) override {
+        for (uint64_t i = 0; i < max; i++) {
+            if (cond()) return true;
+            step();
+        }
+        return cond();
+    }
+    bool settle(uint64_t max) override {
+        for (uint64_t i = 0; i < max; i++) {
+            bool idle = pending_.empty() && net_.empty();
+            for (auto *n : nis_) idle = idle && kolo_ni_idle(n);
+            if (idle) return true;
+            step();
+        }
+        return false;
+    }
+    uint64_t now() const override { return cycle_; }
+    uint64_t msis(int n) const override { return ctxs_[n]->msis; }
+
+  private:
+    struct Ctx {
+        ModelWorld *w;
+        int n;
+        uint64_t msis = 0;
+    };
+    kolo_topo topo_;
+    std::vector<kolo_ni *> nis_;
+    std::vector<kolo_ni_env> envs_;
+    std::vector<std::unique_ptr<Ctx>> ctxs_;
+    std::deque<kolo_pkt> net_, pending_;
+    uint64_t cycle_ = 0;
+};
+
+// ============================================================================
+// RTL world
+// ============================================================================
+struct RtlOpts {
+    int lat_min = 125, lat_max = 250;  // DMA read latency, cycles (0.5..1 us at 250 MHz)
+    int max_reads = 16;                // DMA reads outstanding (endpoint's REQS)
+    int rd_ready = 90;                 // % cycles a DMA read request is accepted
+    int wr_ready = 90;                 // % cycles a DMA write beat is accepted
+    int gap = 10;                      // % cycles without a read data beat inside a response
+    int mmio_lat = 0;                  // extra cycles between MMIO operations
+    bool trace = false;
+    std::string bug;                   // "dmawr": corrupt the 100th DMA write (negative control)
+    bool elastic = false;              // network buffers without limit: credits back on arrival
+};
+
+class RtlWorld : public World {
+  public:
+    RtlWorld(const kolo_topo &t, uint64_t seed, const RtlOpts &o) : topo_(t), rng_(seed), o_(o) {
+        top_.reset(new Vtb_ni);
+        trace_ = std::getenv("NI_TRACE") != nullptr;
+        unsigned nn = kolo_topo_nodes(&t);
+        mem_.resize(nn);
+        node_.resize(nn);
+        net_.resize(nn);
+        std::vector<kolo_route_entry> tab(nn);
+        for (unsigned i = 0; i < nn; i++) {
+            kolo_table_default(&t, kolo_node_id_of_index(&t, i), tab.data());
+            routes_.push_back(tab);
+        }
+        top_->clk = 0;
+        top_->rst = 1;
+        for (int i = 0; i < 4; i++) tick();
+        top_->rst = 0;
+        // tags initialise for 256 cycles after reset
+        for (int i = 0; i < 300; i++) tick();
+        min_tags_ = 256;
+    }
+    const char *name() const override { return "rtl"; }
+    int nodes() const override { return (int)node_.size(); }
+    Vtb_ni *top() { return top_.get(); }
+
+    void mmio_write(int n, int bar, uint64_t off, const void *data, unsigned size) override {
+        Mmio m;
+        m.write = true;
+        m.bar = bar;
+        m.off = off;
+        m.size = size;
+        std::memcpy(m.data, data, size);
+        node_[n].mq.push_back(m);
+    }
+    bool mmio_read(int n, int bar, uint64_t off, unsigned size, uint64_t *v) override {
+        Mmio m;
+        m.write = false;
+        m.bar = bar;
+        m.off = off;
+        m.size = size;
+        uint64_t id = ++read_seq_;
+        m.id = id;
+        node_[n].mq.push_back(m);
+        Node &nd = node_[n];
+        uint64_t guard = 0;
+        while (nd.done_id != id) {
+            tick();
+            if (++guard > 200000) {
+                std::fprintf(stderr, "FAIL: MMIO read of node %d offset 0x%llx never answered\n", n,
+                             (unsigned long long)off);
+                dump();
+                std::exit(1);
+            }
+        }
+        if (v) *v = nd.done_val;
+        return !nd.done_err;
+    }
+    void inject(int n, const kolo_pkt &p) override {
+        // as if from the network, on VC {vnet, 1}
+        std::vector<kolo_tb::Flit> fl;
+        unsigned vc = ((p.header[0] >> 28) & 1u) << 1 | 1u;
+        unsigned nfl = 2 + p.len;
+        for (unsigned i = 0; i < nfl; i++) {
+            kolo_tb::Flit f;
+            f.data = i < 2 ? p.header[i] : p.payload[i - 2];
+            f.vc = vc;
+            f.head = i == 0;
+            f.tail = i == nfl - 1;
+            fl.push_back(f);
+        }
+        inject_flits(n, fl);
+    }
+    // raw flits on one VC (framing faults), delivered to node n's NI
+    void inject_flits(int n, const std::vector<kolo_tb::Flit> &fl) {
+        Pkt k;
+        k.src = -1;
+        k.flits = fl;
+        k.due = cycle_;
+        net_[n].ej_q[fl[0].vc].push_back(k);
+    }
+    void set_check_routes(bool on) { check_routes_ = on; }
+    void run(uint64_t cycles) override {
+        for (uint64_t i = 0; i < cycles; i++) tick();
+    }
+    bool run_until(const std::function<bool()> &cond, uint64_t max) override {
+        for (uint64_t i = 0; i < max; i++) {
+            if (cond()) return true;
+            tick();
+        }
+        return cond();
+    }
+    // idle: no MMIO queued, no DMA read outstanding, no port activity and no
+    // packet counted for `quiet` cycles
+    bool settle(uint64_t max) override {
+        const uint64_t quiet = 600;
+        for (uint64_t i = 0; i < max; i++) {
+            bool pend = false;
+            for (auto &nn : net_)
+                for (int v = 0; v < 4; v++) pend = pend || !nn.ej_q[v].empty();
+            for (auto &nd : node_) pend = pend || !nd.mq.empty() || !nd.reads.empty() || nd.cur_read >= 0;
+            if (!pend && cycle_ - last_activity_ > quiet) return true;
+            tick();
+        }
+        dump();
+        return false;
+    }
+    uint64_t now() const override { return cycle_; }
+    uint64_t msis(int n) const override { return node_[n].msis; }
+    uint64_t stat(int n, int k) const { return kolo_tb::sig_get(top_->stat_counters, n * 384 + k * 64, 64); }
+    uint64_t router_errors(int n) const { return kolo_tb::sig_get(top_->router_errors, n * 64, 64); }
+    uint64_t dma_reads(int n) const { return node_[n].nreads; }
+    unsigned min_tags() const { return min_tags_; }  // fewest free tags seen on any node
+    // the NIs' state machines (kolo_ni dbg_state), for hangs
+    void dump() const {
+        for (int n = 0; n < nodes(); n++) {
+            uint64_t tg = kolo_tb::sig_get(top_->dbg_state, n * 85, 32);
+            uint64_t tx = kolo_tb::sig_get(top_->dbg_state, n * 85 + 32, 16);
+            uint64_t tq = kolo_tb::sig_get(top_->dbg_state, n * 85 + 48, 16);
+            uint64_t rs = kolo_tb::sig_get(top_->dbg_state, n * 85 + 64, 8);
+            uint64_t cq = kolo_tb::sig_get(top_->dbg_state, n * 85 + 72, 4);
+            const Node &nd = node_[n];
+            std::fprintf(stderr,
+                         "  node %d cycle %llu: tgt ts %llu as %llu gs %llu rqf %llu a_rv %llu a_busy %llu wlock %llu "
+                         "ack_ready %llu ack_v %llu m_bv %llu | tx es %llu slot %llu rt_got %llu rt_wait %llu tag_valid %llu ev %llu "
+                         "| txq qs %llu head %llu nonempty %llu err %llu rdy %llu q_ok %llu | rsp rs %llu local %llu ev %llu m_bv %llu "
+                         "| cq cs %llu ev %llu wr %llu | mmio queued %zu, dma reads %zu, ej credits %d %d %d %d\n",
+                         n, (unsigned long long)cycle_, tg & 7, (tg >> 3) & 7, (tg >> 6) & 3, (tg >> 8) & 1,
+                         (tg >> 9) & 1, (tg >> 10) & 1, (tg >> 11) & 1, (tg >> 12) & 1, (tg >> 13) & 1, (tg >> 14) & 1,
+                         tx & 7, (tx >> 3) & 31, (tx >> 8) & 1, (tx >> 9) & 1, (tx >> 10) & 1, (tx >> 11) & 1, tq & 3,
+                         (tq >> 2) & 63, (tq >> 8) & 1, (tq >> 9) & 1, (tq >> 10) & 1, (tq >> 11) & 1, rs & 7,
+                         (rs >> 5) & 1, (rs >> 6) & 1, (rs >> 7) & 1, cq & 3, (cq >> 2) & 1, (cq >> 3) & 1,
+                         nd.mq.size(), nd.reads.size(), net_[n].ej_cr[0], net_[n].ej_cr[1], net_[n].ej_cr[2],
+                         net_[n].ej_cr[3]);
+            std::fprintf(stderr, "    injection credits %d %d %d %d, returns queued %zu, rx in progress %zu %zu %zu %zu\n",
+                         net_[n].inj_cr[0], net_[n].inj_cr[1], net_[n].inj_cr[2], net_[n].inj_cr[3],
+                         net_[n].cr_q.size(), net_[n].rx[0].size(), net_[n].rx[1].size(), net_[n].rx[2].size(),
+                         net_[n].rx[3].size());
+            for (int v = 0; v < 4; v++)
+                if (!net_[n].ej_q[v].empty())
+                    std::fprintf(stderr, "    ej VC %d: %zu packets waiting, front sent %zu flits\n", v,
+                                 net_[n].ej_q[v].size(), net_[n].ej_pos[v]);
+        }
+    }
+
+  private:
+    struct Mmio {
+        bool write;
+        int bar;
+        uint64_t off;
+        unsigned size;
+        uint8_t data[64];
+        uint64_t id;
+    };
+    struct Read {
+        uint8_t id;
+        uint64_t addr;
+        unsigned len;
+        uint64_t due;
+        bool err;
+        std::vector<uint8_t> data;
+    };
+    struct Pkt {
+        int src;  // -1: injected by the test
+        std::vector<kolo_tb::Flit> flits;
+        uint64_t due;
+    };
+    struct NetNode {
+        std::array<std::vector<kolo_tb::Flit>, 4> rx;  // packet being injected, per VC
+        std::array<int, 4> inj_cr{{80, 80, 80, 80}};   // credits the NI holds (checked)
+        std::deque<int> cr_q;                          // injection credits to return
+        std::array<std::deque<Pkt>, 4> ej_q;           // packets for this node, per VC
+        std::array<int, 4> ej_cr{{64, 64, 64, 64}};
+        std::array<size_t, 4> ej_pos{{0, 0, 0, 0}};    // flits of the front packet sent
+    };
+    struct Node {
+        std::deque<Mmio> mq;
+        bool rd_issued = false;  // the front read went out, waiting for the response
+        int wait = 0;
+        uint64_t done_id = 0, done_val = 0;
+        bool done_err = false;
+        std::vector<Read> reads;  // accepted, not yet delivered
+        int cur_read = -1;        // index in reads being delivered
+        unsigned cur_beat = 0;
+        // DMA write being received
+        bool wr_open = false;
+        uint64_t wr_addr = 0;
+        unsigned wr_len = 0;
+        std::vector<uint8_t> wr_buf;
+        uint64_t msis = 0, nreads = 0;
+    };
+
+    void tick() {
+        using namespace kolo_tb;
+        Vtb_ni *t = top_.get();
+        int nn = nodes();
+        // ---- drive inputs ----
+        for (int n = 0; n < nn; n++) {
+            Node &nd = node_[n];
+            bool wv = false, rv = false;
+            if (!nd.mq.empty() && nd.wait == 0) {
+                Mmio &m = nd.mq.front();
+                if (m.write) {
+                    wv = true;
+                    uint64_t base = m.off & ~63ull;
+                    unsigned o = (unsigned)(m.off & 63);
+                    sig_set(t->mmio_wr_bar, n * 2, 2, (uint64_t)m.bar);
+                    sig_set(t->mmio_wr_addr, n * 32, 32, base);
+                    for (unsigned w = 0; w < 16; w++) sig_set(t->mmio_wr_data, n * 512 + w * 32, 32, 0);
+                    for (unsigned w = 0; w < 2; w++) sig_set(t->mmio_wr_strb, n * 64 + w * 32, 32, 0);
+                    for (unsigned i = 0; i < m.size && o + i < 64; i++) {
+                        sig_set(t->mmio_wr_data, n * 512 + (o + i) * 8, 8, m.data[i]);
+                        sig_set(t->mmio_wr_strb, n * 64 + o + i, 1, 1);
+                    }
+                } else if (!nd.rd_issued) {
+                    rv = true;
+                    sig_set(t->mmio_rd_bar, n * 2, 2, (uint64_t)m.bar);
+                    sig_set(t->mmio_rd_addr, n * 32, 32, m.off);
+                    sig_set(t->mmio_rd_len, n * 4, 4, m.size);
+                }
+            }
+            sig_set(t->mmio_wr_valid, n, 1, wv);
+            sig_set(t->mmio_rd_valid, n, 1, rv);
+            sig_set(t->mmio_rd_resp_ready, n, 1, 1);
+            int outstanding = (int)nd.reads.size();
+            sig_set(t->dma_rd_req_ready, n, 1,
+                    outstanding < o_.max_reads && rng_.chance((unsigned)o_.rd_ready));
+            // read data: pick a response whose time has come
+            if (nd.cur_read < 0) {
+                std::vector<int> due;
+                for (size_t i = 0; i < nd.reads.size(); i++)
+                    if (nd.reads[i].due <= cycle_) due.push_back((int)i);
+                if (!due.empty()) {
+                    nd.cur_read = due[rng_.below((uint32_t)due.size())];
+                    nd.cur_beat = 0;
+                }
+            }
+            bool dv = false;
+            if (nd.cur_read >= 0 && !rng_.chance((unsigned)o_.gap)) {
+                Read &r = nd.reads[nd.cur_read];
+                unsigned beats = (r.len + 31) / 32;
+                dv = true;
+                for (unsigned w = 0; w < 8; w++) {
+                    uint32_t x = 0;
+                    for (unsigned b = 0; b < 4; b++) {
+                        unsigned k = nd.cur_beat * 32 + w * 4 + b;
+                        x |= (uint32_t)(k < r.len ? r.data[k] : 0) << (8 * b);
+                    }
+                    sig_set(t->dma_rd_data, n * 256 + w * 32, 32, x);
+                }
+                sig_set(t->dma_rd_id, n * 8, 8, r.id);
+                bool last = nd.cur_beat + 1 == beats;
+                sig_set(t->dma_rd_last, n, 1, last);
+                sig_set(t->dma_rd_err, n, 1, last && r.err);
+            }
+            sig_set(t->dma_rd_valid, n, 1, dv);
+            sig_set(t->dma_wr_ready, n, 1, rng_.chance((unsigned)o_.wr_ready));
+            sig_set(t->msi_ready, n, 1, 1);
+        }
+        // network: injection credits back, ejection flits in
+        std::vector<int> ej_sent(nn, -1);
+        for (int n = 0; n < nn; n++) {
+            NetNode &q = net_[n];
+            bool cv = !q.cr_q.empty();
+            sig_set(t->inj_credit_valid, n, 1, cv);
+            sig_set(t->inj_credit_vc, n * 2, 2, cv ? (uint64_t)q.cr_q.front() : 0);
+            if (cv) {
+                q.inj_cr[q.cr_q.front()]++;
+                q.cr_q.pop_front();
+            }
+            // one flit: a VC whose front packet is due and started (or can
+            // start: credits for all of it), chosen at random
+            std::vector<int> cand;
+            for (int v = 0; v < 4; v++) {
+                if (q.ej_q[v].empty() || q.ej_q[v].front().due > cycle_ || q.ej_cr[v] == 0) continue;
+                const Pkt &k = q.ej_q[v].front();
+                if (q.ej_pos[v] == 0 && q.ej_cr[v] < (int)k.flits.size()) continue;
+                cand.push_back(v);
+            }
+            bool ev = !cand.empty() && !rng_.chance(5);
+            if (ev) {
+                int v = cand[rng_.below((uint32_t)cand.size())];
+                kolo_tb::Flit f = q.ej_q[v].front().flits[q.ej_pos[v]];
+                flit_set(t->ej_flit, (unsigned)n, f);
+                ej_sent[n] = v;
+            }
+            sig_set(t->ej_valid, n, 1, ev);
+        }
+        t->clk = 0;
+        t->eval();
+        // ---- sample handshakes ----
+        struct Fire {
+            bool wr = false, rd = false, resp = false, rq = false, rdat = false, dw = false, msi = false;
+        };
+        std::vector<Fire> f(nn);
+        bool activity = false;
+        for (int n = 0; n < nn; n++) {
+            Node &nd = node_[n];
+            f[n].wr = sig_get(t->mmio_wr_valid, n, 1) && sig_get(t->mmio_wr_ready, n, 1);
+            f[n].rd = sig_get(t->mmio_rd_valid, n, 1) && sig_get(t->mmio_rd_ready, n, 1);
+            f[n].resp = sig_get(t->mmio_rd_resp_valid, n, 1);
+            f[n].rq = sig_get(t->dma_rd_req_valid, n, 1) && sig_get(t->dma_rd_req_ready, n, 1);
+            f[n].rdat = sig_get(t->dma_rd_valid, n, 1) && sig_get(t->dma_rd_ready, n, 1);
+            f[n].dw = sig_get(t->dma_wr_valid, n, 1) && sig_get(t->dma_wr_ready, n, 1);
+            f[n].msi = sig_get(t->msi_valid, n, 1);
+            if (f[n].wr || f[n].rd || f[n].resp || f[n].rq || f[n].rdat || f[n].dw ||
+                !nd.mq.empty())
+                activity = true;
+            if (f[n].resp) {
+                nd.done_val = sig_get(t->mmio_rd_resp_data, n * 64, 64);
+                nd.done_err = sig_get(t->mmio_rd_resp_err, n, 1);
+            }
+            if (f[n].rq) {
+                Read r;
+                r.id = (uint8_t)sig_get(t->dma_rd_req_id, n * 8, 8);
+                r.addr = sig_get(t->dma_rd_req_addr, n * 64, 64);
+                r.len = (unsigned)sig_get(t->dma_rd_req_len, n * 13, 13);
+                if (r.len == 0 || r.len > 4096) {
+                    std::fprintf(stderr, "FAIL: node %d DMA read of %u bytes\n", n, r.len);
+                    std::exit(1);
+                }
+                r.err = is_bad(r.addr, r.len);
+                r.data.resize(r.len);
+                mem_[n].read(r.addr, r.data.data(), r.len);
+                if (trace_)
+                    std::printf("%8llu n%d dma rd  id %02x addr %llx len %u%s\n", (unsigned long long)cycle_, n,
+                                r.id, (unsigned long long)r.addr, r.len, r.err ? " ERR" : "");
+                r.due = cycle_ + (uint64_t)(o_.lat_min + (int)rng_.below((uint32_t)(o_.lat_max - o_.lat_min + 1)));
+                nd.reads.push_back(r);
+                nd.nreads++;
+            }
+            if (f[n].dw) {
+                uint64_t a = sig_get(t->dma_wr_addr, n * 64, 64);
+                unsigned len = (unsigned)sig_get(t->dma_wr_len, n * 13, 13);
+                bool last = sig_get(t->dma_wr_last, n, 1);
+                if (!nd.wr_open) {
+                    nd.wr_open = true;
+                    nd.wr_addr = a;
+                    nd.wr_len = len;
+                    nd.wr_buf.clear();
+                } else if (a != nd.wr_addr || len != nd.wr_len) {
+                    std::fprintf(stderr, "FAIL: node %d DMA write changed addr/len inside a request\n", n);
+                    std::exit(1);
+                }
+                for (unsigned b = 0; b < 32; b++)
+                    nd.wr_buf.push_back((uint8_t)sig_get(t->dma_wr_data, n * 256 + b * 8, 8));
+                unsigned beats = (len + 31) / 32;
+                if (len == 0 || len > 4096 || (last != (nd.wr_buf.size() == beats * 32))) {
+                    std::fprintf(stderr, "FAIL: node %d DMA write framing (len %u, beat %zu, last %d)\n", n,
+                                 len, nd.wr_buf.size() / 32, (int)last);
+                    std::exit(1);
+                }
+                if (last) {
+                    if (trace_)
+                        std::printf("%8llu n%d dma wr  addr %llx len %u\n", (unsigned long long)cycle_, n,
+                                    (unsigned long long)nd.wr_addr, len);
+                    if (o_.bug == "dmawr" && writes_ == 99) nd.wr_buf[0] ^= 0x40;
+                    if (!is_bad(nd.wr_addr, len)) mem_[n].write(nd.wr_addr, nd.wr_buf.data(), len);
+                    nd.wr_open = false;
+                    writes_++;
+                }
+            }
+            if (f[n].msi) nd.msis++;
+        }
+        // network: flits the NIs inject, credits they return
+        for (int n = 0; n < nn; n++) {
+            NetNode &q = net_[n];
+            if (sig_get(t->ej_credit_valid, n, 1)) {
+                int v = (int)sig_get(t->ej_credit_vc, n * 2, 2);
+                if (++q.ej_cr[v] > 64) fail("node %d returned an ejection credit too many (VC %d)", n, v);
+            }
+            if (ej_sent[n] >= 0) {
+                int v = ej_sent[n];
+                activity = true;
+                q.ej_cr[v]--;
+                Pkt &k = q.ej_q[v].front();
+                if (++q.ej_pos[v] == k.flits.size()) {
+                    if (k.src >= 0)
+                        for (size_t i = 0; i < k.flits.size(); i++) net_[k.src].cr_q.push_back(v);
+                    q.ej_q[v].pop_front();
+                    q.ej_pos[v] = 0;
+                }
+            }
+            if (sig_get(t->inj_valid, n, 1)) {
+                activity = true;
+                kolo_tb::Flit f = flit_get(t->inj_flit, (unsigned)n);
+                if (--q.inj_cr[f.vc] < 0) fail("node %d injected on VC %u without a credit", n, f.vc);
+                auto &rx = q.rx[f.vc];
+                if (f.head != rx.empty()) fail("node %d VC %u: head flag out of place", n, f.vc);
+                rx.push_back(f);
+                if (f.tail) {
+                    on_packet(n, f.vc, rx);
+                    rx.clear();
+                }
+            }
+        }
+        t->clk = 1;
+        t->eval();
+        cycle_++;
+        // ---- effects ----
+        for (int n = 0; n < nn; n++) {
+            Node &nd = node_[n];
+            if (nd.wait > 0) nd.wait--;
+            if (f[n].wr) {
+                nd.mq.pop_front();
+                nd.wait = o_.mmio_lat;
+            }
+            if (f[n].rd) nd.rd_issued = true;
+            if (f[n].resp) {
+                nd.done_id = nd.mq.front().id;
+                nd.mq.pop_front();
+                nd.rd_issued = false;
+                nd.wait = o_.mmio_lat;
+            }
+            if (f[n].rdat) {
+                Read &r = nd.reads[nd.cur_read];
+                unsigned beats = (r.len + 31) / 32;
+                if (++nd.cur_beat == beats) {
+                    nd.reads.erase(nd.reads.begin() + nd.cur_read);
+                    nd.cur_read = -1;
+                }
+            }
+        }
+        uint64_t pk = 0;
+        for (int n = 0; n < nn; n++) {
+            pk += stat(n, 0) + stat(n, 1);
+            unsigned tf = (unsigned)kolo_tb::sig_get(t->dbg_state, n * 85 + 76, 9);
+            if (tf < min_tags_) min_tags_ = tf;
+        }
+        if (pk != last_pk_) {
+            last_pk_ = pk;
+            activity = true;
+        }
+        if (activity) last_activity_ = cycle_;
+    }
+
+    void fail(const char *fmt, ...) {
+        std::va_list ap;
+        va_start(ap, fmt);
+        std::fprintf(stderr, "FAIL (cycle %llu): ", (unsigned long long)cycle_);
+        std::vfprintf(stderr, fmt, ap);
+        std::fputc('\n', stderr);
+        va_end(ap);
+        std::exit(1);
+    }
+    // a whole packet injected by node n: check it, send it on
+    void on_packet(int n, unsigned vc, const std::vector<kolo_tb::Flit> &fl) {
+        uint64_t h0 = fl[0].data;
+        unsigned len = kolo_tb::h0_len(h0), dst = kolo_tb::h0_dst(h0), src = kolo_tb::h0_src(h0);
+        if (fl.size() < 2 || len > 32 || fl.size() != len + 2u)
+            fail("node %d VC %u: packet of %zu flits, header len %u", n, vc, fl.size(), len);
+        if (kolo_tb::h0_vnet(h0) != (vc >> 1)) fail("node %d: vnet %u on VC %u", n, kolo_tb::h0_vnet(h0), vc);
+        if (kolo_tb::h0_ordered(h0) && (vc & 1)) fail("node %d: ordered packet on VC %u", n, vc);
+        if (src != kolo_node_id_of_index(&topo_, (unsigned)n)) fail("node %d: source id 0x%x", n, src);
+        if (!kolo_node_in_topo(&topo_, (uint16_t)dst)) fail("node %d: destination 0x%x outside", n, dst);
+        if ((h0 >> 63) != 0) fail("node %d: header bit 63 set", n);
+        unsigned d = kolo_node_index(&topo_, (uint16_t)dst);
+        uint32_t rs = routes_[n][d] & KOLO_RS_MASK;
+        if (check_routes_ && kolo_tb::h0_rs(h0) != rs)
+            fail("node %d: route state 0x%x, table 0x%x", n, kolo_tb::h0_rs(h0), rs);
+        if (trace_)
+            std::printf("%8llu n%d pkt op %u vc %u len %u dst %x addr %llx tag %u key %02x\n",
+                        (unsigned long long)cycle_, n, kolo_tb::h0_op(h0), vc, len, dst,
+                        (unsigned long long)kolo_tb::h1_addr(fl[1].data), (unsigned)(fl[1].data >> 48) & 0xff,
+                        (unsigned)(fl[1].data >> 56));
+        Pkt k;
+        k.src = n;
+        k.flits = fl;
+        k.due = cycle_ + 2 + rng_.below(20);
+        if (o_.elastic) {
+            for (size_t i = 0; i < fl.size(); i++) net_[n].cr_q.push_back((int)vc);
+            k.src = -1;
+        }
+        net_[d].ej_q[vc].push_back(k);
+        npkts_++;
+    }
+
+    kolo_topo topo_;
+    std::unique_ptr<Vtb_ni> top_;
+    tb::Rng rng_;
+    RtlOpts o_;
+    std::vector<Node> node_;
+    std::vector<NetNode> net_;
+    std::vector<std::vector<kolo_route_entry>> routes_;
+    bool check_routes_ = true;
+    bool trace_ = false;
+    unsigned min_tags_ = 256;
+    uint64_t npkts_ = 0;
+    uint64_t cycle_ = 0, last_activity_ = 0, read_seq_ = 0, last_pk_ = 0, writes_ = 0;
+};
+
+}  // namespace niw

@@ -1,0 +1,847 @@
+// tb_ni.cpp - tests of the NI RTL (rtl/ni/kolo_ni*.v) against the C
+// reference model (sw/model/kolo_ni_model.c).
+//
+// Every test is a host program written against niw::World (ni_world.h) and
+// run twice: on the RTL (two kolo_ni on a 2x1x1 kolo_torus, the PCIe
+// endpoint's user side played in C++ with random DMA latency, reordering
+// and back-pressure) and on the model (two model NIs on an ideal network).
+// Then the two are compared: every byte of host memory, the completion
+// entries of every context (as a sorted list: the order of completions is
+// timing), STATUS of every context and the NI counters (ERR_CSR, STAT_*).
+// Host programs avoid races (each byte written by one operation, GETs read
+// bytes nothing writes, shared atomic words see one commutative op kind,
+// fetching atomics use private words), so the final state is determined.
+//
+//   --test=<name>  basic | mix | errors | packets | dma-err | cq-wrap | tags | rate
+//   --seed=N       (printed; SEED=N replays)   --ops=N  (mix: operations)
+//   --lat=MIN:MAX  DMA read latency in cycles   --reads=N  DMA reads outstanding
+//   --rdy=P --wrdy=P  % of cycles the DMA read request / write port is ready
+//   --gap=P        % of cycles without a beat inside a DMA read response
+//   --ctx=N        mix: contexts per node (1..16)   --burst=N  mix: operations per burst (max)
+//   --elastic      the network buffers without limit (lets the initiator run out of tags)
+//   --bug=dmawr    negative control: the endpoint model corrupts a DMA write;
+//                  the comparison must fail
+#include <cinttypes>
+
+#include "ni_world.h"
+
+using namespace niw;
+
+namespace {
+
+// ---- host memory layout (the same on every node) -------------------------------
+constexpr uint64_t SQ_BASE = 0x10000000ull;   // + 0x100000 * ctx
+constexpr uint64_t CQ_BASE = 0x20000000ull;   // + 0x100000 * ctx
+constexpr uint64_t SRC = 0x30000000ull;       // initiators' source bytes (read only)
+constexpr uint64_t DATA = 0x40000000ull;      // window 0: read, write, atomic (16 MiB)
+constexpr uint64_t DATA_LEN = 0x1000000ull;
+constexpr uint64_t RO = 0x48000000ull;        // window 1: read only (1 MiB, initialised)
+constexpr uint64_t RO_LEN = 0x100000ull;
+constexpr uint64_t LDST = 0x60000000ull;      // GET destinations (local)
+constexpr uint8_t KEY0 = 0x30, KEY1 = 0x51, KEY2 = 0x72;  // {check, window}
+
+uint64_t sq_of(int c) { return SQ_BASE + 0x100000ull * (uint64_t)c; }
+uint64_t cq_of(int c) { return CQ_BASE + 0x100000ull * (uint64_t)c; }
+
+struct Desc {
+    uint8_t op = 0, flags = 0;
+    uint16_t dst = 0;  // bits 15:12 are the reserved descriptor bits 31:28
+    uint32_t len = 0;
+    uint64_t raddr = 0;
+    uint8_t key = 0, rsv = 0;
+    uint64_t w2 = 0, w3 = 0;
+    void pack(uint8_t out[32]) const {
+        kolo_desc d;
+        d.op = op;
+        d.flags = flags;
+        d.dst = dst;
+        d.len = len;
+        d.raddr_key = (raddr & 0xffffffffffffull) | (uint64_t)key << 48 | (uint64_t)rsv << 56;
+        d.w2 = w2;
+        d.w3 = w3;
+        kolo_desc_pack(&d, out);
+    }
+};
+
+struct Cqe {
+    uint16_t index;
+    uint8_t status, op;
+    uint64_t result;
+    bool operator<(const Cqe &o) const {
+        return std::tie(index, status, op, result) < std::tie(o.index, o.status, o.op, o.result);
+    }
+    bool operator==(const Cqe &o) const {
+        return index == o.index && status == o.status && op == o.op && result == o.result;
+    }
+};
+
+// host-side driver of one node (its contexts' queues live in host memory)
+struct Host {
+    World &w;
+    int n;
+    struct Q {
+        bool on = false;
+        unsigned sq_log2 = 0, cq_log2 = 0;
+        uint16_t pi = 0, cq_ci = 0;
+        std::vector<Cqe> got;
+    };
+    Q q[16];
+    Host(World &w_, int n_) : w(w_), n(n_) {}
+
+    void routes(const kolo_topo &t) {
+        std::vector<kolo_route_entry> tab(kolo_topo_nodes(&t));
+        kolo_table_default(&t, kolo_node_id_of_index(&t, (unsigned)n), tab.data());
+        for (unsigned i = 0; i < tab.size(); i++) w.wr32(n, KOLO_CSR_ROUTE(i), tab[i]);
+    }
+    void window(int wi, uint8_t key, uint64_t base, uint64_t len, uint32_t rights) {
+        w.wr64(n, KOLO_CSR_WIN(wi) + KOLO_WIN_BASE, base);
+        w.wr64(n, KOLO_CSR_WIN(wi) + KOLO_WIN_LEN, len);
+        w.wr64(n, KOLO_CSR_WIN(wi) + KOLO_WIN_CTRL, key | rights | KOLO_WIN_ENABLE);
+    }
+    void ctx(int c, unsigned sq_log2, unsigned cq_log2, bool msi = false, unsigned vec = 0) {
+        w.wr64(n, KOLO_CSR_CTX(c) + KOLO_CTX_SQ_BASE, sq_of(c));
+        w.wr64(n, KOLO_CSR_CTX(c) + KOLO_CTX_CQ_BASE, cq_of(c));
+        w.wr64(n, KOLO_CSR_CTX(c) + KOLO_CTX_SIZES, sq_log2 | cq_log2 << 8);
+        w.wr64(n, KOLO_CSR_CTX(c) + KOLO_CTX_CTRL, 1u | (msi ? 2u : 0u) | vec << 16);
+        q[c] = Q();
+        q[c].on = true;
+        q[c].sq_log2 = sq_log2;
+        q[c].cq_log2 = cq_log2;
+    }
+    // free SQ slots (the NI has taken what STATUS says; conservative: completions)
+    void post(int c, const Desc &d) {
+        uint8_t b[32];
+        d.pack(b);
+        uint64_t slot = q[c].pi & ((1u << q[c].sq_log2) - 1u);
+        w.mem(n).write(sq_of(c) + 32 * slot, b, 32);
+        q[c].pi++;
+    }
+    void doorbell(int c) { w.wr32(n, KOLO_CSR_DOORBELL(c) + KOLO_DB_SQ_PI, q[c].pi); }
+    void pio(int c, const Desc &d, const uint8_t *payload = nullptr) {
+        uint8_t b[64] = {0};
+        d.pack(b);
+        if (payload) std::memcpy(b + 32, payload, 32);
+        w.mmio_write(n, 2, KOLO_PIO_PAGE(c), b, 64);
+    }
+    // collect new completion entries of context c; release them with CQ_CI
+    unsigned poll(int c, bool release = true) {
+        Q &s = q[c];
+        unsigned got = 0;
+        for (;;) {
+            uint16_t ci = s.cq_ci;
+            uint64_t a = cq_of(c) + 16ull * (ci & ((1u << s.cq_log2) - 1u));
+            uint8_t b[16];
+            w.mem(n).read(a, b, 16);
+            kolo_cqe e;
+            kolo_cqe_unpack(b, &e);
+            unsigned phase = ((ci >> s.cq_log2) & 1u) ^ 1u;
+            if ((e.phase & 1u) != phase) break;
+            s.got.push_back(Cqe{e.index, e.status, e.op, e.result});
+            s.cq_ci++;
+            got++;
+        }
+        if (got && release) w.wr32(n, KOLO_CSR_DOORBELL(c) + KOLO_DB_CQ_CI, s.cq_ci);
+        return got;
+    }
+};
+
+// ---- comparison of two worlds ------------------------------------------------------
+struct Compare {
+    tb::Checker &chk;
+    explicit Compare(tb::Checker &c) : chk(c) {}
+    void run(World &a, World &b, std::vector<Host> &ha, std::vector<Host> &hb, bool regs = true) {
+        for (int n = 0; n < a.nodes(); n++) {
+            // (the CQ rings are compared below as sorted entries: their order is timing)
+            int64_t d = mem_diff(a.mem(n), b.mem(n), CQ_BASE, CQ_BASE + 16 * 0x100000ull);
+            chk.check(d < 0, "node %d host memory differs at 0x%llx: %s 0x%02x, %s 0x%02x", n,
+                      (long long)d, a.name(), d < 0 ? 0 : a.mem(n).get((uint64_t)d), b.name(),
+                      d < 0 ? 0 : b.mem(n).get((uint64_t)d));
+            for (int c = 0; c < 16; c++) {
+                ha[n].poll(c, false);
+                hb[n].poll(c, false);
+                auto ea = ha[n].q[c].got, eb = hb[n].q[c].got;
+                std::sort(ea.begin(), ea.end());
+                std::sort(eb.begin(), eb.end());
+                bool same = ea == eb;
+                chk.check(same, "node %d ctx %d completions differ: %s %zu, %s %zu entries", n, c, a.name(),
+                          ea.size(), b.name(), eb.size());
+                if (!same) {
+                    for (size_t i = 0; i < std::max(ea.size(), eb.size()) && i < 12; i++) {
+                        auto pr = [](const std::vector<Cqe> &v, size_t k) {
+                            if (k >= v.size()) return std::string("-");
+                            char s[80];
+                            std::snprintf(s, sizeof s, "idx %u st %u op %u res 0x%llx", v[k].index,
+                                          v[k].status, v[k].op, (unsigned long long)v[k].result);
+                            return std::string(s);
+                        };
+                        std::fprintf(stderr, "    %-40s | %s\n", pr(ea, i).c_str(), pr(eb, i).c_str());
+                    }
+                }
+                uint64_t sa = a.rd(n, KOLO_CSR_CTX(c) + KOLO_CTX_STATUS) & 0xffff;
+                uint64_t sb = b.rd(n, KOLO_CSR_CTX(c) + KOLO_CTX_STATUS) & 0xffff;
+                chk.check(sa == sb, "node %d ctx %d STATUS 0x%llx vs 0x%llx", n, c, (unsigned long long)sa,
+                          (unsigned long long)sb);
+            }
+            if (!regs) continue;
+            static const struct {
+                uint64_t off;
+                unsigned size;
+                const char *name;
+            } R[] = {{KOLO_CSR_ERR_CSR, 4, "ERR_CSR"},          {KOLO_CSR_STAT_TX_PKTS, 8, "TX_PKTS"},
+                     {KOLO_CSR_STAT_RX_PKTS, 8, "RX_PKTS"},      {KOLO_CSR_STAT_NAK_SENT, 8, "NAK_SENT"},
+                     {KOLO_CSR_STAT_NAK_RCVD, 8, "NAK_RCVD"},    {KOLO_CSR_STAT_BAD_PKTS, 8, "BAD_PKTS"},
+                     {KOLO_CSR_STAT_DMA_ERR, 8, "DMA_ERR"}};
+            for (auto &r : R) {
+                uint64_t va = a.rd(n, r.off, r.size), vb = b.rd(n, r.off, r.size);
+                chk.check(va == vb, "node %d %s: %s %llu, %s %llu", n, r.name, a.name(), (unsigned long long)va,
+                          b.name(), (unsigned long long)vb);
+            }
+            // register reads (after the counters: the doorbell-register read counts in ERR_CSR)
+            static const struct {
+                uint64_t off;
+                unsigned size;
+            } G[] = {{KOLO_CSR_ID, 4}, {KOLO_CSR_VERSION, 4}, {0, 8}, {KOLO_CSR_NODE_ID, 4},
+                     {KOLO_CSR_TORUS, 4}, {KOLO_CSR_NODE_ID, 8}, {KOLO_CSR_NUM_CTX, 4},
+                     {KOLO_CSR_CTX(0) + KOLO_CTX_SQ_BASE, 8}, {KOLO_CSR_CTX(1) + KOLO_CTX_CQ_BASE, 8},
+                     {KOLO_CSR_CTX(0) + KOLO_CTX_CQ_BASE + 4, 4}, {KOLO_CSR_CTX(2) + KOLO_CTX_OUTSTANDING, 8},
+                     {KOLO_CSR_WIN(0) + KOLO_WIN_BASE, 8}, {KOLO_CSR_WIN(1) + KOLO_WIN_LEN, 8},
+                     {KOLO_CSR_WIN(2) + KOLO_WIN_CTRL, 4}, {KOLO_CSR_WIN(3) + KOLO_WIN_CTRL, 4},
+                     {KOLO_CSR_ROUTE(0), 4}, {KOLO_CSR_ROUTE(1), 4}, {KOLO_CSR_ROUTE(0), 8},
+                     {KOLO_CSR_DOORBELL(0) + KOLO_DB_STATUS, 8}, {KOLO_CSR_DOORBELL(1) + KOLO_DB_OUTSTANDING, 8},
+                     {KOLO_CSR_DOORBELL(2) + KOLO_DB_STATUS + 4, 4}, {0x3000, 8}, {0x18, 4}, {0x8000, 4},
+                     {KOLO_CSR_DOORBELL(0) + KOLO_DB_SQ_PI, 4}, {KOLO_CSR_ERR_CSR, 4}};
+            for (auto &g : G) {
+                uint64_t va = a.rd(n, g.off, g.size), vb = b.rd(n, g.off, g.size);
+                chk.check(va == vb, "node %d read of 0x%llx (%u bytes): %s 0x%llx, %s 0x%llx", n,
+                          (unsigned long long)g.off, g.size, a.name(), (unsigned long long)va, b.name(),
+                          (unsigned long long)vb);
+            }
+            chk.check((a.msis(n) > 0) == (b.msis(n) > 0), "node %d MSIs: %s %llu, %s %llu", n, a.name(),
+                      (unsigned long long)a.msis(n), b.name(), (unsigned long long)b.msis(n));
+        }
+    }
+};
+
+// ---- the two worlds and their hosts ------------------------------------------------------
+struct Pair {
+    kolo_topo topo;
+    std::unique_ptr<RtlWorld> rtl;
+    std::unique_ptr<ModelWorld> mdl;
+    std::vector<Host> hr, hm;
+    Pair(uint64_t seed, const RtlOpts &o) {
+        topo.size[0] = 2;
+        topo.size[1] = 1;
+        topo.size[2] = 1;
+        rtl.reset(new RtlWorld(topo, seed, o));
+        mdl.reset(new ModelWorld(topo));
+        for (int n = 0; n < 2; n++) {
+            hr.emplace_back(*rtl, n);
+            hm.emplace_back(*mdl, n);
+        }
+    }
+    // run a host program on both worlds
+    void both(const std::function<void(World &, std::vector<Host> &)> &f) {
+        f(*rtl, hr);
+        f(*mdl, hm);
+    }
+};
+
+// standard node setup: routes, windows, initial memory
+void setup(World &w, std::vector<Host> &h, const kolo_topo &t, uint64_t seed) {
+    tb::Rng r(seed * 7 + 3);
+    for (int n = 0; n < w.nodes(); n++) {
+        h[n].routes(t);
+        h[n].window(0, KEY0, DATA, DATA_LEN, KOLO_WIN_READ | KOLO_WIN_WRITE | KOLO_WIN_ATOMIC);
+        h[n].window(1, KEY1, RO, RO_LEN, KOLO_WIN_READ);
+        h[n].window(2, KEY2, BAD_LO, BAD_HI - BAD_LO, KOLO_WIN_READ | KOLO_WIN_WRITE | KOLO_WIN_ATOMIC);
+        // source bytes and read-only bytes
+        std::vector<uint8_t> b(0x10000);
+        for (auto &x : b) x = (uint8_t)r.next();
+        w.mem(n).write(SRC, b.data(), b.size());
+        for (auto &x : b) x = (uint8_t)r.next();
+        w.mem(n).write(RO, b.data(), b.size());
+    }
+}
+
+uint16_t node_id(const kolo_topo &t, int n) { return kolo_node_id_of_index(&t, (unsigned)n); }
+
+Desc put(uint16_t dst, uint64_t raddr, uint64_t laddr, uint32_t len, uint8_t flags = KOLO_DF_COMPLETE,
+         uint8_t key = KEY0) {
+    Desc d;
+    d.op = KOLO_D_PUT;
+    d.flags = flags;
+    d.dst = dst;
+    d.len = len;
+    d.raddr = raddr;
+    d.key = key;
+    d.w2 = laddr;
+    return d;
+}
+Desc get(uint16_t dst, uint64_t raddr, uint64_t laddr, uint32_t len, uint8_t flags = KOLO_DF_COMPLETE,
+         uint8_t key = KEY1) {
+    Desc d = put(dst, raddr, laddr, len, flags, key);
+    d.op = KOLO_D_GET;
+    return d;
+}
+Desc atomic(uint8_t op, uint16_t dst, uint64_t raddr, uint64_t opnd, uint64_t cmp = 0,
+            uint8_t flags = KOLO_DF_COMPLETE, uint8_t key = KEY0) {
+    Desc d;
+    d.op = op;
+    d.flags = flags;
+    d.dst = dst;
+    d.raddr = raddr;
+    d.key = key;
+    d.w2 = opnd;
+    d.w3 = cmp;
+    return d;
+}
+Desc nop(uint8_t flags = KOLO_DF_COMPLETE | KOLO_DF_FENCE) {
+    Desc d;
+    d.flags = flags;
+    return d;
+}
+
+// ---- tests --------------------------------------------------------------------------------
+struct Opts {
+    std::string test = "basic";
+    uint64_t seed = 1;
+    long ops = 400;
+    int ctxs = 3;
+    int burst = 40;
+    RtlOpts rtl;
+};
+
+// directed: each operation kind once or twice, both directions and loopback
+void prog_basic(World &w, std::vector<Host> &h, const kolo_topo &t) {
+    setup(w, h, t, 1);
+    uint16_t id1 = node_id(t, 1), id0 = node_id(t, 0);
+    h[0].ctx(0, 6, 6);
+    h[1].ctx(3, 4, 5, true, 7);
+    // PUTs: one short, one spanning several 256-byte packets at an odd address
+    h[0].post(0, put(id1, DATA + 0x100, SRC + 0x10, 8));
+    h[0].post(0, put(id1, DATA + 0x2f3, SRC + 0x123, 1000));
+    // INLINE across a 256-byte boundary
+    Desc d = put(id1, DATA + 0x5fb, 0, 13, KOLO_DF_COMPLETE | KOLO_DF_INLINE);
+    d.w2 = 0x0807060504030201ull;
+    d.w3 = 0x100f0e0d0c0b0a09ull;
+    h[0].post(0, d);
+    // GETs from node 1's read-only region, to node 0's memory
+    h[0].post(0, get(id1, RO + 0x40, LDST + 0x8, 8));
+    h[0].post(0, get(id1, RO + 0x1f9, LDST + 0x1003, 777, KOLO_DF_COMPLETE | KOLO_DF_ORDERED));
+    // atomics on node 1
+    w.mem(1).wr64(DATA + 0x8000, 100);
+    w.mem(1).wr64(DATA + 0x8008, 0xff00);
+    w.mem(1).wr64(DATA + 0x8010, 5);
+    w.mem(1).wr64(DATA + 0x8018, 0x1111);
+    h[0].post(0, atomic(KOLO_D_FETCH_ADD, id1, DATA + 0x8000, 23));
+    h[0].post(0, atomic(KOLO_D_ADD, id1, DATA + 0x8000, 1000));
+    h[0].post(0, atomic(KOLO_D_FETCH_XOR, id1, DATA + 0x8008, 0x0ff0));
+    h[0].post(0, atomic(KOLO_D_CSWAP, id1, DATA + 0x8010, 77, 5));
+    h[0].post(0, atomic(KOLO_D_CSWAP, id1, DATA + 0x8018, 99, 5));
+    h[0].post(0, atomic(KOLO_D_SWAP, id1, DATA + 0x8020, 0xabcdef));
+    h[0].post(0, atomic(KOLO_D_FETCH_AND, id1, DATA + 0x8008, 0xf0f0));
+    h[0].post(0, atomic(KOLO_D_OR, id1, DATA + 0x8028, 0x3));
+    h[0].post(0, atomic(KOLO_D_FETCH_ADD, id1, DATA + 0x8034, 0xffffffff, 0,
+                        KOLO_DF_COMPLETE | KOLO_DF_SIZE32));
+    h[0].post(0, nop());
+    h[0].doorbell(0);
+    // node 1: loopback PUT and GET, a PIO PUT to node 0, a PIO atomic
+    h[1].post(3, put(id1, DATA + 0x10000, SRC + 0x400, 300));
+    h[1].post(3, get(id1, RO + 0x800, LDST + 0x20000, 40));
+    h[1].doorbell(3);
+    uint8_t pl[32];
+    for (int i = 0; i < 32; i++) pl[i] = (uint8_t)(0xa0 + i);
+    h[1].pio(3, put(id0, DATA + 0x3f0, 0, 32), pl);
+    h[1].pio(3, atomic(KOLO_D_FETCH_ADD, id0, DATA + 0x9000, 5));
+    h[1].pio(3, get(id0, RO + 0x3000, LDST + 0x30000, 500));
+    w.settle(400000);
+    h[1].post(3, nop());
+    h[1].doorbell(3);
+    w.settle(400000);
+}
+
+// random operation mix, race free (see the file comment)
+struct MixGen {
+    tb::Rng r;
+    const kolo_topo &t;
+    uint64_t next_dst[2] = {DATA, DATA};          // PUT targets, per target node
+    uint64_t next_ldst[2] = {LDST, LDST};         // GET destinations, per initiator
+    uint64_t next_word[2] = {DATA + 0xc00000, DATA + 0xc00000};  // private atomic words
+    MixGen(uint64_t seed, const kolo_topo &t_) : r(seed), t(t_) {}
+    uint64_t alloc(uint64_t &p, uint32_t len) {
+        uint64_t a = p + r.below(64);
+        p = a + len + r.below(64);
+        return a;
+    }
+    struct Op {
+        int node, ctx;
+        bool pio;
+        Desc d;
+        uint8_t pl[32];
+    };
+    std::vector<Op> make(long count, int nctx) {
+        if (count > 8000) count = 8000;  // SQ of 8192 entries per context
+        std::vector<Op> v;
+        for (long i = 0; i < count; i++) {
+            Op o;
+            o.node = (int)r.below(2);
+            o.ctx = (int)r.below((uint32_t)nctx);
+            o.pio = r.chance(12);
+            int tn = (int)r.below(2);
+            uint16_t dst = node_id(t, tn);
+            uint8_t fl = (r.chance(70) ? KOLO_DF_COMPLETE : 0) | (r.chance(20) ? KOLO_DF_ORDERED : 0) |
+                         (r.chance(5) ? KOLO_DF_FENCE : 0);
+            unsigned k = r.below(100);
+            for (int j = 0; j < 32; j++) o.pl[j] = (uint8_t)r.next();
+            if (k < 35) {  // PUT
+                uint32_t len = o.pio ? 1 + r.below(32)
+                                     : (r.chance(50) ? 1 + r.below(16)
+                                                     : (r.chance(70) ? 1 + r.below(600) : 1 + r.below(3000)));
+                bool inl = !o.pio && len <= 16 && r.chance(40);
+                uint64_t ra = alloc(next_dst[tn], len);
+                o.d = put(dst, ra, SRC + r.below(0x8000), len, fl | (inl ? KOLO_DF_INLINE : 0));
+                if (inl) {
+                    o.d.w2 = r.next();
+                    o.d.w3 = r.next();
+                }
+            } else if (k < 60) {  // GET
+                uint32_t len = r.chance(60) ? 1 + r.below(64) : 1 + r.below(2500);
+                uint64_t ra = RO + r.below((uint32_t)(RO_LEN - len));
+                o.d = get(dst, ra, alloc(next_ldst[o.node], len), len, fl);
+            } else if (k < 92) {  // atomics
+                static const uint8_t fetching[] = {KOLO_D_FETCH_ADD, KOLO_D_FETCH_XOR, KOLO_D_SWAP,
+                                                   KOLO_D_CSWAP, KOLO_D_FETCH_AND, KOLO_D_FETCH_OR};
+                static const uint8_t shared[] = {KOLO_D_ADD, KOLO_D_XOR, KOLO_D_AND, KOLO_D_OR};
+                bool s32 = r.chance(30);
+                uint8_t f2 = fl | (s32 ? KOLO_DF_SIZE32 : 0);
+                if (r.chance(50)) {
+                    unsigned kind = r.below(4);
+                    // shared word: one per (kind, size), 4 words each
+                    uint64_t a = DATA + 0xb00000 + kind * 0x100 + (s32 ? 0x80 : 0) + 8 * r.below(4);
+                    o.d = atomic(shared[kind], dst, a, r.next(), 0, f2);
+                } else {
+                    uint64_t a = next_word[tn];
+                    next_word[tn] += 8;
+                    uint8_t op = fetching[r.below(6)];
+                    uint64_t cmp = r.chance(50) ? 0 : r.next();  // private words start at 0
+                    o.d = atomic(op, dst, a + (s32 && r.chance(50) ? 4 : 0), r.next(), cmp, f2);
+                }
+            } else if (k < 95) {
+                o.d = nop(fl | (r.chance(50) ? KOLO_DF_COMPLETE : 0));
+                o.pio = false;
+            } else {  // a refused operation: remote key, bounds or rights
+                unsigned e = r.below(3);
+                uint64_t ra = alloc(next_dst[tn], 8);
+                if (e == 0) o.d = put(dst, ra, SRC, 8, fl, 0x40);            // window 0, wrong check
+                // past the end (partly-outside operations, whose first error depends
+                // on the order responses return in, are in the errors test)
+                else if (e == 1) o.d = put(dst, DATA + DATA_LEN, SRC, 8, fl, KEY0);
+                else o.d = put(dst, RO + 0x100, SRC, 8, fl, KEY1);             // no write right
+            }
+            v.push_back(o);
+        }
+        return v;
+    }
+};
+
+void prog_mix(World &w, std::vector<Host> &h, const kolo_topo &t, const std::vector<MixGen::Op> &ops,
+              int nctx, uint64_t seed, int max_burst) {
+    setup(w, h, t, seed);
+    for (int n = 0; n < 2; n++)
+        // (the host never waits for SQ slots: the queues hold every operation)
+        for (int c = 0; c < nctx; c++) h[n].ctx(c, 13, 14, c == 1, (unsigned)c);
+    // initial values of the shared atomic words
+    for (int n = 0; n < 2; n++)
+        for (int i = 0; i < 64; i++) w.mem(n).wr64(DATA + 0xb00000 + 8 * (uint64_t)i, 0x0123456789abcdefull * (uint64_t)(i + 1));
+    size_t i = 0;
+    tb::Rng r(seed ^ 0x55);
+    while (i < ops.size()) {
+        size_t burst = 1 + r.below((uint32_t)max_burst);
+        bool rang[2][16] = {};
+        for (size_t k = 0; k < burst && i < ops.size(); k++, i++) {
+            const auto &o = ops[i];
+            if (o.pio) {
+                h[o.node].pio(o.ctx, o.d, o.pl);
+            } else {
+                h[o.node].post(o.ctx, o.d);
+                rang[o.node][o.ctx] = true;
+            }
+        }
+        for (int n = 0; n < 2; n++)
+            for (int c = 0; c < nctx; c++)
+                if (rang[n][c]) h[n].doorbell(c);
+        w.run(r.below(300));
+    }
+    for (int n = 0; n < 2; n++)
+        for (int c = 0; c < nctx; c++) {
+            h[n].post(c, nop());
+            h[n].doorbell(c);
+        }
+    w.settle(5000000);
+}
+
+// every refused input of docs/ni.md on node 0, then normal service
+void prog_errors(World &w, std::vector<Host> &h, const kolo_topo &t) {
+    setup(w, h, t, 5);
+    uint16_t id1 = node_id(t, 1);
+    h[0].ctx(0, 6, 7);
+    h[1].ctx(0, 6, 7);
+    // -- bad descriptors (codes 1-4): the queue goes on
+    Desc d;
+    d = put(id1, DATA, SRC, 8); d.op = 13; h[0].post(0, d);                      // unknown op
+    d = put(id1, DATA, SRC, 8); d.op = 0xff; h[0].post(0, d);
+    d = put(id1, DATA, SRC, 8); d.dst |= 0x1000; h[0].post(0, d);                 // reserved 31:28
+    d = put(id1, DATA, SRC, 8); d.rsv = 1; h[0].post(0, d);                       // reserved 127:120
+    d = put(id1, DATA, SRC, 8, KOLO_DF_COMPLETE | 0x80); h[0].post(0, d);        // reserved flag
+    d = get(id1, RO, LDST, 8, KOLO_DF_COMPLETE | KOLO_DF_INLINE); h[0].post(0, d);  // INLINE on GET
+    d = put(id1, DATA, SRC, 8, KOLO_DF_COMPLETE | KOLO_DF_SIZE32); h[0].post(0, d); // SIZE32 on PUT
+    h[0].post(0, put(id1, DATA, SRC, 0));                                         // zero length
+    h[0].post(0, get(id1, RO, LDST, 0));
+    h[0].post(0, put(id1, DATA, SRC, (1u << 30) + 1));                            // oversized
+    h[0].post(0, put(id1, DATA, SRC, 17, KOLO_DF_COMPLETE | KOLO_DF_INLINE));    // INLINE > 16
+    d = atomic(KOLO_D_ADD, id1, DATA, 1); d.len = 8; h[0].post(0, d);             // atomic with len
+    d = nop(KOLO_DF_COMPLETE); d.len = 4; h[0].post(0, d);                        // NOP with len
+    h[0].post(0, put(id1, 0xffffffffff00ull, SRC, 0x200));                        // beyond 2^48
+    h[0].post(0, get(id1, RO, 0xffffffffffffff00ull, 0x200));                     // local beyond 2^64
+    h[0].post(0, put(0x002, DATA, SRC, 8));                                       // x outside torus
+    h[0].post(0, put(0x010, DATA, SRC, 8));                                       // y outside
+    h[0].post(0, put(0x100, DATA, SRC, 8));                                       // z outside
+    h[0].post(0, atomic(KOLO_D_ADD, id1, DATA + 4, 1));                           // misaligned 8
+    h[0].post(0, atomic(KOLO_D_SWAP, id1, DATA + 2, 1, 0, KOLO_DF_COMPLETE | KOLO_DF_SIZE32));
+    h[0].post(0, atomic(KOLO_D_CSWAP, id1, DATA + 0x4c, 1, 0, KOLO_DF_COMPLETE | KOLO_DF_SIZE32));  // ok
+    // -- remote refusals (codes 5-7)
+    h[0].post(0, put(id1, DATA + 0x100, SRC, 8, KOLO_DF_COMPLETE, 0x40));         // key check bits
+    h[0].post(0, put(id1, DATA + 0x100, SRC, 8, KOLO_DF_COMPLETE, 0x03));         // window 3 disabled
+    h[0].post(0, put(id1, DATA - 8, SRC, 16));                                    // starts before
+    h[0].post(0, put(id1, DATA + DATA_LEN - 8, SRC, 9));                          // ends after
+    h[0].post(0, get(id1, RO + RO_LEN - 1, LDST, 2, KOLO_DF_COMPLETE, KEY1));
+    h[0].post(0, put(id1, RO + 0x10, SRC, 8, KOLO_DF_COMPLETE, KEY1));            // no write right
+    h[0].post(0, atomic(KOLO_D_FETCH_ADD, id1, RO + 0x10, 1, 0, KOLO_DF_COMPLETE, KEY1));  // no atomic
+    h[0].post(0, put(id1, DATA + 0x2f8, SRC, 600, KOLO_DF_COMPLETE));             // ok across
+    h[0].post(0, put(id1, DATA + DATA_LEN - 0x100, SRC, 0x200));                  // 2nd packet refused
+    h[0].post(0, nop());
+    h[0].doorbell(0);
+    w.settle(1000000);
+    // -- unreachable destination: node 1's entry without bit 31, then restored
+    w.wr32(0, KOLO_CSR_ROUTE(1), 0x1234);
+    h[0].post(0, put(id1, DATA + 0x900, SRC, 8));
+    h[0].doorbell(0);
+    w.settle(200000);
+    h[0].routes(t);
+    // -- doorbells: backwards, beyond the queue (context 0 stops)
+    h[0].ctx(1, 3, 3);
+    h[0].post(1, put(id1, DATA + 0xa00, SRC, 8));
+    h[0].doorbell(1);
+    w.settle(200000);
+    w.wr32(0, KOLO_CSR_DOORBELL(1) + KOLO_DB_SQ_PI, 0);   // behind: refused, stops
+    w.settle(200000);
+    w.wr32(0, KOLO_CSR_DOORBELL(1) + KOLO_DB_SQ_PI, 5);   // stopped: dropped
+    h[0].ctx(2, 3, 3);
+    w.wr32(0, KOLO_CSR_DOORBELL(2) + KOLO_DB_SQ_PI, 9);   // beyond 8 entries
+    w.settle(200000);
+    // -- bad context configurations
+    auto cfg = [&](int c, uint64_t sq, uint64_t cq, uint64_t sizes) {
+        w.wr64(0, KOLO_CSR_CTX(c) + KOLO_CTX_SQ_BASE, sq);
+        w.wr64(0, KOLO_CSR_CTX(c) + KOLO_CTX_CQ_BASE, cq);
+        w.wr64(0, KOLO_CSR_CTX(c) + KOLO_CTX_SIZES, sizes);
+        w.wr64(0, KOLO_CSR_CTX(c) + KOLO_CTX_CTRL, 1);
+    };
+    cfg(4, sq_of(4), cq_of(4), 0 | 4 << 8);        // SQ log2 0
+    cfg(5, sq_of(5), cq_of(5), 5 | 4 << 8);        // CQ smaller than SQ
+    cfg(6, sq_of(6), cq_of(6), 16 | 16 << 8);      // too big
+    cfg(7, sq_of(7) + 16, cq_of(7), 4 | 4 << 8);   // SQ base not 32-aligned
+    cfg(8, sq_of(8), cq_of(8) + 8, 4 | 4 << 8);    // CQ base not 16-aligned
+    cfg(9, sq_of(9), cq_of(9), 4 | 4 << 8 | 1u << 20);  // reserved bit
+    // -- CSR errors
+    w.wr64(0, KOLO_CSR_CTX(0) + KOLO_CTX_SQ_BASE, 0x1234000);   // enabled: refused
+    w.wr64(0, KOLO_CSR_CTX(0) + KOLO_CTX_CTRL, 1);              // enable while enabled
+    w.wr32(0, KOLO_CSR_ID, 1);                                  // RO
+    w.wr64(0, KOLO_CSR_STAT_TX_PKTS, 1);
+    w.wr64(0, KOLO_CSR_CTX(0) + KOLO_CTX_STATUS, 1);
+    w.wr32(0, 0x0018, 1);                                       // unmapped
+    w.wr32(0, 0x3000, 1);
+    w.wr64(0, KOLO_CSR_DOORBELL(0) + 0x40, 1);
+    uint16_t two = 7;
+    w.mmio_write(0, 0, KOLO_CSR_CTX(3) + KOLO_CTX_SIZES, &two, 2);   // 2-byte access
+    uint64_t v;
+    w.mmio_read(0, 0, KOLO_CSR_DOORBELL(0) + KOLO_DB_SQ_PI, 4, &v);   // write-only
+    w.mmio_read(0, 0, KOLO_CSR_ID, 2, &v);                            // bad size: CA
+    w.mmio_read(0, 2, 0, 8, &v);                                      // BAR2 read: CA
+    uint8_t chunk[64] = {0};
+    w.mmio_write(0, 2, KOLO_PIO_PAGE(0), chunk, 32);                  // partial PIO
+    w.mmio_write(0, 2, KOLO_PIO_PAGE(12), chunk, 64);                 // disabled context
+    w.mmio_write(0, 2, KOLO_PIO_PAGE(0) + 64, chunk, 64);             // not at the page start
+    w.mmio_write(0, 2, KOLO_PIO_PAGE(1), chunk, 64);                  // stopped context
+    w.wr32(0, KOLO_CSR_DOORBELL(0) + KOLO_DB_CQ_CI, 500);             // CQ_CI beyond
+    w.settle(200000);
+    // -- still serving: context 3 on node 0, context 0 of node 1, and a PIO op
+    h[0].ctx(3, 4, 4);
+    h[0].post(3, put(id1, DATA + 0x5000, SRC + 0x77, 333));
+    h[0].post(3, get(id1, RO + 0x60, LDST + 0x5000, 100));
+    h[0].post(3, nop());
+    h[0].doorbell(3);
+    h[1].post(0, put(node_id(t, 0), DATA + 0x6000, SRC + 0x99, 100));
+    h[1].post(0, nop());
+    h[1].doorbell(0);
+    uint8_t pl[32];
+    for (int i = 0; i < 32; i++) pl[i] = (uint8_t)i;
+    h[0].pio(3, put(id1, DATA + 0x7000, 0, 20), pl);
+    h[0].pio(3, put(id1, DATA + 0x7100, 0, 33), pl);                  // PIO PUT > 32: BAD_LEN
+    w.settle(400000);
+}
+
+// malformed packets from the network, injected into node 0
+void prog_packets(World &w, std::vector<Host> &h, const kolo_topo &t) {
+    setup(w, h, t, 9);
+    h[0].ctx(0, 4, 4);
+    uint16_t me = node_id(t, 0), other = node_id(t, 1);
+    auto mk = [&](unsigned op, unsigned vnet, unsigned len, uint64_t ext, uint64_t addr, unsigned tag,
+                  unsigned key, uint16_t src) {
+        kolo_pkt p;
+        std::memset(&p, 0, sizeof p);
+        p.src = src;
+        p.dst = me;
+        p.vnet = (uint8_t)vnet;
+        p.op = (uint8_t)op;
+        p.len = (uint8_t)len;
+        p.header[0] = (uint64_t)me | (uint64_t)src << 12 | (uint64_t)op << 24 | (uint64_t)vnet << 28 |
+                      (uint64_t)len << 29 | ext;
+        p.header[1] = (addr & 0xffffffffffffull) | (uint64_t)tag << 48 | (uint64_t)key << 56;
+        for (unsigned i = 0; i < len; i++) p.payload[i] = 0x1111111111111111ull * (i + 1);
+        return p;
+    };
+    const uint64_t L7 = 7ull << 59, A3 = 3ull << 59, A1 = 1ull << 59, F = 1ull << 62;
+    std::vector<kolo_pkt> v;
+    v.push_back(mk(KOLO_OP_MGMT, 0, 1, 0, DATA, 1, KEY0, other));       // MGMT: not the NI's
+    v.push_back(mk(14, 0, 1, 0, DATA, 1, KEY0, other));                 // reserved op
+    v.push_back(mk(KOLO_OP_PUT, 0, 0, 0, DATA, 1, KEY0, other));        // PUT without payload
+    v.push_back(mk(KOLO_OP_GET_REQ, 0, 2, 0, DATA, 1, KEY0, other));    // GET_REQ of 2 flits
+    kolo_pkt g = mk(KOLO_OP_GET_REQ, 0, 1, 0, DATA, 1, KEY0, other);
+    g.payload[0] = 0;
+    v.push_back(g);                                                     // GET of 0 bytes
+    g.payload[0] = 300;
+    v.push_back(g);                                                     // GET of 300 bytes
+    v.push_back(mk(KOLO_OP_FETCH_ADD, 0, 1, A1 | F, DATA, 1, KEY0, other));   // operand size 2
+    v.push_back(mk(KOLO_OP_FETCH_ADD, 0, 1, A3 | F, DATA + 4, 1, KEY0, other));  // misaligned
+    v.push_back(mk(KOLO_OP_CSWAP, 0, 1, A3 | F, DATA, 1, KEY0, other));       // CSWAP without compare
+    v.push_back(mk(KOLO_OP_PUT, 0, 1, L7, DATA, 1, KEY0, 0x003));             // source outside the torus
+    v.push_back(mk(KOLO_OP_ACK, 1, 0, 0, DATA, 5, 0, other));                 // stray ACK (tag free)
+    v.push_back(mk(KOLO_OP_NAK, 1, 0, 0, 6, 9, 0, other));                    // stray NAK
+    v.push_back(mk(KOLO_OP_GET_RESP, 1, 2, L7, DATA, 200, 0, other));         // stray GET_RESP
+    v.push_back(mk(KOLO_OP_PUT, 1, 1, L7, DATA, 1, KEY0, other));             // request on vnet 1
+    v.push_back(mk(KOLO_OP_ACK, 0, 0, 0, DATA, 1, 0, other));                 // response on vnet 0
+    kolo_pkt sh = mk(KOLO_OP_PUT, 0, 3, L7, DATA + 0x80, 1, KEY0, other);     // short: header says 3 flits
+    sh.len = 1;
+    v.push_back(sh);
+    kolo_pkt wd = mk(KOLO_OP_PUT, 0, 1, L7, DATA + 0x88, 1, KEY0, other);     // for another node
+    wd.header[0] = (wd.header[0] & ~0xfffull) | other;
+    v.push_back(wd);
+    // a good PUT among them: executed
+    v.push_back(mk(KOLO_OP_PUT, 0, 2, 3ull << 59, DATA + 0x40, 77, KEY0, other));
+    for (auto &p : v) {
+        w.inject(0, p);
+        w.settle(100000);
+    }
+    // the NI still serves its own queue
+    h[0].post(0, put(other, DATA + 0x1000, SRC, 64));
+    h[0].post(0, nop());
+    h[0].doorbell(0);
+    w.settle(200000);
+}
+
+// host memory accesses that fail
+void prog_dma_err(World &w, std::vector<Host> &h, const kolo_topo &t) {
+    setup(w, h, t, 11);
+    uint16_t id1 = node_id(t, 1);
+    h[0].ctx(0, 5, 5);
+    h[0].post(0, put(id1, DATA + 0x100, BAD_LO + 0x10, 100));                  // payload read fails
+    h[0].post(0, get(id1, BAD_LO + 0x200, LDST, 64, KOLO_DF_COMPLETE, KEY2));  // target read fails
+    h[0].post(0, atomic(KOLO_D_FETCH_ADD, id1, BAD_LO + 0x300, 1, 0, KOLO_DF_COMPLETE, KEY2));
+    h[0].post(0, atomic(KOLO_D_ADD, id1, BAD_LO + 0x308, 1, 0, KOLO_DF_COMPLETE, KEY2));
+    h[0].post(0, put(id1, DATA + 0x200, SRC, 100));                            // fine
+    h[0].post(0, nop());
+    h[0].doorbell(0);
+    w.settle(400000);
+    // a send queue in a failing region: LOCAL_DMA, the context stops
+    w.wr64(0, KOLO_CSR_CTX(1) + KOLO_CTX_SQ_BASE, BAD_LO + 0x1000);
+    w.wr64(0, KOLO_CSR_CTX(1) + KOLO_CTX_CQ_BASE, cq_of(1));
+    w.wr64(0, KOLO_CSR_CTX(1) + KOLO_CTX_SIZES, 3 | 3 << 8);
+    w.wr64(0, KOLO_CSR_CTX(1) + KOLO_CTX_CTRL, 1);
+    h[0].q[1] = Host::Q();
+    h[0].q[1].on = true;
+    h[0].q[1].sq_log2 = 3;
+    h[0].q[1].cq_log2 = 3;
+    w.wr32(0, KOLO_CSR_DOORBELL(1) + KOLO_DB_SQ_PI, 1);
+    w.settle(200000);
+    // context 0 still works
+    h[0].post(0, put(id1, DATA + 0x300, SRC, 40));
+    h[0].post(0, nop());
+    h[0].doorbell(0);
+    w.settle(200000);
+}
+
+// small queues: the host consumes completions as they come; MSI
+void prog_cq_wrap(World &w, std::vector<Host> &h, const kolo_topo &t, long nops) {
+    setup(w, h, t, 13);
+    uint16_t id1 = node_id(t, 1);
+    h[0].ctx(2, 2, 2, true, 3);  // 4-entry SQ and CQ
+    long posted = 0, done = 0;
+    uint64_t guard = 0;
+    while (done < nops && guard++ < 100000) {
+        // post while the SQ has room (an entry is free once its completion is in)
+        while (posted < nops && posted - done < 4) {
+            h[0].post(2, put(id1, DATA + 0x40 * (uint64_t)posted, SRC + (uint64_t)posted, 24));
+            posted++;
+        }
+        h[0].doorbell(2);
+        w.run_until([&] { return h[0].poll(2, false) > 0 || false; }, 20000);
+        done = (long)h[0].q[2].got.size();
+        w.wr32(0, KOLO_CSR_DOORBELL(2) + KOLO_DB_CQ_CI, h[0].q[2].cq_ci);
+    }
+    w.settle(100000);
+}
+
+// more operations in flight than tags: 16 contexts x 64 GETs and INLINE PUTs at once
+void prog_tags(World &w, std::vector<Host> &h, const kolo_topo &t) {
+    setup(w, h, t, 17);
+    uint16_t id1 = node_id(t, 1);
+    for (int c = 0; c < 16; c++) h[0].ctx(c, 7, 8);
+    for (int k = 0; k < 64; k++)
+        for (int c = 0; c < 16; c++) {
+            uint64_t i = (uint64_t)(c * 64 + k);
+            if (k & 1) h[0].post(c, get(id1, RO + 8 * i, LDST + 16 * i, 8 + (uint32_t)(i % 9)));
+            else {
+                Desc d = put(id1, DATA + 16 * i, 0, 1 + (uint32_t)(i % 16), KOLO_DF_COMPLETE | KOLO_DF_INLINE);
+                d.w2 = 0x1111111111111111ull * (i & 0xf);
+                d.w3 = ~i;
+                h[0].post(c, d);
+            }
+        }
+    for (int c = 0; c < 16; c++) {
+        h[0].post(c, nop());
+        h[0].doorbell(c);
+    }
+    w.settle(5000000);
+}
+
+int run_compare(const Opts &o, const char *name,
+                const std::function<void(World &, std::vector<Host> &, const kolo_topo &)> &prog) {
+    tb::Checker chk(name);
+    Pair p(o.seed, o.rtl);
+    uint64_t t0 = p.rtl->now();
+    prog(*p.rtl, p.hr, p.topo);
+    uint64_t cyc = p.rtl->now() - t0;
+    prog(*p.mdl, p.hm, p.topo);
+    Compare cmp(chk);
+    cmp.run(*p.rtl, *p.mdl, p.hr, p.hm);
+    unsigned long entries = 0;
+    for (auto &h : p.hr)
+        for (auto &q : h.q) entries += (unsigned long)q.got.size();
+    chk.check(p.rtl->router_errors(0) == 0 && p.rtl->router_errors(1) == 0, "router counted bad packets");
+    char s[300];
+    std::snprintf(s, sizeof s,
+                  "%lu completion entries, %llu RTL cycles, %llu TX packets, fewest free tags %u; memory and registers match the model",
+                  entries, (unsigned long long)cyc,
+                  (unsigned long long)(p.rtl->stat(0, 0) + p.rtl->stat(1, 0)), p.rtl->min_tags());
+    return chk.finish(o.seed, s);
+}
+
+// message rate of 8-byte PUTs, node 0 -> node 1
+int run_rate(const Opts &o) {
+    kolo_topo t{{2, 1, 1}};
+    const long N = o.ops;
+    double rate[3];
+    const char *names[3] = {"put8_rate_dma", "put8_rate_inline", "put8_rate_pio"};
+    tb::Checker chk("rate");
+    for (int mode = 0; mode < 3; mode++) {
+        RtlOpts ro = o.rtl;
+        ro.rd_ready = 100;
+        ro.wr_ready = 100;
+        ro.gap = 0;
+        RtlWorld w(t, o.seed, ro);
+        std::vector<Host> h;
+        h.emplace_back(w, 0);
+        h.emplace_back(w, 1);
+        setup(w, h, t, 1);
+        h[0].ctx(0, 13, 13);
+        uint16_t id1 = node_id(t, 1);
+        w.settle(100000);
+        uint64_t t0 = w.now();
+        if (mode < 2) {
+            for (long i = 0; i < N; i++) {
+                Desc d = put(id1, DATA + 8 * (uint64_t)i, SRC + 8 * (uint64_t)i, 8, mode == 1 ? KOLO_DF_INLINE : 0);
+                d.w2 = mode == 1 ? 0x1000000 + (uint64_t)i : d.w2;
+                h[0].post(0, d);
+            }
+            h[0].post(0, nop());
+            h[0].doorbell(0);
+        } else {
+            uint8_t pl[32];
+            for (long i = 0; i < N; i++) {
+                std::memcpy(pl, &i, 8);
+                h[0].pio(0, put(id1, DATA + 8 * (uint64_t)i, 0, 8, 0), pl);
+            }
+            h[0].post(0, nop());
+            h[0].doorbell(0);
+        }
+        bool ok = w.run_until([&] { return h[0].poll(0, false) > 0; }, 100000000);
+        uint64_t cyc = w.now() - t0;
+        chk.check(ok && h[0].q[0].got.size() == 1 && h[0].q[0].got[0].status == 0, "%s: no completion",
+                  names[mode]);
+        rate[mode] = (double)N / (double)cyc;
+        std::printf("%s: %ld PUTs in %llu cycles: %.3f per cycle = %.1f M/s at 250 MHz (DMA read latency %d..%d cycles, %d reads outstanding)\n",
+                    names[mode], N, (unsigned long long)cyc, rate[mode], rate[mode] * 250.0, o.rtl.lat_min,
+                    o.rtl.lat_max, o.rtl.max_reads);
+    }
+    for (int mode = 0; mode < 3; mode++)
+        std::printf("BENCH %s %.1f Mmsg/s\n", names[mode], rate[mode] * 250.0);
+    return chk.finish(o.seed, "rates measured");
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    Verilated::commandArgs(argc, argv);
+    Opts o;
+    o.seed = tb::seed_from(argc, argv, 1);
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        if (a.rfind("--test=", 0) == 0) o.test = a.substr(7);
+        else if (a.rfind("--ops=", 0) == 0) o.ops = std::atol(a.c_str() + 6);
+        else if (a.rfind("--lat=", 0) == 0) std::sscanf(a.c_str() + 6, "%d:%d", &o.rtl.lat_min, &o.rtl.lat_max);
+        else if (a.rfind("--reads=", 0) == 0) o.rtl.max_reads = std::atoi(a.c_str() + 8);
+        else if (a.rfind("--rdy=", 0) == 0) o.rtl.rd_ready = std::atoi(a.c_str() + 6);
+        else if (a.rfind("--wrdy=", 0) == 0) o.rtl.wr_ready = std::atoi(a.c_str() + 7);
+        else if (a.rfind("--gap=", 0) == 0) o.rtl.gap = std::atoi(a.c_str() + 6);
+        else if (a.rfind("--ctx=", 0) == 0) o.ctxs = std::atoi(a.c_str() + 6);
+        else if (a.rfind("--burst=", 0) == 0) o.burst = std::atoi(a.c_str() + 8);
+        else if (a == "--elastic") o.rtl.elastic = true;
+        else if (a.rfind("--bug=", 0) == 0) o.rtl.bug = a.substr(6);
+        else if (a.rfind("--seed=", 0) == 0 || a.rfind("+", 0) == 0) {
+        } else {
+            std::fprintf(stderr, "unknown option %s\n", a.c_str());
+            return 2;
+        }
+    }
+    std::printf("tb_ni --test=%s --seed=%llu\n", o.test.c_str(), (unsigned long long)o.seed);
+    if (o.test == "basic") return run_compare(o, "unit-ni-basic", prog_basic);
+    if (o.test == "errors") return run_compare(o, "unit-ni-errors", prog_errors);
+    if (o.test == "packets") return run_compare(o, "unit-ni-packets", prog_packets);
+    if (o.test == "dma-err") return run_compare(o, "unit-ni-dma-err", prog_dma_err);
+    if (o.test == "tags") return run_compare(o, "unit-ni-tags", prog_tags);
+    if (o.test == "cq-wrap")
+        return run_compare(o, "unit-ni-cq-wrap", [&](World &w, std::vector<Host> &h, const kolo_topo &t) {
+            prog_cq_wrap(w, h, t, o.ops);
+        });
+    if (o.test == "mix") {
+        kolo_topo t{{2, 1, 1}};
+        MixGen g(o.seed, t);
+        auto ops = g.make(o.ops, o.ctxs);
+        return run_compare(o, "unit-ni-mix", [&](World &w, std::vector<Host> &h, const kolo_topo &tt) {
+            prog_mix(w, h, tt, ops, o.ctxs, o.seed, o.burst);
+        });
+    }
+    if (o.test == "rate") return run_rate(o);
+    std::fprintf(stderr, "unknown test %s\n", o.test.c_str());
+    return 2;
+}

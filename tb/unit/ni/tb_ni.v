@@ -1,0 +1,195 @@
+`default_nettype none
+// tb_ni - N kolo_ni instances for the C++ harness tb_ni.cpp. The host side
+// of each NI (the user side of kolo_pcie_ep: MMIO, DMA read/write, MSI) is
+// brought out per node, packed node by node into the ports below; the C++
+// plays the endpoint and host memory. TORUS = 1: the NIs sit on a kolo_torus
+// (ideal links); TORUS = 0: their router local ports (inj_*, ej_*) are
+// brought out too and the C++ plays the network. Node ids are the torus'
+// (node n = x + DIM_X*(y + DIM_Y*z)).
+module tb_ni #(
+    parameter DIM_X = 2,
+    parameter DIM_Y = 1,
+    parameter DIM_Z = 1,
+    parameter TORUS = 0,
+    parameter SMALL = 0,      // 1: the NIs with small buffers (every full-buffer path)
+    parameter N = DIM_X * DIM_Y * DIM_Z
+) (
+    input  wire             clk,
+    input  wire             rst,
+    input  wire [N-1:0]     mmio_wr_valid,
+    output wire [N-1:0]     mmio_wr_ready,
+    input  wire [N*2-1:0]   mmio_wr_bar,
+    input  wire [N*32-1:0]  mmio_wr_addr,
+    input  wire [N*512-1:0] mmio_wr_data,
+    input  wire [N*64-1:0]  mmio_wr_strb,
+    input  wire [N-1:0]     mmio_rd_valid,
+    output wire [N-1:0]     mmio_rd_ready,
+    input  wire [N*2-1:0]   mmio_rd_bar,
+    input  wire [N*32-1:0]  mmio_rd_addr,
+    input  wire [N*4-1:0]   mmio_rd_len,
+    output wire [N-1:0]     mmio_rd_resp_valid,
+    input  wire [N-1:0]     mmio_rd_resp_ready,
+    output wire [N*64-1:0]  mmio_rd_resp_data,
+    output wire [N-1:0]     mmio_rd_resp_err,
+    output wire [N-1:0]     dma_rd_req_valid,
+    input  wire [N-1:0]     dma_rd_req_ready,
+    output wire [N*64-1:0]  dma_rd_req_addr,
+    output wire [N*13-1:0]  dma_rd_req_len,
+    output wire [N*8-1:0]   dma_rd_req_id,
+    input  wire [N-1:0]     dma_rd_valid,
+    output wire [N-1:0]     dma_rd_ready,
+    input  wire [N*256-1:0] dma_rd_data,
+    input  wire [N*8-1:0]   dma_rd_id,
+    input  wire [N-1:0]     dma_rd_last,
+    input  wire [N-1:0]     dma_rd_err,
+    output wire [N-1:0]     dma_wr_valid,
+    input  wire [N-1:0]     dma_wr_ready,
+    output wire [N*64-1:0]  dma_wr_addr,
+    output wire [N*13-1:0]  dma_wr_len,
+    output wire [N*256-1:0] dma_wr_data,
+    output wire [N-1:0]     dma_wr_last,
+    output wire [N-1:0]     msi_valid,
+    input  wire [N-1:0]     msi_ready,
+    output wire [N*5-1:0]   msi_vector,
+    output wire [N*384-1:0] stat_counters,
+    output wire [N*64-1:0]  router_errors,
+    output wire [N*85-1:0]  dbg_state,
+    // router local ports (TORUS = 0)
+    output wire [N-1:0]     inj_valid,
+    output wire [N*68-1:0]  inj_flit,
+    input  wire [N-1:0]     inj_credit_valid,
+    input  wire [N*2-1:0]   inj_credit_vc,
+    input  wire [N-1:0]     ej_valid,
+    input  wire [N*68-1:0]  ej_flit,
+    output wire [N-1:0]     ej_credit_valid,
+    output wire [N*2-1:0]   ej_credit_vc
+);
+  localparam [11:0] DIM_M1 = {DIM_Z[3:0] - 4'd1, DIM_Y[3:0] - 4'd1, DIM_X[3:0] - 4'd1};
+
+  wire [N-1:0] ni_inj_valid, ni_inj_credit_valid, ni_ej_valid, ni_ej_credit_valid;
+  wire [N*68-1:0] ni_inj_flit, ni_ej_flit;
+  wire [N*2-1:0] ni_inj_credit_vc, ni_ej_credit_vc;
+
+  generate
+    if (TORUS != 0) begin : g_torus
+      assign inj_valid = {N{1'b0}};
+      assign inj_flit = {N * 68{1'b0}};
+      assign ej_credit_valid = {N{1'b0}};
+      assign ej_credit_vc = {N * 2{1'b0}};
+      wire unused_ports = &{1'b0, inj_credit_valid, inj_credit_vc, ej_valid, ej_flit};
+      /* verilator lint_off PINCONNECTEMPTY */
+      kolo_torus #(
+          .DIM_X(DIM_X),
+          .DIM_Y(DIM_Y),
+          .DIM_Z(DIM_Z),
+          .LINK_LATENCY(1),
+          .VC_DEPTH(80),
+          .EJECT_CREDITS(64)
+      ) u_torus (
+          .clk(clk),
+          .rst(rst),
+          .inj_valid(ni_inj_valid),
+          .inj_flit(ni_inj_flit),
+          .inj_credit_valid(ni_inj_credit_valid),
+          .inj_credit_vc(ni_inj_credit_vc),
+          .ej_valid(ni_ej_valid),
+          .ej_flit(ni_ej_flit),
+          .ej_credit_valid(ni_ej_credit_valid),
+          .ej_credit_vc(ni_ej_credit_vc),
+          .mon_valid(),
+          .mon_flit(),
+          .stat_errors(router_errors),
+          .stat_out_flits(),
+          .dbg_vc_occ(),
+          .dbg_vc_route(),
+          .lane_clk(clk),
+          .lane_rst(rst),
+          .lane_tx(),
+          .lane_rx({N * 6 * 66{1'b0}}),
+          .lane_slip(),
+          .link_up(),
+          .link_state(),
+          .link_counters()
+      );
+      /* verilator lint_on PINCONNECTEMPTY */
+    end else begin : g_net
+      assign router_errors = {N * 64{1'b0}};
+      assign inj_valid = ni_inj_valid;
+      assign inj_flit = ni_inj_flit;
+      assign ni_inj_credit_valid = inj_credit_valid;
+      assign ni_inj_credit_vc = inj_credit_vc;
+      assign ni_ej_valid = ej_valid;
+      assign ni_ej_flit = ej_flit;
+      assign ej_credit_valid = ni_ej_credit_valid;
+      assign ej_credit_vc = ni_ej_credit_vc;
+    end
+  endgenerate
+
+  genvar n;
+  generate
+    for (n = 0; n < N; n = n + 1) begin : g_ni
+      localparam integer X = n % DIM_X;
+      localparam integer Y = (n / DIM_X) % DIM_Y;
+      localparam integer Z = n / (DIM_X * DIM_Y);
+      localparam [11:0] ID = {Z[3:0], Y[3:0], X[3:0]};
+      kolo_ni #(
+          .DQ(SMALL != 0 ? 4 : 64),
+          .BATCH(SMALL != 0 ? 2 : 16),
+          .HQ_AW(SMALL != 0 ? 2 : 6),
+          .RING_AW(SMALL != 0 ? 4 : 9),
+          .GSLOTS(SMALL != 0 ? 2 : 8)
+      ) u_ni (
+          .clk(clk),
+          .rst(rst),
+          .svc_node_id(ID),
+          .svc_dim_m1(DIM_M1),
+          .mmio_wr_valid(mmio_wr_valid[n]),
+          .mmio_wr_ready(mmio_wr_ready[n]),
+          .mmio_wr_bar(mmio_wr_bar[n*2+:2]),
+          .mmio_wr_addr(mmio_wr_addr[n*32+:32]),
+          .mmio_wr_data(mmio_wr_data[n*512+:512]),
+          .mmio_wr_strb(mmio_wr_strb[n*64+:64]),
+          .mmio_rd_valid(mmio_rd_valid[n]),
+          .mmio_rd_ready(mmio_rd_ready[n]),
+          .mmio_rd_bar(mmio_rd_bar[n*2+:2]),
+          .mmio_rd_addr(mmio_rd_addr[n*32+:32]),
+          .mmio_rd_len(mmio_rd_len[n*4+:4]),
+          .mmio_rd_resp_valid(mmio_rd_resp_valid[n]),
+          .mmio_rd_resp_ready(mmio_rd_resp_ready[n]),
+          .mmio_rd_resp_data(mmio_rd_resp_data[n*64+:64]),
+          .mmio_rd_resp_err(mmio_rd_resp_err[n]),
+          .dma_rd_req_valid(dma_rd_req_valid[n]),
+          .dma_rd_req_ready(dma_rd_req_ready[n]),
+          .dma_rd_req_addr(dma_rd_req_addr[n*64+:64]),
+          .dma_rd_req_len(dma_rd_req_len[n*13+:13]),
+          .dma_rd_req_id(dma_rd_req_id[n*8+:8]),
+          .dma_rd_valid(dma_rd_valid[n]),
+          .dma_rd_ready(dma_rd_ready[n]),
+          .dma_rd_data(dma_rd_data[n*256+:256]),
+          .dma_rd_id(dma_rd_id[n*8+:8]),
+          .dma_rd_last(dma_rd_last[n]),
+          .dma_rd_err(dma_rd_err[n]),
+          .dma_wr_valid(dma_wr_valid[n]),
+          .dma_wr_ready(dma_wr_ready[n]),
+          .dma_wr_addr(dma_wr_addr[n*64+:64]),
+          .dma_wr_len(dma_wr_len[n*13+:13]),
+          .dma_wr_data(dma_wr_data[n*256+:256]),
+          .dma_wr_last(dma_wr_last[n]),
+          .msi_valid(msi_valid[n]),
+          .msi_ready(msi_ready[n]),
+          .msi_vector(msi_vector[n*5+:5]),
+          .inj_valid(ni_inj_valid[n]),
+          .inj_flit(ni_inj_flit[n*68+:68]),
+          .inj_credit_valid(ni_inj_credit_valid[n]),
+          .inj_credit_vc(ni_inj_credit_vc[n*2+:2]),
+          .ej_valid(ni_ej_valid[n]),
+          .ej_flit(ni_ej_flit[n*68+:68]),
+          .ej_credit_valid(ni_ej_credit_valid[n]),
+          .ej_credit_vc(ni_ej_credit_vc[n*2+:2]),
+          .stat_counters(stat_counters[n*384+:384]),
+          .dbg_state(dbg_state[n*85+:85])
+      );
+    end
+  endgenerate
+endmodule
+`default_nettype wire
