@@ -59,7 +59,20 @@ POINTS=(
   "kolo_ni_ej|DEPTH=255"
   "kolo_ni_inj|"
   "kolo_ni_inj|CREDITS=255"
+  "kolo_pcie_shim_rx|"                                   # 128-bit (7-series)
+  "kolo_pcie_shim_rx|LANES=8 QWORD_ALIGN=1"              # 256-bit Avalon-ST
+  "kolo_pcie_shim_tx|PAYLOAD_SWAP=1"
+  "kolo_pcie_shim_tx|LANES=8 QWORD_ALIGN=1"
+  "kolo_pcie_shim_x7|"
+  "kolo_pcie_shim_avst|"
+  "kolo_pcie_shim_avst|RX_READY_LATENCY=17 TX_READY_LATENCY=3"
+  "kolo_pcie_shim_us|"
 )
+
+# The PCIe shims under rtl/platform/ are vendor-neutral Verilog (the vendor
+# IP is instantiated by board tops, not by them): lint them like the rest.
+mapfile -t -O "${#files[@]}" files < <(find rtl/platform -name 'kolo_pcie_shim*.v' | sort)
+mapfile -t dirs < <(printf '%s\n' "${files[@]}" | xargs -n1 dirname | sort -u)
 
 # Icarus messages that are not about the design: none seen with Icarus 11.
 # Add an extended regex here only with a comment saying why it is harmless.

@@ -1,0 +1,87 @@
+# mk/pcie_shim.mk - unit tests of the vendor PCIe shims (docs/pcie-shims.md):
+# each shim (rtl/platform/xilinx/kolo_pcie_shim_{x7,us}.v, rtl/platform/intel/
+# kolo_pcie_shim_avst.v, with rtl/platform/common/kolo_pcie_shim_{rx,tx}.v)
+# in front of kolo_pcie_ep, the vendor block played by a C++ model of its
+# streams over the root-complex model tb/common/kolo_pcie_rc.h.
+#
+#   make test-unit-pcie-shim-<shim>   traffic with gaps and back-pressure, then
+#                                     the same at full rate (SEED=<n> replays)
+#   build/pcie_shim/<shim>/tb_pcie_shim_<shim> --test=traffic|fast [--seed=N] [--n=N] [--bug=<b>]
+#   make test-unit-pcie-shim-bites    the vendor models with a deliberate error
+#                                     each (--bug=...) must fail
+#   make bench-pcie_shim_<shim>_{luts,ffs}_xc7   Yosys synth_xilinx of the shim alone
+
+PCIE_SHIM_BUILD := $(BUILD)/pcie_shim
+PCIE_SHIM_NAMES := x7 avst us
+PCIE_SHIM_RTL := $(wildcard rtl/platform/common/kolo_pcie_shim_*.v) rtl/platform/xilinx/kolo_pcie_shim_x7.v \
+    rtl/platform/xilinx/kolo_pcie_shim_us.v rtl/platform/intel/kolo_pcie_shim_avst.v \
+    $(wildcard rtl/ni/kolo_pcie_*.v) rtl/common/kolo_fifo_sync.v
+PCIE_SHIM_TB := tb/unit/pcie_shim/tb_pcie_shim.cpp tb/common/kolo_pcie_rc.h tb/unit/common/tb_util.h
+PCIE_SHIM_TIMEOUT := 8000
+PCIE_SHIM_TAGS := 32
+PCIE_SHIM_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
+PCIE_SHIM_DEFINE_x7 := KOLO_SHIM_X7
+PCIE_SHIM_DEFINE_avst := KOLO_SHIM_AVST
+PCIE_SHIM_DEFINE_us := KOLO_SHIM_US
+
+# $(call pcie_shim_bin,<shim>)
+pcie_shim_bin = $(PCIE_SHIM_BUILD)/$(1)/tb_pcie_shim_$(1)
+
+define pcie_shim_rules
+$(call pcie_shim_bin,$(1)): $(PCIE_SHIM_RTL) $(PCIE_SHIM_TB) tb/unit/pcie_shim/tb_pcie_shim_$(1)_top.v mk/pcie_shim.mk | $(DEPS_STAMP)
+	@mkdir -p $(PCIE_SHIM_BUILD)/$(1)
+	@echo "verilator tb_pcie_shim_$(1) (log: $(PCIE_SHIM_BUILD)/$(1)/build.log)"
+	@verilator --cc --exe --build -O3 -Wall -j 2 --x-assign fast --x-initial fast \
+	    --top-module tb_pcie_shim_$(1)_top -GCPL_TIMEOUT=$(PCIE_SHIM_TIMEOUT) -GTAGS=$(PCIE_SHIM_TAGS) \
+	    -I$(TOP)/rtl/include -y $(TOP)/rtl/ni -y $(TOP)/rtl/common -y $(TOP)/rtl/platform/common \
+	    -y $(TOP)/rtl/platform/xilinx -y $(TOP)/rtl/platform/intel $(PCIE_SHIM_OBJCACHE) \
+	    -CFLAGS "-O2 -std=c++17 -Wall -Wextra -Werror -I$(TOP)/tb/unit/common -I$(TOP)/tb/common \
+	             -D$(PCIE_SHIM_DEFINE_$(1)) -DTB_CPL_TIMEOUT=$(PCIE_SHIM_TIMEOUT) -DTB_TAGS=$(PCIE_SHIM_TAGS)" \
+	    --Mdir $(PCIE_SHIM_BUILD)/$(1)/obj -o ../tb_pcie_shim_$(1) \
+	    $(TOP)/tb/unit/pcie_shim/tb_pcie_shim_$(1)_top.v $(TOP)/tb/unit/pcie_shim/tb_pcie_shim.cpp \
+	    > $(PCIE_SHIM_BUILD)/$(1)/build.log 2>&1 || { tail -n 40 $(PCIE_SHIM_BUILD)/$(1)/build.log; exit 1; }
+	@touch $$@  # verilator does not relink an unchanged model
+
+.PHONY: test-unit-pcie-shim-$(1)
+test-unit-pcie-shim-$(1): $(call pcie_shim_bin,$(1)) | $(DEPS_STAMP)
+	$$< --test=traffic --seed=$$(or $$(SEED),$(2))
+	$$< --test=fast --seed=$$(or $$(SEED),$(3))
+TESTS += unit-pcie-shim-$(1)
+endef
+
+$(eval $(call pcie_shim_rules,x7,201,202))
+$(eval $(call pcie_shim_rules,avst,203,204))
+$(eval $(call pcie_shim_rules,us,206,207))
+
+# Negative control: each vendor model lies in one place; the run must fail
+# (exit status 1), so the checks are known to bite.
+PCIE_SHIM_BUGS := x7:payload-order x7:bar-hit x7:msi-vector avst:qword-pad avst:msi-vector us:bar-id us:rc-tag \
+    us:msi-vector
+.PHONY: test-unit-pcie-shim-bites
+test-unit-pcie-shim-bites: $(foreach s,$(PCIE_SHIM_NAMES),$(call pcie_shim_bin,$(s))) | $(DEPS_STAMP)
+	@for sb in $(PCIE_SHIM_BUGS); do \
+	    s=$${sb%%:*}; b=$${sb##*:}; \
+	    $(PCIE_SHIM_BUILD)/$$s/tb_pcie_shim_$$s --test=traffic --bug=$$b --n=600 --seed=$(or $(SEED),205) > /dev/null 2>&1; rc=$$?; \
+	    if [ $$rc -ne 1 ]; then echo "FAIL: $$s --bug=$$b exit status $$rc, not 1: that check does not bite"; exit 1; \
+	    else echo "ok: $$s --bug=$$b fails as it must"; fi; \
+	done
+TESTS += unit-pcie-shim-bites
+
+# ---- synthesis estimate of each shim alone (Yosys synth_xilinx, default parameters) ----
+PCIE_SHIM_SYNTH_FILES := $(wildcard rtl/platform/common/kolo_pcie_shim_*.v) rtl/common/kolo_fifo_sync.v
+define pcie_shim_synth
+$(BUILD)/synth/pcie_shim_$(1)_xc7.stat: $(PCIE_SHIM_SYNTH_FILES) $(2) mk/pcie_shim.mk | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)/synth
+	@yosys -q -l $(BUILD)/synth/pcie_shim_$(1)_xc7.log -p "read_verilog -sv $(PCIE_SHIM_SYNTH_FILES) $(2); \
+	    synth_xilinx -family xc7 -top kolo_pcie_shim_$(1) -flatten -noiopad -noclkbuf; \
+	    tee -q -o $$@ stat" > /dev/null || { rm -f $$@; tail -n 20 $(BUILD)/synth/pcie_shim_$(1)_xc7.log; exit 1; }
+.PHONY: bench-pcie_shim_$(1)_luts_xc7 bench-pcie_shim_$(1)_ffs_xc7
+bench-pcie_shim_$(1)_luts_xc7: $(BUILD)/synth/pcie_shim_$(1)_xc7.stat
+	@awk '$$$$1 ~ /^LUT[1-6]$$$$/ {n += $$$$2} END {print "BENCH pcie_shim_$(1)_luts_xc7", n + 0, "LUTs"}' $$<
+bench-pcie_shim_$(1)_ffs_xc7: $(BUILD)/synth/pcie_shim_$(1)_xc7.stat
+	@awk '$$$$1 ~ /^FD[RSCP]E$$$$/ {n += $$$$2} END {print "BENCH pcie_shim_$(1)_ffs_xc7", n + 0, "FFs"}' $$<
+BENCHES += pcie_shim_$(1)_luts_xc7 pcie_shim_$(1)_ffs_xc7
+endef
+$(eval $(call pcie_shim_synth,x7,rtl/platform/xilinx/kolo_pcie_shim_x7.v))
+$(eval $(call pcie_shim_synth,avst,rtl/platform/intel/kolo_pcie_shim_avst.v))
+$(eval $(call pcie_shim_synth,us,rtl/platform/xilinx/kolo_pcie_shim_us.v))

@@ -1,0 +1,131 @@
+`default_nettype none
+// tb_pcie_shim_avst_top - Verilator top of tb/unit/pcie_shim (avst build):
+// kolo_pcie_shim_avst in front of kolo_pcie_ep. The harness plays the Intel
+// hard IP on the Avalon-ST ports and the NI on the core's user side.
+module tb_pcie_shim_avst_top #(
+    parameter CPL_TIMEOUT = 8000,
+    parameter TAGS = 32
+) (
+    input  wire         clk,
+    input  wire         rst,
+    input  wire         rx_st_valid,
+    output wire         rx_st_ready,
+    input  wire [255:0] rx_st_data,
+    input  wire         rx_st_sop,
+    input  wire         rx_st_eop,
+    input  wire [1:0]   rx_st_empty,
+    input  wire [7:0]   rx_st_bar,
+    output wire         rx_st_mask,
+    output wire         tx_st_valid,
+    input  wire         tx_st_ready,
+    output wire [255:0] tx_st_data,
+    output wire         tx_st_sop,
+    output wire         tx_st_eop,
+    output wire [1:0]   tx_st_empty,
+    output wire         tx_st_err,
+    output wire         app_msi_req,
+    input  wire         app_msi_ack,
+    output wire [4:0]   app_msi_num,
+    output wire [2:0]   app_msi_tc,
+    input  wire [15:0]  cfg_req_id,
+    input  wire [2:0]   cfg_max_payload,
+    input  wire [2:0]   cfg_max_read_req,
+    input  wire         cfg_bus_master,
+    input  wire         cfg_msi_en,
+    // kolo_pcie_ep user side
+    output wire         mmio_wr_valid,
+    input  wire         mmio_wr_ready,
+    output wire [1:0]   mmio_wr_bar,
+    output wire [31:0]  mmio_wr_addr,
+    output wire [511:0] mmio_wr_data,
+    output wire [63:0]  mmio_wr_strb,
+    output wire         mmio_rd_valid,
+    input  wire         mmio_rd_ready,
+    output wire [1:0]   mmio_rd_bar,
+    output wire [31:0]  mmio_rd_addr,
+    output wire [3:0]   mmio_rd_len,
+    input  wire         mmio_rd_resp_valid,
+    output wire         mmio_rd_resp_ready,
+    input  wire [63:0]  mmio_rd_resp_data,
+    input  wire         mmio_rd_resp_err,
+    input  wire         dma_rd_req_valid,
+    output wire         dma_rd_req_ready,
+    input  wire [63:0]  dma_rd_req_addr,
+    input  wire [12:0]  dma_rd_req_len,
+    input  wire [7:0]   dma_rd_req_id,
+    output wire         dma_rd_valid,
+    input  wire         dma_rd_ready,
+    output wire [255:0] dma_rd_data,
+    output wire [7:0]   dma_rd_id,
+    output wire         dma_rd_last,
+    output wire         dma_rd_err,
+    input  wire         dma_wr_valid,
+    output wire         dma_wr_ready,
+    input  wire [63:0]  dma_wr_addr,
+    input  wire [12:0]  dma_wr_len,
+    input  wire [255:0] dma_wr_data,
+    input  wire         dma_wr_last,
+    input  wire         msi_valid,
+    output wire         msi_ready,
+    input  wire [4:0]   msi_vector,
+    output wire [15:0]  stat_ur,
+    output wire [15:0]  stat_ca,
+    output wire [15:0]  stat_cpl_timeout,
+    output wire [15:0]  stat_cpl_err,
+    output wire [15:0]  stat_bad_tlp,
+    output wire [8:0]   stat_tags_used
+);
+  wire         rx_valid, rx_ready, rx_sop, rx_eop, tx_valid, tx_ready, tx_sop, tx_eop;
+  wire [127:0] rx_hdr, tx_hdr;
+  wire [255:0] rx_data, tx_data;
+  wire [7:0]   rx_dw_en, tx_dw_en;
+  wire [63:0]  c_bar0, c_bar2, c_msi_addr;
+  wire [15:0]  c_req_id, c_msi_data;
+  wire [2:0]   c_mps, c_mrrs;
+  wire         c_bm, c_msi_en;
+  kolo_pcie_shim_avst u_shim (
+      .clk(clk), .rst(rst),
+      .rx_st_valid(rx_st_valid), .rx_st_ready(rx_st_ready), .rx_st_data(rx_st_data),
+      .rx_st_sop(rx_st_sop), .rx_st_eop(rx_st_eop), .rx_st_empty(rx_st_empty), .rx_st_bar(rx_st_bar),
+      .rx_st_mask(rx_st_mask),
+      .tx_st_valid(tx_st_valid), .tx_st_ready(tx_st_ready), .tx_st_data(tx_st_data),
+      .tx_st_sop(tx_st_sop), .tx_st_eop(tx_st_eop), .tx_st_empty(tx_st_empty), .tx_st_err(tx_st_err),
+      .app_msi_req(app_msi_req), .app_msi_ack(app_msi_ack), .app_msi_num(app_msi_num),
+      .app_msi_tc(app_msi_tc),
+      .cfg_req_id(cfg_req_id), .cfg_max_payload(cfg_max_payload), .cfg_max_read_req(cfg_max_read_req),
+      .cfg_bus_master(cfg_bus_master), .cfg_msi_en(cfg_msi_en),
+      .ep_rx_tlp_valid(rx_valid), .ep_rx_tlp_ready(rx_ready), .ep_rx_tlp_hdr(rx_hdr),
+      .ep_rx_tlp_data(rx_data), .ep_rx_tlp_sop(rx_sop), .ep_rx_tlp_eop(rx_eop), .ep_rx_tlp_dw_en(rx_dw_en),
+      .ep_tx_tlp_valid(tx_valid), .ep_tx_tlp_ready(tx_ready), .ep_tx_tlp_hdr(tx_hdr),
+      .ep_tx_tlp_data(tx_data), .ep_tx_tlp_sop(tx_sop), .ep_tx_tlp_eop(tx_eop), .ep_tx_tlp_dw_en(tx_dw_en),
+      .ep_cfg_bar0(c_bar0), .ep_cfg_bar2(c_bar2), .ep_cfg_req_id(c_req_id), .ep_cfg_max_payload(c_mps),
+      .ep_cfg_max_read_req(c_mrrs), .ep_cfg_bus_master(c_bm), .ep_cfg_msi_addr(c_msi_addr),
+      .ep_cfg_msi_data(c_msi_data), .ep_cfg_msi_en(c_msi_en)
+  );
+  kolo_pcie_ep #(.CPL_TIMEOUT(CPL_TIMEOUT), .TAGS(TAGS)) u_ep (
+      .clk(clk), .rst(rst),
+      .rx_tlp_valid(rx_valid), .rx_tlp_ready(rx_ready), .rx_tlp_hdr(rx_hdr), .rx_tlp_data(rx_data),
+      .rx_tlp_sop(rx_sop), .rx_tlp_eop(rx_eop), .rx_tlp_dw_en(rx_dw_en),
+      .tx_tlp_valid(tx_valid), .tx_tlp_ready(tx_ready), .tx_tlp_hdr(tx_hdr), .tx_tlp_data(tx_data),
+      .tx_tlp_sop(tx_sop), .tx_tlp_eop(tx_eop), .tx_tlp_dw_en(tx_dw_en),
+      .mmio_wr_valid(mmio_wr_valid), .mmio_wr_ready(mmio_wr_ready), .mmio_wr_bar(mmio_wr_bar),
+      .mmio_wr_addr(mmio_wr_addr), .mmio_wr_data(mmio_wr_data), .mmio_wr_strb(mmio_wr_strb),
+      .mmio_rd_valid(mmio_rd_valid), .mmio_rd_ready(mmio_rd_ready), .mmio_rd_bar(mmio_rd_bar),
+      .mmio_rd_addr(mmio_rd_addr), .mmio_rd_len(mmio_rd_len),
+      .mmio_rd_resp_valid(mmio_rd_resp_valid), .mmio_rd_resp_ready(mmio_rd_resp_ready),
+      .mmio_rd_resp_data(mmio_rd_resp_data), .mmio_rd_resp_err(mmio_rd_resp_err),
+      .dma_rd_req_valid(dma_rd_req_valid), .dma_rd_req_ready(dma_rd_req_ready),
+      .dma_rd_req_addr(dma_rd_req_addr), .dma_rd_req_len(dma_rd_req_len), .dma_rd_req_id(dma_rd_req_id),
+      .dma_rd_valid(dma_rd_valid), .dma_rd_ready(dma_rd_ready), .dma_rd_data(dma_rd_data),
+      .dma_rd_id(dma_rd_id), .dma_rd_last(dma_rd_last), .dma_rd_err(dma_rd_err),
+      .dma_wr_valid(dma_wr_valid), .dma_wr_ready(dma_wr_ready), .dma_wr_addr(dma_wr_addr),
+      .dma_wr_len(dma_wr_len), .dma_wr_data(dma_wr_data), .dma_wr_last(dma_wr_last),
+      .msi_valid(msi_valid), .msi_ready(msi_ready), .msi_vector(msi_vector),
+      .cfg_bar0(c_bar0), .cfg_bar2(c_bar2), .cfg_req_id(c_req_id), .cfg_max_payload(c_mps),
+      .cfg_max_read_req(c_mrrs), .cfg_bus_master(c_bm), .cfg_msi_addr(c_msi_addr),
+      .cfg_msi_data(c_msi_data), .cfg_msi_en(c_msi_en),
+      .stat_ur(stat_ur), .stat_ca(stat_ca), .stat_cpl_timeout(stat_cpl_timeout),
+      .stat_cpl_err(stat_cpl_err), .stat_bad_tlp(stat_bad_tlp), .stat_tags_used(stat_tags_used)
+  );
+endmodule
+`default_nettype wire
