@@ -22,7 +22,7 @@
 // and always accepted (dma_rd_ready = 1: every read has its buffer reserved
 // when issued, so one slow consumer never blocks the others). DMA writes
 // from the target side, the response side and the completion writer are
-// granted round robin per request (held to its last beat). The router local
+// granted round robin per request (held from its offer to its last beat). The router local
 // port: inj_* against INJ_CREDITS per VC (the router's VC_DEPTH), ej_*
 // with EJ_DEPTH-flit buffers per VC (the router's EJECT_CREDITS).
 // Service inputs: node id and torus size (ring sizes - 1), read-only from
@@ -416,8 +416,11 @@ module kolo_ni #(
     if (rst) begin
       wq_lock <= 1'b0;
       wq_own <= 3'd0;
-    end else if (dma_wr_valid && dma_wr_ready) begin
-      wq_lock <= !dma_wr_last;
+    end else if (dma_wr_valid) begin
+      // held from the first cycle a request is offered, not only once a beat
+      // is taken: the endpoint latches _addr/_len before it takes the first
+      // beat, so the offer must not switch to another source meanwhile
+      wq_lock <= !(dma_wr_ready && dma_wr_last);
       wq_own <= wq_sel;
     end
   end

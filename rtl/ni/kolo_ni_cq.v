@@ -5,8 +5,10 @@
 // descriptors, NOPs, doorbell errors; ev_*[1] response side: operations
 // whose last response arrived), valid/ready, taken round robin. An event is
 // {write, tagged, ctx, index, status, op, result}: with `write` the 16-byte
-// entry {result, phase, op, status, index} is DMA-written at
-// CQ_BASE + 16 * (cq_pi mod CQ entries) with phase = 1 on the first lap;
+// entry {result, phase, op, status, index} at CQ_BASE + 16 * (cq_pi mod CQ
+// entries), phase = 1 on the first lap, is DMA-written as two 8-byte writes,
+// the result (+8) first, then the word with the phase bit (+0): one 16-byte
+// write lands in address order, phase before result (docs/ni.md section 8);
 // then the event retires (retire pulse to kolo_ni_ctx: cq_pi + 1 if written,
 // the reservation released, OUTSTANDING - 1 if tagged). Retiring only after
 // the entry write was accepted keeps every entry in host memory before a
@@ -43,9 +45,10 @@ module kolo_ni_cq (
     output wire [4:0]    msi_vector,
     output wire [3:0]    dbg
 );
-  localparam C_IDLE = 2'd0, C_CALC = 2'd1, C_WR = 2'd2;
+  localparam C_IDLE = 2'd0, C_CALC = 2'd1, C_WR = 2'd2, C_WR_RES = 2'd3;
   reg [1:0] cs;
   reg [101:0] ev;
+  reg [63:0] word0;  // {31'b0, phase, op, status, index}, written after the result
   wire [1:0] grant;
   kolo_arb_rr #(
       .N(2)
@@ -66,7 +69,7 @@ module kolo_ni_cq (
   wire [15:0] mask = (16'd1 << cfg_log2) - 16'd1;
   wire [15:0] pos = cq_pi & mask;
   wire phase = !cq_pi[cfg_log2];
-  assign wr_len = 13'd16;
+  assign wr_len = 13'd8;
   assign wr_last = 1'b1;
 
   reg [15:0] msi_pend;
@@ -101,12 +104,12 @@ module kolo_ni_cq (
           end
         end
         C_CALC: begin
-          wr_addr <= cfg_base + {44'd0, pos, 4'd0};
-          // {result, 31'b0, phase, op, status, index}
-          wr_data <= {128'd0, ev[63:0], 31'd0, phase, ev[71:64], ev[79:72], ev[95:80]};
+          wr_addr <= cfg_base + {44'd0, pos, 4'd8};
+          wr_data <= {192'd0, ev[63:0]};
+          word0 <= {31'd0, phase, ev[71:64], ev[79:72], ev[95:80]};
           if (e_write) begin
             wr_valid <= 1'b1;
-            cs <= C_WR;
+            cs <= C_WR_RES;
           end else begin
             retire <= 1'b1;
             retire_ctx <= e_ctx;
@@ -114,6 +117,11 @@ module kolo_ni_cq (
             retire_tagged <= e_tagged;
             cs <= C_IDLE;
           end
+        end
+        C_WR_RES: if (wr_ready) begin
+          wr_addr <= wr_addr - 64'd8;
+          wr_data <= {192'd0, word0};
+          cs <= C_WR;
         end
         C_WR: if (wr_ready) begin
           wr_valid <= 1'b0;

@@ -117,7 +117,40 @@ struct Req { // NI oracle: a request waiting for its response
     bool delivered = false, responded = false;
 };
 
-struct Sim : public Sink {
+// The NI RTL cluster seen as the simulator core's network: it holds the NIs
+// and the torus; packets reach the core through ClusterHost, never send().
+class ClusterNet : public Net {
+  public:
+    explicit ClusterNet(Cluster *c) : c_(c) {}
+    const char *name() const override { return "rtl (NIs: RTL)"; }
+    bool can_send(int, const kolo_pkt &) override { return false; }
+    void send(int, const kolo_pkt &, uint64_t) override {}
+    bool step(uint64_t now) override { return c_->step(now); }
+    bool idle() const override { return c_->idle(); }
+    void dump(FILE *f) const override { c_->dump(f); }
+    uint64_t flits_injected() const override { return c_->flits_injected(); }
+
+  private:
+    Cluster *c_;
+};
+
+// packets on the RTL local ports are matched by content (the route state in
+// header flit 0 bits 58:36 changes on the way)
+uint64_t pkt_key(const kolo_pkt &p) {
+    auto mix = [](uint64_t h, uint64_t v) {
+        h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+        h *= 0xBF58476D1CE4E5B9ull;
+        return h ^ (h >> 31);
+    };
+    uint64_t h = mix(0, p.header[0] & ~(0x7fffffull << 36));
+    h = mix(h, p.header[1]);
+    h = mix(h, p.len);
+    for (unsigned i = 0; i < p.len; i++)
+        h = mix(h, p.payload[i]);
+    return h;
+}
+
+struct Sim : public Sink, public ClusterHost {
     kolo_sim_opts o{};
     char **argv = nullptr;
     std::string prog_path;
@@ -125,6 +158,9 @@ struct Sim : public Sink {
     unsigned nodes = 0, npes = 0;
     kolo_model *model = nullptr;
     std::unique_ptr<Net> net;
+    std::unique_ptr<Cluster> cluster; // --ni=rtl: NIs and torus (net wraps it)
+    ClusterFactory ni_factory = nullptr;
+    std::unordered_map<uint64_t, std::vector<uint64_t>> rtl_ids; // pkt_key -> ids in flight
     std::vector<Node> node;
     std::vector<Pe> pe;
     std::string shm_name;
@@ -135,7 +171,8 @@ struct Sim : public Sink {
     uint64_t cycle = 0, stepped = 0, next_id = 1;
     double t_start = 0, t_first_fail = -1;
     std::unordered_map<uint64_t, Side> side;
-    std::unordered_map<uint64_t, Req> reqs;
+    std::unordered_map<uint64_t, std::vector<Req>> reqs; // by req_key
+    uint64_t oracle_waiting = 0;                         // requests in reqs
     uint64_t op_pkts[16] = {}, op_flits[16] = {};
     uint64_t oracle_reqs = 0, oracle_resps = 0, oracle_naks = 0;
 
@@ -190,6 +227,16 @@ struct Sim : public Sink {
     }
     void net_error(const std::string &msg) override { check_fail("network: " + msg); }
 
+    // ---- ClusterHost (--ni=rtl) -------------------------------------------------------
+    int host_mem(int n, uint64_t addr, void *buf, size_t len, bool write) override {
+        return dma(node[static_cast<size_t>(n)], addr, buf, len, write);
+    }
+    void mmio_read_done(int n, uint64_t token, uint64_t data, bool err) override;
+    void packet_injected(int n, const kolo_pkt &p) override;
+    void packet_ejected(int n, const kolo_pkt &p) override;
+    void cluster_error(const std::string &msg) override { check_fail("NI RTL: " + msg); }
+    bool check_sent(Node &nd, const kolo_pkt *p);
+
     // ---- NI environment -------------------------------------------------------------
     int dma(Node &nd, uint64_t addr, void *buf, size_t len, bool write);
     int ni_send(Node &nd, const kolo_pkt *p);
@@ -212,7 +259,7 @@ struct Sim : public Sink {
     bool rings_empty() const;
     bool nis_idle() const {
         for (const Node &nd : node)
-            if (!kolo_ni_idle(nd.ni))
+            if (nd.ni && !kolo_ni_idle(nd.ni))
                 return false;
         return true;
     }
@@ -220,7 +267,7 @@ struct Sim : public Sink {
     void report(FILE *f, double wall);
     uint64_t csr(int n, uint32_t off, unsigned size = 8) {
         uint64_t v = 0;
-        if (kolo_ni_mmio_read(node[n].ni, 0, off, size, &v))
+        if (!node[n].ni || kolo_ni_mmio_read(node[n].ni, 0, off, size, &v))
             v = ~0ull;
         return v;
     }
@@ -273,9 +320,9 @@ int Sim::dma(Node &nd, uint64_t addr, void *buf, size_t len, bool write) {
     return 0;
 }
 
-int Sim::ni_send(Node &nd, const kolo_pkt *p) {
-    if (failed_check)
-        return -1; // the run is ending: hold everything
+// The NI oracle's checks of a packet an NI sends; false (and the run fails)
+// when it is malformed.
+bool Sim::check_sent(Node &nd, const kolo_pkt *p) {
     uint64_t h0 = p->header[0];
     unsigned src = (h0 >> 12) & 0xfff, dst = h0 & 0xfff, op = (h0 >> 24) & 0xf,
              vnet = (h0 >> 28) & 1, len = (h0 >> 29) & 0x3f, ordered = (h0 >> 35) & 1;
@@ -287,14 +334,25 @@ int Sim::ni_send(Node &nd, const kolo_pkt *p) {
             node_name(nd.id).c_str(), h0, p->header[1],
             node_name(static_cast<uint16_t>(src)).c_str(), kOpNames[op], vnet, len, ordered, p->len,
             p->vnet, p->ordered));
-        return 0;
+        return false;
     }
     if (!kolo_node_in_topo(&topo, static_cast<uint16_t>(dst))) {
         check_fail(strf("NI oracle: NI %s sent %s to %s, outside the torus",
                         node_name(nd.id).c_str(), kOpNames[op],
                         node_name(static_cast<uint16_t>(dst)).c_str()));
-        return 0;
+        return false;
     }
+    return true;
+}
+
+int Sim::ni_send(Node &nd, const kolo_pkt *p) {
+    if (failed_check)
+        return -1; // the run is ending: hold everything
+    if (!check_sent(nd, p))
+        return 0;
+    uint64_t h0 = p->header[0];
+    unsigned src = (h0 >> 12) & 0xfff, dst = h0 & 0xfff, op = (h0 >> 24) & 0xf,
+             vnet = (h0 >> 28) & 1, len = (h0 >> 29) & 0x3f, ordered = (h0 >> 35) & 1;
     if (!net->can_send(nd.index, *p))
         return -1;
     uint64_t id = next_id++ & KOLO_MODEL_ID_MASK;
@@ -382,6 +440,29 @@ static uint64_t req_key(unsigned requester, unsigned target, unsigned tag) {
     return (static_cast<uint64_t>(requester) << 20) | (static_cast<uint64_t>(target) << 8) | tag;
 }
 
+// What a request expects back.
+static Req expect_of(const kolo_pkt &p) {
+    uint64_t h0 = p.header[0];
+    unsigned op = (h0 >> 24) & 0xf;
+    Req r;
+    r.op = static_cast<uint8_t>(op);
+    r.want = KOLO_OP_ACK;
+    r.resp_len = 0;
+    if (op == KOLO_OP_GET_REQ) {
+        unsigned nbytes = p.len ? static_cast<unsigned>(p.payload[0] & 0x1ff) : 0;
+        r.want = KOLO_OP_GET_RESP;
+        r.resp_len = static_cast<uint8_t>((nbytes + 7) / 8);
+    } else if (is_atomic(op) && ((h0 >> 62) & 1)) {
+        r.want = KOLO_OP_GET_RESP;
+        r.resp_len = 1;
+    }
+    return r;
+}
+
+// The C NI model gives every packet its own tag; the NI RTL one tag per
+// operation, shared by the packets of a long PUT/GET (each answered on its
+// own). So with --ni=rtl several requests may wait under one (requester,
+// target, tag); a response answers one of them that has arrived and fits.
 void Sim::oracle_send(const kolo_pkt &p) {
     uint64_t h0 = p.header[0];
     unsigned src = (h0 >> 12) & 0xfff, dst = h0 & 0xfff, op = (h0 >> 24) & 0xf,
@@ -390,28 +471,19 @@ void Sim::oracle_send(const kolo_pkt &p) {
         return;
     if (is_request(op)) {
         uint64_t k = req_key(src, dst, tag);
-        if (reqs.count(k)) {
+        auto it = reqs.find(k);
+        if (it != reqs.end() && !it->second.empty() && !cluster) {
             check_fail(strf("NI oracle: NI %s sent %s with tag %u to %s while its earlier %s with "
                             "that tag has no "
                             "response yet",
                             node_name(static_cast<uint16_t>(src)).c_str(), kOpNames[op], tag,
-                            node_name(static_cast<uint16_t>(dst)).c_str(), kOpNames[reqs[k].op]));
+                            node_name(static_cast<uint16_t>(dst)).c_str(),
+                            kOpNames[it->second.front().op]));
             return;
         }
-        Req r;
-        r.op = static_cast<uint8_t>(op);
-        r.want = KOLO_OP_ACK;
-        r.resp_len = 0;
-        if (op == KOLO_OP_GET_REQ) {
-            unsigned nbytes = p.len ? static_cast<unsigned>(p.payload[0] & 0x1ff) : 0;
-            r.want = KOLO_OP_GET_RESP;
-            r.resp_len = static_cast<uint8_t>((nbytes + 7) / 8);
-        } else if (is_atomic(op) && ((h0 >> 62) & 1)) {
-            r.want = KOLO_OP_GET_RESP;
-            r.resp_len = 1;
-        }
-        reqs[k] = r;
+        reqs[k].push_back(expect_of(p));
         oracle_reqs++;
+        oracle_waiting++;
         return;
     }
     uint64_t k = req_key(dst, src, tag);
@@ -419,24 +491,45 @@ void Sim::oracle_send(const kolo_pkt &p) {
     std::string what =
         strf("NI %s sent %s tag %u to %s", node_name(static_cast<uint16_t>(src)).c_str(),
              kOpNames[op], tag, node_name(static_cast<uint16_t>(dst)).c_str());
-    if (it == reqs.end()) {
+    if (it == reqs.end() || it->second.empty()) {
         check_fail("NI oracle: " + what +
                    " but no request with that tag is waiting for a response");
         return;
     }
-    Req &r = it->second;
-    if (!r.delivered) {
-        check_fail("NI oracle: " + what + " before the request it answers had arrived");
-    } else if (r.responded) {
-        check_fail("NI oracle: " + what + ": a second response to one " + kOpNames[r.op]);
-    } else if (op != KOLO_OP_NAK && op != r.want) {
-        check_fail("NI oracle: " + what + " in answer to " + kOpNames[r.op] + " (expected " +
-                   kOpNames[r.want] + " or NAK)");
-    } else if (op == KOLO_OP_GET_RESP && p.len != r.resp_len) {
-        check_fail(strf("NI oracle: %s with %u payload flits in answer to %s (expected %u)",
-                        what.c_str(), p.len, kOpNames[r.op], r.resp_len));
+    auto fits = [&](const Req &r) {
+        return op == KOLO_OP_NAK ||
+               (op == r.want && (op != KOLO_OP_GET_RESP || p.len == r.resp_len));
+    };
+    Req *pick = nullptr, *open = nullptr;
+    for (Req &r : it->second) {
+        if (!r.delivered || r.responded)
+            continue;
+        if (!open)
+            open = &r;
+        if (fits(r)) {
+            pick = &r;
+            break;
+        }
     }
-    r.responded = true;
+    if (!pick) {
+        Req &r = open ? *open : it->second.front();
+        bool any_open = false;
+        for (const Req &x : it->second)
+            any_open = any_open || !x.responded;
+        if (!open && any_open) {
+            check_fail("NI oracle: " + what + " before the request it answers had arrived");
+        } else if (!open) {
+            check_fail("NI oracle: " + what + ": a second response to one " + kOpNames[r.op]);
+        } else if (op != KOLO_OP_NAK && op != r.want) {
+            check_fail("NI oracle: " + what + " in answer to " + kOpNames[r.op] + " (expected " +
+                       kOpNames[r.want] + " or NAK)");
+        } else {
+            check_fail(strf("NI oracle: %s with %u payload flits in answer to %s (expected %u)",
+                            what.c_str(), p.len, kOpNames[r.op], r.resp_len));
+        }
+        pick = &r;
+    }
+    pick->responded = true;
     oracle_resps++;
     if (op == KOLO_OP_NAK)
         oracle_naks++;
@@ -450,10 +543,26 @@ void Sim::oracle_deliver(const kolo_pkt &p) {
         return;
     if (is_request(op)) {
         auto it = reqs.find(req_key(src, dst, tag));
-        if (it != reqs.end())
-            it->second.delivered = true;
+        if (it == reqs.end())
+            return;
+        Req e = expect_of(p);
+        for (Req &r : it->second)
+            if (!r.delivered && r.op == e.op && r.want == e.want && r.resp_len == e.resp_len) {
+                r.delivered = true;
+                break;
+            }
     } else {
-        reqs.erase(req_key(dst, src, tag));
+        auto it = reqs.find(req_key(dst, src, tag));
+        if (it == reqs.end())
+            return;
+        for (size_t i = 0; i < it->second.size(); i++)
+            if (it->second[i].responded) {
+                it->second.erase(it->second.begin() + static_cast<long>(i));
+                oracle_waiting--;
+                break;
+            }
+        if (it->second.empty())
+            reqs.erase(it);
     }
 }
 
@@ -501,6 +610,70 @@ bool Sim::deliver(int n, kolo_pkt &p, bool &checked) {
         return false;
     nd.rx++;
     return true;
+}
+
+// ---- the NI RTL's local ports (--ni=rtl) -------------------------------------------------
+// Injected: the NI oracle's checks, then the reference model gets the packet
+// under a fresh id (header flit 1's address field, as in the C path); the id
+// is found again at ejection from the packet's content.
+void Sim::packet_injected(int n, const kolo_pkt &p) {
+    Node &nd = node[static_cast<size_t>(n)];
+    if (failed_check || !check_sent(nd, &p))
+        return;
+    uint64_t h0 = p.header[0];
+    unsigned op = (h0 >> 24) & 0xf, len = (h0 >> 29) & 0x3f;
+    uint64_t id = next_id++ & KOLO_MODEL_ID_MASK;
+    kolo_pkt m = p;
+    m.id = id;
+    m.header[0] &= ~kResvMask;
+    m.header[1] = (p.header[1] & ~KOLO_MODEL_ID_MASK) | id;
+    int rc = kolo_model_inject(model, &m);
+    if (rc != KOLO_OK) {
+        check_fail(strf("scoreboard: NI %s sent a packet the model refuses: %s",
+                        node_name(nd.id).c_str(), kolo_model_last_error(model)));
+        return;
+    }
+    rtl_ids[pkt_key(p)].push_back(id);
+    oracle_send(p);
+    op_pkts[op]++;
+    op_flits[op] += len + 2;
+    nd.tx++;
+}
+
+void Sim::packet_ejected(int n, const kolo_pkt &p) {
+    Node &nd = node[static_cast<size_t>(n)];
+    if (failed_check)
+        return;
+    auto it = rtl_ids.find(pkt_key(p));
+    if (it == rtl_ids.end()) {
+        check_fail(strf("scoreboard: delivery at %s of a packet no NI injected (duplicated or "
+                        "corrupted): header %#" PRIx64 " %#" PRIx64 ", %u payload flits",
+                        node_name(nd.id).c_str(), p.header[0], p.header[1], p.len));
+        return;
+    }
+    uint64_t id = it->second.front();
+    it->second.erase(it->second.begin());
+    if (it->second.empty())
+        rtl_ids.erase(it);
+    uint64_t hdr[2] = {p.header[0] & ~kResvMask, (p.header[1] & ~KOLO_MODEL_ID_MASK) | id};
+    int rc = kolo_model_deliver(model, nd.id, hdr, p.payload, p.len);
+    if (rc != KOLO_OK) {
+        check_fail(strf("scoreboard: delivery at %s: %s", node_name(nd.id).c_str(),
+                        kolo_model_last_error(model)));
+        return;
+    }
+    oracle_deliver(p);
+    nd.rx++;
+}
+
+void Sim::mmio_read_done(int n, uint64_t token, uint64_t data, bool err) {
+    int i = node[static_cast<size_t>(n)].pe;
+    if (i < 0)
+        return;
+    kolo_mmio_ring *r = kolo_sim_ring(shm, static_cast<unsigned>(i));
+    r->rd_data = data;
+    r->rd_err = err ? 1 : 0;
+    __atomic_store_n(&r->rd_done, token + 1, __ATOMIC_RELEASE);
 }
 
 // ---- shared memory and PEs ---------------------------------------------------------------
@@ -589,6 +762,9 @@ void Sim::start_pes() {
             setenv("KOLO_SIM_SHM", shm_name.c_str(), 1);
             setenv("KOLO_PE", std::to_string(i).c_str(), 1);
             setenv("KOLO_NPES", snpes.c_str(), 1);
+            // PCIe posted writes cannot fail visibly: tests that provoke DMA
+            // write failures need to know which NI they run on
+            setenv("KOLO_SIM_NI", o.ni == KOLO_NI_RTL ? "rtl" : "model", 1);
             execv(prog_path.c_str(), pargv);
             std::fprintf(stderr, "kolo-sim: PE %u: exec %s: %s\n", i, prog_path.c_str(),
                          std::strerror(errno));
@@ -692,6 +868,31 @@ bool Sim::drain_rings(bool *bad) {
         for (unsigned n = 0; n < o.mmio_per_cycle && tail != head; n++) {
             const kolo_mmio_req &q = r->req[tail % KOLO_SIM_RING];
             int bar = static_cast<int>(q.bar);
+            if (cluster) {
+                // the root complex queues requests in order; a full queue holds the PE back
+                if (!cluster->mmio_ready(static_cast<int>(i)))
+                    break;
+                unsigned wlen = q.kind == KOLO_MMIO_W32    ? 4
+                                : q.kind == KOLO_MMIO_W64  ? 8
+                                : q.kind == KOLO_MMIO_W512 ? 64
+                                                           : 0;
+                if (wlen) {
+                    cluster->mmio_write(static_cast<int>(i), bar, q.offset, q.data, wlen);
+                } else if (q.kind == KOLO_MMIO_R32 || q.kind == KOLO_MMIO_R64) {
+                    cluster->mmio_read(static_cast<int>(i), bar, q.offset,
+                                       q.kind == KOLO_MMIO_R32 ? 4 : 8, tail);
+                } else {
+                    check_fail(
+                        strf("PE %u: MMIO request of unknown kind %u in its ring", i, q.kind));
+                    *bad = true;
+                    return act;
+                }
+                tail++;
+                __atomic_store_n(&r->tail, tail, __ATOMIC_RELEASE);
+                pe[i].mmio++;
+                act = true;
+                continue;
+            }
             // PCIe flow control: a write the NI cannot take now holds back this PE's later MMIO
             if ((q.kind == KOLO_MMIO_W32 || q.kind == KOLO_MMIO_W64 || q.kind == KOLO_MMIO_W512) &&
                 !kolo_ni_mmio_write_ready(ni, bar, q.offset))
@@ -748,7 +949,7 @@ void Sim::dump_state(FILE *f) {
             x.mmio, head - r->tail);
     }
     for (unsigned n = 0; n < nodes; n++) {
-        if (kolo_ni_idle(node[n].ni))
+        if (!node[n].ni || kolo_ni_idle(node[n].ni))
             continue;
         std::fprintf(f, "  NI %s busy: ctx 0 STATUS %#" PRIx64 " OUTSTANDING %#" PRIx64 "\n",
                      node_name(node[n].id).c_str(),
@@ -759,7 +960,7 @@ void Sim::dump_state(FILE *f) {
     std::fprintf(f,
                  "  scoreboard: %" PRIu64
                  " packets in the network; NI oracle: %zu requests without response\n",
-                 kolo_model_pending(model), reqs.size());
+                 kolo_model_pending(model), static_cast<size_t>(oracle_waiting));
 }
 
 void Sim::report(FILE *f, double wall) {
@@ -800,6 +1001,17 @@ void Sim::report(FILE *f, double wall) {
     for (unsigned n = 0; n < nodes; n++) {
         int i = static_cast<int>(n);
         const Node &nd = node[n];
+        if (cluster) {
+            uint64_t st[6];
+            cluster->ni_stats(i, st);
+            std::fprintf(f,
+                         "%-10s %3s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
+                         " %8" PRIu64 " %7s %10" PRIu64 " %10" PRIu64 "\n",
+                         node_name(nd.id).c_str(), nd.pe >= 0 ? std::to_string(nd.pe).c_str() : "-",
+                         st[0], st[1], st[2], st[3], st[4], st[5], "-", nd.dma_rd, nd.dma_wr);
+            std::fprintf(f, "%-10s PCIe: %s\n", "", cluster->pcie_report(i).c_str());
+            continue;
+        }
         std::fprintf(f,
                      "%-10s %3s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
                      " %8" PRIu64 " %7" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
@@ -823,6 +1035,7 @@ Sim::~Sim() {
         if (nd.ni)
             kolo_ni_free(nd.ni);
     net.reset();
+    cluster.reset();
     if (model)
         kolo_model_free(model);
     if (shm) {
@@ -844,8 +1057,16 @@ int Sim::run() {
         std::fprintf(stderr, "kolo-sim: cannot create the reference model\n");
         return KOLO_SIM_EXIT_CHECK;
     }
-    kolo_model_check_hops(model, 1);
-    if (o.net == KOLO_NET_RTL) {
+    kolo_model_check_hops(model, o.ni == KOLO_NI_RTL ? 0 : 1);
+    if (o.ni == KOLO_NI_RTL) {
+        cluster.reset(ni_factory(this, topo, &err));
+        if (!cluster) {
+            std::fprintf(stderr, "kolo-sim: %s\n", err.c_str());
+            return KOLO_SIM_EXIT_NOEXEC;
+        }
+        net.reset(new ClusterNet(cluster.get()));
+        cluster->set_fault(o.fault, o.fault_n);
+    } else if (o.net == KOLO_NET_RTL) {
         net.reset(rtl_factory(this, topo, &err));
         if (!net) {
             std::fprintf(stderr, "kolo-sim: %s\n", err.c_str());
@@ -862,6 +1083,15 @@ int Sim::run() {
         nd.sim = this;
         nd.index = static_cast<int>(n);
         nd.id = kolo_node_id_of_index(&topo, n);
+        if (cluster) {
+            // default routing tables through BAR0 (MWr TLPs), as the firmware will
+            kolo_table_default(&topo, nd.id, table.data());
+            for (unsigned d = 0; d < nodes; d++) {
+                uint32_t e = table[d];
+                cluster->mmio_write(static_cast<int>(n), 0, KOLO_CSR_ROUTE(d), &e, 4);
+            }
+            continue;
+        }
         kolo_ni_env env{};
         env.user = &nd;
         env.dma_read = env_dma_read;
@@ -884,6 +1114,17 @@ int Sim::run() {
     if (!create_shm(&err)) {
         std::fprintf(stderr, "kolo-sim: %s\n", err.c_str());
         return KOLO_SIM_EXIT_CHECK;
+    }
+    if (cluster) { // the routing-table writes reach the NIs before any PE starts
+        while (!cluster->idle() && !failed_check && cycle < 1000000) {
+            cluster->step(cycle++);
+            stepped++;
+        }
+        if (!cluster->idle() || failed_check) {
+            std::fprintf(stderr, "kolo-sim: the NI RTL did not settle after the routing tables\n");
+            cluster->dump(stderr);
+            return KOLO_SIM_EXIT_CHECK;
+        }
     }
 
     struct sigaction sa;
@@ -974,7 +1215,7 @@ int Sim::run() {
         bool bad = false;
         bool act = drain_rings(&bad);
         for (Node &nd : node)
-            if (kolo_ni_step(nd.ni))
+            if (nd.ni && kolo_ni_step(nd.ni))
                 act = true;
         if (holding && cycle - held_cycle > 2000) { // --fault=reorder found no later packet
             net->send(held_node, held, cycle);
@@ -1037,11 +1278,12 @@ int Sim::run() {
     // requests never answered, once everything is quiet
     if (!failed_check && !killed_rest && nis_idle() && net->idle() && !reqs.empty()) {
         auto it = reqs.begin();
+        const Req &first = it->second.front();
         unsigned req = static_cast<unsigned>(it->first >> 20),
                  tgt = static_cast<unsigned>((it->first >> 8) & 0xfff);
         check_fail(strf("NI oracle: %zu requests never answered (e.g. %s tag %u from %s to %s) "
                         "with every NI idle",
-                        reqs.size(), kOpNames[it->second.op],
+                        static_cast<size_t>(oracle_waiting), kOpNames[first.op],
                         static_cast<unsigned>(it->first & 0xff),
                         node_name(static_cast<uint16_t>(req)).c_str(),
                         node_name(static_cast<uint16_t>(tgt)).c_str()));
@@ -1066,7 +1308,7 @@ int Sim::run() {
 
 } // namespace
 
-int sim_main(int argc, char **argv, NetFactory rtl, const char *rtl_torus) {
+int sim_main(int argc, char **argv, NetFactory rtl, const char *rtl_torus, ClusterFactory rtl_ni) {
     Sim sim;
     char err[512];
     int rc = kolo_sim_parse(argc, argv, &sim.o, err, sizeof err);
@@ -1088,7 +1330,31 @@ int sim_main(int argc, char **argv, NetFactory rtl, const char *rtl_torus) {
     }
     sim.prog_path = path;
     sim.argv = argv;
-    if (sim.o.net == KOLO_NET_RTL) {
+    if (sim.o.ni == KOLO_NI_RTL) {
+        std::string want =
+            strf("%ux%ux%u", sim.o.topo.size[0], sim.o.topo.size[1], sim.o.topo.size[2]);
+        if (!rtl_ni || !rtl_torus || want != rtl_torus) {
+            // the NI RTL of each torus size is its own Verilator build, next to this binary
+            char dir[PATH_MAX];
+            if (kolo_sim_self_dir(dir, sizeof dir)) {
+                std::fprintf(stderr, "kolo-sim: cannot find my own directory\n");
+                return KOLO_SIM_EXIT_NOEXEC;
+            }
+            std::string exe = std::string(dir) + "/kolo-sim-ni-" + want;
+            if (access(exe.c_str(), X_OK)) {
+                std::fprintf(stderr,
+                             "kolo-sim: no NI RTL simulator for a %s torus: %s is missing; build "
+                             "it with `make sim-rtlni-%s` (a Verilator build, minutes)\n",
+                             want.c_str(), exe.c_str(), want.c_str());
+                return KOLO_SIM_EXIT_NOEXEC;
+            }
+            argv[0] = const_cast<char *>(exe.c_str());
+            execv(exe.c_str(), argv);
+            std::fprintf(stderr, "kolo-sim: exec %s: %s\n", exe.c_str(), std::strerror(errno));
+            return KOLO_SIM_EXIT_NOEXEC;
+        }
+        sim.ni_factory = rtl_ni;
+    } else if (sim.o.net == KOLO_NET_RTL) {
         std::string want =
             strf("%ux%ux%u", sim.o.topo.size[0], sim.o.topo.size[1], sim.o.topo.size[2]);
         if (!rtl || !rtl_torus || want != rtl_torus) {

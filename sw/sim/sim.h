@@ -3,6 +3,7 @@
 #ifndef KOLO_SIM_SIM_H
 #define KOLO_SIM_SIM_H
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -55,9 +56,56 @@ Net *new_ideal_net(Sink *sink, const kolo_topo &t, unsigned hop_latency);
 // and returns NULL when the torus is not the one built in.
 typedef Net *(*NetFactory)(Sink *sink, const kolo_topo &t, std::string *err);
 
+// ---- the NI RTL (--ni=rtl): NIs, PCIe endpoints and torus in one Verilated
+// model; kolo-sim's core plays the hosts (MMIO rings, PE memory) and checks.
+class ClusterHost {
+  public:
+    virtual ~ClusterHost() = default;
+    // Host memory of node index n (its PE's address space): 0, or -1 when
+    // the access fails (counted by the core).
+    virtual int host_mem(int node, uint64_t addr, void *buf, size_t len, bool write) = 0;
+    // The answer to cluster MMIO read `token` of node n.
+    virtual void mmio_read_done(int node, uint64_t token, uint64_t data, bool err) = 0;
+    // Whole packets seen on node n's local port: injected by its NI into the
+    // router, ejected by the router to its NI (in that order within a cycle).
+    virtual void packet_injected(int node, const kolo_pkt &p) = 0;
+    virtual void packet_ejected(int node, const kolo_pkt &p) = 0;
+    // A rule broken (PCIe TLP rules, local port framing, router errors).
+    virtual void cluster_error(const std::string &msg) = 0;
+};
+
+class Cluster {
+  public:
+    virtual ~Cluster() = default;
+    // May node n's host issue another MMIO request now (PCIe flow control)?
+    virtual bool mmio_ready(int node) = 0;
+    virtual void mmio_write(int node, int bar, uint32_t off, const void *data, unsigned len) = 0;
+    // answered later through ClusterHost::mmio_read_done(node, token, ...)
+    virtual void mmio_read(int node, int bar, uint32_t off, unsigned len, uint64_t token) = 0;
+    // One core cycle. Returns true if anything moved.
+    virtual bool step(uint64_t now) = 0;
+    // No flit between the NIs, no host request or device TLP outstanding
+    // and nothing moved for a while: may be left unstepped.
+    virtual bool idle() const = 0;
+    virtual void dump(FILE *f) const = 0;
+    virtual uint64_t flits_injected() const = 0;
+    // NI counters: TX_PKTS, RX_PKTS, NAK_SENT, NAK_RCVD, BAD_PKTS, DMA_ERR
+    virtual void ni_stats(int node, uint64_t out[6]) const = 0;
+    // PCIe counters of the node for the report
+    virtual std::string pcie_report(int node) const = 0;
+    // --fault (KOLO_FAULT_CORRUPT/DROP/DUP: the N-th ejected packet as the
+    // checkers see it; KOLO_FAULT_TLP: the N-th device TLP as the root
+    // complex sees it), to show that the checkers notice
+    virtual void set_fault(int kind, uint64_t n) = 0;
+};
+typedef Cluster *(*ClusterFactory)(ClusterHost *host, const kolo_topo &t, std::string *err);
+
 // The whole program: rtl is NULL in the generic binary (kolo-sim), which
 // then runs --net=rtl by exec'ing kolo-sim-XxYxZ from its own directory.
-int sim_main(int argc, char **argv, NetFactory rtl, const char *rtl_torus);
+// rtl_ni (kolo-sim-ni-XxYxZ only) builds the NI RTL cluster of rtl_torus;
+// without it --ni=rtl execs kolo-sim-ni-XxYxZ.
+int sim_main(int argc, char **argv, NetFactory rtl, const char *rtl_torus,
+             ClusterFactory rtl_ni = nullptr);
 
 } // namespace kolo_sim
 #endif

@@ -33,6 +33,9 @@ void kolo_sim_usage(const char *prog, int is_run) {
         "      --net=ideal|rtl     network: C model with fixed per-hop latency (default), or the\n"
         "                          Verilated torus RTL (binary kolo-sim-XxYxZ, make "
         "sim-rtl-XxYxZ)\n"
+        "      --ni=model|rtl      NIs: the C NI model (default), or the NI RTL (PCIe endpoint\n"
+        "                          + kolo_ni, one PCIe root-complex model per node) on the RTL\n"
+        "                          torus (binary kolo-sim-ni-XxYxZ, make sim-rtlni-XxYxZ)\n"
         "      --timeout=SEC       wall-clock limit of the run (default 0: none)\n"
         "      --timeout-cycles=N  simulated-cycle limit (default 0: none)\n"
         "      --grace=SEC         once a PE failed, the others are killed after SEC (default 2)\n"
@@ -43,7 +46,9 @@ void kolo_sim_usage(const char *prog, int is_run) {
         "      --mmio-per-cycle=N  MMIO requests taken per PE per cycle (default 1)\n"
         "      --no-idle           never sleep when idle (speed measurements)\n"
         "      --fault=KIND[:N]    test the checkers: corrupt, drop, dup, reorder (N-th ordered\n"
-        "                          packet) or answer twice (resp2, N-th response); N default 10\n"
+        "                          packet) or answer twice (resp2, N-th response); N default 10;\n"
+        "                          --ni=rtl: corrupt/drop/dup the N-th ejected packet as the\n"
+        "                          scoreboard sees it, tlp: the N-th device TLP breaks a rule\n"
         "  -v, --verbose           progress messages on stderr\n"
         "  -h, --help\n"
         "Environment of each PE: KOLO_SIM_SHM, KOLO_PE, KOLO_NPES. Exit status: the first "
@@ -118,11 +123,13 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
         O_MMIO,
         O_NOIDLE,
         O_MHZ,
-        O_FAULT
+        O_FAULT,
+        O_NI
     };
     static const struct option lo[] = {{"npes", required_argument, 0, 'n'},
                                        {"torus", required_argument, 0, 't'},
                                        {"net", required_argument, 0, O_NET},
+                                       {"ni", required_argument, 0, O_NI},
                                        {"timeout", required_argument, 0, O_TIMEOUT},
                                        {"timeout-cycles", required_argument, 0, O_TCYC},
                                        {"grace", required_argument, 0, O_GRACE},
@@ -171,6 +178,14 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
             else
                 return err_out(err, errlen, "bad --net '%s': ideal or rtl", a);
             break;
+        case O_NI:
+            if (!strcmp(a, "model"))
+                o->ni = KOLO_NI_MODEL;
+            else if (!strcmp(a, "rtl"))
+                o->ni = KOLO_NI_RTL;
+            else
+                return err_out(err, errlen, "bad --ni '%s': model or rtl", a);
+            break;
         case O_TIMEOUT:
             if (parse_sec(a, &o->timeout_s))
                 return err_out(err, errlen, "bad --timeout '%s': seconds", a);
@@ -210,17 +225,18 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
             o->no_idle = 1;
             break;
         case O_FAULT: {
-            static const char *const kinds[] = {"corrupt", "drop", "dup", "reorder", "resp2"};
+            static const char *const kinds[] = {"corrupt", "drop",  "dup",
+                                                "reorder", "resp2", "tlp"};
             const char *colon = strchr(a, ':');
             size_t n = colon ? (size_t)(colon - a) : strlen(a);
             o->fault = 0;
-            for (int k = 0; k < 5; k++)
+            for (int k = 0; k < 6; k++)
                 if (strlen(kinds[k]) == n && !strncmp(a, kinds[k], n))
                     o->fault = k + 1;
             o->fault_n = 10;
             if (!o->fault || (colon && (parse_u64(colon + 1, &o->fault_n) || !o->fault_n)))
-                return err_out(err, errlen, "bad --fault '%s': corrupt|drop|dup|reorder|resp2[:N]",
-                               a);
+                return err_out(err, errlen,
+                               "bad --fault '%s': corrupt|drop|dup|reorder|resp2|tlp[:N]", a);
             break;
         }
         case 'v':
@@ -254,6 +270,15 @@ int kolo_sim_resolve(kolo_sim_opts *o, char *err, size_t errlen) {
                            o->npes);
         o->have_topo = 1;
     }
+    if (o->ni == KOLO_NI_RTL) {
+        /* the NI RTL sits on the torus RTL: one Verilated model */
+        /* the RTL's packets never leave it: faults are played on what the checkers see */
+        if (o->fault == KOLO_FAULT_REORDER || o->fault == KOLO_FAULT_RESP2)
+            return err_out(err, errlen, "--fault=reorder and resp2 need the C NI model");
+        o->net = KOLO_NET_RTL;
+    }
+    if (o->fault == KOLO_FAULT_TLP && o->ni != KOLO_NI_RTL)
+        return err_out(err, errlen, "--fault=tlp needs --ni=rtl");
     nodes = kolo_topo_nodes(&o->topo);
     if (o->npes > nodes)
         return err_out(err, errlen,

@@ -13,6 +13,8 @@ extern "C" {
 #endif
 
 enum { KOLO_NET_IDEAL = 0, KOLO_NET_RTL = 1 };
+/* --ni: the C NI model per node, or the NI RTL (kolo_pcie_ep + kolo_ni) */
+enum { KOLO_NI_MODEL = 0, KOLO_NI_RTL = 1 };
 /* --fault=KIND[:N]: break the N-th packet (N-th ordered one for reorder, N-th
  * response for resp2) on its way, to show the scoreboard and oracle notice */
 enum {
@@ -21,7 +23,8 @@ enum {
     KOLO_FAULT_DROP,
     KOLO_FAULT_DUP,
     KOLO_FAULT_REORDER,
-    KOLO_FAULT_RESP2
+    KOLO_FAULT_RESP2,
+    KOLO_FAULT_TLP /* --ni=rtl: the N-th device TLP reaches the root-complex model with TD set */
 };
 
 /* exit statuses of kolo-sim / kolo-run themselves (a PE's own status is
@@ -38,6 +41,7 @@ typedef struct {
     unsigned npes;
     int have_npes;
     int net;
+    int ni;                  /* KOLO_NI_*; KOLO_NI_RTL implies the RTL network */
     double timeout_s;        /* 0: none */
     uint64_t timeout_cycles; /* 0: none */
     double grace_s;          /* after a PE failed, the others get this long */

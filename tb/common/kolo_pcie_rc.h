@@ -26,7 +26,11 @@
 // host_result(handle) has the completion of a non-posted request.
 //
 // Host memory is the model's own sparse memory (mem(); bytes never written
-// read as a hash of their address), or another one through set_memory().
+// read as a hash of their address), or another one through set_memory(), or
+// set_memory_checked() whose functions may fail: a failed read is answered
+// with a UR completion, a failed write is dropped, both count in
+// mem_errors() (kolo-sim --ni=rtl: a PE's address space). host_queued():
+// host requests not yet taken by the device (for flow control).
 //
 // Device -> host: memory reads are answered cpl_latency_min..max cycles after
 // the MRd arrived (data as host memory was when the MRd arrived: reads are
@@ -358,6 +362,16 @@ class KoloPcieRc {
         mem_rd_ = std::move(rd);
         mem_wr_ = std::move(wr);
     }
+    // The same with failures: a read that fails is answered with a UR
+    // completion (the device sees an error), a write that fails is dropped;
+    // both are counted in mem_errors().
+    using MemTryFn = std::function<bool(uint64_t addr, uint8_t* p, size_t n)>;
+    using MemTryWriteFn = std::function<bool(uint64_t addr, const uint8_t* p, size_t n)>;
+    void set_memory_checked(MemTryFn rd, MemTryWriteFn wr) {
+        mem_try_rd_ = std::move(rd);
+        mem_try_wr_ = std::move(wr);
+    }
+    uint64_t mem_errors() const { return n_mem_err_; }
     const PcieHostMem& mem() const { return mem_; }
     uint64_t cycle() const { return now_; }
 
@@ -420,6 +434,12 @@ class KoloPcieRc {
         return !cur_active_ && down_.empty() && host_tags_.empty() && busy_tags() == 0 && !up_in_tlp_;
     }
     bool quiet_down() const { return !cur_active_ && down_.empty(); }
+    // host requests (posted and non-posted) queued or being sent, not yet taken by the device
+    unsigned host_queued() const {
+        unsigned n = (cur_active_ && cur_.kind != 2) ? 1u : 0u;
+        for (auto& d : down_) n += d.kind != 2 ? 1u : 0u;
+        return n;
+    }
     unsigned busy_tags() const {
         unsigned n = 0;
         for (auto& kv : dev_tags_) n += kv.second.busy ? 1 : 0;
@@ -722,11 +742,17 @@ class KoloPcieRc {
             start = end;
         }
         std::vector<uint8_t> snap(bc);  // host memory as the MRd finds it
-        if (mem_rd_) mem_rd_(first, snap.data(), bc);
+        bool mem_failed = false;
+        if (mem_try_rd_) mem_failed = !mem_try_rd_(first, snap.data(), bc);
+        else if (mem_rd_) mem_rd_(first, snap.data(), bc);
         else mem_.read(first, snap.data(), bc);
+        if (mem_failed) {
+            n_mem_err_++;
+            f = kFaultUR;
+        }
         size_t k = pieces.size();  // first piece the fault hits
         if (f != kFaultNone) {
-            k = below((unsigned)pieces.size());
+            k = mem_failed ? 0 : below((unsigned)pieces.size());
             failed_.push_back(DevRead{first, bc, tag, f, now_});
         }
         uint64_t at = now_ + cfg_.cpl_latency_min + below(cfg_.cpl_latency_max - cfg_.cpl_latency_min + 1);
@@ -807,7 +833,9 @@ class KoloPcieRc {
         uint64_t run_at = a;
         auto flush = [&]() {
             if (run.empty()) return;
-            if (mem_wr_) mem_wr_(run_at, run.data(), run.size());
+            if (mem_try_wr_) {
+                if (!mem_try_wr_(run_at, run.data(), run.size())) n_mem_err_++;
+            } else if (mem_wr_) mem_wr_(run_at, run.data(), run.size());
             else mem_.write(run_at, run.data(), run.size());
             bytes_written_ += run.size();
             run.clear();
@@ -887,6 +915,9 @@ class KoloPcieRc {
     PcieHostMem mem_;
     MemFn mem_rd_;
     MemWriteFn mem_wr_;
+    MemTryFn mem_try_rd_;
+    MemTryWriteFn mem_try_wr_;
+    uint64_t n_mem_err_ = 0;
     std::vector<FaultRange> faults_;
     std::vector<DevRead> failed_;
     std::vector<HostResult> results_;

@@ -307,6 +307,13 @@ static void start(void) {
     }
 }
 
+/* kolo-sim --ni=rtl: DMA writes are PCIe posted writes, and one the host
+ * cannot complete is dropped without an answer to the NI */
+static int posted_writes_silent(void) {
+    const char *ni = getenv("KOLO_SIM_NI");
+    return ni && !strcmp(ni, "rtl");
+}
+
 static int finish(void) {
     wait_all();
     barrier();
@@ -600,7 +607,10 @@ static int test_ops(void) {
                            .key = KEY_RW,
                            .w2 = 0x10},
                   NULL);
-        CHECK(st == KOLO_ST_LOCAL_DMA, "GET into unmapped local memory: status %u", st);
+        /* the NI RTL writes GET data by PCIe posted writes: a failed one is
+         * dropped by the host, the NI never hears of it (docs/sim.md) */
+        CHECK(st == (posted_writes_silent() ? KOLO_ST_OK : KOLO_ST_LOCAL_DMA),
+              "GET into unmapped local memory: status %u", st);
         st = run1((desc_t){.op = KOLO_D_PUT,
                            .dst = g_node[right],
                            .len = 64,
@@ -617,7 +627,8 @@ static int test_ops(void) {
                            .key = KEY_BAD,
                            .w2 = w2},
                   NULL);
-        CHECK(st == KOLO_ST_REMOTE_DMA, "PUT into unmapped remote memory: status %u", st);
+        CHECK(st == (posted_writes_silent() ? KOLO_ST_OK : KOLO_ST_REMOTE_DMA),
+              "PUT into unmapped remote memory: status %u", st);
         st = run1((desc_t){.op = KOLO_D_FETCH_ADD,
                            .dst = g_node[right],
                            .raddr = addr_of(right, &g.counters[0]) + 4,
@@ -637,7 +648,8 @@ static int test_ops(void) {
         st = run1((desc_t){.op = KOLO_D_NOP, .flags = KOLO_DF_FENCE}, NULL);
         CHECK(st == KOLO_ST_OK, "NOP FENCE status %u", st);
     }
-    CHECK(r64(KOLO_CSR_STAT_NAK_RCVD) >= 4, "NAK_RCVD %" PRIu64, r64(KOLO_CSR_STAT_NAK_RCVD));
+    CHECK(r64(KOLO_CSR_STAT_NAK_RCVD) >= (posted_writes_silent() ? 3u : 4u), "NAK_RCVD %" PRIu64,
+          r64(KOLO_CSR_STAT_NAK_RCVD));
     free(heap);
     return finish();
 }
