@@ -269,12 +269,13 @@ module kolo_ni_tx #(
   wire [63:0] laddr_next = c_laddr + {55'd0, n_pl};
 
   // ---- tag table static entry --------------------------------------------------------------
-  // {npkts[22:0], len[30:0], raddr[47:0], laddr[63:0], dst[11:0], size32, complete, dop[3:0], index[15:0], ctx[3:0]}
+  // {npkts-1[22:0], len[30:0], raddr[47:0], laddr[63:0], dst[11:0], size32, complete, dop[3:0], index[15:0], ctx[3:0]}
+  // (packets - 1: the response side compares its count before the increment)
   wire [30:0] span = {23'd0, d_raddr[7:0]} + d_len[30:0] - 31'd1;
   wire unused_bits = &{1'b0, span[7:0], rt_entry[31:23], d_flags[3]};
-  wire [22:0] npkts = (is_put || is_get) ? span[30:8] + 23'd1 : 23'd1;
+  wire [22:0] npkts_m1 = (is_put || is_get) ? span[30:8] : 23'd0;
   assign st_wtag = tag;
-  assign st_wdata = {npkts, d_len[30:0], d_raddr, d_w2, d_dst, f_size32, f_complete, d_op[3:0],
+  assign st_wdata = {npkts_m1, d_len[30:0], d_raddr, d_w2, d_dst, f_size32, f_complete, d_op[3:0],
                      c_index, c_ctx};
 
   wire [15:0] ci_c = ci_all[c_slot[3:0]*16+:16];
