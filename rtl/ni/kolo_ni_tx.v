@@ -205,7 +205,11 @@ module kolo_ni_tx #(
   reg [16:0] want_q;
   always @(posedge clk) want_q <= rst ? 17'd0 : want;
   wire pkt_last;   // E_PKT: the packet goes and the item is done
-  wire [16:0] excl = act[c_slot] ? ~(17'd1 << c_slot) : {17{1'b1}};
+  // (= act[c_slot] ? ~(1 << c_slot) : all ones, bit by bit: no 17:1 mux in the path)
+  reg [16:0] excl;
+  integer xi;
+  always @(*)
+    for (xi = 0; xi < 17; xi = xi + 1) excl[xi] = !(act[xi] && c_slot == xi[4:0]);
   wire [16:0] grant;
   wire grant_used;
   kolo_arb_rr #(
