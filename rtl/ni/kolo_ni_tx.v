@@ -244,7 +244,8 @@ module kolo_ni_tx #(
 
   // ---- packet building ------------------------------------------------------------------------
   wire [8:0] room_b = 9'd256 - {1'b0, c_raddr[7:0]};
-  wire [8:0] n_pl = ({22'd0, room_b} < c_rem) ? room_b : c_rem[8:0];  // bytes of a PUT/GET packet
+  // bytes of a PUT/GET packet: min(room_b, c_rem) (room_b <= 256: a short compare)
+  wire [8:0] n_pl = (c_rem[30:9] != 22'd0 || room_b < c_rem[8:0]) ? room_b : c_rem[8:0];
   wire p_atomic = !c_get && !streaming_put && is_atomic && !act[c_slot];
   reg streaming_put;  // c_* describes a PUT from host memory
   wire [8:0] nm1 = n_pl - 9'd1;
@@ -262,7 +263,13 @@ module kolo_ni_tx #(
   // sp holds the INLINE or PIO payload, or an atomic's {compare, operand}
   // (loaded in E_LOAD); a GET_REQ's payload is its byte count
   assign push_beat = {sp[255:64], c_get ? {55'd0, n_pl} : sp[63:0]};
-  wire res_ok = hq_room && ring_free >= {{(RING_AW - 3) {1'b0}}, pl_beats};
+  // ring_free >= pl_beats, with the eight compares done in parallel off the
+  // pl_beats path (timing) and one of them selected
+  reg [15:0] ring_ge;  // ring_ge[k]: ring_free >= k (pl_beats <= 8)
+  integer rk;
+  always @(*)
+    for (rk = 0; rk < 16; rk = rk + 1) ring_ge[rk] = ring_free >= rk[RING_AW:0];
+  wire res_ok = hq_room && ring_ge[pl_beats];
   assign rq_valid = es == E_PKT && streaming_put && res_ok;
   assign rq_addr = c_laddr;
   assign rq_len = {4'd0, n_pl};
