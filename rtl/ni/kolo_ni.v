@@ -383,17 +383,39 @@ module kolo_ni #(
   );
 
   // ---- DMA read requests: round robin, one per cycle --------------------------------------
+  // Each source's request first enters a one-entry register (pipeline stage):
+  // the arbiter and the port see flip-flops, and a source's ready no longer
+  // depends on the other sources' request logic. A source can hand over one
+  // request every two cycles (the endpoint takes one every two cycles).
+  reg [2:0] rs_v;
+  reg [3*64-1:0] rs_addr;
+  reg [3*13-1:0] rs_len;
+  reg [3*8-1:0] rs_id;
   wire [2:0] rq_grant;
   kolo_arb_rr #(
       .N(3)
   ) u_rq_arb (
-      .clk(clk), .rst(rst), .req(rq_valid), .advance(dma_rd_req_ready), .grant(rq_grant)
+      .clk(clk), .rst(rst), .req(rs_v), .advance(dma_rd_req_ready), .grant(rq_grant)
   );
+  assign rq_ready = ~rs_v;
+  wire [2:0] rs_go = rq_grant & {3{dma_rd_req_ready}};
+  integer ri;
+  always @(posedge clk) begin
+    for (ri = 0; ri < 3; ri = ri + 1) begin
+      if (rst) rs_v[ri] <= 1'b0;
+      else if (rq_valid[ri] && !rs_v[ri]) rs_v[ri] <= 1'b1;
+      else if (rs_go[ri]) rs_v[ri] <= 1'b0;
+      if (!rs_v[ri]) begin
+        rs_addr[ri*64+:64] <= rq_addr[ri*64+:64];
+        rs_len[ri*13+:13] <= rq_len[ri*13+:13];
+        rs_id[ri*8+:8] <= rq_id[ri*8+:8];
+      end
+    end
+  end
   assign dma_rd_req_valid = rq_grant != 3'd0;
-  assign dma_rd_req_addr = rq_grant[0] ? rq_addr[0+:64] : rq_grant[1] ? rq_addr[64+:64] : rq_addr[128+:64];
-  assign dma_rd_req_len = rq_grant[0] ? rq_len[0+:13] : rq_grant[1] ? rq_len[13+:13] : rq_len[26+:13];
-  assign dma_rd_req_id = rq_grant[0] ? rq_id[0+:8] : rq_grant[1] ? rq_id[8+:8] : rq_id[16+:8];
-  assign rq_ready = rq_grant & {3{dma_rd_req_ready}};
+  assign dma_rd_req_addr = rq_grant[0] ? rs_addr[0+:64] : rq_grant[1] ? rs_addr[64+:64] : rs_addr[128+:64];
+  assign dma_rd_req_len = rq_grant[0] ? rs_len[0+:13] : rq_grant[1] ? rs_len[13+:13] : rs_len[26+:13];
+  assign dma_rd_req_id = rq_grant[0] ? rs_id[0+:8] : rq_grant[1] ? rs_id[8+:8] : rs_id[16+:8];
   assign dma_rd_ready = 1'b1;
 
   // ---- DMA writes: round robin per request ------------------------------------------------

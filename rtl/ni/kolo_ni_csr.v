@@ -550,8 +550,32 @@ module kolo_ni_csr (
                  (a_ctx && cr <= 3'd5) || (a_win && wr_ != 2'd3) ||
                  (a_db && (dr == 9'd2 || dr == 9'd3));
   wire err_two = err_w && w1_bar == 2'd0 && w1_ok && w1_8 && !region8 && !e_dsq && !e_dcq;
+  // The count inputs pass a register first (one cycle later in the counters):
+  // they come from handshakes deep in the other modules, the 48-bit adds
+  // then start at a flip-flop.
+  reg [1:0] q_err_inc, q_rx, q_bad, q_dma;
+  reg q_tx, q_nks, q_nkr;
   wire [2:0] n_err = {1'b0, err_two, err_w && !err_two} + {2'b00, r_err} +
-                     {1'b0, err_inc[1] & err_inc[0], err_inc[1] ^ err_inc[0]};
+                     {1'b0, q_err_inc[1] & q_err_inc[0], q_err_inc[1] ^ q_err_inc[0]};
+  always @(posedge clk) begin
+    if (rst) begin
+      q_err_inc <= 2'd0;
+      q_tx <= 1'b0;
+      q_rx <= 2'd0;
+      q_nks <= 1'b0;
+      q_nkr <= 1'b0;
+      q_bad <= 2'd0;
+      q_dma <= 2'd0;
+    end else begin
+      q_err_inc <= err_inc;
+      q_tx <= inc_tx;
+      q_rx <= inc_rx;
+      q_nks <= inc_nak_sent;
+      q_nkr <= inc_nak_rcvd;
+      q_bad <= inc_bad;
+      q_dma <= inc_dma_err;
+    end
+  end
   always @(posedge clk) begin
     if (rst) begin
       err_csr <= 32'd0;
@@ -563,12 +587,12 @@ module kolo_ni_csr (
       s_dma <= 48'd0;
     end else begin
       err_csr <= err_csr + {29'd0, n_err};
-      s_tx <= s_tx + {47'd0, inc_tx};
-      s_rx <= s_rx + {46'd0, inc_rx[1] & inc_rx[0], inc_rx[1] ^ inc_rx[0]};
-      s_nks <= s_nks + {47'd0, inc_nak_sent};
-      s_nkr <= s_nkr + {47'd0, inc_nak_rcvd};
-      s_bad <= s_bad + {46'd0, inc_bad[1] & inc_bad[0], inc_bad[1] ^ inc_bad[0]};
-      s_dma <= s_dma + {46'd0, inc_dma_err[1] & inc_dma_err[0], inc_dma_err[1] ^ inc_dma_err[0]};
+      s_tx <= s_tx + {47'd0, q_tx};
+      s_rx <= s_rx + {46'd0, q_rx[1] & q_rx[0], q_rx[1] ^ q_rx[0]};
+      s_nks <= s_nks + {47'd0, q_nks};
+      s_nkr <= s_nkr + {47'd0, q_nkr};
+      s_bad <= s_bad + {46'd0, q_bad[1] & q_bad[0], q_bad[1] ^ q_bad[0]};
+      s_dma <= s_dma + {46'd0, q_dma[1] & q_dma[0], q_dma[1] ^ q_dma[0]};
     end
   end
 endmodule

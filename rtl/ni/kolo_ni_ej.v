@@ -17,6 +17,11 @@
 // Between the two VCs (classes) of a vnet, packets alternate round robin.
 // Handshake: pk_valid/pk_ready per flit; the offered packet does not change
 // until its head is popped.
+// Each vnet's stream leaves through a skid register pair (kolo_ni_skid, one
+// cycle of latency): the consumers' pk_ready logic (table checks) then ends
+// there instead of running on into the FIFO pointers, the round robin and
+// the credit return. At its full rate a whole packet still streams back to
+// back. stat_pkt counts a head entering the skid stage.
 module kolo_ni_ej #(
     parameter DEPTH = 64
 ) (
@@ -123,11 +128,23 @@ module kolo_ni_ej #(
       wire [65:0] fl = sel ? f_data[V1*66+:66] : f_data[V0*66+:66];
       wire fv = sel ? f_valid[V1] : f_valid[V0];
       wire offer = busy ? fv : (have || c0 || c1);
-      wire fire = offer && pk_ready[n];
+      wire o_ready;
+      wire fire = offer && o_ready;
       wire head = !busy;
-      assign pk_valid[n] = offer;
-      assign pk_flit[n*66+:66] = fl;
-      assign pk_ok[n] = sel ? v_ok[V1] : v_ok[V0];
+      wire ok = sel ? v_ok[V1] : v_ok[V0];
+      // output pipeline stage (see above): cuts the consumers' ready path
+      kolo_ni_skid #(
+          .WIDTH(67)
+      ) u_out (
+          .clk(clk),
+          .rst(rst),
+          .in_valid(offer),
+          .in_ready(o_ready),
+          .in_data({ok, fl}),
+          .out_valid(pk_valid[n]),
+          .out_ready(pk_ready[n]),
+          .out_data({pk_ok[n], pk_flit[n*66+:66]})
+      );
       assign f_pop[V0] = fire && !sel;
       assign f_pop[V1] = fire && sel;
       assign v_pop[V0] = fire && head && !sel;

@@ -21,6 +21,9 @@
 // response sees them. The GET_RESP data write is accepted by the DMA port
 // before the completion event is raised, so the entry never overtakes the
 // data. This side never waits for the request side (deadlock rule).
+// A GET_RESP of a GET has its buffer bounds checked over two more cycles
+// (R_G1, R_G2: pipeline stages, the subtraction and the comparison are each
+// too long to follow a table read in one cycle).
 module kolo_ni_rsp (
     input  wire          clk,
     input  wire          rst,
@@ -62,9 +65,9 @@ module kolo_ni_rsp (
   localparam [3:0] D_PUT = 4'd1, D_GET = 4'd2;
   localparam [7:0] ST_LOCAL_DMA = 8'd8;
 
-  localparam R_IDLE = 3'd0, R_H1 = 3'd1, R_CHK = 3'd2, R_DW = 3'd3, R_RES = 3'd4, R_UPD = 3'd5,
-             R_DRAIN = 3'd7;
-  reg [2:0] rs;
+  localparam R_IDLE = 4'd0, R_H1 = 4'd1, R_CHK = 4'd2, R_DW = 4'd3, R_RES = 4'd4, R_UPD = 4'd5,
+             R_G1 = 4'd6, R_DRAIN = 4'd7, R_G2 = 4'd8;
+  reg [3:0] rs;
   reg [63:0] h0, h1;
   reg local_;
   reg [7:0] tagq;
@@ -78,7 +81,7 @@ module kolo_ni_rsp (
   wire [63:0] s_laddr = st[101:38];
   wire [47:0] s_raddr = st[149:102];
   wire [30:0] s_len = st[180:150];
-  wire [22:0] s_npkts = st[203:181];
+  wire [22:0] s_npkts_m1 = st[203:181];  // packets of the operation - 1
   // dynamic entry
   wire [22:0] d_count = dy[22:0];
   wire [7:0] d_status = dy[30:23];
@@ -93,9 +96,13 @@ module kolo_ni_rsp (
   wire dop_fetch = s_dop >= 4'd5 && s_dop <= 4'd10;
   wire dop_nofetch = s_dop == 4'd3 || s_dop == 4'd4 || s_dop == 4'd11 || s_dop == 4'd12;
   wire [8:0] g_bytes = {r_len - 6'd1, 3'b000} + {6'd0, r_lastb} + 9'd1;
-  wire [47:0] g_off = r_addr - s_raddr;
-  wire [48:0] g_end = {1'b0, g_off} + {40'd0, g_bytes};
-  wire g_ok = r_len != 6'd0 && r_len <= 6'd32 && g_end <= {18'd0, s_len};
+  // GET data bounds (g_off + g_bytes <= len), in R_G1 and R_G2 from registered copies
+  reg [47:0] q_raddr, q_goff;
+  reg [30:0] q_len;
+  reg [63:0] q_laddr;
+  reg [31:0] q_lenmb;   // len - g_bytes (negative: no room)
+  wire g_fits = q_goff[47:31] == 17'd0 && !q_lenmb[31] && q_goff[30:0] <= q_lenmb[30:0];
+  wire g_ok = r_len != 6'd0 && r_len <= 6'd32;  // (the bounds follow in R_G2)
   wire r_good = local_ ? busy :
                 busy && r_src == s_dst && !h0[63] &&
                 ((is_ack && r_len == 6'd0 && (s_dop == D_PUT || dop_nofetch)) ||
@@ -130,7 +137,7 @@ module kolo_ni_rsp (
   wire [7:0] cur_status = (rs == R_CHK) ? r_status : c_status;
   wire [7:0] n_status = (d_status != 8'd0) ? d_status : cur_status;
   wire [63:0] n_result = got_res ? c_result : d_result;
-  wire done = n_count == s_npkts;
+  wire done = d_count == s_npkts_m1;
   wire ev_free = !ev_valid || ev_ready;
   // the packet counts now: in R_CHK for responses without data, in R_UPD after the data
   wire simple = local_ || is_ack || is_nak;
@@ -216,15 +223,31 @@ module kolo_ni_rsp (
             rs <= tail_seen ? R_IDLE : R_DRAIN;
           end else begin
             if (!local_ && is_gresp && s_dop == D_GET) begin
-              left <= r_len;
-              acnt <= 2'd0;
-              w_addr <= s_laddr + {16'd0, g_off};
-              w_len <= g_bytes;
-              rs <= R_DW;
+              q_raddr <= s_raddr;
+              q_len <= s_len;
+              q_laddr <= s_laddr;
+              rs <= R_G1;
             end else if (!local_ && is_gresp) begin
               rs <= R_RES;
             end
             // (responses without data: updated by `upd`, which moves on)
+          end
+        end
+        R_G1: begin
+          q_goff <= r_addr - q_raddr;
+          q_lenmb <= {1'b0, q_len} - {23'd0, g_bytes};
+          rs <= R_G2;
+        end
+        R_G2: begin
+          if (!g_fits) begin
+            stat_bad <= 1'b1;
+            rs <= tail_seen ? R_IDLE : R_DRAIN;
+          end else begin
+            left <= r_len;
+            acnt <= 2'd0;
+            w_addr <= q_laddr + {16'd0, q_goff};
+            w_len <= g_bytes;
+            rs <= R_DW;
           end
         end
         R_DW: begin
@@ -253,8 +276,8 @@ module kolo_ni_rsp (
       endcase
     end
   end
-  assign dbg = {m_bv, ev_valid, local_, 2'd0, rs};
-  wire unused_bits = &{1'b0, pk_flit[65], h1[63:48], g_end[48:31], h0[62], h0[58:35], h0[28],
+  assign dbg = {m_bv, ev_valid, local_, 1'd0, rs};
+  wire unused_bits = &{1'b0, pk_flit[65], h1[63:48], h0[62], h0[58:35], h0[28],
                        h0[11:0]};
 endmodule
 `default_nettype wire

@@ -97,9 +97,18 @@ module kolo_ni_sq #(
   // ---- descriptor buffer ------------------------------------------------------------
   reg [255:0] dq_mem[0:16*DQ-1];
   wire [SW-1:0] eng_slot = ci_v[eng_ctx*16+:SW];
+  // each context's "head is the failed descriptor" is compared in parallel,
+  // then one bit is selected (timing: eng_ctx arrives late)
+  wire [15:0] head_err;
+  genvar he;
+  generate
+    for (he = 0; he < 16; he = he + 1) begin : g_head_err
+      assign head_err[he] = ferr[he] && eidx_v[he*16+:16] == ci_v[he*16+:16];
+    end
+  endgenerate
   always @(posedge clk) begin
     eng_desc <= dq_mem[{eng_ctx, eng_slot}];
-    eng_err <= ferr[eng_ctx] && eidx_v[eng_ctx*16+:16] == ci_v[eng_ctx*16+:16];
+    eng_err <= head_err[eng_ctx];
   end
 
   // ---- fetch records ----------------------------------------------------------------

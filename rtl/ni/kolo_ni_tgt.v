@@ -135,8 +135,14 @@ module kolo_ni_tgt #(
   // the route back to the requester: asked as h1 arrives
   always @(*) rt_req = (ts == T_H1) || (ts != T_IDLE && !rt_wait && !rt_have && !rt_rvalid);
 
-  // window check (one cycle: the window's end is precomputed)
-  wire [48:0] r_end = {1'b0, q_addr} + {40'd0, n_req};
+  // window check (one cycle: the window's end is precomputed). The request's
+  // end addr + n is registered one state before T_CHK (r_end_q: in T_H1 for
+  // a PUT, from the flit h1 arriving; in T_P for GETs and atomics): a pipeline
+  // stage, the add then the compares did not fit in T_CHK.
+  reg [48:0] r_end_q;
+  wire [48:0] r_end = r_end_q;
+  wire [47:0] pk_addr = pk_flit[KOLO_H1_ADDR_LO+:48];
+  wire [8:0] n_req_p = q_get ? pk_flit[8:0] : (q_s4 ? 9'd4 : 9'd8);  // in T_P
   wire w_key = c_ctrl[31] && c_ctrl[7:0] == q_key;
   wire w_bounds = {16'd0, q_addr} >= c_base && {16'd0, r_end} <= c_wend;
   wire w_rights = (q_put && c_ctrl[9]) || (q_get && c_ctrl[8]) || (q_at && c_ctrl[10]);
@@ -172,9 +178,9 @@ module kolo_ni_tgt #(
   // atomic unit interface
   reg a_busy;
   reg [47:0] a_addr;
+  reg [48:0] a_hi;      // end of the atomic's word, registered with a_addr
   // conflict: the request's bytes overlap the atomic's 8-byte word
   wire [48:0] a_lo = {1'b0, a_addr[47:3], 3'b000};
-  wire [48:0] a_hi = a_lo + 49'd8;
   wire conflict = a_busy && {1'b0, q_addr} < a_hi && a_lo < r_end;
 
   // PUT data path: payload flits packed into beats; the ACK waits in ack_*
@@ -288,6 +294,7 @@ module kolo_ni_tgt #(
         end
         T_H1: begin
           h1 <= p_next;
+          r_end_q <= {1'b0, pk_addr} + {40'd0, n_put};
           c_base <= win_base;
           c_wend <= win_end;
           c_ctrl <= win_ctrl;
@@ -299,6 +306,7 @@ module kolo_ni_tgt #(
         end
         T_P: begin
           p0 <= pk_flit[63:0];
+          r_end_q <= {1'b0, q_addr} + {40'd0, n_req_p};
           ts <= (q_op == 4'd8) ? T_P1 : T_CHK;
         end
         T_P1: begin
@@ -383,6 +391,7 @@ module kolo_ni_tgt #(
         A_IDLE: if (a_take) begin
           a_busy <= 1'b1;
           a_addr <= q_addr;
+          a_hi <= {1'b0, q_addr[47:3], 3'b000} + 49'd8;
           a_op <= q_op;
           a_s4 <= q_s4;
           a_fetch <= q_fetch;

@@ -205,7 +205,11 @@ module kolo_ni_tx #(
   reg [16:0] want_q;
   always @(posedge clk) want_q <= rst ? 17'd0 : want;
   wire pkt_last;   // E_PKT: the packet goes and the item is done
-  wire [16:0] excl = act[c_slot] ? ~(17'd1 << c_slot) : {17{1'b1}};
+  // (= act[c_slot] ? ~(1 << c_slot) : all ones, bit by bit: no 17:1 mux in the path)
+  reg [16:0] excl;
+  integer xi;
+  always @(*)
+    for (xi = 0; xi < 17; xi = xi + 1) excl[xi] = !(act[xi] && c_slot == xi[4:0]);
   wire [16:0] grant;
   wire grant_used;
   kolo_arb_rr #(
@@ -240,7 +244,8 @@ module kolo_ni_tx #(
 
   // ---- packet building ------------------------------------------------------------------------
   wire [8:0] room_b = 9'd256 - {1'b0, c_raddr[7:0]};
-  wire [8:0] n_pl = ({22'd0, room_b} < c_rem) ? room_b : c_rem[8:0];  // bytes of a PUT/GET packet
+  // bytes of a PUT/GET packet: min(room_b, c_rem) (room_b <= 256: a short compare)
+  wire [8:0] n_pl = (c_rem[30:9] != 22'd0 || room_b < c_rem[8:0]) ? room_b : c_rem[8:0];
   wire p_atomic = !c_get && !streaming_put && is_atomic && !act[c_slot];
   reg streaming_put;  // c_* describes a PUT from host memory
   wire [8:0] nm1 = n_pl - 9'd1;
@@ -258,7 +263,13 @@ module kolo_ni_tx #(
   // sp holds the INLINE or PIO payload, or an atomic's {compare, operand}
   // (loaded in E_LOAD); a GET_REQ's payload is its byte count
   assign push_beat = {sp[255:64], c_get ? {55'd0, n_pl} : sp[63:0]};
-  wire res_ok = hq_room && ring_free >= {{(RING_AW - 3) {1'b0}}, pl_beats};
+  // ring_free >= pl_beats, with the eight compares done in parallel off the
+  // pl_beats path (timing) and one of them selected
+  reg [15:0] ring_ge;  // ring_ge[k]: ring_free >= k (pl_beats <= 8)
+  integer rk;
+  always @(*)
+    for (rk = 0; rk < 16; rk = rk + 1) ring_ge[rk] = ring_free >= rk[RING_AW:0];
+  wire res_ok = hq_room && ring_ge[pl_beats];
   assign rq_valid = es == E_PKT && streaming_put && res_ok;
   assign rq_addr = c_laddr;
   assign rq_len = {4'd0, n_pl};
@@ -269,12 +280,13 @@ module kolo_ni_tx #(
   wire [63:0] laddr_next = c_laddr + {55'd0, n_pl};
 
   // ---- tag table static entry --------------------------------------------------------------
-  // {npkts[22:0], len[30:0], raddr[47:0], laddr[63:0], dst[11:0], size32, complete, dop[3:0], index[15:0], ctx[3:0]}
+  // {npkts-1[22:0], len[30:0], raddr[47:0], laddr[63:0], dst[11:0], size32, complete, dop[3:0], index[15:0], ctx[3:0]}
+  // (packets - 1: the response side compares its count before the increment)
   wire [30:0] span = {23'd0, d_raddr[7:0]} + d_len[30:0] - 31'd1;
   wire unused_bits = &{1'b0, span[7:0], rt_entry[31:23], d_flags[3]};
-  wire [22:0] npkts = (is_put || is_get) ? span[30:8] + 23'd1 : 23'd1;
+  wire [22:0] npkts_m1 = (is_put || is_get) ? span[30:8] : 23'd0;
   assign st_wtag = tag;
-  assign st_wdata = {npkts, d_len[30:0], d_raddr, d_w2, d_dst, f_size32, f_complete, d_op[3:0],
+  assign st_wdata = {npkts_m1, d_len[30:0], d_raddr, d_w2, d_dst, f_size32, f_complete, d_op[3:0],
                      c_index, c_ctx};
 
   wire [15:0] ci_c = ci_all[c_slot[3:0]*16+:16];

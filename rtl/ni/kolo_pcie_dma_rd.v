@@ -167,10 +167,21 @@ module kolo_pcie_dma_rd #(
   assign dma_rd_req_ready = !iss_busy && (tbl_cnt != REQS_ALL) && (req_lines_x <= rb_free);
   wire accept = dma_rd_req_valid && dma_rd_req_ready;
 
+  // max read request size, registered (timing: the configuration input then
+  // does not start the split path; a change applies a cycle later)
   wire [2:0] mrrs_enc = (cfg_max_read_req > 3'd5) ? 3'd0 : cfg_max_read_req;
-  wire [12:0] mrrs = 13'd128 << mrrs_enc;
-  wire [12:0] to_bound = mrrs - ({1'b0, iss_addr[11:0]} & (mrrs - 13'd1));
+  reg [12:0] mrrs, mrrs_m1;
+  always @(posedge clk) begin
+    mrrs <= 13'd128 << mrrs_enc;
+    mrrs_m1 <= (13'd128 << mrrs_enc) - 13'd1;
+  end
+  wire [12:0] to_bound = mrrs - ({1'b0, iss_addr[11:0]} & mrrs_m1);
   wire [12:0] n_sub = (iss_rem < to_bound) ? iss_rem : to_bound;
+  // next address: a sub-request never crosses a 4 KB boundary (mrrs <= 4096),
+  // so the bits above 11 only step by one (the increment is off the n_sub path)
+  wire [12:0] iss_lo_next = {1'b0, iss_addr[11:0]} + n_sub;
+  wire [51:0] iss_hi_inc = iss_addr[63:12] + 52'd1;
+  wire [63:0] iss_addr_next = {iss_lo_next[12] ? iss_hi_inc : iss_addr[63:12], iss_lo_next[11:0]};
   wire [12:0] span = {11'd0, iss_addr[1:0]} + n_sub + 13'd3;
   wire [10:0] ldw = span[12:2];
   wire [1:0] last_off = iss_addr[1:0] + n_sub[1:0] - 2'd1;
@@ -192,25 +203,54 @@ module kolo_pcie_dma_rd #(
   reg [TAG_W-1:0] mrd_tag;
 
   // ---- completions -----------------------------------------------------------------------
+  // Pipeline stage: each completion beat is registered once more here (p_*),
+  // with the fields that depend on its header alone computed on the way in;
+  // the tag table lookups and the checks then start at flip-flops.
   localparam [1:0] A_DROP = 2'd0, A_ERR = 2'd1, A_DATA = 2'd2;
-  wire [31:0] c0 = cpl_hdr[31:0];
-  wire [31:0] c1 = cpl_hdr[63:32];
-  wire [31:0] c2 = cpl_hdr[95:64];
-  wire [10:0] c_len = (c0[9:0] == 10'd0) ? 11'd1024 : {1'b0, c0[9:0]};
-  wire [12:0] c_bc = (c1[11:0] == 12'd0) ? 13'd4096 : {1'b0, c1[11:0]};
-  wire [2:0] c_st = c1[15:13];
-  wire [7:0] c_tag8 = c2[15:8];
-  wire [TAG_W-1:0] c_tag = c_tag8[TAG_W-1:0];
-  wire [6:0] c_la = c2[6:0];
-  wire c_is_cpl = (c0[31:29] == 3'b000 || c0[31:29] == 3'b010) && c0[28:24] == 5'b01010;
+  wire [31:0] i0 = cpl_hdr[31:0];
+  wire [31:0] i1 = cpl_hdr[63:32];
+  wire [31:0] i2 = cpl_hdr[95:64];
+  wire [10:0] i_len = (i0[9:0] == 10'd0) ? 11'd1024 : {1'b0, i0[9:0]};
+  wire [12:0] i_bc = (i1[11:0] == 12'd0) ? 13'd4096 : {1'b0, i1[11:0]};
+  wire [6:0] i_la = i2[6:0];
+  wire [12:0] i_bytes4 = {i_len, 2'b00};
+  wire [12:0] i_avail = i_bytes4 - {11'd0, i_la[1:0]};           // bytes the data can hold
+  wire [12:0] i_nb = (i_bc < i_avail) ? i_bc : i_avail;
+  wire [13:0] i_room = {1'b0, i_bc} + {12'd0, i_la[1:0]} + 14'd3;
+  wire i_hdr_ok = (i0[31:29] == 3'b000 || i0[31:29] == 3'b010) && i0[28:24] == 5'b01010 &&
+                  i2[31:16] == cfg_req_id && i0[23] == 1'b0 && i0[19] == 1'b0 &&
+                  {1'b0, i2[15:8]} < TAGS9;
+  reg         cpl_v_q, cpl_sop_q, cpl_eop_q;
+  reg [7:0]   cpl_dw_en_q;
+  reg [255:0] cpl_data_q;
+  reg [31:0]  c0;
+  reg [2:0]   c_st;
+  reg [TAG_W-1:0] c_tag;
+  reg [6:0]   c_la;
+  reg [10:0]  c_len;
+  reg [12:0]  c_bc, c_nb;
+  reg         c_hdr_ok, c_room_ok, c_nb_final;
+  always @(posedge clk) begin
+    if (rst) cpl_v_q <= 1'b0;
+    else cpl_v_q <= cpl_valid;
+    cpl_sop_q <= cpl_sop;
+    cpl_eop_q <= cpl_eop;
+    cpl_dw_en_q <= cpl_dw_en;
+    cpl_data_q <= cpl_data;
+    c0 <= i0;
+    c_st <= i1[15:13];
+    c_tag <= i2[8+:TAG_W];
+    c_la <= i_la;
+    c_len <= i_len;
+    c_bc <= i_bc;
+    c_nb <= i_nb;
+    c_hdr_ok <= i_hdr_ok;
+    c_room_ok <= {1'b0, i_bytes4} <= i_room;
+    c_nb_final <= i_nb == i_bc;
+  end
   wire c_has_data = c0[30];
-  wire c_ours = c_is_cpl && c2[31:16] == cfg_req_id && c0[23] == 1'b0 && c0[19] == 1'b0 &&
-                {1'b0, c_tag8} < TAGS9 && t_valid[c_tag];
-  wire [12:0] c_bytes4 = {c_len, 2'b00};
-  wire [12:0] c_avail = c_bytes4 - {11'd0, c_la[1:0]};           // bytes the data can hold
-  wire [12:0] c_nb = (c_bc < c_avail) ? c_bc : c_avail;
-  wire [13:0] c_room = {1'b0, c_bc} + {12'd0, c_la[1:0]} + 14'd3;
-  wire c_fields_ok = (c_bc == t_rem[c_tag]) && (c_la == t_la[c_tag]) && ({1'b0, c_bytes4} <= c_room);
+  wire c_ours = c_hdr_ok && t_valid[c_tag];
+  wire c_fields_ok = (c_bc == t_rem[c_tag]) && (c_la == t_la[c_tag]) && c_room_ok;
   reg [1:0] sop_act;
   always @(*) begin
     if (!c_ours) sop_act = A_DROP;
@@ -235,9 +275,9 @@ module kolo_pcie_dma_rd #(
   reg             x_poison;
   reg             x_bad;
 
-  wire cfire = cpl_valid;
+  wire cfire = cpl_v_q;
   wire is_sop = !in_cpl;   // the beat starts a TLP (a beat without sop there is dropped)
-  wire [1:0]       b_act = is_sop ? (cpl_sop ? sop_act : A_DROP) : x_act;
+  wire [1:0]       b_act = is_sop ? (cpl_sop_q ? sop_act : A_DROP) : x_act;
   wire [TAG_W-1:0] b_tag = is_sop ? c_tag : x_tag;
   wire [RQ_W-1:0]  b_req = is_sop ? sop_req : x_req;
   wire [RB_AW-1:0] b_line = is_sop ? sop_line : x_line;
@@ -245,11 +285,11 @@ module kolo_pcie_dma_rd #(
   wire [10:0]      b_left = is_sop ? c_len : x_left;
   wire [10:0]      b_len = is_sop ? c_len : x_len;
   wire [12:0]      b_nb = is_sop ? c_nb : x_nb;
-  wire             b_final = is_sop ? (c_nb == c_bc) : x_final;
+  wire             b_final = is_sop ? c_nb_final : x_final;
   wire             b_poison = is_sop ? c0[14] : x_poison;
   wire             b_bad_prev = is_sop ? 1'b0 : x_bad;
   wire [7:0] b_exp_en = (b_left >= 11'd8) ? 8'hFF : ((8'd1 << b_left[2:0]) - 8'd1);
-  wire b_bad = b_bad_prev || cpl_dw_en != b_exp_en || cpl_eop != (b_left <= 11'd8);
+  wire b_bad = b_bad_prev || cpl_dw_en_q != b_exp_en || cpl_eop_q != (b_left <= 11'd8);
   wire [10:0] b_left_next = (b_left >= 11'd8) ? b_left - 11'd8 : 11'd0;
 
   // RAM writes: bank j takes beat DW (j - rot) mod 8, one line further when it wrapped
@@ -260,29 +300,44 @@ module kolo_pcie_dma_rd #(
   generate
     for (gj = 0; gj < 8; gj = gj + 1) begin : g_wsel
       wire [2:0] k = gj[2:0] - b_rot;
-      assign bank_we[gj] = cfire && b_act == A_DATA && cpl_dw_en[k] && ({8'd0, k} < b_left);
+      assign bank_we[gj] = cfire && b_act == A_DATA && cpl_dw_en_q[k] && ({8'd0, k} < b_left);
       if (gj == 7) begin : g_nowrap  // bank 7 never wraps
         assign bank_wa[gj*RB_AW+:RB_AW] = b_line;
       end else begin : g_wrap
         assign bank_wa[gj*RB_AW+:RB_AW] = (gj[2:0] < b_rot) ? b_line + {{(RB_AW-1){1'b0}}, 1'b1} : b_line;
       end
-      assign bank_wd[gj*32+:32] = cpl_data[k*32+:32];
+      assign bank_wd[gj*32+:32] = cpl_data_q[k*32+:32];
     end
   endgenerate
 
   // end of a completion: what happens to its tag and request
-  wire c_end = cfire && cpl_eop && b_act != A_DROP;
+  wire c_end = cfire && cpl_eop_q && b_act != A_DROP;
   wire c_good = (b_act == A_DATA) && !b_bad;
   wire c_retire = c_end && (!c_good || b_final);
   wire c_fail = c_end && (!c_good || b_poison);
 
   // ---- completion timeout -------------------------------------------------------------------
+  // Two stages (pipeline: the table read, the subtraction and the compare did
+  // not fit in one cycle with the request table update after them): tag sc's
+  // age and request are read into sq_*; the cycle after, tag sq_tag times out
+  // if it is still in use, was old then and was not (re)issued or sent in
+  // between (sq_touch).
   reg [TAG_W-1:0] sc;
+  reg [TAG_W-1:0] sq_tag;
+  reg sq_old, sq_touch;
+  reg [RQ_W-1:0] to_req;
   wire [TS_W-1:0] sc_age = now - t_ts[sc];
-  wire sc_busy = (in_cpl && x_tag == sc) || (cpl_valid && is_sop && c_tag == sc) ||
-                 (mrd_valid && mrd_tag == sc);
-  wire to_fire = t_valid[sc] && (sc_age >= TIMEOUT) && !sc_busy;
-  wire [RQ_W-1:0] to_req = t_req[sc];
+  always @(posedge clk) begin
+    sq_tag <= sc;
+    sq_old <= sc_age >= TIMEOUT;
+    sq_touch <= (issue && free_tag == sc) || (mrd_valid && mrd_ready && mrd_tag == sc);
+    to_req <= t_req[sc];
+  end
+  // (a beat still in the completion input register counts too: at most a cycle's delay)
+  wire sc_busy = (in_cpl && x_tag == sq_tag) || (cpl_v_q && is_sop && c_tag == sq_tag) ||
+                 (cpl_valid && i2[8+:TAG_W] == sq_tag) ||
+                 (mrd_valid && mrd_tag == sq_tag);
+  wire to_fire = t_valid[sq_tag] && sq_old && !sq_touch && !sc_busy;
 
   // ---- output ---------------------------------------------------------------------------------
   reg             o_busy;
@@ -485,7 +540,7 @@ module kolo_pcie_dma_rd #(
         mrd_valid <= 1'b1;
         mrd_hdr <= hdr;
         mrd_tag <= free_tag;
-        iss_addr <= iss_addr + {51'd0, n_sub};
+        iss_addr <= iss_addr_next;
         iss_rem <= iss_rem - n_sub;
         iss_done <= iss_done + n_sub;
         if (iss_last) iss_busy <= 1'b0;
@@ -494,18 +549,18 @@ module kolo_pcie_dma_rd #(
       // tags: allocate, end
       for (ti = 0; ti < TAGS; ti = ti + 1) begin
         if ((issue && free_tag == ti[TAG_W-1:0]) ) t_valid[ti] <= 1'b1;
-        if ((c_retire && b_tag == ti[TAG_W-1:0]) || (to_fire && sc == ti[TAG_W-1:0])) t_valid[ti] <= 1'b0;
+        if ((c_retire && b_tag == ti[TAG_W-1:0]) || (to_fire && sq_tag == ti[TAG_W-1:0])) t_valid[ti] <= 1'b0;
       end
 
       // completion beats
       if (cfire) begin
         // error status or poisoned: ev_cpl_err; unexpected, stray or malformed: ev_bad
         if (is_sop) begin
-          if (cpl_sop && c_ours && (c_st != 3'b000 || c0[14])) ev_cpl_err <= 1'b1;
-          if (!cpl_sop || !c_ours || (c_st == 3'b000 && sop_act == A_ERR)) ev_bad <= 1'b1;
+          if (cpl_sop_q && c_ours && (c_st != 3'b000 || c0[14])) ev_cpl_err <= 1'b1;
+          if (!cpl_sop_q || !c_ours || (c_st == 3'b000 && sop_act == A_ERR)) ev_bad <= 1'b1;
         end
         if (c_end && b_act == A_DATA && b_bad) ev_bad <= 1'b1;
-        in_cpl <= !cpl_eop && (cpl_sop || in_cpl);
+        in_cpl <= !cpl_eop_q && (cpl_sop_q || in_cpl);
         x_act <= b_act;
         x_tag <= b_tag;
         x_req <= b_req;
@@ -547,9 +602,9 @@ module kolo_pcie_dma_rd #(
     end
   end
 
-  wire unused_rd = &{1'b0, c1[31:16], c1[12], c2[7], c0[22:15], c0[13:10], span[1:0],
+  wire unused_rd = &{1'b0, i1[31:16], i1[12:0], i2[7], c0[31], c0[29:15], c0[13:0], span[1:0],
                      cpl_hdr[127:96], req_span[4:0], sub_off[1:0],
-                     ofifo_in_ready, c_room[13], c_tag8};
+                     ofifo_in_ready, i_room[13], i2[15:8]};
 
 `ifdef FORMAL
   reg f_rst_seen = 1'b0;
