@@ -3,37 +3,42 @@
 # memory played in C++ (tb/unit/ni), every run compared with the C reference
 # model of the NI (sw/model/kolo_ni_model.c): host memory, completion
 # entries, STATUS, counters and registers.
-# Three builds of the harness: build/ni (the network between the two NIs
+# Five builds of the harness: build/ni (the network between the two NIs
 # played in C++: credits, checks of every packet, random delays),
-# build/ni_small (NIs with small buffers: every buffer-full path) and
-# build/ni_torus (a real 2x1x1 kolo_torus, adaptive routing).
+# build/ni_small (NIs with small buffers: every buffer-full path),
+# build/ni_torus (a real 2x1x1 kolo_torus, adaptive routing), and
+# build/ni_2x2x2, build/ni_3x3x3 (8 and 27 NIs on real tori).
 #
 #   make test-unit-ni-<name>      one test (SEED=<n> replays a seed)
-#   build/ni/obj/tb_ni --test=<basic|mix|errors|packets|dma-err|cq-wrap|tags|rate>
+#   build/ni/obj/tb_ni --test=<basic|mix|errors|isolation|packets|dma-err|cq-wrap|tags|rate|
+#                              bench-latency|bench-bandwidth|bench-atomic>
 #       [--seed=N] [--ops=N] [--ctx=N] [--lat=MIN:MAX] ...  (options: tb/unit/ni/tb_ni.cpp)
 #   NI_TRACE=1 build/ni/obj/tb_ni ...   print DMA accesses and packets
 #   make bench-ni_luts_xc7 bench-ni_ffs_xc7 bench-ni_bram_xc7
 #                                 Yosys synth_xilinx estimate of kolo_ni (default parameters)
 #   make bench-put8_rate_dma bench-put8_rate_inline bench-put8_rate_pio
 #                                 8-byte PUT message rates (Mmsg/s at 250 MHz)
+#   make bench-neighbor_latency_put8_ns bench-put_bandwidth_64KiB bench-atomic_rate ...
+#                                 latency, bandwidth, atomics with a PCIe latency model (below)
+#   make test-unit-ni-torus-3x3x3 27 NIs on a 3x3x3 torus (not in make test: build time)
 
 NI_BUILD := $(BUILD)/ni
 NI_BIN := $(NI_BUILD)/obj/tb_ni
 NI_RTL := $(filter-out rtl/ni/kolo_pcie_%,$(wildcard rtl/ni/kolo_ni*.v)) $(wildcard rtl/common/*.v \
           rtl/router/*.v rtl/torus/*.v rtl/link/*.v rtl/include/*.vh)
 NI_SW := sw/model/kolo_ni_model.c sw/model/kolo_model.c sw/route/kolo_route.c
-NI_TB := tb/unit/ni/tb_ni.v tb/unit/ni/tb_ni.cpp tb/unit/ni/ni_world.h tb/unit/common/tb_util.h \
+NI_TB := tb/unit/ni/tb_ni.v tb/unit/ni/tb_ni.cpp tb/unit/ni/ni_world.h tb/unit/ni/tb_ni.vlt tb/unit/common/tb_util.h \
          tb/common/kolo_tb_bits.h sw/include/kolo_ni_model.h sw/include/kolo_model.h sw/include/kolo_route.h
 NI_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
 
-# $(call ni_build,<dir>,<TORUS>,<SMALL>): the harness with the C++ network (TORUS=0)
-# or a kolo_torus (1), NIs with default or small (SMALL=1) buffers
+# $(call ni_build,<dir>,<TORUS>,<SMALL>[,<more verilator options>]): the harness
+# with the C++ network (TORUS=0) or a kolo_torus (1), NIs with default or small (SMALL=1) buffers
 define ni_build
 $(1)/obj/tb_ni: $$(NI_RTL) $$(NI_SW) $$(NI_TB) mk/ni.mk | $$(DEPS_STAMP)
 	@mkdir -p $(1)
 	@echo "verilator tb_ni TORUS=$(2) (log: $(1)/build.log)"
 	@verilator --cc --exe --build -O3 -Wall -j 2 --x-assign fast --x-initial fast \
-	    --top-module tb_ni -GTORUS=$(2) -GSMALL=$(3) -I$$(TOP)/rtl/include -y $$(TOP)/rtl/ni -y $$(TOP)/rtl/common \
+	    --top-module tb_ni -GTORUS=$(2) -GSMALL=$(3) $(4) -I$$(TOP)/rtl/include -y $$(TOP)/rtl/ni -y $$(TOP)/rtl/common \
 	    -y $$(TOP)/rtl/router -y $$(TOP)/rtl/torus -y $$(TOP)/rtl/link $$(NI_OBJCACHE) \
 	    -CFLAGS "-O1 -std=c++17 -Wall -I$$(TOP)/tb/unit/ni -I$$(TOP)/tb/unit/common -I$$(TOP)/tb/common \
 	             -I$$(TOP)/sw/include -DNI_TORUS=$(2)" \
@@ -46,11 +51,21 @@ $(eval $(call ni_build,$(NI_BUILD)_torus,1,0))
 $(eval $(call ni_build,$(NI_BUILD)_small,0,1))
 NI_TORUS_BIN := $(NI_BUILD)_torus/obj/tb_ni
 NI_SMALL_BIN := $(NI_BUILD)_small/obj/tb_ni
+# real tori of 2x2x2 and 3x3x3 NIs (tb_ni.vlt keeps kolo_ni and kolo_router out of the top
+# module: fewer, smaller functions for the compiler); the tests say --torus=XxYxZ
+ni_vdims = -GDIM_X=$(1) -GDIM_Y=$(2) -GDIM_Z=$(3) $$(TOP)/tb/unit/ni/tb_ni.vlt
+$(eval $(call ni_build,$(NI_BUILD)_2x2x2,1,0,$(call ni_vdims,2,2,2)))
+# the 3x3x3's C++ (27 NIs and routers: Verilator 5 emits code per instance) compiles at -O0
+$(eval $(call ni_build,$(NI_BUILD)_3x3x3,1,0,$(call ni_vdims,3,3,3) -MAKEFLAGS OPT_FAST=-O0 -MAKEFLAGS OPT_SLOW=-O0))
+NI_222_BIN := $(NI_BUILD)_2x2x2/obj/tb_ni
+NI_333_BIN := $(NI_BUILD)_3x3x3/obj/tb_ni
 
-.PHONY: tb-ni tb-ni-torus tb-ni-small
+.PHONY: tb-ni tb-ni-torus tb-ni-small tb-ni-2x2x2 tb-ni-3x3x3
 tb-ni: $(NI_BIN)
 tb-ni-torus: $(NI_TORUS_BIN)
 tb-ni-small: $(NI_SMALL_BIN)
+tb-ni-2x2x2: $(NI_222_BIN)
+tb-ni-3x3x3: $(NI_333_BIN)
 
 # $(call ni_test,<name>,<seed>,<options>)
 define ni_test
@@ -97,6 +112,28 @@ test-unit-ni-torus-errors: $(NI_TORUS_BIN) | $(DEPS_STAMP)
 	$< --seed=$(or $(SEED),13) --test=errors
 TESTS += unit-ni-torus unit-ni-torus-errors
 
+# contexts cannot reach each other's queues; a full SQ runs, a full CQ holds the NI back
+$(eval $(call ni_test,isolation,14,--test=isolation))
+
+# real 2x2x2 and 3x3x3 tori: every node initiates a random mix (PUT, GET, all atomics, inline,
+# PIO, puts with signal whose order is checked at the target) to random destinations on
+# 3 contexts; errors (outside the torus, keys, bounds, rights, unreachable) across the torus
+.PHONY: test-unit-ni-torus-2x2x2 test-unit-ni-torus-2x2x2-errors test-unit-ni-torus-2x2x2-nofence \
+    test-unit-ni-torus-3x3x3
+test-unit-ni-torus-2x2x2: $(NI_222_BIN) | $(DEPS_STAMP)
+	$< --seed=$(or $(SEED),31) --torus=2x2x2 --test=mix --ops=3000 --ctx=3 --signal=8
+test-unit-ni-torus-2x2x2-errors: $(NI_222_BIN) | $(DEPS_STAMP)
+	$< --seed=$(or $(SEED),32) --torus=2x2x2 --test=errors
+# negative control: puts with signal without FENCE must be caught by the order check
+test-unit-ni-torus-2x2x2-nofence: $(NI_222_BIN) | $(DEPS_STAMP)
+	@if $< --seed=$(or $(SEED),31) --torus=2x2x2 --test=mix --ops=1000 --ctx=3 --signal=20 --bug=nofence \
+	    > $(NI_BUILD)_2x2x2/nofence.log 2>&1; then \
+	    echo "FAIL unit-ni-torus-2x2x2-nofence: signals without FENCE were not caught"; exit 1; \
+	else grep -m1 "signals before their data" $(NI_BUILD)_2x2x2/nofence.log && echo "PASS unit-ni-torus-2x2x2-nofence"; fi
+test-unit-ni-torus-3x3x3: $(NI_333_BIN) | $(DEPS_STAMP)
+	$< --seed=$(or $(SEED),33) --torus=3x3x3 --test=mix --ops=4000 --ctx=3 --signal=8
+TESTS += unit-ni-torus-2x2x2 unit-ni-torus-2x2x2-errors unit-ni-torus-2x2x2-nofence
+
 # ---- benchmarks ---------------------------------------------------------------------
 # message rates: 4096 8-byte PUTs node 0 -> node 1 (DMA read latency 125..250 cycles,
 # 16 reads outstanding, as the endpoint's defaults)
@@ -106,6 +143,28 @@ $(NI_BUILD)/rate.txt: $(NI_BIN)
 bench-put8_rate_dma bench-put8_rate_inline bench-put8_rate_pio: bench-%: $(NI_BUILD)/rate.txt
 	@grep "^$*:" $< ; grep "^BENCH $* " $<
 BENCHES += put8_rate_dma put8_rate_inline put8_rate_pio
+
+# on the real 2x1x1 torus, node 0 -> its neighbour node 1, with the PCIe latency model of
+# tb_ni.cpp (docs/ni.md, Benchmarks): host-to-host latency of an 8-byte PUT (PIO, descriptor,
+# inline descriptor), 64 KiB PUT and GET bandwidth (16 back to back), atomic rates (2048
+# FETCH_ADDs on distinct words; for comparison on one word, and ADDs)
+NI_BENCH_LAT := neighbor_latency_put8_ns neighbor_latency_put8_dma_ns neighbor_latency_put8_inline_ns
+NI_BENCH_BW := put_bandwidth_64KiB get_bandwidth_64KiB
+NI_BENCH_ATOMIC := atomic_rate atomic_rate_one_word atomic_rate_add
+$(NI_BUILD)_torus/bench-latency.txt: $(NI_TORUS_BIN)
+	@$(NI_TORUS_BIN) --test=bench-latency > $@.tmp && mv $@.tmp $@
+$(NI_BUILD)_torus/bench-bandwidth.txt: $(NI_TORUS_BIN)
+	@$(NI_TORUS_BIN) --test=bench-bandwidth --ops=16 > $@.tmp && mv $@.tmp $@
+$(NI_BUILD)_torus/bench-atomic.txt: $(NI_TORUS_BIN)
+	@$(NI_TORUS_BIN) --test=bench-atomic --ops=2048 > $@.tmp && mv $@.tmp $@
+.PHONY: $(addprefix bench-,$(NI_BENCH_LAT) $(NI_BENCH_BW) $(NI_BENCH_ATOMIC))
+$(addprefix bench-,$(NI_BENCH_LAT)): bench-%: $(NI_BUILD)_torus/bench-latency.txt
+	@grep "^$*:" $< ; grep "^BENCH $* " $<
+$(addprefix bench-,$(NI_BENCH_BW)): bench-%: $(NI_BUILD)_torus/bench-bandwidth.txt
+	@grep "^$*:" $< ; grep "^BENCH $* " $<
+$(addprefix bench-,$(NI_BENCH_ATOMIC)): bench-%: $(NI_BUILD)_torus/bench-atomic.txt
+	@grep "^$*:" $< ; grep "^BENCH $* " $<
+BENCHES += $(NI_BENCH_LAT) $(NI_BENCH_BW) $(NI_BENCH_ATOMIC)
 
 # Yosys synth_xilinx of kolo_ni at default parameters (see scripts/synth.sh)
 NI_SYNTH_RTL := $(shell find rtl -name '*.v' -not -path 'rtl/platform/*') $(wildcard rtl/include/*.vh)

@@ -264,6 +264,13 @@ class RtlWorld : public World {
         top_.reset(new Vtb_ni);
         trace_ = std::getenv("NI_TRACE") != nullptr;
         unsigned nn = kolo_topo_nodes(&t);
+        // mmio_wr_addr holds 32 bits per node
+        if (sizeof(top_->mmio_wr_addr) != 4 * nn) {
+            std::fprintf(stderr,
+                         "FAIL: this tb_ni holds %zu NIs, the torus given has %u nodes (--torus)\n",
+                         sizeof(top_->mmio_wr_addr) / 4, nn);
+            std::exit(2);
+        }
         mem_.resize(nn);
         node_.resize(nn);
         net_.resize(nn);
@@ -340,6 +347,12 @@ class RtlWorld : public World {
         net_[n].ej_q[fl[0].vc].push_back(k);
     }
     void set_check_routes(bool on) { check_routes_ = on; }
+    // called for every DMA write when the host memory has taken it (node, address, length),
+    // in the cycle its last beat is accepted (now())
+    std::function<void(int, uint64_t, unsigned)> on_dma_write;
+    // called when node n's MMIO write is taken by the NI (node, BAR, offset), in the cycle
+    // of the handshake (now())
+    std::function<void(int, int, uint64_t)> on_mmio_write;
     void run(uint64_t cycles) override {
         for (uint64_t i = 0; i < cycles; i++) tick();
     }
@@ -374,11 +387,11 @@ class RtlWorld : public World {
     // the NIs' state machines (kolo_ni dbg_state), for hangs
     void dump() const {
         for (int n = 0; n < nodes(); n++) {
-            uint64_t tg = kolo_tb::sig_get(top_->dbg_state, n * 85, 32);
-            uint64_t tx = kolo_tb::sig_get(top_->dbg_state, n * 85 + 32, 16);
-            uint64_t tq = kolo_tb::sig_get(top_->dbg_state, n * 85 + 48, 16);
-            uint64_t rs = kolo_tb::sig_get(top_->dbg_state, n * 85 + 64, 8);
-            uint64_t cq = kolo_tb::sig_get(top_->dbg_state, n * 85 + 72, 4);
+            unsigned long long tg = kolo_tb::sig_get(top_->dbg_state, n * 85, 32);
+            unsigned long long tx = kolo_tb::sig_get(top_->dbg_state, n * 85 + 32, 16);
+            unsigned long long tq = kolo_tb::sig_get(top_->dbg_state, n * 85 + 48, 16);
+            unsigned long long rs = kolo_tb::sig_get(top_->dbg_state, n * 85 + 64, 8);
+            unsigned long long cq = kolo_tb::sig_get(top_->dbg_state, n * 85 + 72, 4);
             const Node &nd = node_[n];
             std::fprintf(stderr,
                          "  node %d cycle %llu: tgt ts %llu as %llu gs %llu rqf %llu a_rv %llu a_busy %llu wlock %llu "
@@ -557,6 +570,7 @@ class RtlWorld : public World {
         for (int n = 0; n < nn; n++) {
             Node &nd = node_[n];
             f[n].wr = sig_get(t->mmio_wr_valid, n, 1) && sig_get(t->mmio_wr_ready, n, 1);
+            if (f[n].wr && on_mmio_write) on_mmio_write(n, nd.mq.front().bar, nd.mq.front().off);
             f[n].rd = sig_get(t->mmio_rd_valid, n, 1) && sig_get(t->mmio_rd_ready, n, 1);
             f[n].resp = sig_get(t->mmio_rd_resp_valid, n, 1);
             f[n].rq = sig_get(t->dma_rd_req_valid, n, 1) && sig_get(t->dma_rd_req_ready, n, 1);
@@ -616,6 +630,7 @@ class RtlWorld : public World {
                                     (unsigned long long)nd.wr_addr, len);
                     if (o_.bug == "dmawr" && writes_ == 99) nd.wr_buf[0] ^= 0x40;
                     if (!is_bad(nd.wr_addr, len)) mem_[n].write(nd.wr_addr, nd.wr_buf.data(), len);
+                    if (on_dma_write) on_dma_write(n, nd.wr_addr, len);
                     nd.wr_open = false;
                     writes_++;
                 }

@@ -2,9 +2,10 @@
 // reference model (sw/model/kolo_ni_model.c).
 //
 // Every test is a host program written against niw::World (ni_world.h) and
-// run twice: on the RTL (two kolo_ni on a 2x1x1 kolo_torus, the PCIe
-// endpoint's user side played in C++ with random DMA latency, reordering
-// and back-pressure) and on the model (two model NIs on an ideal network).
+// run twice: on the RTL (the kolo_ni of the build's torus, 2x1x1 unless
+// --torus says otherwise, the PCIe endpoint's user side played in C++ with
+// random DMA latency, reordering and back-pressure) and on the model (model
+// NIs on an ideal network).
 // Then the two are compared: every byte of host memory, the completion
 // entries of every context (as a sorted list: the order of completions is
 // timing), STATUS of every context and the NI counters (ERR_CSR, STAT_*).
@@ -12,15 +13,20 @@
 // bytes nothing writes, shared atomic words see one commutative op kind,
 // fetching atomics use private words), so the final state is determined.
 //
-//   --test=<name>  basic | mix | errors | packets | dma-err | cq-wrap | tags | rate
+//   --test=<name>  basic | mix | errors | isolation | packets | dma-err | cq-wrap | tags | rate
+//                  | bench-latency | bench-bandwidth | bench-atomic (benchmarks: PCIe model below)
 //   --seed=N       (printed; SEED=N replays)   --ops=N  (mix: operations)
 //   --lat=MIN:MAX  DMA read latency in cycles   --reads=N  DMA reads outstanding
 //   --rdy=P --wrdy=P  % of cycles the DMA read request / write port is ready
 //   --gap=P        % of cycles without a beat inside a DMA read response
+//   --torus=XxYxZ  the torus the build holds (default 2x1x1)
 //   --ctx=N        mix: contexts per node (1..16)   --burst=N  mix: operations per burst (max)
+//   --signal=P     mix: P % of operations are puts with signal (data PUT, then a FENCE'd
+//                  signal); the RTL's target must not write a signal before its data
 //   --elastic      the network buffers without limit (lets the initiator run out of tags)
 //   --bug=dmawr    negative control: the endpoint model corrupts a DMA write;
 //                  the comparison must fail
+//   --bug=nofence  negative control: signals without FENCE; the order check must fail
 #include <cinttypes>
 
 #include "ni_world.h"
@@ -28,6 +34,11 @@
 using namespace niw;
 
 namespace {
+
+// the torus of this build's tb_ni (--torus=XxYxZ, as mk/ni.mk verilated it; RtlWorld checks
+// the node count)
+kolo_topo g_topo{{2, 1, 1}};
+kolo_topo build_topo() { return g_topo; }
 
 // ---- host memory layout (the same on every node) -------------------------------
 constexpr uint64_t SQ_BASE = 0x10000000ull;   // + 0x100000 * ctx
@@ -228,13 +239,10 @@ struct Pair {
     std::unique_ptr<RtlWorld> rtl;
     std::unique_ptr<ModelWorld> mdl;
     std::vector<Host> hr, hm;
-    Pair(uint64_t seed, const RtlOpts &o) {
-        topo.size[0] = 2;
-        topo.size[1] = 1;
-        topo.size[2] = 1;
+    Pair(uint64_t seed, const RtlOpts &o) : topo(build_topo()) {
         rtl.reset(new RtlWorld(topo, seed, o));
         mdl.reset(new ModelWorld(topo));
-        for (int n = 0; n < 2; n++) {
+        for (int n = 0; n < (int)kolo_topo_nodes(&topo); n++) {
             hr.emplace_back(*rtl, n);
             hm.emplace_back(*mdl, n);
         }
@@ -308,6 +316,7 @@ struct Opts {
     long ops = 400;
     int ctxs = 3;
     int burst = 40;
+    int signal_pct = 0;  // mix: % puts with signal
     RtlOpts rtl;
 };
 
@@ -360,14 +369,34 @@ void prog_basic(World &w, std::vector<Host> &h, const kolo_topo &t) {
     w.settle(400000);
 }
 
+// a put with signal of the mix: the data PUT, then a FENCE'd signal (an 8-byte
+// PUT or an ADD) to a word of its own; when the signal word is written at the
+// target, the data must already be there
+struct Signal {
+    int init, target;
+    uint64_t data, src, word;
+    uint32_t len;
+};
+// the RTL's DMA writes checked against the signals (see prog_mix)
+struct SignalCheck {
+    long checked = 0, early = 0;
+    std::string first;
+};
+
 // random operation mix, race free (see the file comment)
 struct MixGen {
     tb::Rng r;
     const kolo_topo &t;
-    uint64_t next_dst[2] = {DATA, DATA};          // PUT targets, per target node
-    uint64_t next_ldst[2] = {LDST, LDST};         // GET destinations, per initiator
-    uint64_t next_word[2] = {DATA + 0xc00000, DATA + 0xc00000};  // private atomic words
-    MixGen(uint64_t seed, const kolo_topo &t_) : r(seed), t(t_) {}
+    int nn;
+    std::vector<uint64_t> next_dst;  // PUT targets, per target node
+    std::vector<uint64_t> next_ldst; // GET destinations, per initiator
+    std::vector<uint64_t> next_word; // private atomic words, per target node
+    unsigned signal_pct = 0;         // % of operations that are a put with signal (two descriptors)
+    bool nofence = false;            // planted bug: signals without FENCE (order check must fail)
+    std::vector<Signal> signals;
+    MixGen(uint64_t seed, const kolo_topo &t_)
+        : r(seed), t(t_), nn((int)kolo_topo_nodes(&t_)), next_dst(nn, DATA), next_ldst(nn, LDST),
+          next_word(nn, DATA + 0xc00000) {}
     uint64_t alloc(uint64_t &p, uint32_t len) {
         uint64_t a = p + r.below(64);
         p = a + len + r.below(64);
@@ -384,11 +413,38 @@ struct MixGen {
         std::vector<Op> v;
         for (long i = 0; i < count; i++) {
             Op o;
-            o.node = (int)r.below(2);
+            o.node = (int)r.below((uint32_t)nn);
             o.ctx = (int)r.below((uint32_t)nctx);
             o.pio = r.chance(12);
-            int tn = (int)r.below(2);
+            int tn = (int)r.below((uint32_t)nn);
             uint16_t dst = node_id(t, tn);
+            if (signal_pct && r.chance(signal_pct)) {
+                // put with signal: data (1..2000 bytes, often several packets), then the signal
+                Signal sg;
+                sg.init = o.node;
+                sg.target = tn;
+                sg.len = 1 + r.below(2000);
+                sg.src = SRC + r.below(0x8000);
+                sg.data = alloc(next_dst[tn], sg.len);
+                o.pio = false;
+                o.d = put(dst, sg.data, sg.src, sg.len, r.chance(50) ? KOLO_DF_COMPLETE : 0);
+                v.push_back(o);
+                if (r.chance(50)) {
+                    sg.word = (alloc(next_dst[tn], 16) + 7) & ~7ull;
+                    o.d = put(dst, sg.word, 0, 8, KOLO_DF_COMPLETE | KOLO_DF_INLINE);
+                    o.d.w2 = 1 + r.below(1000);
+                } else {
+                    sg.word = next_word[tn];
+                    next_word[tn] += 8;
+                    o.d = atomic(KOLO_D_ADD, dst, sg.word, 1, 0, KOLO_DF_COMPLETE);
+                }
+                if (!nofence)
+                    o.d.flags |= KOLO_DF_FENCE;
+                signals.push_back(sg);
+                v.push_back(o);
+                i++;
+                continue;
+            }
             uint8_t fl = (r.chance(70) ? KOLO_DF_COMPLETE : 0) | (r.chance(20) ? KOLO_DF_ORDERED : 0) |
                          (r.chance(5) ? KOLO_DF_FENCE : 0);
             unsigned k = r.below(100);
@@ -445,19 +501,50 @@ struct MixGen {
 };
 
 void prog_mix(World &w, std::vector<Host> &h, const kolo_topo &t, const std::vector<MixGen::Op> &ops,
-              int nctx, uint64_t seed, int max_burst) {
+              int nctx, uint64_t seed, int max_burst, const std::vector<Signal> &signals = {},
+              SignalCheck *sc = nullptr) {
     setup(w, h, t, seed);
-    for (int n = 0; n < 2; n++)
+    const int nn = w.nodes();
+    for (int n = 0; n < nn; n++)
         // (the host never waits for SQ slots: the queues hold every operation)
         for (int c = 0; c < nctx; c++) h[n].ctx(c, 13, 14, c == 1, (unsigned)c);
+    RtlWorld *rw = dynamic_cast<RtlWorld *>(&w);
+    if (rw && sc && !signals.empty()) {
+        // signal words by (target, address): the data must be in place when the word is written
+        std::map<std::pair<int, uint64_t>, const Signal *> by_word;
+        for (auto &sg : signals)
+            by_word[{sg.target, sg.word}] = &sg;
+        rw->on_dma_write = [&w, sc, by_word](int n, uint64_t a, unsigned len) {
+            for (uint64_t x = a & ~7ull; x < a + len; x += 8) {
+                auto it = by_word.find({n, x});
+                if (it == by_word.end())
+                    continue;
+                const Signal &sg = *it->second;
+                sc->checked++;
+                for (uint32_t b = 0; b < sg.len; b++)
+                    if (w.mem(n).get(sg.data + b) != w.mem(sg.init).get(sg.src + b)) {
+                        if (!sc->early++) {
+                            char m[200];
+                            std::snprintf(m, sizeof m,
+                                          "node %d: signal word 0x%llx written at cycle %llu "
+                                          "before data byte 0x%llx",
+                                          n, (unsigned long long)x, (unsigned long long)w.now(),
+                                          (unsigned long long)(sg.data + b));
+                            sc->first = m;
+                        }
+                        break;
+                    }
+            }
+        };
+    }
     // initial values of the shared atomic words
-    for (int n = 0; n < 2; n++)
+    for (int n = 0; n < nn; n++)
         for (int i = 0; i < 64; i++) w.mem(n).wr64(DATA + 0xb00000 + 8 * (uint64_t)i, 0x0123456789abcdefull * (uint64_t)(i + 1));
     size_t i = 0;
     tb::Rng r(seed ^ 0x55);
     while (i < ops.size()) {
         size_t burst = 1 + r.below((uint32_t)max_burst);
-        bool rang[2][16] = {};
+        std::vector<std::array<bool, 16>> rang(nn, std::array<bool, 16>{});
         for (size_t k = 0; k < burst && i < ops.size(); k++, i++) {
             const auto &o = ops[i];
             if (o.pio) {
@@ -467,17 +554,18 @@ void prog_mix(World &w, std::vector<Host> &h, const kolo_topo &t, const std::vec
                 rang[o.node][o.ctx] = true;
             }
         }
-        for (int n = 0; n < 2; n++)
+        for (int n = 0; n < nn; n++)
             for (int c = 0; c < nctx; c++)
                 if (rang[n][c]) h[n].doorbell(c);
         w.run(r.below(300));
     }
-    for (int n = 0; n < 2; n++)
+    for (int n = 0; n < nn; n++)
         for (int c = 0; c < nctx; c++) {
             h[n].post(c, nop());
             h[n].doorbell(c);
         }
     w.settle(5000000);
+    if (rw) rw->on_dma_write = nullptr;
 }
 
 // every refused input of docs/ni.md on node 0, then normal service
@@ -503,9 +591,9 @@ void prog_errors(World &w, std::vector<Host> &h, const kolo_topo &t) {
     d = nop(KOLO_DF_COMPLETE); d.len = 4; h[0].post(0, d);                        // NOP with len
     h[0].post(0, put(id1, 0xffffffffff00ull, SRC, 0x200));                        // beyond 2^48
     h[0].post(0, get(id1, RO, 0xffffffffffffff00ull, 0x200));                     // local beyond 2^64
-    h[0].post(0, put(0x002, DATA, SRC, 8));                                       // x outside torus
-    h[0].post(0, put(0x010, DATA, SRC, 8));                                       // y outside
-    h[0].post(0, put(0x100, DATA, SRC, 8));                                       // z outside
+    h[0].post(0, put((uint16_t)t.size[0], DATA, SRC, 8));                         // x outside torus
+    h[0].post(0, put((uint16_t)(t.size[1] << 4), DATA, SRC, 8));                  // y outside
+    h[0].post(0, put((uint16_t)(t.size[2] << 8), DATA, SRC, 8));                  // z outside
     h[0].post(0, atomic(KOLO_D_ADD, id1, DATA + 4, 1));                           // misaligned 8
     h[0].post(0, atomic(KOLO_D_SWAP, id1, DATA + 2, 1, 0, KOLO_DF_COMPLETE | KOLO_DF_SIZE32));
     h[0].post(0, atomic(KOLO_D_CSWAP, id1, DATA + 0x4c, 1, 0, KOLO_DF_COMPLETE | KOLO_DF_SIZE32));  // ok
@@ -522,6 +610,46 @@ void prog_errors(World &w, std::vector<Host> &h, const kolo_topo &t) {
     h[0].post(0, nop());
     h[0].doorbell(0);
     w.settle(1000000);
+    if (w.nodes() > 2) {
+        // -- across the torus: the farthest node refuses node 0's requests and the other way
+        // round; every node sends one refused and one good request to a random other node
+        const int far = w.nodes() - 1;
+        const uint16_t idf = node_id(t, far), id0 = node_id(t, 0);
+        h[far].ctx(0, 6, 7);
+        for (int k = 0; k < 2; k++) {
+            Host &ini = h[k ? far : 0];
+            uint16_t to = k ? id0 : idf;
+            ini.post(0, put(to, DATA + 0x100, SRC, 8, KOLO_DF_COMPLETE, 0x40)); // key check bits
+            ini.post(0, put(to, DATA + 0x100, SRC, 8, KOLO_DF_COMPLETE, 0x03)); // disabled window
+            ini.post(0, get(to, RO + RO_LEN - 4, LDST + 0x100, 8));             // ends after
+            ini.post(0, put(to, RO + 0x10, SRC, 8, KOLO_DF_COMPLETE, KEY1));    // no write right
+            // no atomic right
+            ini.post(0, atomic(KOLO_D_CSWAP, to, RO + 0x18, 1, 0, KOLO_DF_COMPLETE, KEY1));
+            ini.post(0, put(to, DATA + DATA_LEN - 0x100, SRC, 0x300));   // 2nd, 3rd refused
+            ini.post(0, put(0xfff, DATA, SRC, 8));                       // all outside
+            ini.post(0, atomic(KOLO_D_FETCH_ADD, to, DATA + 0x7000, 3)); // good
+            ini.post(0, nop());
+            ini.doorbell(0);
+        }
+        tb::Rng r(77);
+        for (int n = 1; n < far; n++) {
+            h[n].ctx(5, 6, 7);
+            int d = (n + 1 + (int)r.below((uint32_t)w.nodes() - 1)) % w.nodes();
+            h[n].post(5, put(node_id(t, d), DATA + 0x200 + 8 * (uint64_t)n, SRC + 8, 8,
+                             KOLO_DF_COMPLETE, 0x4f));
+            h[n].post(5, put(node_id(t, d), DATA + 0x400 + 8 * (uint64_t)n, SRC + 16, 8));
+            h[n].post(5, nop());
+            h[n].doorbell(5);
+        }
+        w.settle(1000000);
+        // the farthest node unreachable from node 0 (route entry without bit 31)
+        w.wr32(0, KOLO_CSR_ROUTE((unsigned)far), 0x1234);
+        h[0].post(0, put(idf, DATA + 0x900, SRC, 8));
+        h[0].post(0, nop());
+        h[0].doorbell(0);
+        w.settle(200000);
+        h[0].routes(t);
+    }
     // -- unreachable destination: node 1's entry without bit 31, then restored
     w.wr32(0, KOLO_CSR_ROUTE(1), 0x1234);
     h[0].post(0, put(id1, DATA + 0x900, SRC, 8));
@@ -588,6 +716,81 @@ void prog_errors(World &w, std::vector<Host> &h, const kolo_topo &t) {
     h[0].pio(3, put(id1, DATA + 0x7000, 0, 20), pl);
     h[0].pio(3, put(id1, DATA + 0x7100, 0, 33), pl);                  // PIO PUT > 32: BAD_LEN
     w.settle(400000);
+}
+
+// one context cannot ring, read or write another's queues (the doorbell and PIO pages
+// decode the context); a full send queue runs, a full completion queue holds the NI back
+// until the host releases it. Checked on both worlds (and compared).
+void prog_isolation(World &w, std::vector<Host> &h, const kolo_topo &t, tb::Checker &chk) {
+    setup(w, h, t, 19);
+    const uint16_t id1 = node_id(t, 1);
+    h[0].ctx(0, 3, 3);
+    h[0].ctx(1, 3, 3);
+    auto target = [](int c, int i) { return DATA + 0x10000 * (uint64_t)c + 0x100 * (uint64_t)i; };
+    auto delivered = [&](int c, int i) {
+        return w.mem(1).rd64(target(c, i)) == w.mem(0).rd64(SRC + 8 * (uint64_t)i);
+    };
+    auto ci = [&](int c) {
+        return (unsigned)(w.rd(0, KOLO_CSR_CTX(c) + KOLO_CTX_STATUS) >> 16) & 0xffff;
+    };
+    // context 1: a full queue of 8 PUTs, announced only later
+    for (int i = 0; i < 8; i++)
+        h[0].post(1, put(id1, target(1, i), SRC + 8 * (uint64_t)i, 8));
+    // context 0: 2 PUTs, its doorbell rung with a producer index that would start context 1's
+    for (int i = 0; i < 2; i++)
+        h[0].post(0, put(id1, target(0, i), SRC + 8 * (uint64_t)i, 8));
+    h[0].doorbell(0);
+    // context 0's page: a PIO PUT, a read of STATUS, writes beyond its registers
+    uint8_t pl[32] = {0};
+    w.mem(0).read(SRC, pl, 8);
+    h[0].pio(0, put(id1, target(0, 9), 0, 8), pl);
+    w.settle(200000);
+    uint64_t st0 = w.rd(0, KOLO_CSR_DOORBELL(0) + KOLO_DB_STATUS);
+    // unmapped in context 0's page: counted, nothing else
+    w.wr32(0, KOLO_CSR_DOORBELL(0) + 0xff8, 8);
+    w.wr32(0, KOLO_CSR_DOORBELL(7) + KOLO_DB_SQ_PI, 8); // disabled context 7
+    w.settle(200000);
+    h[0].poll(0, true);
+    h[0].poll(1, false);
+    chk.check(h[0].q[0].got.size() == 3, "%s: context 0 has %zu completions, expected 3", w.name(),
+              h[0].q[0].got.size());
+    chk.check(h[0].q[1].got.empty() && ci(1) == 0,
+              "%s: context 1 ran (%zu completions, consumer index %u)", w.name(),
+              h[0].q[1].got.size(), ci(1));
+    chk.check(((st0 >> 16) & 0xffff) == 2 && (st0 & 2) == 0,
+              "%s: context 0's page reads STATUS 0x%llx", w.name(), (unsigned long long)st0);
+    for (int i = 0; i < 8; i++)
+        chk.check(w.mem(1).rd64(target(1, i)) == 0, "%s: context 1's PUT %d ran", w.name(), i);
+    chk.check(delivered(0, 0) && delivered(0, 1) &&
+                  w.mem(1).rd64(target(0, 9)) == w.mem(0).rd64(SRC),
+              "%s: context 0's PUTs missing", w.name());
+    chk.check((w.rd(0, KOLO_CSR_CTX(7) + KOLO_CTX_STATUS) & 0xffff0001) == 0,
+              "%s: disabled context 7 moved", w.name());
+    // context 1 rung: the full queue runs; its 8 completions are not released
+    h[0].doorbell(1);
+    w.settle(200000);
+    h[0].poll(1, false);
+    chk.check(h[0].q[1].got.size() == 8 && ci(1) == 8,
+              "%s: full queue: %zu of 8 completions, consumer index %u", w.name(),
+              h[0].q[1].got.size(), ci(1));
+    for (int i = 0; i < 8; i++)
+        chk.check(delivered(1, i), "%s: context 1's PUT %d missing", w.name(), i);
+    // 8 more with the completion queue full: their entries wait for CQ_CI
+    for (int i = 0; i < 8; i++)
+        h[0].post(1, put(id1, target(1, 8 + i), SRC + 8 * (uint64_t)(8 + i), 8));
+    h[0].doorbell(1);
+    w.settle(200000);
+    chk.check(h[0].poll(1, false) == 0,
+              "%s: a completion entry overwrote one the host had not released", w.name());
+    w.wr32(0, KOLO_CSR_DOORBELL(1) + KOLO_DB_CQ_CI, h[0].q[1].cq_ci);
+    w.settle(200000);
+    h[0].poll(1, true);
+    chk.check(h[0].q[1].got.size() == 16, "%s: %zu of 16 completions after the release", w.name(),
+              h[0].q[1].got.size());
+    for (int i = 8; i < 16; i++)
+        chk.check(delivered(1, i), "%s: context 1's PUT %d missing", w.name(), i);
+    for (auto &e : h[0].q[1].got)
+        chk.check(e.status == 0, "%s: context 1 completion status %u", w.name(), e.status);
 }
 
 // malformed packets from the network, injected into node 0
@@ -725,7 +928,8 @@ void prog_tags(World &w, std::vector<Host> &h, const kolo_topo &t) {
 }
 
 int run_compare(const Opts &o, const char *name,
-                const std::function<void(World &, std::vector<Host> &, const kolo_topo &)> &prog) {
+                const std::function<void(World &, std::vector<Host> &, const kolo_topo &)> &prog,
+                const std::function<void(tb::Checker &)> &extra = nullptr) {
     tb::Checker chk(name);
     Pair p(o.seed, o.rtl);
     uint64_t t0 = p.rtl->now();
@@ -737,18 +941,22 @@ int run_compare(const Opts &o, const char *name,
     unsigned long entries = 0;
     for (auto &h : p.hr)
         for (auto &q : h.q) entries += (unsigned long)q.got.size();
-    chk.check(p.rtl->router_errors(0) == 0 && p.rtl->router_errors(1) == 0, "router counted bad packets");
+    for (int n = 0; n < p.rtl->nodes(); n++)
+        chk.check(p.rtl->router_errors(n) == 0, "router %d counted bad packets", n);
+    if (extra) extra(chk);
+    uint64_t tx = 0;
+    for (int n = 0; n < p.rtl->nodes(); n++) tx += p.rtl->stat(n, 0);
     char s[300];
     std::snprintf(s, sizeof s,
                   "%lu completion entries, %llu RTL cycles, %llu TX packets, fewest free tags %u; memory and registers match the model",
                   entries, (unsigned long long)cyc,
-                  (unsigned long long)(p.rtl->stat(0, 0) + p.rtl->stat(1, 0)), p.rtl->min_tags());
+                  (unsigned long long)tx, p.rtl->min_tags());
     return chk.finish(o.seed, s);
 }
 
 // message rate of 8-byte PUTs, node 0 -> node 1
 int run_rate(const Opts &o) {
-    kolo_topo t{{2, 1, 1}};
+    kolo_topo t = build_topo();
     const long N = o.ops;
     double rate[3];
     const char *names[3] = {"put8_rate_dma", "put8_rate_inline", "put8_rate_pio"};
@@ -760,8 +968,7 @@ int run_rate(const Opts &o) {
         ro.gap = 0;
         RtlWorld w(t, o.seed, ro);
         std::vector<Host> h;
-        h.emplace_back(w, 0);
-        h.emplace_back(w, 1);
+        for (int n = 0; n < w.nodes(); n++) h.emplace_back(w, n);
         setup(w, h, t, 1);
         h[0].ctx(0, 13, 13);
         uint16_t id1 = node_id(t, 1);
@@ -798,6 +1005,198 @@ int run_rate(const Opts &o) {
     return chk.finish(o.seed, "rates measured");
 }
 
+// ---- benchmarks on the RTL NI with the PCIe latency model ---------------------------------
+// The model (docs/ni.md, Benchmarks): PCIe Gen3 x8 between host and NI, 250 MHz core clock.
+// The harness plays the endpoint's user side; the latencies of the link, the root complex
+// and the endpoint core are added here, in one place.
+constexpr double CLK_NS = 4.0; // 250 MHz
+// a host store to a BAR until the endpoint core has the TLP: 200 ns
+constexpr int PCIE_MMIO_WR_CYC = 50;
+// a DMA read request until its data is back at the endpoint core: 500 ns
+constexpr int PCIE_DMA_RD_CYC = 125;
+// a DMA write leaving the endpoint core until the host sees it: 200 ns
+constexpr int PCIE_DMA_WR_CYC = 50;
+// kolo_pcie_ep's own pipeline, counted from its registers (docs/ni.md 6): a 64-byte write's two
+// beats through the input FIFO into the MMIO write register; a DMA write's beat through the
+// realignment window and output register of kolo_pcie_dma_wr and the register of kolo_pcie_ep_tx
+constexpr int EP_RX_CYC = 3;
+constexpr int EP_TX_CYC = 3;
+
+RtlOpts bench_rtl_opts(const Opts &o) {
+    RtlOpts ro = o.rtl;
+    ro.lat_min = ro.lat_max = PCIE_DMA_RD_CYC; // fixed: the runs are deterministic
+    ro.rd_ready = 100;
+    ro.wr_ready = 100;
+    ro.gap = 0;
+    return ro;
+}
+
+// node 0 to its neighbour node 1 (+X)
+struct BenchWorld {
+    kolo_topo t = build_topo();
+    RtlWorld w;
+    std::vector<Host> h;
+    uint16_t id1;
+    BenchWorld(const Opts &o) : w(t, o.seed, bench_rtl_opts(o)) {
+        for (int n = 0; n < w.nodes(); n++)
+            h.emplace_back(w, n);
+        setup(w, h, t, 1);
+        h[0].ctx(0, 13, 13);
+        id1 = node_id(t, 1);
+        w.settle(100000);
+    }
+    // run until node 0's context 0 has `entries` completion entries; cycles taken from t0
+    uint64_t wait_cq(tb::Checker &chk, const char *what, size_t entries, uint64_t t0) {
+        bool ok = w.run_until(
+            [&] {
+                h[0].poll(0, true);
+                return h[0].q[0].got.size() >= entries;
+            },
+            50000000);
+        chk.check(ok, "%s: no completion", what);
+        for (auto &e : h[0].q[0].got)
+            chk.check(e.status == 0, "%s: completion status %u", what, e.status);
+        return w.now() - t0;
+    }
+};
+
+// host-to-host latency of an 8-byte PUT, node 0 -> node 1: from the host's MMIO store at
+// node 0 (PIO write or doorbell) until node 1's host memory holds the data
+int run_bench_latency(const Opts &o) {
+    tb::Checker chk("bench-latency");
+    const char *names[3] = {"neighbor_latency_put8_ns", "neighbor_latency_put8_dma_ns",
+                            "neighbor_latency_put8_inline_ns"};
+    const int samples = 16;
+    double ns[3];
+    for (int mode = 0; mode < 3; mode++) {
+        BenchWorld b(o);
+        uint64_t t_mmio = 0, t_dw = 0, sum = 0, lo = ~0ull, hi = 0;
+        uint64_t target = 0;
+        b.w.on_mmio_write = [&](int n, int, uint64_t) {
+            if (n == 0)
+                t_mmio = b.w.now();
+        };
+        b.w.on_dma_write = [&](int n, uint64_t a, unsigned) {
+            if (n == 1 && a == target)
+                t_dw = b.w.now();
+        };
+        for (int k = 0; k < samples; k++) {
+            target = DATA + 0x1000 * (uint64_t)k;
+            t_dw = 0;
+            Desc d = put(b.id1, target, SRC + 8 * (uint64_t)k, 8, 0);
+            if (mode == 0) {
+                uint8_t pl[32];
+                b.w.mem(0).read(SRC + 8 * (uint64_t)k, pl, 32);
+                b.h[0].pio(0, d, pl);
+            } else {
+                if (mode == 2) {
+                    d.flags |= KOLO_DF_INLINE;
+                    d.w2 = b.w.mem(0).rd64(SRC + 8 * (uint64_t)k);
+                }
+                b.h[0].post(0, d);
+                b.h[0].doorbell(0);
+            }
+            bool ok = b.w.run_until([&] { return t_dw != 0; }, 100000);
+            chk.check(ok && b.w.mem(1).rd64(target) == b.w.mem(0).rd64(SRC + 8 * (uint64_t)k),
+                      "%s: sample %d: data not delivered", names[mode], k);
+            uint64_t c = t_dw - t_mmio;
+            sum += c;
+            lo = std::min(lo, c);
+            hi = std::max(hi, c);
+            b.w.settle(100000);
+        }
+        double rtl = (double)sum / samples;
+        double total = PCIE_MMIO_WR_CYC + EP_RX_CYC + rtl + EP_TX_CYC + PCIE_DMA_WR_CYC;
+        ns[mode] = total * CLK_NS;
+        std::printf("%s: RTL NI+torus %.1f cycles (min %llu, max %llu, %d samples) + PCIe model %d "
+                    "+ %d + %d + %d "
+                    "cycles = %.1f cycles = %.0f ns\n",
+                    names[mode], rtl, (unsigned long long)lo, (unsigned long long)hi, samples,
+                    PCIE_MMIO_WR_CYC, EP_RX_CYC, EP_TX_CYC, PCIE_DMA_WR_CYC, total, ns[mode]);
+    }
+    for (int mode = 0; mode < 3; mode++)
+        std::printf("BENCH %s %.0f ns\n", names[mode], ns[mode]);
+    return chk.finish(o.seed, "latencies measured");
+}
+
+// 64 KiB PUTs and GETs back to back (o.ops transfers), node 0 <-> node 1
+int run_bench_bandwidth(const Opts &o) {
+    tb::Checker chk("bench-bandwidth");
+    const uint32_t LEN = 64 * 1024;
+    const long count = o.ops;
+    double gbs[2];
+    const char *names[2] = {"put_bandwidth_64KiB", "get_bandwidth_64KiB"};
+    for (int mode = 0; mode < 2; mode++) {
+        BenchWorld b(o);
+        for (long k = 0; k < count; k++) {
+            if (mode == 0)
+                b.h[0].post(0, put(b.id1, DATA + LEN * (uint64_t)k, SRC, LEN, 0));
+            else
+                b.h[0].post(0, get(b.id1, RO, LDST + LEN * (uint64_t)k, LEN, 0));
+        }
+        b.h[0].post(0, nop());
+        uint64_t t0 = b.w.now();
+        b.h[0].doorbell(0);
+        uint64_t cyc = b.wait_cq(chk, names[mode], 1, t0);
+        // the bytes arrived (first and last 64 bytes of every transfer)
+        for (long k = 0; k < count; k++)
+            for (uint64_t off : {(uint64_t)0, (uint64_t)LEN - 64}) {
+                Mem &dm = b.w.mem(mode == 0 ? 1 : 0);
+                uint64_t da = (mode == 0 ? DATA : LDST) + LEN * (uint64_t)k + off;
+                chk.check(dm.rd64(da) ==
+                              b.w.mem(mode == 0 ? 0 : 1).rd64((mode == 0 ? SRC : RO) + off),
+                          "%s: transfer %ld not delivered", names[mode], k);
+            }
+        double bytes = (double)LEN * (double)count;
+        gbs[mode] = bytes / ((double)cyc * CLK_NS);
+        std::printf(
+            "%s: %ld x 64 KiB in %llu cycles: %.2f bytes/cycle = %.3f GB/s at 250 MHz (doorbell to "
+            "completion entry; DMA read latency %d cycles, %d reads outstanding)\n",
+            names[mode], count, (unsigned long long)cyc, bytes / (double)cyc, gbs[mode],
+            PCIE_DMA_RD_CYC, o.rtl.max_reads);
+    }
+    for (int mode = 0; mode < 2; mode++)
+        std::printf("BENCH %s %.3f GB/s\n", names[mode], gbs[mode]);
+    return chk.finish(o.seed, "bandwidths measured");
+}
+
+// atomics node 0 -> node 1, o.ops of them posted at once: FETCH_ADD on distinct words
+// (the benchmark), FETCH_ADD on one word and ADD on distinct words (for comparison)
+int run_bench_atomic(const Opts &o) {
+    tb::Checker chk("bench-atomic");
+    const long count = std::min(o.ops, 8000L);
+    const char *names[3] = {"atomic_rate", "atomic_rate_one_word", "atomic_rate_add"};
+    double rate[3];
+    for (int mode = 0; mode < 3; mode++) {
+        BenchWorld b(o);
+        for (long k = 0; k < count; k++) {
+            uint64_t a = DATA + (mode == 1 ? 0 : 8 * (uint64_t)k);
+            b.h[0].post(0, atomic(mode == 2 ? KOLO_D_ADD : KOLO_D_FETCH_ADD, b.id1, a,
+                                  (uint64_t)k + 1, 0, 0));
+        }
+        b.h[0].post(0, nop());
+        uint64_t t0 = b.w.now();
+        b.h[0].doorbell(0);
+        uint64_t cyc = b.wait_cq(chk, names[mode], 1, t0);
+        uint64_t expect = mode == 1 ? (uint64_t)count * (uint64_t)(count + 1) / 2 : (uint64_t)count;
+        uint64_t got = b.w.mem(1).rd64(DATA + (mode == 1 ? 0 : 8 * (uint64_t)(count - 1)));
+        chk.check(got == expect, "%s: target word 0x%llx, expected 0x%llx", names[mode],
+                  (unsigned long long)got, (unsigned long long)expect);
+        rate[mode] = (double)count / (double)cyc * 250.0;
+        std::printf("%s: %ld %s in %llu cycles = %.2f Mops/s at 250 MHz (doorbell to completion "
+                    "entry; DMA read "
+                    "latency %d cycles)\n",
+                    names[mode], count,
+                    mode == 2   ? "ADDs on distinct words"
+                    : mode == 1 ? "FETCH_ADDs on one word"
+                                : "FETCH_ADDs on distinct words",
+                    (unsigned long long)cyc, rate[mode], PCIE_DMA_RD_CYC);
+    }
+    for (int mode = 0; mode < 3; mode++)
+        std::printf("BENCH %s %.2f Mops/s\n", names[mode], rate[mode]);
+    return chk.finish(o.seed, "atomic rates measured");
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -816,7 +1215,20 @@ int main(int argc, char **argv) {
         else if (a.rfind("--ctx=", 0) == 0) o.ctxs = std::atoi(a.c_str() + 6);
         else if (a.rfind("--burst=", 0) == 0) o.burst = std::atoi(a.c_str() + 8);
         else if (a == "--elastic") o.rtl.elastic = true;
-        else if (a.rfind("--bug=", 0) == 0) o.rtl.bug = a.substr(6);
+        else if (a.rfind("--signal=", 0) == 0)
+            o.signal_pct = std::atoi(a.c_str() + 9);
+        else if (a.rfind("--torus=", 0) == 0) {
+            unsigned x = 0, y = 0, z = 0;
+            if (std::sscanf(a.c_str() + 8, "%ux%ux%u", &x, &y, &z) != 3 || x < 1 || x > 16 ||
+                y < 1 || y > 16 || z < 1 || z > 16) {
+                std::fprintf(stderr, "bad --torus=%s\n", a.c_str() + 8);
+                return 2;
+            }
+            g_topo.size[0] = (uint8_t)x;
+            g_topo.size[1] = (uint8_t)y;
+            g_topo.size[2] = (uint8_t)z;
+        } else if (a.rfind("--bug=", 0) == 0)
+            o.rtl.bug = a.substr(6);
         else if (a.rfind("--seed=", 0) == 0 || a.rfind("+", 0) == 0) {
         } else {
             std::fprintf(stderr, "unknown option %s\n", a.c_str());
@@ -829,19 +1241,50 @@ int main(int argc, char **argv) {
     if (o.test == "packets") return run_compare(o, "unit-ni-packets", prog_packets);
     if (o.test == "dma-err") return run_compare(o, "unit-ni-dma-err", prog_dma_err);
     if (o.test == "tags") return run_compare(o, "unit-ni-tags", prog_tags);
+    if (o.test == "isolation") {
+        tb::Checker iso("unit-ni-isolation");
+        return run_compare(
+            o, "unit-ni-isolation",
+            [&](World &w, std::vector<Host> &h, const kolo_topo &t) {
+                prog_isolation(w, h, t, iso);
+            },
+            [&](tb::Checker &chk) {
+                chk.check(iso.failures() == 0, "%lu isolation checks failed", iso.failures());
+            });
+    }
     if (o.test == "cq-wrap")
         return run_compare(o, "unit-ni-cq-wrap", [&](World &w, std::vector<Host> &h, const kolo_topo &t) {
             prog_cq_wrap(w, h, t, o.ops);
         });
     if (o.test == "mix") {
-        kolo_topo t{{2, 1, 1}};
+        kolo_topo t = build_topo();
         MixGen g(o.seed, t);
+        g.signal_pct = (unsigned)o.signal_pct;
+        g.nofence = o.rtl.bug == "nofence";
         auto ops = g.make(o.ops, o.ctxs);
-        return run_compare(o, "unit-ni-mix", [&](World &w, std::vector<Host> &h, const kolo_topo &tt) {
-            prog_mix(w, h, tt, ops, o.ctxs, o.seed, o.burst);
-        });
+        SignalCheck sc;
+        std::printf("%zu operations on %d nodes, %d contexts each, %zu puts with signal\n",
+                    ops.size(), g.nn, o.ctxs, g.signals.size());
+        return run_compare(
+            o, "unit-ni-mix",
+            [&](World &w, std::vector<Host> &h, const kolo_topo &tt) {
+                prog_mix(w, h, tt, ops, o.ctxs, o.seed, o.burst, g.signals, &sc);
+            },
+            [&](tb::Checker &chk) {
+                chk.check(sc.early == 0, "%ld signals before their data; first: %s", sc.early,
+                          sc.first.c_str());
+                chk.check(sc.checked == (long)g.signals.size(), "%ld of %zu signal words written",
+                          sc.checked, g.signals.size());
+            });
     }
-    if (o.test == "rate") return run_rate(o);
+    if (o.test == "rate")
+        return run_rate(o);
+    if (o.test == "bench-latency")
+        return run_bench_latency(o);
+    if (o.test == "bench-bandwidth")
+        return run_bench_bandwidth(o);
+    if (o.test == "bench-atomic")
+        return run_bench_atomic(o);
     std::fprintf(stderr, "unknown test %s\n", o.test.c_str());
     return 2;
 }
