@@ -15,7 +15,7 @@
 # allocator), lib-shmem-* (OpenSHMEM programs under kolo-run, mostly on the
 # ideal network; lib-shmem-rtl runs four on the RTL 2x2x2 torus, lib-shmem-rtlni two
 # on the NI RTL, --ni=rtl; test-lib-shmem-rtlni-open, not in make test: t_coll, t_rma, t_random,
-# which fail on open NI RTL problems), lib-examples.
+# which failed before the kolo_ni_tgt write port fix, docs/sim.md; t_rma takes minutes), lib-examples.
 # The library is built from sw/lib/*.c (kolo_sim_client.c included, so one
 # libkolo.a is enough) and sw/shmem/*.c.
 
@@ -132,7 +132,7 @@ test-lib-shmem-rtl: sim $(BUILD)/sim/kolo-sim-2x2x2 $(addprefix $(LIB_SHMEM_T)/,
 test-lib-shmem-rtlni: sim $(BUILD)/sim/kolo-sim-ni-2x2x2 \
     $(addprefix $(LIB_SHMEM_T)/,t_signal t_amo) sw/tests/shmem/run.sh
 	$(LIB_SEED_ENV) $(LIB_SHMEM_RUN) rtlni
-# t_coll, t_rma and t_random on the NI RTL: open NI RTL problems (docs/sim.md), not in make test
+# t_coll, t_rma and t_random on the NI RTL (pass since the kolo_ni_tgt fix, docs/sim.md), not in make test
 test-lib-shmem-rtlni-open: sim $(BUILD)/sim/kolo-sim-ni-2x2x2 \
     $(addprefix $(LIB_SHMEM_T)/,t_coll t_rma t_random) sw/tests/shmem/run.sh
 	$(LIB_SEED_ENV) $(LIB_SHMEM_RUN) rtlni-open

@@ -86,6 +86,9 @@ $(eval $(call ni_test,packets,4,--test=packets))
 $(eval $(call ni_test,dma-err,5,--test=dma-err))
 $(eval $(call ni_test,cq-wrap,6,--test=cq-wrap --ops=200))
 $(eval $(call ni_test,tags,9,--test=tags --lat=1500:2500 --reads=1000 --elastic))
+# a DMA write offer must hold until taken (kolo_ni_tgt once let an atomic's
+# write replace an offered PUT beat); a slow write port makes offers wait
+$(eval $(call ni_test,wr-hold,25,--test=mix --ops=1500 --wrdy=30))
 
 # negative control: an endpoint model that corrupts one DMA write must fail the comparison
 .PHONY: test-unit-ni-negative

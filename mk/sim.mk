@@ -18,7 +18,7 @@
 # sim-faults, sim-exit-status, sim-crash, sim-global-exit, sim-timeout,
 # sim-orphan, sim-rtl-ops, sim-rtl-random (the last two on kolo-sim-2x2x2);
 # sim-rtlni-ops, sim-rtlni-random, sim-rtlni-checks on kolo-sim-ni-2x2x2 (sim-rtlni-random8:
-# an open NI RTL problem, not in make test).
+# 8 PEs, not in make test).
 #
 # For the host library (sw/lib): compile with -I$(KOLO_SIM_CLIENT_INC) and
 # link $(KOLO_SIM_CLIENT_LIB) (C11, needs only libc: -lrt on old glibc).
@@ -159,8 +159,8 @@ SIM_TESTS := sim-args sim-ideal-ops sim-ideal-random sim-faults sim-exit-status 
 
 $(foreach t,$(filter-out sim-rtl-%,$(SIM_TESTS)),$(eval test-$(t): $(SIM_TEST_DEPS) ; $(SIM_SEED_ENV) $(SIM_T) $(patsubst sim-%,%,$(t))))
 $(foreach t,$(filter sim-rtl-%,$(SIM_TESTS)),$(eval test-$(t): $(SIM_TEST_DEPS) $(SIM_BUILD)/kolo-sim-2x2x2 ; $(SIM_SEED_ENV) $(SIM_T) $(patsubst sim-%,%,$(t))))
-# --ni=rtl on the 2x2x2 torus (kolo-sim-ni-2x2x2). sim-rtlni-random8 (8 PEs) still hangs on
-# an open NI RTL problem (docs/sim.md): a target, not in make test, until it is fixed.
+# --ni=rtl on the 2x2x2 torus (kolo-sim-ni-2x2x2). sim-rtlni-random8 (8 PEs) passes since the
+# kolo_ni_tgt write port fix (docs/sim.md); a target, not in make test (for the lead to decide).
 SIM_RTLNI_TESTS := sim-rtlni-ops sim-rtlni-random sim-rtlni-checks
 $(foreach t,$(SIM_RTLNI_TESTS) sim-rtlni-random8,$(eval test-$(t): $(SIM_TEST_DEPS) $(SIM_BUILD)/kolo-sim-ni-2x2x2 ; $(SIM_SEED_ENV) $(SIM_T) $(patsubst sim-%,%,$(t))))
 .PHONY: $(addprefix test-,$(SIM_TESTS) $(SIM_RTLNI_TESTS) sim-rtlni-random8)

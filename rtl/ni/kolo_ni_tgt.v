@@ -429,6 +429,13 @@ module kolo_ni_tgt #(
   wire unused_dowr = a_dowr;
 
   // ---- DMA write port: request side (PUT) or atomic unit, one request at a time ---------------
+  // The choice is held from the first cycle a request is offered (not only
+  // once a beat is taken) to its last beat: the endpoint (kolo_pcie_dma_wr)
+  // latches _addr/_len when it sees the offer and takes the first beat
+  // later, and kolo_ni's write arbiter stays on this port meanwhile; an
+  // atomic's write that replaced an offered PUT beat went out at the PUT's
+  // address and length (8 PEs on kolo-sim --ni=rtl: atomics returning 0 or
+  // stale values, PUT data lost).
   reg w_lock, w_own;   // w_own: 1 = atomic unit
   wire w_sel = w_lock ? w_own : a_wr_valid;
   assign wr_valid = w_sel ? a_wr_valid : m_bv;
@@ -443,8 +450,8 @@ module kolo_ni_tgt #(
     if (rst) begin
       w_lock <= 1'b0;
       w_own <= 1'b0;
-    end else if (w_fire) begin
-      w_lock <= !wr_last;
+    end else if (wr_valid) begin
+      w_lock <= !(wr_ready && wr_last);
       w_own <= w_sel;
     end
   end

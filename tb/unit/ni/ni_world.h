@@ -22,7 +22,9 @@
 // [lat_min, lat_max] cycles, completed in any order across requests (each
 // response's beats back to back, with random gaps), `_err` on the last beat
 // if the range touches the bad region; DMA writes accepted with random ready
-// and applied when their last beat is accepted; MSI counted.
+// and applied when their last beat is accepted, a beat once offered must
+// stay offered unchanged until it is taken (the real endpoint latches a
+// request's address and length before taking its first beat); MSI counted.
 #pragma once
 #include <algorithm>
 #include <array>
@@ -460,6 +462,15 @@ class RtlWorld : public World {
         uint64_t wr_addr = 0;
         unsigned wr_len = 0;
         std::vector<uint8_t> wr_buf;
+        // DMA write beat offered but not taken at the last edge: the real
+        // endpoint (kolo_pcie_dma_wr) latches _addr/_len when it sees a
+        // request offered, before it takes the first beat, so an offer must
+        // stay (valid, addr, len, data, last) until it is taken
+        bool wo_open = false;
+        uint64_t wo_addr = 0;
+        unsigned wo_len = 0;
+        bool wo_last = false;
+        std::array<uint32_t, 8> wo_data{};
         uint64_t msis = 0, nreads = 0;
     };
 
@@ -576,6 +587,23 @@ class RtlWorld : public World {
             f[n].rq = sig_get(t->dma_rd_req_valid, n, 1) && sig_get(t->dma_rd_req_ready, n, 1);
             f[n].rdat = sig_get(t->dma_rd_valid, n, 1) && sig_get(t->dma_rd_ready, n, 1);
             f[n].dw = sig_get(t->dma_wr_valid, n, 1) && sig_get(t->dma_wr_ready, n, 1);
+            {
+                bool wv = sig_get(t->dma_wr_valid, n, 1);
+                uint64_t wa = sig_get(t->dma_wr_addr, n * 64, 64);
+                unsigned wl = (unsigned)sig_get(t->dma_wr_len, n * 13, 13);
+                bool wlast = sig_get(t->dma_wr_last, n, 1);
+                std::array<uint32_t, 8> wd;
+                for (unsigned w = 0; w < 8; w++) wd[w] = (uint32_t)sig_get(t->dma_wr_data, n * 256 + w * 32, 32);
+                if (nd.wo_open && (!wv || wa != nd.wo_addr || wl != nd.wo_len || wlast != nd.wo_last ||
+                                   wd != nd.wo_data))
+                    fail("node %d: DMA write offer (addr %llx len %u) %s before it was taken", n,
+                         (unsigned long long)nd.wo_addr, nd.wo_len, wv ? "changed" : "withdrawn");
+                nd.wo_open = wv && !f[n].dw;
+                nd.wo_addr = wa;
+                nd.wo_len = wl;
+                nd.wo_last = wlast;
+                nd.wo_data = wd;
+            }
             f[n].msi = sig_get(t->msi_valid, n, 1);
             if (f[n].wr || f[n].rd || f[n].resp || f[n].rq || f[n].rdat || f[n].dw ||
                 !nd.mq.empty())
