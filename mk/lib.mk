@@ -13,9 +13,9 @@
 # Tests: lib-unit (libkolo argument checks, VFIO error paths, completion
 # logic, against an in-process NI model), lib-heap (symmetric heap
 # allocator), lib-shmem-* (OpenSHMEM programs under kolo-run, mostly on the
-# ideal network; lib-shmem-rtl runs four on the RTL 2x2x2 torus, lib-shmem-rtlni two
-# on the NI RTL, --ni=rtl; test-lib-shmem-rtlni-open, not in make test: t_coll, t_rma, t_random,
-# which failed before the kolo_ni_tgt write port fix, docs/sim.md; t_rma takes minutes), lib-examples.
+# ideal network; lib-shmem-rtl runs four on the RTL 2x2x2 torus, lib-shmem-rtlni three
+# on the NI RTL, --ni=rtl; test-lib-shmem-rtlni-long, not in make test: t_coll and t_rma (minutes)
+# on the NI RTL), lib-examples.
 # The library is built from sw/lib/*.c (kolo_sim_client.c included, so one
 # libkolo.a is enough) and sw/shmem/*.c.
 
@@ -130,15 +130,15 @@ test-lib-shmem-rtl: sim $(BUILD)/sim/kolo-sim-2x2x2 $(addprefix $(LIB_SHMEM_T)/,
 	$(LIB_SEED_ENV) $(LIB_SHMEM_RUN) rtl
 # the same programs on the NI RTL (--ni=rtl: PCIe endpoint + kolo_ni per node, docs/sim.md)
 test-lib-shmem-rtlni: sim $(BUILD)/sim/kolo-sim-ni-2x2x2 \
-    $(addprefix $(LIB_SHMEM_T)/,t_signal t_amo) sw/tests/shmem/run.sh
+    $(addprefix $(LIB_SHMEM_T)/,t_signal t_amo t_random) sw/tests/shmem/run.sh
 	$(LIB_SEED_ENV) $(LIB_SHMEM_RUN) rtlni
-# t_coll, t_rma and t_random on the NI RTL (pass since the kolo_ni_tgt fix, docs/sim.md), not in make test
-test-lib-shmem-rtlni-open: sim $(BUILD)/sim/kolo-sim-ni-2x2x2 \
-    $(addprefix $(LIB_SHMEM_T)/,t_coll t_rma t_random) sw/tests/shmem/run.sh
-	$(LIB_SEED_ENV) $(LIB_SHMEM_RUN) rtlni-open
+# t_coll (4 PEs, ~45 s) and t_rma (8 PEs, ~200 s) on the NI RTL: not in make test (run time)
+test-lib-shmem-rtlni-long: sim $(BUILD)/sim/kolo-sim-ni-2x2x2 \
+    $(addprefix $(LIB_SHMEM_T)/,t_coll t_rma) sw/tests/shmem/run.sh
+	$(LIB_SEED_ENV) $(LIB_SHMEM_RUN) rtlni-long
 test-lib-examples: sim $(LIB_EXAMPLE_BINS) sw/tests/shmem/run.sh
 	$(LIB_SHMEM_RUN) examples
-.PHONY: $(addprefix test-lib-shmem-,$(LIB_SHMEM_GROUPS) rtl rtlni rtlni-open) test-lib-examples
+.PHONY: $(addprefix test-lib-shmem-,$(LIB_SHMEM_GROUPS) rtl rtlni rtlni-long) test-lib-examples
 LIB_SHMEM_GROUPS += rtl rtlni
 TESTS += $(addprefix lib-shmem-,$(LIB_SHMEM_GROUPS)) lib-examples
 
