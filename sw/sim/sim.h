@@ -29,6 +29,10 @@ class Sink {
     virtual void hop(uint64_t id, int node, int port, int vc) = 0;
     // A fault of the network itself (framing, credits).
     virtual void net_error(const std::string &msg) = 0;
+    // Packet `id` was dropped whole at router `node` (index) because its
+    // output `port` leads to a link that is down (or its next router is
+    // down). Not an error: the end-to-end protocol of the NIs recovers it.
+    virtual void dropped(uint64_t id, int node, int port) = 0;
 };
 
 class Net {
@@ -47,6 +51,14 @@ class Net {
     virtual void dump(FILE *f) const = 0;
     // flits that crossed a local port, for the report
     virtual uint64_t flits_injected() const = 0;
+    // Fault injection: take the link that leaves node index `node` through
+    // network port `port` (0..5), both of its directions, down (up=false)
+    // or bring it back. From then on a packet whose next hop is that link is
+    // dropped whole at the router before it (Sink::dropped) and counted;
+    // the router never waits for a down link, so traffic behind it flows.
+    virtual void set_link(int node, int port, bool up) = 0;
+    // packets dropped at down links so far
+    virtual uint64_t fault_drops() const = 0;
 };
 
 // Ideal network (net_ideal.cpp).
