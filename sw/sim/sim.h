@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "kolo_model.h"
@@ -32,7 +33,10 @@ class Sink {
     // Packet `id` was dropped whole at router `node` (index) because its
     // output `port` leads to a link that is down (or its next router is
     // down). Not an error: the end-to-end protocol of the NIs recovers it.
-    virtual void dropped(uint64_t id, int node, int port) = 0;
+    virtual void dropped(uint64_t id, int node, int port) {
+        (void)id, (void)node, (void)port;
+        std::abort(); // every Sink that takes faults overrides this
+    }
 };
 
 class Net {
@@ -56,9 +60,12 @@ class Net {
     // or bring it back. From then on a packet whose next hop is that link is
     // dropped whole at the router before it (Sink::dropped) and counted;
     // the router never waits for a down link, so traffic behind it flows.
-    virtual void set_link(int node, int port, bool up) = 0;
+    virtual void set_link(int node, int port, bool up) {
+        (void)node, (void)port, (void)up;
+        std::abort(); // overridden by every network that supports faults
+    }
     // packets dropped at down links so far
-    virtual uint64_t fault_drops() const = 0;
+    virtual uint64_t fault_drops() const { return 0; }
 };
 
 // Ideal network (net_ideal.cpp).
