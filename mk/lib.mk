@@ -74,7 +74,7 @@ $(LIBKOLO_SHMEM_SAN): $(LIB_SHMEM_SOBJS)
 	ar rcs $@ $^
 
 # ---- examples (plain OpenSHMEM C, built with oshcc) ------------------------------------
-LIB_EXAMPLES := hello ring_put atomic_counter halo2d
+LIB_EXAMPLES := hello ring_put atomic_counter halo2d torus_work
 LIB_EXAMPLE_BINS := $(addprefix $(BUILD)/examples/,$(LIB_EXAMPLES))
 examples: $(LIB_EXAMPLE_BINS)
 $(BUILD)/examples/%: sw/examples/%.c $(LIBKOLO) $(LIBKOLO_SHMEM) $(OSHCC) sw/shmem/shmem.h

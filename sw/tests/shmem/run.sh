@@ -104,6 +104,8 @@ examples)
     run 0 "atomic_counter: .*ok" -- -n 8 $E/atomic_counter
     run 0 "halo2d: .*ok" -- -n 8 $E/halo2d
     run 0 "halo2d: .*ok" -- -t 3x3x1 -n 9 $E/halo2d 48 20
+    run 0 "torus_work: .*: ok" -- -n 8 $E/torus_work 30
+    run 0 "torus_work: .*: ok" -- -n 27 $E/torus_work 10
     ;;
 *)
     echo "unknown group $group"
