@@ -167,6 +167,63 @@ size_t kolo_deadlock_workspace_size(const kolo_topo *t);
 int kolo_deadlock_check(const kolo_topo *t, const kolo_route_entry *tables, void *workspace,
                         size_t workspace_size, kolo_deadlock_report *report);
 
+
+/* ---- routing around faults -------------------------------------------------
+ * A fault set names links and nodes that carry nothing. kolo_tableset_faults
+ * keeps every default route that avoids the faults and gives each broken pair
+ * the shortest other route (other ring directions, and/or a first and a last
+ * step) whose path uses only usable links and whose turns keep the ring
+ * dependency graph acyclic; pairs without one are left unreachable (entry 0).
+ * Deterministic: every node computing the same fault set gets the same set,
+ * and kolo_table_faults(src) is exactly row src of it. See routing.md
+ * section "Routing around faults". */
+#define KOLO_E_UNROUTED (-7) /* a pair the live links connect has no valid entry */
+#define KOLO_E_FAULT (-8)    /* a valid entry crosses a failed link or node, or leaves/reaches a dead one */
+
+typedef struct {
+    uint8_t port_down[KOLO_MAX_NODES]; /* by node index: bit p = the link leaving through port p is down */
+    uint8_t node_down[KOLO_MAX_NODES]; /* 1 = node failed: it carries nothing, its links count as down */
+} kolo_faults;
+
+void kolo_faults_clear(kolo_faults *f);
+/* the link leaving node index n through network port p, and its other end
+ * (the neighbour's port p^1): down = 1 or up = 0. KOLO_E_ARG on bad input. */
+int kolo_faults_set_link(kolo_faults *f, const kolo_topo *t, unsigned n, int port, int down);
+int kolo_faults_set_node(kolo_faults *f, const kolo_topo *t, unsigned n, int down);
+/* 1 if a packet may leave node index n through network port p: the port is
+ * present, its link is up and both routers are alive */
+int kolo_faults_link_usable(const kolo_faults *f, const kolo_topo *t, unsigned n, int port);
+
+typedef struct {
+    uint32_t pairs;          /* (src, dst) pairs of live nodes, src != dst */
+    uint32_t default_routes; /* pairs whose default route avoided every fault */
+    uint32_t detoured;       /* pairs given another route */
+    uint32_t unreachable;    /* pairs left without a valid entry */
+    uint32_t rejected_cycle; /* candidate routes refused: they would close a cycle */
+} kolo_ft_report;
+
+size_t kolo_ft_workspace_size(const kolo_topo *t);
+/* row src (node id) of kolo_tableset_faults, in O(nodes) memory */
+int kolo_table_faults(const kolo_topo *t, const kolo_faults *f, uint16_t src, kolo_route_entry *table,
+                      void *ws, size_t ws_size, kolo_ft_report *rep);
+/* tables[index(src) * nodes + index(dst)] for every pair */
+int kolo_tableset_faults(const kolo_topo *t, const kolo_faults *f, kolo_route_entry *tables, void *ws,
+                         size_t ws_size, kolo_ft_report *rep);
+
+typedef struct {
+    uint32_t pairs_connected; /* live pairs (src != dst) the usable links connect */
+    uint32_t pairs_routed;    /* pairs with a valid entry */
+    uint32_t bad_entries;     /* entries that failed (the first is src/dst) */
+    uint16_t src, dst;
+} kolo_conn_report;
+size_t kolo_conn_workspace_size(const kolo_topo *t);
+/* Every valid entry's deterministic path uses only usable links and ejects
+ * at its destination; entries from or to dead nodes are not valid; every
+ * live pair the usable links connect has a valid entry. KOLO_OK,
+ * KOLO_E_FAULT, KOLO_E_UNROUTED, or the path error of a bad entry. */
+int kolo_connectivity_check(const kolo_topo *t, const kolo_faults *f, const kolo_route_entry *tables,
+                            void *ws, size_t ws_size, kolo_conn_report *rep);
+
 #ifdef __cplusplus
 }
 #endif

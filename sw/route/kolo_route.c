@@ -230,6 +230,10 @@ const char *kolo_route_strerror(int code) {
         return "cycle in the channel dependency graph";
     case KOLO_E_NOSPACE:
         return "workspace too small";
+    case KOLO_E_UNROUTED:
+        return "connected pair without a route";
+    case KOLO_E_FAULT:
+        return "route crosses a failed link or node";
     default:
         return "unknown error";
     }
@@ -474,4 +478,465 @@ int kolo_deadlock_check(const kolo_topo *t, const kolo_route_entry *tables, void
             return KOLO_E_CYCLE;
     }
     return KOLO_OK;
+}
+
+/* ---- routing around faults -----------------------------------------------------------
+ * kolo_tableset_faults and kolo_table_faults run the same greedy algorithm:
+ * 1. every live pair whose default route uses only usable links keeps it; its
+ *    turns go into the ring graph (default turns alone never make a cycle);
+ * 2. then, pairs in (src index, dst index) order, each broken pair takes the
+ *    first of its candidates, shortest path first, whose path is usable and
+ *    whose new turns leave the ring graph acyclic (an edge u -> v is refused
+ *    when v already reaches u); its turns join the graph;
+ * 3. a pair without such a candidate is unreachable (entry 0).
+ * Candidates: a first step (none or any present port), a last step (none or
+ * any present port) and, in each dimension, either direction around the ring
+ * between the nodes after the first and before the last step.
+ * Row mode stops after the row's own source: later sources cannot change it.
+ */
+#define FT_MAX_CAND (7u * 7u * 8u)
+#define FT_MAX_TURNS 8
+
+typedef struct {
+    uint64_t *turns;  /* [nodes] the graph, as per-node turn masks */
+    uint16_t *stamp;  /* [RING_SLOTS] DFS visit marks */
+    uint16_t *stack;  /* [RING_SLOTS] */
+    uint32_t *cand;   /* [FT_MAX_CAND] route states */
+    uint16_t *clen;   /* [FT_MAX_CAND] path lengths */
+    uint16_t *nb;     /* [nodes * 6] neighbour index through each port */
+    uint8_t *usable;  /* [nodes] ports a packet may leave through */
+    uint16_t gen;
+} ft_work;
+
+void kolo_faults_clear(kolo_faults *f) {
+    unsigned i;
+    for (i = 0; i < KOLO_MAX_NODES; i++) {
+        f->port_down[i] = 0;
+        f->node_down[i] = 0;
+    }
+}
+
+int kolo_faults_set_link(kolo_faults *f, const kolo_topo *t, unsigned n, int port, int down) {
+    unsigned m;
+    if (!f || !kolo_topo_valid(t) || n >= kolo_topo_nodes(t) || !kolo_port_present(t, port))
+        return KOLO_E_ARG;
+    m = kolo_node_index(t, kolo_neighbor(t, kolo_node_id_of_index(t, n), port));
+    if (down) {
+        f->port_down[n] |= (uint8_t)(1u << port);
+        f->port_down[m] |= (uint8_t)(1u << (port ^ 1));
+    } else {
+        f->port_down[n] &= (uint8_t)~(1u << port);
+        f->port_down[m] &= (uint8_t)~(1u << (port ^ 1));
+    }
+    return KOLO_OK;
+}
+
+int kolo_faults_set_node(kolo_faults *f, const kolo_topo *t, unsigned n, int down) {
+    if (!f || !kolo_topo_valid(t) || n >= kolo_topo_nodes(t))
+        return KOLO_E_ARG;
+    f->node_down[n] = (uint8_t)(down != 0);
+    return KOLO_OK;
+}
+
+int kolo_faults_link_usable(const kolo_faults *f, const kolo_topo *t, unsigned n, int port) {
+    unsigned m;
+    if (!kolo_port_present(t, port) || n >= kolo_topo_nodes(t))
+        return 0;
+    if ((f->port_down[n] >> port) & 1u || f->node_down[n])
+        return 0;
+    m = kolo_node_index(t, kolo_neighbor(t, kolo_node_id_of_index(t, n), port));
+    return !f->node_down[m];
+}
+
+size_t kolo_ft_workspace_size(const kolo_topo *t) {
+    unsigned n = kolo_topo_nodes(t);
+    if (n == 0)
+        return 0;
+    return 8u + (size_t)n * (sizeof(uint64_t) + 6u * 2u + 1u) + RING_SLOTS * (2u + 2u) + FT_MAX_CAND * (4u + 2u);
+}
+
+static int ft_setup(const kolo_topo *t, const kolo_faults *f, void *ws, size_t ws_size, ft_work *w) {
+    unsigned nodes = kolo_topo_nodes(t), i;
+    uintptr_t base;
+    if (nodes == 0 || !ws)
+        return KOLO_E_ARG;
+    if (ws_size < kolo_ft_workspace_size(t))
+        return KOLO_E_NOSPACE;
+    base = ((uintptr_t)ws + 7u) & ~(uintptr_t)7u;
+    w->turns = (uint64_t *)base;
+    w->cand = (uint32_t *)(w->turns + nodes);
+    w->stamp = (uint16_t *)(w->cand + FT_MAX_CAND);
+    w->stack = w->stamp + RING_SLOTS;
+    w->clen = w->stack + RING_SLOTS;
+    w->nb = w->clen + FT_MAX_CAND;
+    w->usable = (uint8_t *)(w->nb + (size_t)nodes * 6u);
+    for (i = 0; i < nodes; i++) {
+        uint16_t id = kolo_node_id_of_index(t, i);
+        int p;
+        w->turns[i] = 0;
+        w->usable[i] = 0;
+        for (p = 0; p < 6; p++) {
+            w->nb[i * 6u + (unsigned)p] = (uint16_t)kolo_node_index(t, kolo_neighbor(t, id, p));
+            if (!f || kolo_faults_link_usable(f, t, i, p))
+                w->usable[i] |= (uint8_t)(1u << p);
+        }
+    }
+    for (i = 0; i < RING_SLOTS; i++)
+        w->stamp[i] = 0;
+    w->gen = 0;
+    return KOLO_OK;
+}
+
+/* Walk the deterministic path of rs from src hop by hop. Returns the number
+ * of network hops, or -1 when it uses a port absent in the topology, a hop
+ * count beyond its ring, an unusable link (f != NULL), or ends anywhere but
+ * dst. Fills the turns it makes (node index, bit in_port*6+out_port). */
+static int ft_walk(const kolo_topo *t, const ft_work *w, unsigned src, unsigned dst, uint32_t rs,
+                   unsigned *turn_node, uint64_t *turn_bit, unsigned *n_turns) {
+    int seg_port[8], prev = -1, hops = 0;
+    unsigned seg_len[8], n_seg = 0, k, d, h, cur = src;
+    *n_turns = 0;
+    for (d = 0; d < 3; d++)
+        if (t->size[d] > 1 ? kolo_rs_hops(rs, (int)d) >= t->size[d] : kolo_rs_hops(rs, (int)d) != 0)
+            return -1;
+    if (rs & KOLO_RS_FS_VALID) {
+        seg_port[n_seg] = kolo_rs_fs_port(rs);
+        seg_len[n_seg++] = 1;
+    }
+    for (k = 0; k < 6; k++) {
+        d = k % 3;
+        if (kolo_rs_hops(rs, (int)d) != 0 && (unsigned)kolo_rs_minus(rs, (int)d) == k / 3) {
+            seg_port[n_seg] = (int)(2 * d + k / 3);
+            seg_len[n_seg++] = kolo_rs_hops(rs, (int)d);
+        }
+    }
+    if (rs & KOLO_RS_LS_VALID) {
+        seg_port[n_seg] = kolo_rs_ls_port(rs);
+        seg_len[n_seg++] = 1;
+    }
+    for (k = 0; k < n_seg; k++) {
+        int port = seg_port[k];
+        if (port > 5 || !kolo_port_present(t, port))
+            return -1;
+        if (prev >= 0 && port != prev) {
+            turn_node[*n_turns] = cur;
+            turn_bit[*n_turns] = (uint64_t)1u << (prev * 6 + port);
+            (*n_turns)++;
+        }
+        for (h = 0; h < seg_len[k]; h++) {
+            if (!((w->usable[cur] >> port) & 1u))
+                return -1;
+            cur = w->nb[cur * 6u + (unsigned)port];
+            hops++;
+        }
+        prev = port;
+    }
+    return cur == dst ? hops : -1;
+}
+
+/* does ring `from` reach ring `to` in the graph? */
+static int ft_reaches(const kolo_topo *t, ft_work *w, unsigned from, unsigned to) {
+    int top = 0;
+    if (from == to)
+        return 1;
+    if (++w->gen == 0) {
+        unsigned i;
+        for (i = 0; i < RING_SLOTS; i++)
+            w->stamp[i] = 0;
+        w->gen = 1;
+    }
+    w->stack[0] = (uint16_t)from;
+    w->stamp[from] = w->gen;
+    while (top >= 0) {
+        unsigned r = w->stack[top--], k;
+        unsigned in_port = r / 256u, len = t->size[in_port >> 1];
+        for (k = 0; k < len; k++) {
+            uint16_t node = ring_node(r, k);
+            unsigned mask = (unsigned)(w->turns[kolo_node_index(t, node)] >> (in_port * 6u)) & 0x3fu, q;
+            for (q = 0; mask; q++, mask >>= 1) {
+                unsigned next;
+                if (!(mask & 1u))
+                    continue;
+                next = ring_of(node, (int)q);
+                if (next == to)
+                    return 1;
+                if (w->stamp[next] != w->gen) {
+                    w->stamp[next] = w->gen;
+                    w->stack[++top] = (uint16_t)next;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* add the turns if none closes a cycle: 1 added, 0 refused (graph unchanged) */
+static int ft_add_turns(const kolo_topo *t, ft_work *w, const unsigned *node, const uint64_t *bit,
+                        unsigned n) {
+    unsigned k, added = 0, added_idx[FT_MAX_TURNS];
+    for (k = 0; k < n; k++) {
+        unsigned b = 0, in_port, out_port;
+        uint16_t id;
+        if (w->turns[node[k]] & bit[k])
+            continue;
+        while (!((bit[k] >> b) & 1u))
+            b++;
+        in_port = b / 6u;
+        out_port = b % 6u;
+        id = kolo_node_id_of_index(t, node[k]);
+        if (ft_reaches(t, w, ring_of(id, (int)out_port), ring_of(id, (int)in_port))) {
+            while (added > 0) {
+                added--;
+                w->turns[node[added_idx[added]]] &= ~bit[added_idx[added]];
+            }
+            return 0;
+        }
+        w->turns[node[k]] |= bit[k];
+        added_idx[added++] = k;
+    }
+    return 1;
+}
+
+static int ft_live_pair(const kolo_faults *f, unsigned i, unsigned j) {
+    return !f->node_down[i] && !f->node_down[j];
+}
+
+/* the detour of a broken pair; 0 when there is none */
+static kolo_route_entry ft_detour(const kolo_topo *t, const kolo_faults *f, ft_work *w, uint16_t s,
+                                  uint16_t d, kolo_ft_report *rep) {
+    unsigned nc = 0, k, i, tn[FT_MAX_TURNS], si = kolo_node_index(t, s), di = kolo_node_index(t, d);
+    uint64_t tb[FT_MAX_TURNS];
+    int fs, ls;
+    (void)f;
+    for (fs = -1; fs < 6; fs++) {
+        if (fs >= 0 && !kolo_port_present(t, fs))
+            continue;
+        for (ls = -1; ls < 6; ls++) {
+            kolo_coord a, b;
+            unsigned signs;
+            if (ls >= 0 && !kolo_port_present(t, ls))
+                continue;
+            a = kolo_node_coord(fs >= 0 ? kolo_neighbor(t, s, fs) : s);
+            b = kolo_node_coord(ls >= 0 ? kolo_neighbor(t, d, ls ^ 1) : d);
+            for (signs = 0; signs < 8; signs++) {
+                uint32_t rs = 0;
+                int dd, skip = 0, len;
+                for (dd = 0; dd < 3 && !skip; dd++) {
+                    unsigned n = t->size[dd], off = (b.c[dd] + n - a.c[dd]) % n;
+                    int minus = (signs >> dd) & 1;
+                    if (off == 0) {
+                        skip = minus; /* one way only: no hops */
+                        continue;
+                    }
+                    rs = kolo_rs_set_hops(rs, dd, minus ? n - off : off);
+                    if (minus)
+                        rs |= KOLO_RS_SIGN(dd);
+                }
+                if (skip)
+                    continue;
+                if (fs >= 0)
+                    rs |= KOLO_RS_FS_VALID | (uint32_t)fs << KOLO_RS_FS_PORT_SHIFT;
+                if (ls >= 0)
+                    rs |= KOLO_RS_LS_VALID | (uint32_t)ls << KOLO_RS_LS_PORT_SHIFT;
+                len = ft_walk(t, w, si, di, rs, tn, tb, &i);
+                if (len < 0)
+                    continue;
+                /* insert, keeping (length, enumeration order) */
+                k = nc++;
+                while (k > 0 && w->clen[k - 1] > len) {
+                    w->clen[k] = w->clen[k - 1];
+                    w->cand[k] = w->cand[k - 1];
+                    k--;
+                }
+                w->clen[k] = (uint16_t)len;
+                w->cand[k] = rs;
+            }
+        }
+    }
+    for (k = 0; k < nc; k++) {
+        unsigned n;
+        ft_walk(t, w, si, di, w->cand[k], tn, tb, &n);
+        if (ft_add_turns(t, w, tn, tb, n))
+            return KOLO_RE_VALID | w->cand[k];
+        rep->rejected_cycle++;
+    }
+    return 0;
+}
+
+/* row >= 0: fill table with row `row` only; row < 0: fill the whole set */
+static int ft_run(const kolo_topo *t, const kolo_faults *f, int row, kolo_route_entry *out, void *ws,
+                  size_t ws_size, kolo_ft_report *rep) {
+    unsigned nodes = kolo_topo_nodes(t), i, j, last, tn[FT_MAX_TURNS], n;
+    uint64_t tb[FT_MAX_TURNS];
+    ft_work w;
+    kolo_ft_report r = {0, 0, 0, 0, 0};
+    int rc;
+    if (!f || !out)
+        return KOLO_E_ARG;
+    rc = ft_setup(t, f, ws, ws_size, &w);
+    if (rc != KOLO_OK)
+        return rc;
+    last = row >= 0 ? (unsigned)row : nodes - 1u;
+    /* 1: default routes that avoid the faults */
+    for (i = 0; i < nodes; i++) {
+        uint16_t s = kolo_node_id_of_index(t, i);
+        int counted = row < 0 || (unsigned)row == i;
+        for (j = 0; j < nodes; j++) {
+            uint16_t d = kolo_node_id_of_index(t, j);
+            kolo_route_entry e = 0;
+            if (i == j) {
+                e = f->node_down[i] ? 0 : KOLO_RE_VALID;
+            } else if (ft_live_pair(f, i, j)) {
+                kolo_route_entry def = kolo_route_default(t, s, d);
+                if (counted)
+                    r.pairs++;
+                if (ft_walk(t, &w, i, j, def, tn, tb, &n) >= 0) {
+                    unsigned k;
+                    for (k = 0; k < n; k++)
+                        w.turns[tn[k]] |= tb[k];
+                    e = def;
+                    if (counted)
+                        r.default_routes++;
+                }
+            }
+            if (row < 0)
+                out[(size_t)i * nodes + j] = e;
+            else if ((unsigned)row == i)
+                out[j] = e;
+        }
+    }
+    /* 2: detours, in pair order, up to the last row wanted */
+    for (i = 0; i <= last; i++) {
+        uint16_t s = kolo_node_id_of_index(t, i);
+        int counted = row < 0 || (unsigned)row == i;
+        for (j = 0; j < nodes; j++) {
+            uint16_t d = kolo_node_id_of_index(t, j);
+            kolo_route_entry e;
+            if (i == j || !ft_live_pair(f, i, j))
+                continue;
+            if (ft_walk(t, &w, i, j, kolo_route_default(t, s, d), tn, tb, &n) >= 0)
+                continue;
+            e = ft_detour(t, f, &w, s, d, counted ? &r : &(kolo_ft_report){0, 0, 0, 0, 0});
+            if (counted) {
+                if (e)
+                    r.detoured++;
+                else
+                    r.unreachable++;
+            }
+            if (row < 0)
+                out[(size_t)i * nodes + j] = e;
+            else if ((unsigned)row == i)
+                out[j] = e;
+        }
+    }
+    if (rep)
+        *rep = r;
+    return KOLO_OK;
+}
+
+int kolo_table_faults(const kolo_topo *t, const kolo_faults *f, uint16_t src, kolo_route_entry *table,
+                      void *ws, size_t ws_size, kolo_ft_report *rep) {
+    if (!kolo_topo_valid(t) || !kolo_node_in_topo(t, src))
+        return KOLO_E_ARG;
+    return ft_run(t, f, (int)kolo_node_index(t, src), table, ws, ws_size, rep);
+}
+
+int kolo_tableset_faults(const kolo_topo *t, const kolo_faults *f, kolo_route_entry *tables, void *ws,
+                         size_t ws_size, kolo_ft_report *rep) {
+    if (!kolo_topo_valid(t))
+        return KOLO_E_ARG;
+    return ft_run(t, f, -1, tables, ws, ws_size, rep);
+}
+
+size_t kolo_conn_workspace_size(const kolo_topo *t) {
+    unsigned n = kolo_topo_nodes(t);
+    return n ? kolo_ft_workspace_size(t) + 8u + (size_t)n * 2u * sizeof(uint16_t) : 0;
+}
+
+int kolo_connectivity_check(const kolo_topo *t, const kolo_faults *f, const kolo_route_entry *tables,
+                            void *ws, size_t ws_size, kolo_conn_report *rep) {
+    unsigned nodes = kolo_topo_nodes(t), i, j, ncomp = 0;
+    uint16_t *comp, *queue;
+    uintptr_t base;
+    kolo_conn_report r = {0, 0, 0, 0, 0};
+    int first_rc = KOLO_OK;
+    ft_work w;
+    size_t ft_size;
+    if (rep)
+        *rep = r;
+    if (nodes == 0 || !f || !tables || !ws)
+        return KOLO_E_ARG;
+    if (ws_size < kolo_conn_workspace_size(t))
+        return KOLO_E_NOSPACE;
+    ft_size = kolo_ft_workspace_size(t);
+    if (ft_setup(t, f, ws, ft_size, &w) != KOLO_OK)
+        return KOLO_E_ARG;
+    base = ((uintptr_t)ws + ft_size + 7u) & ~(uintptr_t)7u;
+    comp = (uint16_t *)base;
+    queue = comp + nodes;
+    for (i = 0; i < nodes; i++)
+        comp[i] = 0xffffu;
+    /* components of the usable-link graph (labels in index order: deterministic) */
+    for (i = 0; i < nodes; i++) {
+        unsigned head = 0, tail = 0;
+        if (f->node_down[i] || comp[i] != 0xffffu)
+            continue;
+        comp[i] = (uint16_t)ncomp;
+        queue[tail++] = (uint16_t)i;
+        while (head < tail) {
+            unsigned u = queue[head++];
+            int p;
+            for (p = 0; p < 6; p++) {
+                unsigned v;
+                if (!kolo_faults_link_usable(f, t, u, p))
+                    continue;
+                v = kolo_node_index(t, kolo_neighbor(t, kolo_node_id_of_index(t, u), p));
+                if (comp[v] == 0xffffu) {
+                    comp[v] = (uint16_t)ncomp;
+                    queue[tail++] = (uint16_t)v;
+                }
+            }
+        }
+        ncomp++;
+    }
+    for (i = 0; i < nodes; i++) {
+        uint16_t s = kolo_node_id_of_index(t, i);
+        for (j = 0; j < nodes; j++) {
+            kolo_route_entry e = tables[(size_t)i * nodes + j];
+            int rc = KOLO_OK, live = ft_live_pair(f, i, j);
+            unsigned tn[FT_MAX_TURNS], n;
+            uint64_t tb[FT_MAX_TURNS];
+            if (!live) {
+                if (e & KOLO_RE_VALID)
+                    rc = KOLO_E_FAULT;
+            } else if (i == j) {
+                if (!(e & KOLO_RE_VALID))
+                    rc = KOLO_E_UNROUTED;
+            } else {
+                int connected = comp[i] == comp[j];
+                if (connected)
+                    r.pairs_connected++;
+                if (e & KOLO_RE_VALID) {
+                    r.pairs_routed++;
+                    rc = kolo_route_path_to(t, s, kolo_node_id_of_index(t, j), e, 0, 0);
+                    if (rc >= 0)
+                        rc = ft_walk(t, &w, i, j, e & KOLO_RS_MASK, tn, tb, &n) >= 0
+                                 ? KOLO_OK
+                                 : KOLO_E_FAULT;
+                } else if (connected) {
+                    rc = KOLO_E_UNROUTED;
+                }
+            }
+            if (rc != KOLO_OK) {
+                if (r.bad_entries++ == 0) {
+                    r.src = s;
+                    r.dst = kolo_node_id_of_index(t, j);
+                    first_rc = rc;
+                }
+            }
+        }
+    }
+    if (rep)
+        *rep = r;
+    return first_rc;
 }
