@@ -195,6 +195,37 @@ void kolo_cqe_unpack(const uint8_t in[16], kolo_cqe *e);
  * is dropped and counted in ERR_CSR. Every other write is always taken. */
 int kolo_ni_mmio_write_ready(const kolo_ni *ni, int bar, uint64_t offset);
 
+/* ---- end-to-end reliability (docs/ni.md section 10) --------------------------
+ * With e2e enabled (on every NI of the torus), the initiator keeps each
+ * request until its response, sends it again over the current route after
+ * `timeout` cycles without one (kolo_ni_step calls), at most `max_retries`
+ * times, then completes the operation with KOLO_ST_TIMEOUT (KOLO_ST_BAD_DST
+ * when the destination has become unreachable). Header flit 0 bit 63 carries
+ * a generation bit per tag; the target remembers per (source, tag) the
+ * generation it executed last and the response it sent, and answers a
+ * repeated request from that record without executing it again (GET_REQ is
+ * read again). Responses echo the bit; one that matches no outstanding
+ * request is a duplicate and dropped. Off: the NI behaves as before. */
+#define KOLO_H0_GEN (1ull << 63)
+#define KOLO_NI_E2E_TIMEOUT 20000u /* cycles (80 us at 250 MHz) */
+#define KOLO_NI_E2E_RETRIES 8u
+typedef struct {
+    int enable;
+    uint32_t timeout;     /* cycles without a response before a request is sent again */
+    uint32_t max_retries; /* retransmissions before KOLO_ST_TIMEOUT */
+} kolo_ni_e2e_cfg;
+typedef struct {
+    uint64_t retransmits;   /* requests sent again */
+    uint64_t dup_requests;  /* requests seen again at the target (answered from the record) */
+    uint64_t dup_responses; /* responses dropped: no outstanding request/generation */
+    uint64_t timeouts;      /* operations given up after max_retries */
+    uint64_t unreachable;   /* operations given up: destination no longer routable */
+} kolo_ni_e2e_stats;
+void kolo_ni_set_e2e(kolo_ni *ni, const kolo_ni_e2e_cfg *cfg);
+void kolo_ni_get_e2e(const kolo_ni *ni, kolo_ni_e2e_cfg *cfg, kolo_ni_e2e_stats *st);
+/* requests sent and waiting for a response; *oldest = the longest wait (cycles) */
+unsigned kolo_ni_outstanding_age(const kolo_ni *ni, uint64_t *oldest);
+
 #ifdef __cplusplus
 }
 #endif

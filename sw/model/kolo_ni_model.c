@@ -54,7 +54,21 @@ typedef struct {
     uint8_t want_data, is_put;
     uint16_t dst;
     uint32_t off, nbytes;
+    /* end-to-end reliability (docs/ni.md section 10) */
+    uint8_t gen;          /* generation bit of the current use (flips at each allocation) */
+    uint8_t sent;         /* the request left the NI: the timer runs */
+    uint8_t retries;      /* retransmissions so far */
+    uint8_t quarantined;  /* freed after a retransmission: not reusable before release_at */
+    uint64_t sent_at, release_at;
+    kolo_pkt pkt;         /* the request as sent, for retransmission */
 } ni_tag;
+
+/* target side: what was last executed for (source, tag) */
+typedef struct {
+    uint8_t valid, gen, resp_op, status;
+    uint64_t h0ext; /* header flit 0 bits 62:59 of the response */
+    uint64_t value; /* fetched value of a fetching atomic */
+} ni_dedup;
 
 typedef struct {
     uint64_t sq_base, cq_base, sizes, ctrl;
@@ -99,6 +113,13 @@ struct kolo_ni {
     int staged_valid;
     unsigned rr_fetch, rr_build, turn;
     uint64_t pkt_count; /* kolo_pkt.id of built packets */
+    /* end-to-end reliability */
+    uint64_t now; /* kolo_ni_step calls */
+    kolo_ni_e2e_cfg e2e;
+    kolo_ni_e2e_stats e2e_st;
+    uint8_t retx_q[NI_TAGS]; /* tags waiting to be sent again */
+    unsigned retx_head, retx_count;
+    ni_dedup *dedup[KOLO_MAX_NODES]; /* [source index] -> NI_TAGS entries, allocated on use */
 };
 
 /* ---- little-endian helpers ------------------------------------------------ */
@@ -190,11 +211,21 @@ kolo_ni *kolo_ni_new(const kolo_topo *t, uint16_t node_id, const kolo_ni_env *en
         ni->tag_fifo[i] = (uint8_t)i;
     }
     ni->tag_count = NI_TAGS;
+    ni->e2e.enable = 0;
+    ni->e2e.timeout = KOLO_NI_E2E_TIMEOUT;
+    ni->e2e.max_retries = KOLO_NI_E2E_RETRIES;
     kolo_ni_set_node(ni, t, node_id);
     return ni;
 }
 
-void kolo_ni_free(kolo_ni *ni) { free(ni); }
+void kolo_ni_free(kolo_ni *ni) {
+    unsigned i;
+    if (!ni)
+        return;
+    for (i = 0; i < KOLO_MAX_NODES; i++)
+        free(ni->dedup[i]);
+    free(ni);
+}
 
 void kolo_ni_set_node(kolo_ni *ni, const kolo_topo *t, uint16_t node_id) {
     if (!ni || !t || !kolo_topo_valid(t) || !kolo_node_in_topo(t, node_id))
@@ -225,12 +256,29 @@ static int tag_alloc(kolo_ni *ni) {
     t = ni->tag_fifo[ni->tag_head];
     ni->tag_head = (ni->tag_head + 1) % NI_TAGS;
     ni->tag_count--;
+    if (ni->e2e.enable)
+        ni->tags[t].gen ^= 1u;
+    ni->tags[t].sent = 0;
+    ni->tags[t].retries = 0;
     return t;
 }
-static void tag_free(kolo_ni *ni, unsigned t) {
-    ni->tags[t].op = -1;
+static void tag_release(kolo_ni *ni, unsigned t) {
+    ni->tags[t].quarantined = 0;
     ni->tag_fifo[(ni->tag_head + ni->tag_count) % NI_TAGS] = (uint8_t)t;
     ni->tag_count++;
+}
+static void tag_free(kolo_ni *ni, unsigned t) {
+    ni_tag *tg = &ni->tags[t];
+    tg->op = -1;
+    tg->sent = 0;
+    if (tg->retries) {
+        /* copies of this request may still be in the network: the tag (and
+         * its generation bit) is reused only after they are surely gone */
+        tg->quarantined = 1;
+        tg->release_at = ni->now + 2 * ni->e2e.timeout;
+        return;
+    }
+    tag_release(ni, t);
 }
 
 static uint32_t route_of(const kolo_ni *ni, uint16_t node) {
@@ -530,6 +578,8 @@ static int build_from(kolo_ni *ni, unsigned ci) {
             p->payload[1] = o->w3 & mask;
     }
     tg = &ni->tags[t];
+    if (ni->e2e.enable && tg->gen)
+        p->header[0] |= KOLO_H0_GEN;
     tg->op = idx;
     tg->dst = o->dst;
     tg->off = off;
@@ -571,14 +621,105 @@ static int send_resp(kolo_ni *ni) {
     return 1;
 }
 
+static void note_sent(kolo_ni *ni, const kolo_pkt *p) {
+    ni_tag *tg;
+    if (!ni->e2e.enable)
+        return;
+    tg = &ni->tags[(p->header[1] >> 48) & 0xffu];
+    tg->pkt = *p;
+    tg->sent = 1;
+    tg->sent_at = ni->now;
+}
+
+/* a retransmission waiting: send it first (it is the oldest request) */
+static int send_retx(kolo_ni *ni) {
+    ni_tag *tg;
+    unsigned t;
+    if (!ni->retx_count)
+        return 0;
+    t = ni->retx_q[ni->retx_head];
+    tg = &ni->tags[t];
+    if (tg->op < 0 || !tg->sent) { /* answered meanwhile */
+        ni->retx_head = (ni->retx_head + 1) % NI_TAGS;
+        ni->retx_count--;
+        return 1;
+    }
+    if (ni->env.send(ni->env.user, &tg->pkt))
+        return 0;
+    ni->retx_head = (ni->retx_head + 1) % NI_TAGS;
+    ni->retx_count--;
+    tg->sent_at = ni->now;
+    ni->st_tx++;
+    ni->e2e_st.retransmits++;
+    return 1;
+}
+
 static int send_req(kolo_ni *ni, int *did) {
+    if (send_retx(ni))
+        return 1;
     if (!ni->staged_valid && build_one(ni))
         *did = 1;
     if (!ni->staged_valid || ni->env.send(ni->env.user, &ni->staged))
         return 0;
+    note_sent(ni, &ni->staged);
     ni->staged_valid = 0;
     ni->st_tx++;
     return 1;
+}
+
+/* a request without a response for e2e.timeout cycles: send it again over
+ * the current route, or give up */
+static void tag_give_up(kolo_ni *ni, unsigned t, uint8_t st) {
+    ni_tag *tg = &ni->tags[t];
+    int16_t idx = tg->op;
+    ni_op *o = &ni->ops[idx];
+    ni_ctx *c = &ni->ctx[o->ctx];
+    int put = tg->is_put;
+    tg->retries = tg->retries ? tg->retries : 1; /* quarantine: a copy may be out there */
+    tag_free(ni, t);
+    o->pkts_out--;
+    if (put && !o->orphan)
+        c->put_out--;
+    op_error(o, st);
+    if (o->state == OP_WAIT && !o->pkts_out)
+        op_finish(ni, idx);
+}
+
+static int e2e_timers(kolo_ni *ni) {
+    unsigned t;
+    int did = 0;
+    for (t = 0; t < NI_TAGS; t++) {
+        ni_tag *tg = &ni->tags[t];
+        if (tg->quarantined && ni->now >= tg->release_at) {
+            tag_release(ni, t);
+            continue;
+        }
+        if (tg->op < 0 || !tg->sent || ni->now - tg->sent_at < ni->e2e.timeout)
+            continue;
+        did = 1;
+        {
+            uint32_t re = route_of(ni, tg->dst);
+            if (!(re & KOLO_RE_VALID)) {
+                ni->e2e_st.unreachable++;
+                tag_give_up(ni, t, KOLO_ST_BAD_DST);
+                continue;
+            }
+            if (tg->retries >= ni->e2e.max_retries) {
+                ni->e2e_st.timeouts++;
+                tag_give_up(ni, t, KOLO_ST_TIMEOUT);
+                continue;
+            }
+            /* the table may have changed since: the copy takes today's route */
+            tg->pkt.header[0] = (tg->pkt.header[0] & ~((uint64_t)KOLO_RS_MASK << 36)) |
+                                (uint64_t)(re & KOLO_RS_MASK) << 36;
+            tg->pkt.id = (uint64_t)ni->node_id << 48 | (++ni->pkt_count & 0xffffffffffffull);
+            tg->retries++;
+            tg->sent_at = ni->now; /* the timer restarts when it is queued */
+            ni->retx_q[(ni->retx_head + ni->retx_count) % NI_TAGS] = (uint8_t)t;
+            ni->retx_count++;
+        }
+    }
+    return did;
 }
 
 int kolo_ni_step(kolo_ni *ni) {
@@ -586,6 +727,9 @@ int kolo_ni_step(kolo_ni *ni) {
     unsigned ci;
     if (!ni)
         return 0;
+    ni->now++;
+    if (ni->e2e.enable && (ni->now & 63u) == 0 && e2e_timers(ni))
+        did = 1;
     for (ci = 0; ci < KOLO_NI_NUM_CTX; ci++)
         if (ni->ctx[ci].pend_count && flush_cq(ni, &ni->ctx[ci]))
             did = 1;
@@ -602,7 +746,7 @@ int kolo_ni_step(kolo_ni *ni) {
 
 int kolo_ni_idle(const kolo_ni *ni) {
     unsigned ci;
-    if (ni->resp_count || ni->staged_valid || ni->nfree != NI_POOL)
+    if (ni->resp_count || ni->staged_valid || ni->nfree != NI_POOL || ni->retx_count)
         return 0;
     for (ci = 0; ci < KOLO_NI_NUM_CTX; ci++) {
         const ni_ctx *c = &ni->ctx[ci];
@@ -649,8 +793,36 @@ static int rx_request(kolo_ni *ni, const kolo_pkt *p, unsigned op, unsigned len)
     kolo_pkt r;
     uint8_t buf[NI_PKT_BYTES];
     int st;
+    unsigned gen = (h0 & KOLO_H0_GEN) ? 1u : 0u;
+    ni_dedup *dd = NULL;
     if (!(re & KOLO_RE_VALID)) /* cannot be answered */
         return bad_pkt(ni);
+    if (ni->e2e.enable) {
+        unsigned si = kolo_node_index(&ni->topo, src);
+        if (!kolo_node_in_topo(&ni->topo, src))
+            return bad_pkt(ni);
+        if (!ni->dedup[si]) {
+            ni->dedup[si] = (ni_dedup *)calloc(NI_TAGS, sizeof(ni_dedup));
+            if (!ni->dedup[si])
+                return -1; /* retry later */
+        }
+        dd = &ni->dedup[si][tag];
+        if (dd->valid && dd->gen == gen && op != KOLO_OP_GET_REQ) {
+            /* a retransmission of a request already executed: answer it
+             * again from what was sent then, never execute it twice (a GET
+             * is read again: reading has no effect) */
+            unsigned rlen = dd->resp_op == KOLO_OP_GET_RESP ? 1u : 0u;
+            uint64_t a = dd->resp_op == KOLO_OP_NAK ? (uint64_t)dd->status : addr;
+            ni->e2e_st.dup_requests++;
+            pkt_init(ni, &r, src, dd->resp_op, 1, rlen, 0, re, dd->h0ext | (gen ? KOLO_H0_GEN : 0), a,
+                     tag, 0);
+            r.payload[0] = dd->value;
+            queue_resp(ni, &r);
+            return 0;
+        }
+        if (dd->valid && dd->gen == gen)
+            ni->e2e_st.dup_requests++;
+    }
     if (op == KOLO_OP_PUT) {
         unsigned n;
         if (len == 0)
@@ -738,6 +910,16 @@ static int rx_request(kolo_ni *ni, const kolo_pkt *p, unsigned op, unsigned len)
     } else { /* MGMT (service processor, not the NI), reserved ops */
         return bad_pkt(ni);
     }
+    if (dd) {
+        dd->valid = 1;
+        dd->gen = (uint8_t)gen;
+        dd->resp_op = r.op;
+        dd->status = r.op == KOLO_OP_NAK ? (uint8_t)(r.header[1] & 0xffu) : 0;
+        dd->h0ext = r.header[0] & (0xfull << KOLO_H0_EXT_SHIFT);
+        dd->value = r.payload[0];
+        if (gen)
+            r.header[0] |= KOLO_H0_GEN;
+    }
     queue_resp(ni, &r);
     return 0;
 }
@@ -750,6 +932,13 @@ static int rx_response(kolo_ni *ni, const kolo_pkt *p, unsigned op, unsigned len
     ni_op *o;
     ni_ctx *c;
     int16_t idx;
+    if (ni->e2e.enable && (t->op < 0 || ((h0 >> 12) & 0xfffu) != t->dst ||
+                           ((h0 & KOLO_H0_GEN) ? 1u : 0u) != t->gen)) {
+        /* the answer to a copy that was retransmitted, or to an operation
+         * given up: its request was answered already */
+        ni->e2e_st.dup_responses++;
+        return 0;
+    }
     if (t->op < 0 || ((h0 >> 12) & 0xfffu) != t->dst)
         return bad_pkt(ni);
     if (op == KOLO_OP_ACK) {
@@ -1126,4 +1315,36 @@ void kolo_ni_mmio_write(kolo_ni *ni, int bar, uint64_t offset, const void *data,
     } else {
         wr32(ni, offset, (uint32_t)get_le(b, 4));
     }
+}
+
+/* ---- end-to-end reliability: configuration and counters ------------------------ */
+void kolo_ni_set_e2e(kolo_ni *ni, const kolo_ni_e2e_cfg *cfg) {
+    if (!ni || !cfg)
+        return;
+    ni->e2e = *cfg;
+    if (ni->e2e.timeout < 64)
+        ni->e2e.timeout = 64;
+}
+
+void kolo_ni_get_e2e(const kolo_ni *ni, kolo_ni_e2e_cfg *cfg, kolo_ni_e2e_stats *st) {
+    if (cfg)
+        *cfg = ni->e2e;
+    if (st)
+        *st = ni->e2e_st;
+}
+
+unsigned kolo_ni_outstanding_age(const kolo_ni *ni, uint64_t *oldest) {
+    unsigned t, n = 0;
+    uint64_t age = 0;
+    for (t = 0; t < NI_TAGS; t++) {
+        const ni_tag *tg = &ni->tags[t];
+        if (tg->op < 0 || !tg->sent)
+            continue;
+        n++;
+        if (ni->now - tg->sent_at > age)
+            age = ni->now - tg->sent_at;
+    }
+    if (oldest)
+        *oldest = age;
+    return n;
 }

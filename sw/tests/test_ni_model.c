@@ -58,6 +58,9 @@ struct net_s {
     uint64_t recv_refused;
     void (*on_send)(int node, const kolo_pkt *p);
     void (*on_deliver)(int node, const kolo_pkt *p); /* before the NI gets it */
+    /* end-to-end tests: 1 = the network loses this packet, 2 = it delivers it twice */
+    int (*fate)(int node, const kolo_pkt *p);
+    int e2e; /* bit 63 may be set (generation) */
     unsigned msi_count[MAXN], msi_vec[MAXN];
 };
 
@@ -102,7 +105,7 @@ static void check_sent(int node, const kolo_pkt *p) {
     CHECK_EQ(p->op, op, "kolo_pkt op");
     CHECK_EQ(p->ordered, (h0 >> 35) & 1u, "kolo_pkt ordered");
     CHECK_EQ(vnet, op == KOLO_OP_ACK || op == KOLO_OP_NAK || op == KOLO_OP_GET_RESP, "vnet of op %u", op);
-    CHECK(!(h0 >> 63), "reserved bit 63");
+    CHECK(N.e2e || !(h0 >> 63), "reserved bit 63");
     if (op == KOLO_OP_ACK || op == KOLO_OP_NAK || op == KOLO_OP_GET_RESP)
         CHECK_EQ(p->header[1] >> 56, 0, "responses carry no key");
     if (N.check_hdr) {
@@ -139,6 +142,23 @@ static int cb_send(void *u, const kolo_pkt *p) {
         return 0;
     }
     dst = node_of_id((uint16_t)(p->header[0] & 0xfffu));
+    {
+        int fate = N.fate ? N.fate(src, p) : 0;
+        if (fate == 1)
+            return 0; /* taken, and lost */
+        if (fate == 2) { /* a copy goes first */
+            if (N.qn[dst] == N.qcap[dst]) {
+                N.qcap[dst] = N.qcap[dst] ? 2 * N.qcap[dst] : 64;
+                N.q[dst] = (flight *)realloc(N.q[dst], (size_t)N.qcap[dst] * sizeof(flight));
+            }
+            f = &N.q[dst][N.qn[dst]++];
+            f->p = *p;
+            f->due = N.now + 1;
+            f->seq = N.seq++;
+            f->src = src;
+            N.from[src][vnet]++;
+        }
+    }
     due = N.now + 1 + (N.max_delay ? test_rand(N.max_delay + 1) : 0);
     if ((p->header[0] >> 35) & 1u) { /* ordered: FIFO per (src, dst, vnet) */
         if (due < N.last_due[src][dst][vnet])
@@ -2165,6 +2185,192 @@ static void test_random_mix(void) {
     net_free();
 }
 
+
+/* ---- end-to-end reliability (kolo_ni_set_e2e) ------------------------------------------ */
+static struct {
+    int lose_op, lose_count, dup_op, dup_count; /* wire op to lose / duplicate, how many more */
+    int sent_op[64];
+    uint64_t sent_h0[64];
+    int nsent;
+} fz;
+static int fate_fn(int node, const kolo_pkt *p) {
+    int op = (int)((p->header[0] >> 24) & 15u);
+    (void)node;
+    if (fz.nsent < 64) {
+        fz.sent_op[fz.nsent] = op;
+        fz.sent_h0[fz.nsent++] = p->header[0];
+    }
+    if (op == fz.lose_op && fz.lose_count > 0) {
+        fz.lose_count--;
+        return 1;
+    }
+    if (op == fz.dup_op && fz.dup_count > 0) {
+        fz.dup_count--;
+        return 2;
+    }
+    return 0;
+}
+static void e2e_on(int target_dedup) {
+    kolo_ni_e2e_cfg c = {1, 200, 3};
+    int i;
+    for (i = 0; i < N.n; i++) {
+        c.enable = i == 7 ? target_dedup : 1;
+        kolo_ni_set_e2e(N.ni[i], &c);
+    }
+    N.e2e = 1;
+    N.fate = fate_fn;
+    memset(&fz, 0, sizeof fz);
+    fz.lose_op = fz.dup_op = -1;
+}
+static kolo_ni_e2e_stats e2e_st(int node) {
+    kolo_ni_e2e_stats st;
+    kolo_ni_get_e2e(N.ni[node], NULL, &st);
+    return st;
+}
+
+/* a fetch-add whose request or response is lost, or whose response comes
+ * twice: executed exactly once, the right old value returned */
+static void test_e2e_atomic(void) {
+    static const struct {
+        int lose, lose_n, dup, dedup;
+        const char *what;
+    } cases[] = {
+        {KOLO_OP_FETCH_ADD, 1, -1, 1, "request lost"},
+        {KOLO_OP_GET_RESP, 1, -1, 1, "response lost"},
+        {KOLO_OP_GET_RESP, 2, -1, 1, "response lost twice"},
+        {-1, 0, KOLO_OP_GET_RESP, 1, "response duplicated"},
+        {-1, 0, KOLO_OP_FETCH_ADD, 1, "request duplicated"},
+    };
+    for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        hq q;
+        kolo_cqe e;
+        net_init(T222);
+        e2e_on(cases[k].dedup);
+        std_windows(7);
+        hq_open(&q, 0, 1, 2, 3);
+        wr_le(N.mem[7] + DST_OFF, 1000, 8);
+        fz.lose_op = cases[k].lose;
+        fz.lose_count = cases[k].lose_n;
+        fz.dup_op = cases[k].dup;
+        fz.dup_count = cases[k].dup >= 0;
+        CHECK_EQ(exec1(&q, D(KOLO_D_FETCH_ADD, 0, 7, 0, A(DST_OFF), KEY1, 5, 0), &e), 0, "%s: status", cases[k].what);
+        CHECK_EQ(e.result, 1000, "%s: fetched value", cases[k].what);
+        CHECK(run_quiet(5000), "%s: quiet", cases[k].what);
+        CHECK_EQ(rd_le(N.mem[7] + DST_OFF, 8), 1005, "%s: executed exactly once", cases[k].what);
+        /* a second one: the tag's generation has moved on, it must execute */
+        CHECK_EQ(exec1(&q, D(KOLO_D_FETCH_ADD, 0, 7, 0, A(DST_OFF), KEY1, 5, 0), &e), 0, "%s: second", cases[k].what);
+        CHECK_EQ(e.result, 1005, "%s: second fetched value", cases[k].what);
+        CHECK_EQ(rd_le(N.mem[7] + DST_OFF, 8), 1010, "%s: second executed once", cases[k].what);
+        kolo_ni_e2e_stats s0 = e2e_st(0), s7 = e2e_st(7);
+        CHECK_EQ(s0.retransmits, (uint64_t)cases[k].lose_n, "%s: retransmits", cases[k].what);
+        CHECK_EQ(s7.dup_requests,
+                 (uint64_t)(cases[k].lose == KOLO_OP_GET_RESP ? cases[k].lose_n : cases[k].dup == KOLO_OP_FETCH_ADD),
+                 "%s: duplicate requests at the target", cases[k].what);
+        CHECK_EQ(s0.dup_responses,
+                 (uint64_t)(cases[k].dup == KOLO_OP_GET_RESP || cases[k].dup == KOLO_OP_FETCH_ADD),
+                 "%s: duplicate responses", cases[k].what);
+        CHECK_EQ(stat(0, KOLO_CSR_STAT_BAD_PKTS) + stat(7, KOLO_CSR_STAT_BAD_PKTS), 0, "%s: no bad packets",
+                 cases[k].what);
+        net_free();
+    }
+}
+
+/* negative control: without the target's record a retransmitted fetch-add
+ * runs twice; the check above would see it */
+static void test_e2e_control(void) {
+    hq q;
+    kolo_cqe e;
+    net_init(T222);
+    e2e_on(0);
+    std_windows(7);
+    hq_open(&q, 0, 1, 2, 3);
+    wr_le(N.mem[7] + DST_OFF, 1000, 8);
+    fz.lose_op = KOLO_OP_GET_RESP;
+    fz.lose_count = 1;
+    exec1(&q, D(KOLO_D_FETCH_ADD, 0, 7, 0, A(DST_OFF), KEY1, 5, 0), &e);
+    run_quiet(5000);
+    /* the target neither dedups nor echoes the generation: every copy (first
+     * + 3 retransmissions) runs, and the initiator, whose generation never
+     * comes back, gives up */
+    CHECK_EQ(rd_le(N.mem[7] + DST_OFF, 8), 1020, "without dedup every copy of the atomic runs (control)");
+    net_free();
+}
+
+/* a multi-packet PUT with one packet lost; a GET whose response is lost */
+static void test_e2e_put_get(void) {
+    hq q;
+    kolo_cqe e;
+    uint8_t src[1000];
+    net_init(T222);
+    e2e_on(1);
+    std_windows(7);
+    hq_open(&q, 0, 1, 2, 3);
+    fill_rand(src, sizeof src);
+    memcpy(N.mem[0] + SRC_OFF, src, sizeof src);
+    fz.lose_op = KOLO_OP_PUT;
+    fz.lose_count = 2;
+    CHECK_EQ(exec1(&q, D(KOLO_D_PUT, 0, 7, 1000, A(DST_OFF + 100), KEY1, A(SRC_OFF), 0), &e), 0, "put");
+    CHECK(!memcmp(N.mem[7] + DST_OFF + 100, src, sizeof src), "put data");
+    fz.lose_op = KOLO_OP_GET_RESP;
+    fz.lose_count = 1;
+    memset(N.mem[0] + SRC_OFF + 0x2000, 0, sizeof src);
+    CHECK_EQ(exec1(&q, D(KOLO_D_GET, 0, 7, 1000, A(DST_OFF + 100), KEY1, A(SRC_OFF + 0x2000), 0), &e), 0, "get");
+    CHECK(!memcmp(N.mem[0] + SRC_OFF + 0x2000, src, sizeof src), "get data");
+    CHECK_EQ(e2e_st(0).retransmits, 3, "retransmits");
+    CHECK(run_quiet(5000), "quiet");
+    net_free();
+}
+
+/* give up: every request lost -> KOLO_ST_TIMEOUT after max_retries; the
+ * route becomes invalid while waiting -> KOLO_ST_BAD_DST; a retransmission
+ * takes the route of the current table */
+static void test_e2e_give_up(void) {
+    hq q;
+    kolo_cqe e;
+    uint64_t t0;
+    net_init(T222);
+    e2e_on(1);
+    std_windows(7);
+    hq_open(&q, 0, 1, 2, 3);
+    fz.lose_op = KOLO_OP_ADD;
+    fz.lose_count = 100;
+    t0 = N.now;
+    CHECK_EQ(exec1(&q, D(KOLO_D_ADD, 0, 7, 0, A(DST_OFF), KEY1, 1, 0), &e), KOLO_ST_TIMEOUT, "timeout");
+    CHECK(N.now - t0 >= 4 * 200, "gave up after %llu cycles", (unsigned long long)(N.now - t0));
+    CHECK_EQ(e2e_st(0).timeouts, 1, "timeouts");
+    CHECK_EQ(e2e_st(0).retransmits, 3, "retransmits before giving up");
+    CHECK_EQ(rd_le(N.mem[7] + DST_OFF, 8), 0, "nothing executed");
+    /* unreachable while waiting */
+    fz.lose_count = 1;
+    kolo_desc d = D(KOLO_D_ADD, KOLO_DF_COMPLETE, 7, 0, A(DST_OFF), KEY1, 1, 0);
+    hq_post(&q, &d);
+    run(50);
+    w32(0, KOLO_CSR_ROUTE(7), 0);
+    CHECK(hq_wait(&q, &e, 5000), "completion");
+    CHECK_EQ(e.status, KOLO_ST_BAD_DST, "unreachable");
+    CHECK_EQ(e2e_st(0).unreachable, 1, "unreachable count");
+    /* new route for the retransmission: lose one, switch the entry to an
+     * equivalent one with other signs, the copy must carry it */
+    uint32_t alt = KOLO_RE_VALID | KOLO_RS_SIGN(0) | KOLO_RS_SIGN(1) | KOLO_RS_SIGN(2) |
+                   1u << KOLO_RS_HOPS_SHIFT(0) | 1u << KOLO_RS_HOPS_SHIFT(1) | 1u << KOLO_RS_HOPS_SHIFT(2);
+    w32(0, KOLO_CSR_ROUTE(7), kolo_route_default(&N.topo, id_of(0), id_of(7)));
+    fz.nsent = 0;
+    fz.lose_count = 1;
+    d = D(KOLO_D_ADD, KOLO_DF_COMPLETE, 7, 0, A(DST_OFF), KEY1, 1, 0);
+    hq_post(&q, &d);
+    run(50);
+    w32(0, KOLO_CSR_ROUTE(7), alt);
+    N.check_hdr = 0; /* the model builds headers from the default table */
+    CHECK(hq_wait(&q, &e, 5000) && e.status == 0, "retransmitted add");
+    int seen = 0;
+    for (int i = 0; i < fz.nsent; i++)
+        if (fz.sent_op[i] == KOLO_OP_ADD && ((fz.sent_h0[i] >> 36) & KOLO_RS_MASK) == (alt & KOLO_RS_MASK))
+            seen = 1;
+    CHECK(seen, "the retransmission took the new route");
+    CHECK_EQ(rd_le(N.mem[7] + DST_OFF, 8), 1, "one add executed");
+    net_free();
+}
+
 int main(int argc, char **argv) {
     test_seed(argc, argv, "test_ni_model");
 #define RUN(f)                                                                                     \
@@ -2193,5 +2399,9 @@ int main(int argc, char **argv) {
     RUN(test_isolation);
     RUN(test_disable);
     RUN(test_random_mix);
+    RUN(test_e2e_atomic);
+    RUN(test_e2e_control);
+    RUN(test_e2e_put_get);
+    RUN(test_e2e_give_up);
     return test_finish("test_ni_model");
 }
