@@ -65,7 +65,7 @@ static void push_event(kolo_svc_model *m, unsigned type, int port, uint32_t info
 
 kolo_svc_model *kolo_svc_new(uint16_t node_id, const kolo_topo *t, const kolo_svc_env *env) {
     if (!t || !env || !kolo_topo_valid(t) || !kolo_node_in_topo(t, node_id)) return NULL;
-    kolo_svc_model *m = calloc(1, sizeof *m);
+    kolo_svc_model *m = (kolo_svc_model *)calloc(1, sizeof *m);
     if (!m) return NULL;
     m->env = *env;
     m->topo = *t;

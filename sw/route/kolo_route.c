@@ -770,6 +770,7 @@ static int ft_run(const kolo_topo *t, const kolo_faults *f, int row, kolo_route_
     uint64_t tb[FT_MAX_TURNS];
     ft_work w;
     kolo_ft_report r = {0, 0, 0, 0, 0};
+    kolo_ft_report scratch = {0, 0, 0, 0, 0};
     int rc;
     if (!f || !out)
         return KOLO_E_ARG;
@@ -816,7 +817,7 @@ static int ft_run(const kolo_topo *t, const kolo_faults *f, int row, kolo_route_
                 continue;
             if (ft_walk(t, &w, i, j, kolo_route_default(t, s, d), tn, tb, &n) >= 0)
                 continue;
-            e = ft_detour(t, f, &w, s, d, counted ? &r : &(kolo_ft_report){0, 0, 0, 0, 0});
+            e = ft_detour(t, f, &w, s, d, counted ? &r : &scratch);
             if (counted) {
                 if (e)
                     r.detoured++;
