@@ -40,12 +40,16 @@ KOLO_SIM := $(SIM_BUILD)/kolo-sim
 KOLO_RUN := $(SIM_BUILD)/kolo-run
 
 # the C NI model: build/sw/libkolo_ni_model.a from mk/ni_model.mk
-SIM_HDRS := $(wildcard sw/include/*.h) sw/sim/sim.h sw/sim/sim_opts.h sw/lib/kolo_sim_client.h
-SIM_CORE_OBJS := $(SIM_OBJ)/sim.o $(SIM_OBJ)/net_ideal.o $(SIM_OBJ)/sim_opts.o
+SIM_HDRS := $(wildcard sw/include/*.h) sw/sim/sim.h sw/sim/sim_opts.h sw/sim/svc.h sw/sim/ctl.h \
+    sw/lib/kolo_sim_client.h fw/kolo_fw.h fw/kolo_hal.h
+# the service processors: the service block model and the native firmware, one per node
+SIM_CORE_OBJS := $(SIM_OBJ)/sim.o $(SIM_OBJ)/net_ideal.o $(SIM_OBJ)/sim_opts.o $(SIM_OBJ)/svc.o \
+    $(SIM_OBJ)/ctl.o $(SIM_OBJ)/kolo_fw.o $(SIM_OBJ)/kolo_svc_model.o
+KOLO_CTL := $(SIM_BUILD)/kolo-ctl
 SIM_CORE_LIB := $(SIM_BUILD)/libkolo_simcore.a
 
 .PHONY: sim sim-rtl
-sim: $(KOLO_SIM) $(KOLO_RUN) $(KOLO_SIM_CLIENT_LIB) $(SIM_BUILD)/tests/sim_test_pe
+sim: $(KOLO_SIM) $(KOLO_RUN) $(KOLO_CTL) $(KOLO_SIM_CLIENT_LIB) $(SIM_BUILD)/tests/sim_test_pe
 
 $(SIM_OBJ)/%.o: sw/sim/%.cpp $(SIM_HDRS) mk/sim.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)
@@ -54,6 +58,19 @@ $(SIM_OBJ)/%.o: sw/sim/%.cpp $(SIM_HDRS) mk/sim.mk | $(DEPS_STAMP)
 $(SIM_OBJ)/%.o: sw/sim/%.c $(SIM_HDRS) mk/sim.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(SIM_CC) $(SIM_CFLAGS) -c $< -o $@
+
+$(SIM_OBJ)/svc.o: SIM_CXXFLAGS += -Ifw
+$(SIM_OBJ)/kolo_fw.o: fw/kolo_fw.c $(SIM_HDRS) mk/sim.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(SIM_CC) $(SIM_CFLAGS) -Ifw -c $< -o $@
+
+$(SIM_OBJ)/kolo_svc_model.o: sw/model/kolo_svc_model.c $(SIM_HDRS) mk/sim.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(SIM_CC) $(SIM_CFLAGS) -c $< -o $@
+
+$(KOLO_CTL): sw/tools/kolo-ctl.c mk/sim.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(SIM_CC) $(SIM_CFLAGS) $< -o $@
 
 $(SIM_CORE_LIB): $(SIM_CORE_OBJS)
 	@rm -f $@

@@ -73,8 +73,14 @@ const char *kolo_model_last_error(const kolo_model *m);
 
 typedef struct {
     uint64_t injected, delivered, hops_checked, errors;
+    uint64_t dropped; /* reported lost to a failed link (kolo_model_drop) */
 } kolo_model_stats;
 void kolo_model_get_stats(const kolo_model *m, kolo_model_stats *s);
+/* Packet id was dropped whole at router `node` before output `port` because
+ * that link was down: not a loss error (the NIs' end-to-end protocol sends it
+ * again under a new id); it leaves its ordered flow. A later delivery of the
+ * id is a duplicate. KOLO_OK, or KOLO_E_SB_UNKNOWN / KOLO_E_SB_DUP. */
+int kolo_model_drop(kolo_model *m, uint64_t id, uint16_t node, int port);
 
 /* Packet id is carried by testbenches in header flit 1's address field:
  * addr = id & 0xffffffffffff. The model finds packets by that value. */

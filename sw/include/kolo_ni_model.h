@@ -201,7 +201,7 @@ int kolo_ni_mmio_write_ready(const kolo_ni *ni, int bar, uint64_t offset);
  * `timeout` cycles without one (kolo_ni_step calls), at most `max_retries`
  * times, then completes the operation with KOLO_ST_TIMEOUT (KOLO_ST_BAD_DST
  * when the destination has become unreachable). Header flit 0 bit 63 carries
- * a generation bit per tag; the target remembers per (source, tag) the
+ * a generation bit that alternates per (tag, destination); the target remembers per (source, tag) the
  * generation it executed last and the response it sent, and answers a
  * repeated request from that record without executing it again (GET_REQ is
  * read again). Responses echo the bit; one that matches no outstanding

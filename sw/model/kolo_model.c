@@ -495,3 +495,24 @@ uint64_t kolo_model_pending(const kolo_model *m) { return m->live.count; }
 const char *kolo_model_last_error(const kolo_model *m) { return m->err; }
 
 void kolo_model_get_stats(const kolo_model *m, kolo_model_stats *s) { *s = m->stats; }
+
+int kolo_model_drop(kolo_model *m, uint64_t id, uint16_t node, int port) {
+    pkt_rec *r;
+    char b1[16];
+    id &= KOLO_MODEL_ID_MASK;
+    r = (pkt_rec *)map_get(&m->live, id);
+    if (!r) {
+        if (map_get(&m->dead, id))
+            return fail(m, KOLO_E_SB_DUP, "drop id %#llx at %s port %d: already delivered or dropped",
+                        (unsigned long long)id, node_str(b1, node), port);
+        return fail(m, KOLO_E_SB_UNKNOWN, "drop id %#llx at %s port %d: no such packet",
+                    (unsigned long long)id, node_str(b1, node), port);
+    }
+    if (r->pkt.ordered)
+        flow_take(m, flow_key(r->pkt.src, r->pkt.dst, r->pkt.vnet), id);
+    map_del(&m->live, id);
+    free_rec(r);
+    remember_dead(m, id);
+    m->stats.dropped++;
+    return KOLO_OK;
+}

@@ -55,7 +55,7 @@ typedef struct {
     uint16_t dst;
     uint32_t off, nbytes;
     /* end-to-end reliability (docs/ni.md section 10) */
-    uint8_t gen;          /* generation bit of the current use (flips at each allocation) */
+    uint8_t gen;          /* generation bit of the current use (alternates per destination) */
     uint8_t sent;         /* the request left the NI: the timer runs */
     uint8_t retries;      /* retransmissions so far */
     uint8_t quarantined;  /* freed after a retransmission: not reusable before release_at */
@@ -120,6 +120,10 @@ struct kolo_ni {
     uint8_t retx_q[NI_TAGS]; /* tags waiting to be sent again */
     unsigned retx_head, retx_count;
     ni_dedup *dedup[KOLO_MAX_NODES]; /* [source index] -> NI_TAGS entries, allocated on use */
+    /* generation bit of the last use of each tag towards each destination:
+     * a target's record is per (source, tag), so the bit must alternate per
+     * (destination, tag), not per tag (a tag's uses go to many targets) */
+    uint8_t txgen[KOLO_MAX_NODES][NI_TAGS / 8];
 };
 
 /* ---- little-endian helpers ------------------------------------------------ */
@@ -256,8 +260,6 @@ static int tag_alloc(kolo_ni *ni) {
     t = ni->tag_fifo[ni->tag_head];
     ni->tag_head = (ni->tag_head + 1) % NI_TAGS;
     ni->tag_count--;
-    if (ni->e2e.enable)
-        ni->tags[t].gen ^= 1u;
     ni->tags[t].sent = 0;
     ni->tags[t].retries = 0;
     return t;
@@ -578,8 +580,13 @@ static int build_from(kolo_ni *ni, unsigned ci) {
             p->payload[1] = o->w3 & mask;
     }
     tg = &ni->tags[t];
-    if (ni->e2e.enable && tg->gen)
-        p->header[0] |= KOLO_H0_GEN;
+    if (ni->e2e.enable && kolo_node_in_topo(&ni->topo, o->dst)) {
+        uint8_t *g = &ni->txgen[kolo_node_index(&ni->topo, o->dst)][t >> 3];
+        *g ^= (uint8_t)(1u << (t & 7));
+        tg->gen = (uint8_t)((*g >> (t & 7)) & 1u);
+        if (tg->gen)
+            p->header[0] |= KOLO_H0_GEN;
+    }
     tg->op = idx;
     tg->dst = o->dst;
     tg->off = off;

@@ -14,6 +14,7 @@
 #include <deque>
 #include <queue>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "sim.h"
@@ -24,9 +25,11 @@ namespace {
 constexpr unsigned kWindow = 64;
 
 struct Flight {
-    uint64_t due, seq;
+    uint64_t due, seq, sent;
     int dst;
     kolo_pkt p;
+    std::vector<uint16_t> links; // node index * 6 + port of each network hop, in order
+    int drop_node = -1, drop_port = -1; // set when a link on the way failed under it
 };
 struct Later {
     bool operator()(const Flight *a, const Flight *b) const {
@@ -75,17 +78,26 @@ class IdealNet : public Net {
         }
         uint64_t id = p.header[1] & KOLO_MODEL_ID_MASK;
         int vc = static_cast<int>(vnet * 2 + (ordered ? 0 : 1));
+        inj_free_[src] = now + flits;
+        flits_ += flits;
         // the deterministic path, hop by hop, for the scoreboard's path check; each
-        // router on the way rewrites the route state as the RTL does
+        // router on the way rewrites the route state as the RTL does. A router
+        // whose output link is down drops the packet whole there.
+        auto *f = new Flight;
         for (int i = 0; i + 1 < n; i++) {
-            sink_->hop(id, static_cast<int>(kolo_node_index(&topo_, hops[i].node)), hops[i].port,
-                       vc);
+            int hn = static_cast<int>(kolo_node_index(&topo_, hops[i].node));
+            if (down_.count(static_cast<uint16_t>(hn * 6 + hops[i].port))) {
+                drops_++;
+                sink_->dropped(id, hn, hops[i].port);
+                delete f;
+                return;
+            }
+            sink_->hop(id, hn, hops[i].port, vc);
+            f->links.push_back(static_cast<uint16_t>(hn * 6 + hops[i].port));
             rs = kolo_route_advance(rs, hops[i].port);
         }
         int dst = static_cast<int>(kolo_node_index(&topo_, hops[n - 1].node));
-        inj_free_[src] = now + flits;
-        flits_ += flits;
-        auto *f = new Flight;
+        f->sent = now;
         f->due = now + static_cast<uint64_t>(hop_lat_) * static_cast<uint64_t>(n) + flits - 1;
         if (ordered) {
             uint64_t key =
@@ -102,8 +114,38 @@ class IdealNet : public Net {
                          (static_cast<uint64_t>(rs) << 36);
         window_[static_cast<unsigned>(dst) * 2 + vnet]++;
         flight_.push(f);
+        live_.insert(f);
         in_net_++;
     }
+
+    void set_link(int node, int port, bool up) override {
+        uint16_t id = kolo_node_id_of_index(&topo_, static_cast<unsigned>(node));
+        unsigned other = kolo_node_index(&topo_, kolo_neighbor(&topo_, id, port));
+        uint16_t a = static_cast<uint16_t>(node * 6 + port), b = static_cast<uint16_t>(other * 6 + (port ^ 1));
+        if (up) {
+            down_.erase(a);
+            down_.erase(b);
+            return;
+        }
+        down_.insert(a);
+        down_.insert(b);
+        // packets that have not yet crossed it are dropped at the router before it
+        for (Flight *f : live_) {
+            if (f->drop_node >= 0)
+                continue;
+            for (size_t i = 0; i < f->links.size(); i++) {
+                uint64_t crosses = f->sent + static_cast<uint64_t>(hop_lat_) * (i + 1);
+                if (crosses < now_)
+                    continue;
+                if (f->links[i] == a || f->links[i] == b) {
+                    f->drop_node = f->links[i] / 6;
+                    f->drop_port = f->links[i] % 6;
+                    break;
+                }
+            }
+        }
+    }
+    uint64_t fault_drops() const override { return drops_; }
 
     bool step(uint64_t now) override {
         bool moved = false;
@@ -111,7 +153,17 @@ class IdealNet : public Net {
         while (!flight_.empty() && flight_.top()->due <= now) {
             Flight *f = flight_.top();
             flight_.pop();
+            live_.erase(f);
             unsigned vnet = (f->p.header[0] >> 28) & 1;
+            if (f->drop_node >= 0) {
+                drops_++;
+                window_[static_cast<unsigned>(f->dst) * 2 + vnet]--;
+                in_net_--;
+                sink_->dropped(f->p.header[1] & KOLO_MODEL_ID_MASK, f->drop_node, f->drop_port);
+                delete f;
+                moved = true;
+                continue;
+            }
             ej_[static_cast<unsigned>(f->dst) * 2 + vnet].push_back(Waiting{f->p, false});
             delete f;
             moved = true;
@@ -173,6 +225,9 @@ class IdealNet : public Net {
     std::vector<unsigned> window_;
     std::vector<unsigned> rr_;
     std::unordered_map<uint64_t, uint64_t> last_due_;
+    std::unordered_set<Flight *> live_;
+    std::unordered_set<uint16_t> down_; // node index * 6 + port of links that are down
+    uint64_t drops_ = 0;
 };
 
 } // namespace

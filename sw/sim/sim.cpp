@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <climits>
@@ -33,7 +34,10 @@
 
 #include "kolo_ni_model.h"
 #include "kolo_sim_shm.h"
+#include "kolo_svc_regs.h"
+#include "ctl.h"
 #include "sim.h"
+#include "svc.h"
 
 namespace kolo_sim {
 namespace {
@@ -150,7 +154,20 @@ uint64_t pkt_key(const kolo_pkt &p) {
     return h;
 }
 
-struct Sim : public Sink, public ClusterHost {
+struct E2eReq { // NI oracle with end-to-end retransmission: one per (requester, target, tag, gen)
+    uint8_t op, want, resp_len;
+    uint32_t sent = 1, delivered = 0, responses = 0;
+    bool done = false; // its response reached the requester
+};
+
+struct FaultRecord { // a fault event and how long the firmware took to handle it
+    uint64_t cycle;
+    std::string what;
+    uint64_t settled = 0; // last table installed (0: not yet)
+    uint16_t digest = 0;
+};
+
+struct Sim : public Sink, public ClusterHost, public SvcHost {
     kolo_sim_opts o{};
     char **argv = nullptr;
     std::string prog_path;
@@ -195,6 +212,23 @@ struct Sim : public Sink, public ClusterHost {
     // network watchdog
     uint64_t net_last_move = 0;
 
+    // ---- service processors, faults, end-to-end (docs/firmware.md) ----
+    std::unique_ptr<Svc> svc;
+    std::unique_ptr<CtlServer> ctl;
+    bool e2e = false;
+    std::vector<uint8_t> node_up;    // by node index
+    std::vector<uint8_t> cable_down; // node index * 6 + port: the cable failed (both ends)
+    std::vector<uint8_t> link_up;    // the link works (cable and both nodes)
+    std::vector<kolo_sim_event> events;
+    size_t next_event = 0;
+    std::vector<FaultRecord> faults;
+    std::unordered_map<uint64_t, E2eReq> ereqs;
+    uint64_t oracle_retx = 0, oracle_dup_resps = 0, oracle_abandoned = 0, oracle_repeats = 0;
+    uint64_t dead_drops = 0, mgmt_drops = 0, fault_drops_seen = 0;
+    uint64_t max_wait = 0;      // longest an operation waited (cycles) since the first fault
+    uint64_t first_fault = 0;   // cycle of the first fault event (0: none yet)
+    std::vector<uint32_t> node_fault_drops;
+
     ~Sim() override;
     int run();
 
@@ -226,6 +260,51 @@ struct Sim : public Sink, public ClusterHost {
                             kolo_model_last_error(model)));
     }
     void net_error(const std::string &msg) override { check_fail("network: " + msg); }
+    void dropped(uint64_t id, int n, int port) override {
+        fault_drops_seen++;
+        node_fault_drops[static_cast<size_t>(n)]++;
+        forget(id, n, port);
+    }
+    // a packet that will never be delivered: the scoreboard lets it go
+    void forget(uint64_t id, int n, int port) {
+        if (failed_check)
+            return;
+        id &= KOLO_MODEL_ID_MASK;
+        side.erase(id);
+        if (kolo_model_drop(model, id, node[static_cast<size_t>(n)].id, port) != KOLO_OK)
+            check_fail(strf("scoreboard: drop of packet %#" PRIx64 " at %s port %d: %s", id,
+                            node_name(node[static_cast<size_t>(n)].id).c_str(), port,
+                            kolo_model_last_error(model)));
+    }
+
+    // ---- SvcHost ---------------------------------------------------------------------
+    bool svc_inject(int n, const kolo_pkt &p) override;
+    void svc_install(int n, const kolo_route_entry *table, unsigned entries,
+                     uint16_t epoch) override;
+    // ---- faults ----------------------------------------------------------------------
+    bool boot_service(std::string *err);
+    void apply_event(const kolo_sim_event &e);
+    void check_installed_tables();
+    uint64_t tables_checked = 0, unrouted_pairs = 0, boot_cycles = 0;
+    void update_link(int n, int port);
+    void watch_faults();
+    std::string ctl_command(const std::vector<std::string> &a);
+    void e2e_oracle_send(const kolo_pkt &p);
+    void e2e_oracle_deliver(const kolo_pkt &p);
+    void e2e_oracle_end();
+    void e2e_record_check(bool final);
+    uint64_t ni_give_ups() const {
+        uint64_t g = 0;
+        for (const Node &nd : node) {
+            kolo_ni_e2e_cfg c;
+            kolo_ni_e2e_stats st;
+            if (!nd.ni)
+                continue;
+            kolo_ni_get_e2e(nd.ni, &c, &st);
+            g += st.timeouts + st.unreachable;
+        }
+        return g;
+    }
 
     // ---- ClusterHost (--ni=rtl) -------------------------------------------------------
     int host_mem(int n, uint64_t addr, void *buf, size_t len, bool write) override {
@@ -469,6 +548,10 @@ void Sim::oracle_send(const kolo_pkt &p) {
              tag = (p.header[1] >> 48) & 0xff;
     if (op == KOLO_OP_MGMT)
         return;
+    if (e2e) {
+        e2e_oracle_send(p);
+        return;
+    }
     if (is_request(op)) {
         uint64_t k = req_key(src, dst, tag);
         auto it = reqs.find(k);
@@ -541,6 +624,10 @@ void Sim::oracle_deliver(const kolo_pkt &p) {
              tag = (p.header[1] >> 48) & 0xff;
     if (op == KOLO_OP_MGMT)
         return;
+    if (e2e) {
+        e2e_oracle_deliver(p);
+        return;
+    }
     if (is_request(op)) {
         auto it = reqs.find(req_key(src, dst, tag));
         if (it == reqs.end())
@@ -566,6 +653,526 @@ void Sim::oracle_deliver(const kolo_pkt &p) {
     }
 }
 
+// ---- NI oracle with end-to-end retransmission ----------------------------------------------
+// Requests may be sent again (same tag and generation) and answered again
+// from the target's record; responses may be lost or repeated. What must
+// hold: a response answers a request that has arrived, fits it, and the
+// target answers no more often than the request arrived. Keys carry the
+// generation bit (header flit 0 bit 63) so the next use of a tag is new.
+static uint64_t e2e_key(unsigned requester, unsigned target, unsigned tag, unsigned gen) {
+    return req_key(requester, target, tag) | static_cast<uint64_t>(gen & 1) << 40;
+}
+
+void Sim::e2e_oracle_send(const kolo_pkt &p) {
+    uint64_t h0 = p.header[0];
+    unsigned src = (h0 >> 12) & 0xfff, dst = h0 & 0xfff, op = (h0 >> 24) & 0xf,
+             tag = (p.header[1] >> 48) & 0xff, gen = static_cast<unsigned>(h0 >> 63);
+    if (is_request(op)) {
+        uint64_t k = e2e_key(src, dst, tag, gen);
+        Req e = expect_of(p);
+        auto it = ereqs.find(k);
+        if (it != ereqs.end() && !it->second.done) {
+            E2eReq &r = it->second;
+            if (r.op == e.op && r.want == e.want && r.resp_len == e.resp_len) {
+                r.sent++; // retransmission
+                oracle_retx++;
+                return;
+            }
+            oracle_abandoned++; // the NI gave up on the old one and reuses the tag
+            oracle_waiting--;
+        }
+        E2eReq r;
+        r.op = e.op;
+        r.want = e.want;
+        r.resp_len = e.resp_len;
+        ereqs[k] = r;
+        oracle_reqs++;
+        oracle_waiting++;
+        return;
+    }
+    std::string what =
+        strf("NI %s sent %s tag %u gen %u to %s", node_name(static_cast<uint16_t>(src)).c_str(),
+             kOpNames[op], tag, gen, node_name(static_cast<uint16_t>(dst)).c_str());
+    auto it = ereqs.find(e2e_key(dst, src, tag, gen));
+    if (it == ereqs.end() || it->second.delivered == 0) {
+        check_fail("NI oracle: " + what + " but no such request has arrived there");
+        return;
+    }
+    E2eReq &r = it->second;
+    if (op != KOLO_OP_NAK && (op != r.want || (op == KOLO_OP_GET_RESP && p.len != r.resp_len))) {
+        check_fail(strf("NI oracle: %s (%u payload flits) in answer to %s (expected %s with %u)",
+                        what.c_str(), p.len, kOpNames[r.op], kOpNames[r.want], r.resp_len));
+        return;
+    }
+    if (++r.responses > r.delivered) {
+        check_fail("NI oracle: " + what + ": more responses than the request arrived");
+        return;
+    }
+    if (r.responses == 1) {
+        oracle_resps++;
+        if (op == KOLO_OP_NAK)
+            oracle_naks++;
+    }
+}
+
+void Sim::e2e_oracle_deliver(const kolo_pkt &p) {
+    uint64_t h0 = p.header[0];
+    unsigned src = (h0 >> 12) & 0xfff, dst = h0 & 0xfff, op = (h0 >> 24) & 0xf,
+             tag = (p.header[1] >> 48) & 0xff, gen = static_cast<unsigned>(h0 >> 63);
+    if (is_request(op)) {
+        auto it = ereqs.find(e2e_key(src, dst, tag, gen));
+        if (it != ereqs.end() && ++it->second.delivered > 1)
+            oracle_repeats++;
+        if (it != ereqs.end() && it->second.delivered > it->second.sent)
+            check_fail(strf("NI oracle: %s tag %u from %s arrived more often than it was sent",
+                            kOpNames[op], tag, node_name(static_cast<uint16_t>(src)).c_str()));
+        return;
+    }
+    auto it = ereqs.find(e2e_key(dst, src, tag, gen));
+    if (it == ereqs.end())
+        return;
+    if (it->second.done) {
+        oracle_dup_resps++; // the NI drops it
+        return;
+    }
+    it->second.done = true;
+    oracle_waiting--;
+}
+
+// With every NI idle: a request never answered is an error unless NIs gave
+// operations up (partitions, dead destinations), which complete with an error.
+// A target answers from its record (without executing) exactly the requests
+// that arrive again: any other is an operation lost. (Mid-run the NI may not
+// have taken a repeat the oracle saw yet: only more is an error then.)
+void Sim::e2e_record_check(bool final) {
+    uint64_t from_record = 0;
+    for (const Node &nd : node) {
+        kolo_ni_e2e_cfg c;
+        kolo_ni_e2e_stats st;
+        kolo_ni_get_e2e(nd.ni, &c, &st);
+        from_record += st.dup_requests;
+    }
+    if (from_record > oracle_repeats || (final && from_record != oracle_repeats))
+        check_fail(strf("NI oracle: targets took %" PRIu64 " requests for repeats but %" PRIu64
+                        " arrived again: operations answered without being executed",
+                        from_record, oracle_repeats));
+}
+
+void Sim::e2e_oracle_end() {
+    e2e_record_check(true);
+    if (failed_check)
+        return;
+    if (oracle_waiting == 0 || ni_give_ups() != 0)
+        return;
+    for (const auto &kv : ereqs)
+        if (!kv.second.done) {
+            unsigned req = static_cast<unsigned>((kv.first >> 20) & 0xfff),
+                     tgt = static_cast<unsigned>((kv.first >> 8) & 0xfff);
+            check_fail(strf("NI oracle: %zu requests never answered (e.g. %s tag %u from %s to "
+                            "%s) with every NI idle and none given up",
+                            static_cast<size_t>(oracle_waiting), kOpNames[kv.second.op],
+                            static_cast<unsigned>(kv.first & 0xff),
+                            node_name(static_cast<uint16_t>(req)).c_str(),
+                            node_name(static_cast<uint16_t>(tgt)).c_str()));
+            return;
+        }
+}
+
+// ---- service processors ---------------------------------------------------------------------
+bool Sim::svc_inject(int n, const kolo_pkt &p) {
+    if (failed_check || !node_up[static_cast<size_t>(n)] || !net->can_send(n, p))
+        return false;
+    uint64_t id = next_id++ & KOLO_MODEL_ID_MASK;
+    kolo_pkt q = p;
+    q.id = id;
+    q.header[1] = (p.header[1] & ~KOLO_MODEL_ID_MASK) | id;
+    if (kolo_model_inject(model, &q) != KOLO_OK) {
+        check_fail(strf("scoreboard: service processor %s sent a MGMT packet the model refuses: %s",
+                        node_name(node[static_cast<size_t>(n)].id).c_str(),
+                        kolo_model_last_error(model)));
+        return false;
+    }
+    side[id] = Side{p.header[1], 0};
+    op_pkts[KOLO_OP_MGMT]++;
+    op_flits[KOLO_OP_MGMT] += p.len + 2u;
+    net->send(n, q, cycle);
+    return true;
+}
+
+// the firmware switched RT_EPOCH: the NI routes with the new table from now on
+void Sim::svc_install(int n, const kolo_route_entry *table, unsigned entries, uint16_t epoch) {
+    Node &nd = node[static_cast<size_t>(n)];
+    if (o.verbose > 1)
+        std::fprintf(stderr, "kolo-sim: cycle %" PRIu64 ": %s installs table epoch %u\n", cycle,
+                     node_name(nd.id).c_str(), epoch);
+    for (unsigned d = 0; d < entries && d < nodes; d++) {
+        uint32_t e = table[d];
+        kolo_ni_mmio_write(nd.ni, 0, KOLO_CSR_ROUTE(d), &e, 4);
+    }
+}
+
+// A link works when its cable does and both of its nodes live.
+void Sim::update_link(int n, int port) {
+    uint16_t id = node[static_cast<size_t>(n)].id;
+    int m = static_cast<int>(kolo_node_index(&topo, kolo_neighbor(&topo, id, port)));
+    size_t a = static_cast<size_t>(n * 6 + port), b = static_cast<size_t>(m * 6 + (port ^ 1));
+    bool up = !cable_down[a] && node_up[static_cast<size_t>(n)] && node_up[static_cast<size_t>(m)];
+    if (link_up[a] == up)
+        return;
+    link_up[a] = link_up[b] = up;
+    net->set_link(n, port, up);
+    svc->link_state(n, port, up);
+    svc->link_state(m, port ^ 1, up);
+}
+
+void Sim::apply_event(const kolo_sim_event &e) {
+    static const char *const port_names[6] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-"};
+    int n = static_cast<int>(e.node);
+    uint16_t id = node[e.node].id;
+    std::string what;
+    switch (e.kind) {
+    case KOLO_EV_FAIL_LINK:
+    case KOLO_EV_RESTORE_LINK: {
+        bool up = e.kind == KOLO_EV_RESTORE_LINK;
+        int m = static_cast<int>(kolo_node_index(&topo, kolo_neighbor(&topo, id, e.port)));
+        cable_down[static_cast<size_t>(n * 6 + e.port)] = !up;
+        cable_down[static_cast<size_t>(m * 6 + (e.port ^ 1))] = !up;
+        what = strf("link %s %s (to %s) %s", node_name(id).c_str(), port_names[e.port],
+                    node_name(node[static_cast<size_t>(m)].id).c_str(),
+                    up ? "restored" : "failed");
+        update_link(n, e.port);
+        break;
+    }
+    case KOLO_EV_FAIL_NODE:
+    case KOLO_EV_RESTORE_NODE: {
+        bool up = e.kind == KOLO_EV_RESTORE_NODE;
+        if (node_up[e.node] == up)
+            return;
+        node_up[e.node] = up;
+        what = strf("node %s %s", node_name(id).c_str(), up ? "restored (reboots)" : "failed");
+        svc->node_state(n, up, cycle);
+        if (up)
+            for (int p = 0; p < 6; p++) // the rebooted firmware sees its links train
+                if (kolo_port_present(&topo, p))
+                    link_up[static_cast<size_t>(n * 6 + p)] = false;
+        for (int p = 0; p < 6; p++)
+            if (kolo_port_present(&topo, p)) {
+                if (up) {
+                    // update_link only reports changes: mark both ends down first
+                    int m = static_cast<int>(kolo_node_index(&topo, kolo_neighbor(&topo, id, p)));
+                    link_up[static_cast<size_t>(m * 6 + (p ^ 1))] = false;
+                }
+                update_link(n, p);
+            }
+        break;
+    }
+    default:
+        return;
+    }
+    if (!first_fault)
+        first_fault = cycle ? cycle : 1;
+    FaultRecord r;
+    r.cycle = cycle;
+    r.what = what;
+    faults.push_back(r);
+    std::fprintf(stderr, "kolo-sim: cycle %" PRIu64 ": %s\n", cycle, what.c_str());
+}
+
+// Per cycle: fault events that are due, recovery times, the longest wait.
+void Sim::watch_faults() {
+    while (next_event < events.size() && events[next_event].cycle <= cycle)
+        apply_event(events[next_event++]);
+    if (!faults.empty() && !faults.back().settled && svc->settled() &&
+        svc->last_install_time() > faults.back().cycle) {
+        uint64_t t = svc->last_install_time();
+        uint16_t digest = 0;
+        for (unsigned n = 0; n < nodes; n++)
+            if (node_up[n]) {
+                digest = svc->installed_digest(static_cast<int>(n));
+                break;
+            }
+        for (FaultRecord &r : faults)
+            if (!r.settled) {
+                r.settled = t;
+                r.digest = digest;
+            }
+        std::fprintf(stderr,
+                     "kolo-sim: cycle %" PRIu64 ": every live node routes with the new tables "
+                     "(fault set %#06x, %" PRIu64 " cycles after the last event)\n",
+                     cycle, digest, t - faults.back().cycle);
+        check_installed_tables();
+    }
+    if (first_fault && (cycle & 63) == 0) {
+        for (const Node &nd : node) {
+            uint64_t oldest = 0;
+            if (nd.ni && kolo_ni_outstanding_age(nd.ni, &oldest) && oldest > max_wait)
+                max_wait = oldest;
+        }
+    }
+    if ((cycle & 1023) == 0)
+        e2e_record_check(false);
+    if ((cycle & 255) == 0) // router counters for kolo-ctl
+        for (unsigned n = 0; n < nodes; n++) {
+            uint8_t down = 0;
+            for (int p = 0; p < 6; p++)
+                if (kolo_port_present(&topo, p) && !link_up[n * 6 + p])
+                    down |= static_cast<uint8_t>(1u << p);
+            svc->set_router(static_cast<int>(n), down, node_fault_drops[n]);
+        }
+}
+
+// --svc (fault events, --ctl): the service processors boot and install the
+// first tables before any PE starts; every NI retransmits end to end.
+bool Sim::boot_service(std::string *err) {
+    node_up.assign(nodes, 1);
+    cable_down.assign(static_cast<size_t>(nodes) * 6, 0);
+    link_up.assign(static_cast<size_t>(nodes) * 6, 1);
+    node_fault_drops.assign(nodes, 0);
+    events.assign(o.events, o.events + o.nevents);
+    std::stable_sort(events.begin(), events.end(),
+                     [](const kolo_sim_event &a, const kolo_sim_event &b) { return a.cycle < b.cycle; });
+    e2e = true;
+    kolo_ni_e2e_cfg ec{};
+    ec.enable = 1;
+    ec.timeout = o.e2e_timeout ? static_cast<uint32_t>(o.e2e_timeout) : KOLO_NI_E2E_TIMEOUT;
+    ec.max_retries = KOLO_NI_E2E_RETRIES;
+    for (Node &nd : node)
+        kolo_ni_set_e2e(nd.ni, &ec);
+    svc.reset(new Svc(this, topo, o.fw_compute, o.verbose > 1, stderr));
+    svc->boot(cycle);
+    uint64_t start = cycle;
+    while (!failed_check && !(svc->settled() && svc->stats().installs >= nodes)) {
+        if (cycle - start > 2000000) {
+            *err = "the service processors did not boot within 2000000 cycles";
+            svc->report(stderr);
+            return false;
+        }
+        svc->step(cycle);
+        for (Node &nd : node)
+            kolo_ni_step(nd.ni);
+        net->step(cycle);
+        cycle++;
+        stepped++;
+    }
+    if (failed_check) {
+        *err = "booting the service processors: " + check_msg;
+        return false;
+    }
+    std::string why;
+    if (svc->firmware_errors(&why)) {
+        *err = "firmware: " + why;
+        return false;
+    }
+    boot_cycles = cycle - start;
+    if (o.verbose)
+        std::fprintf(stderr, "kolo-sim: service processors booted in %" PRIu64 " cycles\n",
+                     boot_cycles);
+    if (o.ctl) {
+        ctl.reset(new CtlServer);
+        std::string path =
+            *o.ctl ? std::string(o.ctl) : strf("/tmp/kolo-sim.%d.ctl", static_cast<int>(getpid()));
+        if (!ctl->open(path, err))
+            return false;
+        std::fprintf(stderr, "kolo-sim: control socket %s (kolo-ctl --sim=%s status)\n",
+                     path.c_str(), path.c_str());
+    }
+    return true;
+}
+
+// Once the firmware has settled: the tables the nodes installed, taken
+// together, must pass the deadlock check, use no failed link or node, and
+// route every live pair the working links connect (pairs left unreachable
+// are counted: heavy fault sets may leave some, docs/firmware.md).
+void Sim::check_installed_tables() {
+    kolo_faults f;
+    kolo_faults_clear(&f);
+    std::vector<kolo_route_entry> set(static_cast<size_t>(nodes) * nodes, 0);
+    for (unsigned n = 0; n < nodes; n++) {
+        if (!node_up[n]) {
+            kolo_faults_set_node(&f, &topo, n, 1);
+            continue;
+        }
+        for (int p = 0; p < 6; p++)
+            if (kolo_port_present(&topo, p) && cable_down[n * 6 + p])
+                kolo_faults_set_link(&f, &topo, n, p, 1);
+        uint16_t ep;
+        const kolo_route_entry *t = svc->active_table(static_cast<int>(n), &ep);
+        if (t)
+            std::copy(t, t + nodes, set.begin() + static_cast<long>(n) * nodes);
+    }
+    std::vector<uint8_t> ws(std::max(kolo_deadlock_workspace_size(&topo),
+                                     kolo_conn_workspace_size(&topo)));
+    kolo_deadlock_report dr{};
+    int rc = kolo_deadlock_check(&topo, set.data(), ws.data(), ws.size(), &dr);
+    if (rc != KOLO_OK) {
+        check_fail(strf("installed tables: the deadlock check fails (%d, %d rings in a cycle)", rc,
+                        dr.n_rings));
+        return;
+    }
+    kolo_conn_report cr{};
+    rc = kolo_connectivity_check(&topo, &f, set.data(), ws.data(), ws.size(), &cr);
+    if (rc != KOLO_OK && rc != KOLO_E_UNROUTED) {
+        check_fail(strf("installed tables: entry %s -> %s uses a failed link or node (%d)",
+                        node_name(cr.src).c_str(), node_name(cr.dst).c_str(), rc));
+        return;
+    }
+    tables_checked++;
+    unrouted_pairs = cr.pairs_connected > cr.pairs_routed ? cr.pairs_connected - cr.pairs_routed : 0;
+}
+
+// kolo-ctl's commands (sw/tools/kolo-ctl.c): "ok\n" + text, or "error: ...\n"
+std::string Sim::ctl_command(const std::vector<std::string> &a) {
+    static const char *const port_names[6] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-"};
+    if (a.empty())
+        return "error: empty command\n";
+    const std::string &c = a[0];
+    auto want = [&](size_t n) { return a.size() == n + 1; };
+    unsigned n = 0;
+    int port = 0;
+    auto get_node = [&](size_t i) {
+        return i < a.size() && kolo_sim_parse_node(a[i].c_str(), &topo, &n) == 0;
+    };
+    auto get_u32 = [&](size_t i, uint32_t *v) {
+        if (i >= a.size())
+            return false;
+        char *end;
+        errno = 0;
+        unsigned long x = std::strtoul(a[i].c_str(), &end, 0);
+        if (errno || *end || a[i].empty() || x > 0xffffffffUL)
+            return false;
+        *v = static_cast<uint32_t>(x);
+        return true;
+    };
+    std::string out = "ok\n";
+    if (c == "status" && want(0)) {
+        out += strf("cycle %" PRIu64 ", torus %ux%ux%u, %s\n", cycle, topo.size[0], topo.size[1],
+                    topo.size[2], svc->settled() ? "settled" : "firmware busy");
+        out += "node index  coords      state  epoch  faults  ports down\n";
+        for (unsigned i = 0; i < nodes; i++) {
+            uint32_t st = 0, ep = 0;
+            svc->reg_read(static_cast<int>(i), KOLO_SVC_SYS_FW_STATE, &st);
+            svc->reg_read(static_cast<int>(i), KOLO_SVC_RT_EPOCH, &ep);
+            std::string down;
+            for (int p = 0; p < 6; p++)
+                if (kolo_port_present(&topo, p) && !link_up[i * 6 + p])
+                    down += std::string(down.empty() ? "" : " ") + port_names[p];
+            out += strf("%10u  %-10s  %-5s  %5u  %#06x  %s\n", i, node_name(node[i].id).c_str(),
+                        node_up[i] ? "up" : "DOWN", ep & 0xffff, st >> 16,
+                        down.empty() ? "-" : down.c_str());
+        }
+        return out;
+    }
+    if ((c == "links" || c == "counters" || c == "table" || c == "events") && want(1)) {
+        if (!get_node(1))
+            return "error: bad NODE '" + a[1] + "' (index or x,y,z)\n";
+        if (!node_up[n])
+            return strf("error: node %s is down\n", node_name(node[n].id).c_str());
+        int i = static_cast<int>(n);
+        auto rd = [&](uint32_t addr) {
+            uint32_t v = 0;
+            svc->reg_read(i, addr, &v);
+            return v;
+        };
+        if (c == "links") {
+            out += "port  state  peer       crc_err  replays  tx_frames  rx_frames  downs\n";
+            for (int p = 0; p < 6; p++) {
+                if (!kolo_port_present(&topo, p)) {
+                    out += strf("%-4s  absent (torus size 1)\n", port_names[p]);
+                    continue;
+                }
+                uint32_t peer = rd(KOLO_SVC_LINK_PEER(p));
+                out += strf("%-4s  %-5s  %-9s  %7u  %7u  %9u  %9u  %5u\n", port_names[p],
+                            link_up[n * 6 + p] ? "up" : "DOWN",
+                            node_name(static_cast<uint16_t>(peer & 0xfff)).c_str(),
+                            rd(KOLO_SVC_LINK_CRC_ERRORS(p)), rd(KOLO_SVC_LINK_REPLAYS(p)),
+                            rd(KOLO_SVC_LINK_TX_FRAMES(p)), rd(KOLO_SVC_LINK_RX_FRAMES(p)),
+                            rd(KOLO_SVC_LINK_DOWN_COUNT(p)));
+            }
+        } else if (c == "counters") {
+            kolo_ni_e2e_cfg ec;
+            kolo_ni_e2e_stats es;
+            kolo_ni_get_e2e(node[n].ni, &ec, &es);
+            out += strf("router: ports down %#04x, packets dropped at down links %u\n",
+                        rd(KOLO_SVC_RTR_PORT_DOWN), rd(KOLO_SVC_RTR_FAULT_DROPS));
+            out += strf("NI: tx %" PRIu64 " rx %" PRIu64 " nak_sent %" PRIu64 " nak_rcvd %" PRIu64
+                        " bad %" PRIu64 " dma_err %" PRIu64 "\n",
+                        csr(i, KOLO_CSR_STAT_TX_PKTS), csr(i, KOLO_CSR_STAT_RX_PKTS),
+                        csr(i, KOLO_CSR_STAT_NAK_SENT), csr(i, KOLO_CSR_STAT_NAK_RCVD),
+                        csr(i, KOLO_CSR_STAT_BAD_PKTS), csr(i, KOLO_CSR_STAT_DMA_ERR));
+            out += strf("NI end-to-end: %s, retransmits %" PRIu64 ", duplicate requests %" PRIu64
+                        ", duplicate responses %" PRIu64 ", timeouts %" PRIu64
+                        ", unreachable %" PRIu64 "\n",
+                        ec.enable ? "on" : "off", es.retransmits, es.dup_requests,
+                        es.dup_responses, es.timeouts, es.unreachable);
+            out += strf("mailbox: sent %u, received %u, rx drops %u; events lost %u; table "
+                        "switches %u, unreachable ops %u\n",
+                        rd(KOLO_SVC_MBX_TX_COUNT), rd(KOLO_SVC_MBX_RX_COUNT),
+                        rd(KOLO_SVC_MBX_RX_DROPS), rd(KOLO_SVC_EVT_LOST),
+                        rd(KOLO_SVC_RT_SWITCHES), rd(KOLO_SVC_RT_UNREACHABLE));
+        } else if (c == "table") {
+            uint16_t ep = 0;
+            const kolo_route_entry *t = svc->active_table(i, &ep);
+            out += strf("node %s, table epoch %u (entry: route state; '-': unreachable)\n",
+                        node_name(node[n].id).c_str(), ep);
+            for (unsigned d = 0; t && d < nodes; d++) {
+                uint16_t did = node[d].id;
+                if (d == n)
+                    out += strf("  -> %-10s  self\n", node_name(did).c_str());
+                else if (!(t[d] & KOLO_RE_VALID))
+                    out += strf("  -> %-10s  -\n", node_name(did).c_str());
+                else
+                    out += strf("  -> %-10s  %#08x%s\n", node_name(did).c_str(),
+                                t[d] & KOLO_RS_MASK,
+                                t[d] == kolo_route_default(&topo, node[n].id, did) ? ""
+                                                                                    : "  (detour)");
+            }
+        } else {
+            for (const std::string &l : svc->log(i))
+                out += l + "\n";
+        }
+        return out;
+    }
+    if (c == "read" && want(2)) {
+        uint32_t addr, v = 0;
+        if (!get_node(1) || !get_u32(2, &addr))
+            return "error: usage: read NODE ADDR\n";
+        if (svc->reg_read(static_cast<int>(n), addr, &v))
+            return strf("error: read of %#x failed (node down or no such register)\n", addr);
+        return out + strf("%#010x\n", v);
+    }
+    if (c == "write" && want(3)) {
+        uint32_t addr, v;
+        if (!get_node(1) || !get_u32(2, &addr) || !get_u32(3, &v))
+            return "error: usage: write NODE ADDR VALUE\n";
+        if (svc->reg_write(static_cast<int>(n), addr, v, true))
+            return strf("error: write of %#x refused (node down, no such register, read-only, "
+                        "or host writes disabled: SYS_HOST_ACCESS)\n",
+                        addr);
+        return out;
+    }
+    bool link_cmd = c == "fail-link" || c == "restore-link";
+    bool node_cmd = c == "fail-node" || c == "restore-node";
+    if ((link_cmd && want(2)) || (node_cmd && want(1))) {
+        if (!get_node(1))
+            return "error: bad NODE '" + a[1] + "' (index or x,y,z)\n";
+        if (link_cmd && (kolo_sim_parse_port(a[2].c_str(), &port) || !kolo_port_present(&topo, port)))
+            return "error: bad PORT '" + a[2] + "' (0..5 or X+ X- Y+ Y- Z+ Z-, of a dimension > 1)\n";
+        if (c == "fail-node" && n < npes)
+            return strf("error: node index %u hosts PE %u: fail only nodes without a PE\n", n, n);
+        kolo_sim_event e{};
+        e.cycle = cycle;
+        e.kind = c == "fail-link"      ? KOLO_EV_FAIL_LINK
+                 : c == "restore-link" ? KOLO_EV_RESTORE_LINK
+                 : c == "fail-node"    ? KOLO_EV_FAIL_NODE
+                                       : KOLO_EV_RESTORE_NODE;
+        e.node = n;
+        e.port = port;
+        apply_event(e);
+        return out + strf("cycle %" PRIu64 "\n", cycle);
+    }
+    return "error: unknown command or wrong arguments: '" + c + "' (kolo-ctl help)\n";
+}
+
 bool Sim::deliver(int n, kolo_pkt &p, bool &checked) {
     Node &nd = node[static_cast<size_t>(n)];
     if (!checked) {
@@ -573,6 +1180,11 @@ bool Sim::deliver(int n, kolo_pkt &p, bool &checked) {
         if (failed_check)
             return true; // the run is ending: drop
         uint64_t id = p.header[1] & KOLO_MODEL_ID_MASK;
+        if (!node_up.empty() && !node_up[static_cast<size_t>(n)]) {
+            dead_drops++; // it reached a node that has died: gone with it
+            forget(id, n, 6);
+            return true;
+        }
         uint64_t hdr[2] = {p.header[0] & ~kResvMask, p.header[1]};
         int rc = kolo_model_deliver(model, nd.id, hdr, p.payload, p.len);
         if (rc != KOLO_OK) {
@@ -605,6 +1217,13 @@ bool Sim::deliver(int n, kolo_pkt &p, bool &checked) {
         oracle_deliver(p);
         if (failed_check)
             return true;
+        if (p.op == KOLO_OP_MGMT) { // for the service processor, not the NI
+            if (svc)
+                svc->deliver(n, p);
+            else
+                mgmt_drops++;
+            return true;
+        }
     }
     if (kolo_ni_receive(nd.ni, &p) != 0)
         return false;
@@ -765,6 +1384,8 @@ void Sim::start_pes() {
             // PCIe posted writes cannot fail visibly: tests that provoke DMA
             // write failures need to know which NI they run on
             setenv("KOLO_SIM_NI", o.ni == KOLO_NI_RTL ? "rtl" : "model", 1);
+            if (ctl)
+                setenv("KOLO_SIM_CTL", ctl->path().c_str(), 1);
             execv(prog_path.c_str(), pargv);
             std::fprintf(stderr, "kolo-sim: PE %u: exec %s: %s\n", i, prog_path.c_str(),
                          std::strerror(errno));
@@ -1021,6 +1642,50 @@ void Sim::report(FILE *f, double wall) {
                      csr(i, KOLO_CSR_STAT_BAD_PKTS), csr(i, KOLO_CSR_STAT_DMA_ERR),
                      csr(i, KOLO_CSR_ERR_CSR, 4), nd.dma_rd, nd.dma_wr);
     }
+    if (svc) {
+        kolo_ni_e2e_stats tot{};
+        for (const Node &nd : node) {
+            kolo_ni_e2e_cfg c;
+            kolo_ni_e2e_stats st;
+            kolo_ni_get_e2e(nd.ni, &c, &st);
+            tot.retransmits += st.retransmits;
+            tot.dup_requests += st.dup_requests;
+            tot.dup_responses += st.dup_responses;
+            tot.timeouts += st.timeouts;
+            tot.unreachable += st.unreachable;
+        }
+        std::fprintf(f, "service processors booted in %" PRIu64 " cycles\n", boot_cycles);
+        for (const FaultRecord &r : faults) {
+            if (r.settled)
+                std::fprintf(f,
+                             "fault at cycle %" PRIu64 ": %s; new tables everywhere at cycle %" PRIu64
+                             " (+%" PRIu64 " cycles, %.2f us), fault set %#06x\n",
+                             r.cycle, r.what.c_str(), r.settled, r.settled - r.cycle,
+                             static_cast<double>(r.settled - r.cycle) / o.core_mhz, r.digest);
+            else
+                std::fprintf(f, "fault at cycle %" PRIu64 ": %s; tables not settled by the end\n",
+                             r.cycle, r.what.c_str());
+        }
+        std::fprintf(f,
+                     "faults: %" PRIu64 " packets dropped at failed links, %" PRIu64
+                     " at dead nodes; installed table sets checked %" PRIu64
+                     " (deadlock-free, no failed link used; %" PRIu64 " connected pairs unrouted "
+                     "in the last)\n",
+                     fault_drops_seen, dead_drops, tables_checked, unrouted_pairs);
+        std::fprintf(f,
+                     "end to end: %" PRIu64 " requests sent again, %" PRIu64
+                     " repeats answered from the target's record (not executed again), %" PRIu64
+                     " duplicate responses dropped, %" PRIu64 " operations timed out, %" PRIu64
+                     " to unreachable destinations; longest wait of an operation %" PRIu64
+                     " cycles\n",
+                     tot.retransmits, tot.dup_requests, tot.dup_responses, tot.timeouts,
+                     tot.unreachable, max_wait);
+        std::fprintf(f,
+                     "NI oracle (end to end): %" PRIu64 " retransmissions seen, %" PRIu64
+                     " duplicate responses delivered, %" PRIu64 " requests abandoned\n",
+                     oracle_retx, oracle_dup_resps, oracle_abandoned);
+        svc->report(f);
+    }
     std::string pes;
     for (unsigned i = 0; i < npes; i++)
         pes += strf("%sPE %u: %s", i ? ", " : "", i, pe[i].reaped ? pe[i].how.c_str() : "running");
@@ -1112,6 +1777,10 @@ int Sim::run() {
         }
     }
     if (!create_shm(&err)) {
+        std::fprintf(stderr, "kolo-sim: %s\n", err.c_str());
+        return KOLO_SIM_EXIT_CHECK;
+    }
+    if (o.svc && !boot_service(&err)) {
         std::fprintf(stderr, "kolo-sim: %s\n", err.c_str());
         return KOLO_SIM_EXIT_CHECK;
     }
@@ -1214,8 +1883,17 @@ int Sim::run() {
 
         bool bad = false;
         bool act = drain_rings(&bad);
+        if (svc) {
+            watch_faults();
+            svc->step(cycle);
+            if (ctl && (cycle & 1023) == 0 && ctl->poll([this](const std::vector<std::string> &a) {
+                    return ctl_command(a);
+                }))
+                act = true;
+        }
         for (Node &nd : node)
-            if (nd.ni && kolo_ni_step(nd.ni))
+            if (nd.ni && (node_up.empty() || node_up[static_cast<size_t>(nd.index)]) &&
+                kolo_ni_step(nd.ni))
                 act = true;
         if (holding && cycle - held_cycle > 2000) { // --fault=reorder found no later packet
             net->send(held_node, held, cycle);
@@ -1245,8 +1923,11 @@ int Sim::run() {
         if (act) {
             idle_run = 0;
             sleep_us = 0;
-        } else if (!o.no_idle && net->idle() && rings_empty() && nis_idle()) {
+        } else if (!o.no_idle && net->idle() && rings_empty() && nis_idle() &&
+                   (!svc || svc->settled())) {
             if (++idle_run > kIdleAfter) {
+                if (ctl)
+                    ctl->poll([this](const std::vector<std::string> &a) { return ctl_command(a); });
                 // nothing to do until a PE writes its ring: let the PEs have the CPU
                 sleep_us = sleep_us ? (sleep_us * 2 > kMaxSleepUs ? kMaxSleepUs : sleep_us * 2) : 5;
                 struct timespec ts = {0, static_cast<long>(sleep_us) * 1000};
@@ -1276,7 +1957,12 @@ int Sim::run() {
     wall = now_s() - t_start;
     __atomic_store_n(&shm->sim_alive, 0u, __ATOMIC_RELEASE);
     // requests never answered, once everything is quiet
-    if (!failed_check && !killed_rest && nis_idle() && net->idle() && !reqs.empty()) {
+    if (e2e && !failed_check && !killed_rest && nis_idle() && net->idle())
+        e2e_oracle_end();
+    std::string fw_why;
+    if (svc && !failed_check && svc->firmware_errors(&fw_why))
+        check_fail("firmware: " + fw_why);
+    if (!e2e && !failed_check && !killed_rest && nis_idle() && net->idle() && !reqs.empty()) {
         auto it = reqs.begin();
         const Req &first = it->second.front();
         unsigned req = static_cast<unsigned>(it->first >> 20),
@@ -1301,6 +1987,13 @@ int Sim::run() {
         std::printf("BENCH %s_sim_speed %.0f cycles/s\n", o.bench,
                     wall > 0 ? static_cast<double>(stepped) / wall : 0.0);
         std::printf("BENCH %s_wall %.3f s\n", o.bench, wall);
+        if (!faults.empty()) {
+            // the first event: link down to new tables installed everywhere
+            if (faults[0].settled)
+                std::printf("BENCH %s_recovery_cycles %" PRIu64 " cycles\n", o.bench,
+                            faults[0].settled - faults[0].cycle);
+            std::printf("BENCH %s_traffic_stall_cycles %" PRIu64 " cycles\n", o.bench, max_wait);
+        }
         std::fflush(stdout);
     }
     return status;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -49,6 +50,19 @@ void kolo_sim_usage(const char *prog, int is_run) {
         "                          packet) or answer twice (resp2, N-th response); N default 10;\n"
         "                          --ni=rtl: corrupt/drop/dup the N-th ejected packet as the\n"
         "                          scoreboard sees it, tlp: the N-th device TLP breaks a rule\n"
+        "      --fail-link=CYCLE:NODE:PORT     at CYCLE the link on PORT of NODE fails (both\n"
+        "                          directions); NODE: index or x,y,z; PORT: 0..5 or X+ X- Y+ Y- Z+ Z-\n"
+        "      --restore-link=CYCLE:NODE:PORT  it works again\n"
+        "      --fail-node=CYCLE:NODE          the node dies (its links, router, firmware; it must\n"
+        "                          not host a PE)\n"
+        "      --restore-node=CYCLE:NODE       it comes back and reboots\n"
+        "                          (any of these runs the service processors and makes every\n"
+        "                          NI use end-to-end retransmission; docs/firmware.md)\n"
+        "      --svc               run the service processors and their firmware without faults\n"
+        "      --ctl[=PATH]        control socket for kolo-ctl (default /tmp/kolo-sim.<pid>.ctl;\n"
+        "                          PEs get it in KOLO_SIM_CTL); implies --svc\n"
+        "      --e2e-timeout=N     NI end-to-end retransmission timeout in cycles (default 20000)\n"
+        "      --fw-compute=N      modelled service-processor cycles per table computation\n"
         "  -v, --verbose           progress messages on stderr\n"
         "  -h, --help\n"
         "Environment of each PE: KOLO_SIM_SHM, KOLO_PE, KOLO_NPES. Exit status: the first "
@@ -111,6 +125,94 @@ static int parse_sec(const char *s, double *v) {
     return 0;
 }
 
+int kolo_sim_parse_port(const char *s, int *port) {
+    static const char *const names[6] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-"};
+    if (!s)
+        return -1;
+    for (int i = 0; i < 6; i++)
+        if (!strcasecmp(s, names[i])) {
+            *port = i;
+            return 0;
+        }
+    if (s[0] >= '0' && s[0] <= '5' && !s[1]) {
+        *port = s[0] - '0';
+        return 0;
+    }
+    return -1;
+}
+
+/* index or x,y,z; with t NULL only the syntax is checked */
+static int parse_node_raw(const char *s, int *is_xyz, unsigned *index, unsigned xyz[3]) {
+    char tail;
+    if (!s || !*s)
+        return -1;
+    if (strchr(s, ',')) {
+        if (sscanf(s, "%u,%u,%u%c", &xyz[0], &xyz[1], &xyz[2], &tail) != 3)
+            return -1;
+        *is_xyz = 1;
+        return 0;
+    }
+    uint64_t v;
+    if (parse_u64(s, &v) || v >= KOLO_MAX_NODES)
+        return -1;
+    *index = (unsigned)v;
+    *is_xyz = 0;
+    return 0;
+}
+
+static int node_index(const kolo_topo *t, int is_xyz, unsigned index, const unsigned xyz[3],
+                      unsigned *out) {
+    if (is_xyz) {
+        for (int i = 0; i < 3; i++)
+            if (xyz[i] >= t->size[i])
+                return -1;
+        *out = kolo_node_index(t, (uint16_t)(xyz[0] | xyz[1] << 4 | xyz[2] << 8));
+        return 0;
+    }
+    if (index >= kolo_topo_nodes(t))
+        return -1;
+    *out = index;
+    return 0;
+}
+
+int kolo_sim_parse_node(const char *s, const kolo_topo *t, unsigned *index) {
+    int is_xyz;
+    unsigned i = 0, xyz[3] = {0, 0, 0};
+    if (parse_node_raw(s, &is_xyz, &i, xyz))
+        return -1;
+    return node_index(t, is_xyz, i, xyz, index);
+}
+
+/* CYCLE:NODE[:PORT] */
+static int parse_event(const char *a, int kind, kolo_sim_opts *o, char *err, size_t errlen) {
+    static const char *const opt[4] = {"--fail-link", "--restore-link", "--fail-node",
+                                       "--restore-node"};
+    int link = kind == KOLO_EV_FAIL_LINK || kind == KOLO_EV_RESTORE_LINK;
+    char buf[128], *f[3] = {0, 0, 0};
+    int nf = 0;
+    if (o->nevents >= KOLO_SIM_MAX_EVENTS)
+        return err_out(err, errlen, "more than %d fault events", KOLO_SIM_MAX_EVENTS);
+    snprintf(buf, sizeof buf, "%s", a);
+    for (char *p = buf, *q; nf < 3; p = q + 1) {
+        f[nf++] = p;
+        q = strchr(p, ':');
+        if (!q)
+            break;
+        *q = 0;
+    }
+    kolo_sim_event *e = &o->events[o->nevents];
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    if (nf != (link ? 3 : 2) || strchr(f[nf - 1], ':') || parse_u64(f[0], &e->cycle) ||
+        parse_node_raw(f[1], &e->node_xyz, &e->node, e->xyz) ||
+        (link && kolo_sim_parse_port(f[2], &e->port)))
+        return err_out(err, errlen, "bad %s '%s': expected CYCLE:NODE%s (NODE: index or x,y,z%s)",
+                       opt[kind], a, link ? ":PORT" : "",
+                       link ? "; PORT: 0..5 or X+ X- Y+ Y- Z+ Z-" : "");
+    o->nevents++;
+    return 0;
+}
+
 int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t errlen) {
     enum {
         O_NET = 256,
@@ -124,7 +226,15 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
         O_NOIDLE,
         O_MHZ,
         O_FAULT,
-        O_NI
+        O_NI,
+        O_FAIL_LINK,
+        O_RESTORE_LINK,
+        O_FAIL_NODE,
+        O_RESTORE_NODE,
+        O_SVC,
+        O_CTL,
+        O_E2E_TIMEOUT,
+        O_FW_COMPUTE
     };
     static const struct option lo[] = {{"npes", required_argument, 0, 'n'},
                                        {"torus", required_argument, 0, 't'},
@@ -140,6 +250,14 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
                                        {"no-idle", no_argument, 0, O_NOIDLE},
                                        {"core-mhz", required_argument, 0, O_MHZ},
                                        {"fault", required_argument, 0, O_FAULT},
+                                       {"fail-link", required_argument, 0, O_FAIL_LINK},
+                                       {"restore-link", required_argument, 0, O_RESTORE_LINK},
+                                       {"fail-node", required_argument, 0, O_FAIL_NODE},
+                                       {"restore-node", required_argument, 0, O_RESTORE_NODE},
+                                       {"svc", no_argument, 0, O_SVC},
+                                       {"ctl", optional_argument, 0, O_CTL},
+                                       {"e2e-timeout", required_argument, 0, O_E2E_TIMEOUT},
+                                       {"fw-compute", required_argument, 0, O_FW_COMPUTE},
                                        {"verbose", no_argument, 0, 'v'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
@@ -239,6 +357,29 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
                                "bad --fault '%s': corrupt|drop|dup|reorder|resp2|tlp[:N]", a);
             break;
         }
+        case O_FAIL_LINK:
+        case O_RESTORE_LINK:
+        case O_FAIL_NODE:
+        case O_RESTORE_NODE:
+            if (parse_event(a, c - O_FAIL_LINK, o, err, errlen))
+                return -1;
+            o->svc = 1;
+            break;
+        case O_SVC:
+            o->svc = 1;
+            break;
+        case O_CTL:
+            o->ctl = a ? a : "";
+            o->svc = 1;
+            break;
+        case O_E2E_TIMEOUT:
+            if (parse_u64(a, &o->e2e_timeout) || o->e2e_timeout < 100 || o->e2e_timeout > 100000000)
+                return err_out(err, errlen, "bad --e2e-timeout '%s': 100..100000000 cycles", a);
+            break;
+        case O_FW_COMPUTE:
+            if (parse_u64(a, &o->fw_compute) || o->fw_compute > 100000000)
+                return err_out(err, errlen, "bad --fw-compute '%s': 0..100000000 cycles", a);
+            break;
         case 'v':
             o->verbose++;
             break;
@@ -284,6 +425,28 @@ int kolo_sim_resolve(kolo_sim_opts *o, char *err, size_t errlen) {
         return err_out(err, errlen,
                        "%u PEs do not fit on a %ux%ux%u torus (%u nodes, one PE per node)", o->npes,
                        o->topo.size[0], o->topo.size[1], o->topo.size[2], nodes);
+    if (o->svc && (o->ni == KOLO_NI_RTL || o->net == KOLO_NET_RTL))
+        return err_out(err, errlen,
+                       "fault events, --svc and --ctl run on the ideal network with the C NI "
+                       "model only (the RTL router has no down-port drop yet: docs/firmware.md)");
+    if (o->svc && o->fault)
+        return err_out(err, errlen, "--fault cannot be combined with fault events, --svc or --ctl");
+    for (unsigned i = 0; i < o->nevents; i++) {
+        kolo_sim_event *e = &o->events[i];
+        int link = e->kind == KOLO_EV_FAIL_LINK || e->kind == KOLO_EV_RESTORE_LINK;
+        if (node_index(&o->topo, e->node_xyz, e->node, e->xyz, &e->node))
+            return err_out(err, errlen, "fault event %u: no such node on a %ux%ux%u torus", i + 1,
+                           o->topo.size[0], o->topo.size[1], o->topo.size[2]);
+        if (link && !kolo_port_present(&o->topo, e->port))
+            return err_out(err, errlen,
+                           "fault event %u: port %d leads nowhere on a %ux%ux%u torus (size 1)",
+                           i + 1, e->port, o->topo.size[0], o->topo.size[1], o->topo.size[2]);
+        if (e->kind == KOLO_EV_FAIL_NODE && e->node < o->npes)
+            return err_out(err, errlen,
+                           "fault event %u: node index %u hosts PE %u; fail only nodes without a PE "
+                           "(PE i runs on node index i: use fewer PEs with -n)",
+                           i + 1, e->node, e->node);
+    }
     return 0;
 }
 

@@ -35,6 +35,20 @@ enum {
 #define KOLO_SIM_EXIT_NOEXEC 126   /* program found but not executable, or no RTL build */
 #define KOLO_SIM_EXIT_NOTFOUND 127 /* program not found */
 
+/* --fail-link / --restore-link / --fail-node / --restore-node: fault events
+ * at a simulated cycle (the service processors and firmware then run, and
+ * every NI uses its end-to-end protocol) */
+enum { KOLO_EV_FAIL_LINK = 0, KOLO_EV_RESTORE_LINK, KOLO_EV_FAIL_NODE, KOLO_EV_RESTORE_NODE };
+#define KOLO_SIM_MAX_EVENTS 64
+typedef struct {
+    uint64_t cycle;
+    int kind;      /* KOLO_EV_* */
+    int node_xyz;  /* 1: node given as x,y,z in xyz[]; 0: as an index in node */
+    unsigned node; /* node index (after kolo_sim_resolve) */
+    unsigned xyz[3];
+    int port; /* 0..5 (links) */
+} kolo_sim_event;
+
 typedef struct {
     kolo_topo topo;
     int have_topo;
@@ -55,6 +69,12 @@ typedef struct {
     int fault;   /* testing the checkers: KOLO_FAULT_* on the fault_n-th packet */
     uint64_t fault_n;
     int prog_index; /* argv index of the program */
+    kolo_sim_event events[KOLO_SIM_MAX_EVENTS];
+    unsigned nevents;
+    int svc;               /* run the service processors and firmware (implied by events, --ctl) */
+    const char *ctl;       /* control socket path for kolo-ctl ("" = /tmp/kolo-sim.<pid>.ctl) */
+    uint64_t e2e_timeout;  /* NI end-to-end timeout, cycles (0: default) */
+    uint64_t fw_compute;   /* modelled PowerPC cycles per table computation (0: default) */
 } kolo_sim_opts;
 
 /* 0 on success, 1 for --help (usage printed), -1 with a message in err */
@@ -70,6 +90,10 @@ int kolo_sim_resolve(kolo_sim_opts *o, char *err, size_t errlen);
 /* The path execvp would run for prog: 0 and path filled, else
  * KOLO_SIM_EXIT_NOTFOUND or KOLO_SIM_EXIT_NOEXEC with a message in err. */
 int kolo_sim_find_prog(const char *prog, char *path, size_t pathlen, char *err, size_t errlen);
+/* "NODE" (index or x,y,z) and "PORT" (0..5 or X+ X- Y+ Y- Z+ Z-) as kolo-ctl
+ * and the fault options take them; 0 or -1 */
+int kolo_sim_parse_node(const char *s, const kolo_topo *t, unsigned *index);
+int kolo_sim_parse_port(const char *s, int *port);
 /* directory of the running executable (from /proc/self/exe) */
 int kolo_sim_self_dir(char *dir, size_t len);
 

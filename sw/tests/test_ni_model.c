@@ -2275,6 +2275,34 @@ static void test_e2e_atomic(void) {
     }
 }
 
+/* Regression: a tag's uses alternate between targets (all tags to node 7,
+ * then all to node 6, then to 7 again). With one generation bit per tag,
+ * node 7 saw the third use with the same bit as the first and answered it
+ * from its record without executing it. The bit must alternate per (tag,
+ * destination). */
+static void test_e2e_targets(void) {
+    hq q;
+    kolo_cqe e;
+    unsigned i, bad = 0, n = 3 * KOLO_NI_NUM_TAGS;
+    net_init(T222);
+    e2e_on(1);
+    std_windows(6);
+    std_windows(7);
+    hq_open(&q, 0, 1, 2, 3);
+    wr_le(N.mem[6] + DST_OFF, 0, 8);
+    wr_le(N.mem[7] + DST_OFF, 0, 8);
+    for (i = 0; i < n; i++) {
+        int dst = (i / KOLO_NI_NUM_TAGS) % 2 ? 6 : 7;
+        if (exec1(&q, D(KOLO_D_ADD, 0, dst, 0, A(DST_OFF), KEY1, 1, 0), &e) != 0)
+            bad++;
+    }
+    CHECK_EQ(bad, 0, "every add completes");
+    CHECK_EQ(rd_le(N.mem[7] + DST_OFF, 8), 2 * KOLO_NI_NUM_TAGS, "node 7 executed every add once");
+    CHECK_EQ(rd_le(N.mem[6] + DST_OFF, 8), KOLO_NI_NUM_TAGS, "node 6 executed every add once");
+    CHECK_EQ(e2e_st(7).dup_requests + e2e_st(6).dup_requests, 0, "no request taken for a repeat");
+    net_free();
+}
+
 /* negative control: without the target's record a retransmitted fetch-add
  * runs twice; the check above would see it */
 static void test_e2e_control(void) {
@@ -2400,6 +2428,7 @@ int main(int argc, char **argv) {
     RUN(test_disable);
     RUN(test_random_mix);
     RUN(test_e2e_atomic);
+    RUN(test_e2e_targets);
     RUN(test_e2e_control);
     RUN(test_e2e_put_get);
     RUN(test_e2e_give_up);
