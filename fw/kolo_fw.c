@@ -154,7 +154,12 @@ static int pend_packet(kolo_fw *fw) {
 static void txq_drain(kolo_fw *fw) {
     for (;;) {
         if (!fw->txq_count && !pend_packet(fw)) return;
-        if (rd(fw, KOLO_SVC_MBX_TX_STATUS) & KOLO_SVC_MBX_TX_STATUS_BUSY_MASK) return;
+        if (rd(fw, KOLO_SVC_MBX_TX_STATUS) & KOLO_SVC_MBX_TX_STATUS_BUSY_MASK) {
+            /* the mailbox still holds the last packet: look again soon (a
+             * fixed time, not "now + 8" computed anew at every look) */
+            fw->tx_retry_at = kolo_hal_time(fw->hal) + 8;
+            return;
+        }
         const kolo_fw_msg *m = &fw->txq[fw->txq_head];
         wr(fw, KOLO_SVC_MBX_TX_DST, m->dst);
         wr(fw, KOLO_SVC_MBX_TX_RS, m->rs);
@@ -590,9 +595,6 @@ uint64_t kolo_fw_deadline(const kolo_fw *fw) {
     if (fw->stage == KOLO_FW_LINKS) d = fw->boot_time + fw->cfg.boot_link_timeout;
     if (fw->recompute_at && fw->recompute_at < d) d = fw->recompute_at;
     if (fw->install_at && fw->install_at < d) d = fw->install_at;
-    if (fw->txq_count || fw->pend_count) {
-        uint64_t t = kolo_hal_time(fw->hal) + 8;
-        if (t < d) d = t;
-    }
+    if ((fw->txq_count || fw->pend_count) && fw->tx_retry_at < d) d = fw->tx_retry_at;
     return d;
 }

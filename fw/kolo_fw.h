@@ -94,6 +94,7 @@ typedef struct kolo_fw {
     uint8_t pend[KOLO_MAX_NODES]; /* records still to send, bit p = through port p */
     unsigned pend_count;
     uint64_t last_sync_req;
+    uint64_t tx_retry_at; /* the mailbox was busy: try the transmit queue again then */
     /* routing */
     kolo_faults faults;
     kolo_route_entry table[KOLO_MAX_NODES];

@@ -707,8 +707,15 @@ static int e2e_timers(kolo_ni *ni) {
         {
             uint32_t re = route_of(ni, tg->dst);
             if (!(re & KOLO_RE_VALID)) {
-                ni->e2e_st.unreachable++;
-                tag_give_up(ni, t, KOLO_ST_BAD_DST);
+                /* unreachable now (a partition, a dead node): wait a
+                 * timeout per retry, the route may come back */
+                if (tg->retries >= ni->e2e.max_retries) {
+                    ni->e2e_st.unreachable++;
+                    tag_give_up(ni, t, KOLO_ST_BAD_DST);
+                    continue;
+                }
+                tg->retries++;
+                tg->sent_at = ni->now;
                 continue;
             }
             if (tg->retries >= ni->e2e.max_retries) {

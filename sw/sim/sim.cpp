@@ -931,9 +931,9 @@ bool Sim::boot_service(std::string *err) {
     events.assign(o.events, o.events + o.nevents);
     std::stable_sort(events.begin(), events.end(),
                      [](const kolo_sim_event &a, const kolo_sim_event &b) { return a.cycle < b.cycle; });
-    e2e = true;
+    e2e = !o.no_e2e;
     kolo_ni_e2e_cfg ec{};
-    ec.enable = 1;
+    ec.enable = e2e;
     ec.timeout = o.e2e_timeout ? static_cast<uint32_t>(o.e2e_timeout) : KOLO_NI_E2E_TIMEOUT;
     ec.max_retries = KOLO_NI_E2E_RETRIES;
     for (Node &nd : node)
@@ -1666,6 +1666,9 @@ void Sim::report(FILE *f, double wall) {
                 std::fprintf(f, "fault at cycle %" PRIu64 ": %s; tables not settled by the end\n",
                              r.cycle, r.what.c_str());
         }
+        for (size_t i = next_event; i < events.size(); i++)
+            std::fprintf(f, "fault event at cycle %" PRIu64 " not applied: the run ended first\n",
+                         events[i].cycle);
         std::fprintf(f,
                      "faults: %" PRIu64 " packets dropped at failed links, %" PRIu64
                      " at dead nodes; installed table sets checked %" PRIu64
@@ -1871,7 +1874,8 @@ int Sim::run() {
                 draining = true;
                 drain_cycles = 0;
             }
-            if (rings_empty() && nis_idle() && net->idle())
+            // (the firmware finishes handling the last fault: its numbers count)
+            if (rings_empty() && nis_idle() && net->idle() && (!svc || svc->settled()))
                 break;
             if (++drain_cycles > 1000000) {
                 end_msg = "the NIs or the network were still busy 1000000 cycles after the last PE "
@@ -1939,6 +1943,8 @@ int Sim::run() {
             idle_run = 0;
         }
     }
+    if (svc)
+        watch_faults(); // a settle in the last cycle
     // every PE gone (or being killed): collect them
     kill_rest("");
     for (unsigned i = 0; i < npes; i++) {

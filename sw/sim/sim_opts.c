@@ -63,6 +63,8 @@ void kolo_sim_usage(const char *prog, int is_run) {
         "                          PEs get it in KOLO_SIM_CTL); implies --svc\n"
         "      --e2e-timeout=N     NI end-to-end retransmission timeout in cycles (default 20000)\n"
         "      --fw-compute=N      modelled service-processor cycles per table computation\n"
+        "      --no-e2e            faults without NI end-to-end retransmission: lost operations\n"
+        "                          hang (the negative control of the fault tests)\n"
         "  -v, --verbose           progress messages on stderr\n"
         "  -h, --help\n"
         "Environment of each PE: KOLO_SIM_SHM, KOLO_PE, KOLO_NPES. Exit status: the first "
@@ -234,7 +236,8 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
         O_SVC,
         O_CTL,
         O_E2E_TIMEOUT,
-        O_FW_COMPUTE
+        O_FW_COMPUTE,
+        O_NO_E2E
     };
     static const struct option lo[] = {{"npes", required_argument, 0, 'n'},
                                        {"torus", required_argument, 0, 't'},
@@ -258,6 +261,7 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
                                        {"ctl", optional_argument, 0, O_CTL},
                                        {"e2e-timeout", required_argument, 0, O_E2E_TIMEOUT},
                                        {"fw-compute", required_argument, 0, O_FW_COMPUTE},
+                                       {"no-e2e", no_argument, 0, O_NO_E2E},
                                        {"verbose", no_argument, 0, 'v'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
@@ -367,6 +371,9 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
             break;
         case O_SVC:
             o->svc = 1;
+            break;
+        case O_NO_E2E:
+            o->no_e2e = 1;
             break;
         case O_CTL:
             o->ctl = a ? a : "";

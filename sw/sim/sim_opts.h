@@ -74,6 +74,7 @@ typedef struct {
     int svc;               /* run the service processors and firmware (implied by events, --ctl) */
     const char *ctl;       /* control socket path for kolo-ctl ("" = /tmp/kolo-sim.<pid>.ctl) */
     uint64_t e2e_timeout;  /* NI end-to-end timeout, cycles (0: default) */
+    int no_e2e;            /* faults without end-to-end retransmission (negative control) */
     uint64_t fw_compute;   /* modelled PowerPC cycles per table computation (0: default) */
 } kolo_sim_opts;
 

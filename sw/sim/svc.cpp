@@ -98,12 +98,15 @@ int Svc::mgmt_send(int n, uint16_t dst, uint32_t rs, const uint32_t *w, unsigned
     unsigned flits = (nwords + 1) / 2;
     p.src = src;
     p.dst = dst;
-    p.vnet = 0;
+    // MGMT travels on the response virtual network: endpoints always drain
+    // it, so service traffic never waits behind a node's backed-up requests
+    p.vnet = 1;
     p.ordered = 0;
     p.op = 11; // MGMT
     p.len = static_cast<uint8_t>(flits);
     p.header[0] = static_cast<uint64_t>(dst & 0xfffu) | static_cast<uint64_t>(src & 0xfffu) << 12 |
-                  static_cast<uint64_t>(11) << 24 | static_cast<uint64_t>(flits) << 29 |
+                  static_cast<uint64_t>(11) << 24 | static_cast<uint64_t>(1) << 28 |
+                  static_cast<uint64_t>(flits) << 29 |
                   static_cast<uint64_t>(rs & KOLO_RS_MASK) << 36;
     p.header[1] = nwords; // MGMT: header flit 1 bits 7:0 = words
     for (unsigned i = 0; i < flits; i++) {
@@ -251,16 +254,17 @@ void Svc::report(FILE *f) const {
     fprintf(f, "service processors: MGMT sent %llu, delivered %llu, dropped %llu; table switches %llu\n",
             static_cast<unsigned long long>(stats_.mgmt_sent), static_cast<unsigned long long>(stats_.mgmt_delivered),
             static_cast<unsigned long long>(stats_.mgmt_dropped), static_cast<unsigned long long>(stats_.installs));
-    fprintf(f, "  node  stage epoch faults  events up/down  mgmt tx/rx  records new/stale  recomputes  unreach\n");
+    fprintf(f, "  node  stage epoch faults  events up/down  mgmt tx/rx  records new/stale  recomputes  unreach  "
+               "mbx_ovf/sync_req\n");
     for (unsigned i = 0; i < nodes_; i++) {
         const Node *nd = node_[i];
         if (!nd->m) continue;
         const kolo_fw *fw = nd->fw;
         const kolo_fw_stats &s = fw->stats;
-        fprintf(f, "  %03x  %5s %5u 0x%04x %7u %3u/%-4u %5u/%-5u %9u/%-7u %10u %8u\n",
+        fprintf(f, "  %03x  %5s %5u 0x%04x %7u %3u/%-4u %5u/%-5u %9u/%-7u %10u %8u  %7u/%u\n",
                 kolo_node_id_of_index(&topo_, i), nd->up ? (fw->stage == KOLO_FW_RUNNING ? "run" : "busy") : "DOWN",
                 fw->epoch, fw->installed_digest, s.events, s.link_up, s.link_down, s.mgmt_sent, s.mgmt_received,
-                s.records_new, s.records_stale, s.recomputes, s.unreachable_dsts);
+                s.records_new, s.records_stale, s.recomputes, s.unreachable_dsts, s.mbx_overflow, s.sync_requests);
     }
 }
 

@@ -2350,7 +2350,8 @@ static void test_e2e_put_get(void) {
 }
 
 /* give up: every request lost -> KOLO_ST_TIMEOUT after max_retries; the
- * route becomes invalid while waiting -> KOLO_ST_BAD_DST; a retransmission
+ * route invalid while waiting through max_retries timeouts ->
+ * KOLO_ST_BAD_DST, valid again before that -> completes; a retransmission
  * takes the route of the current table */
 static void test_e2e_give_up(void) {
     hq q;
@@ -2377,6 +2378,21 @@ static void test_e2e_give_up(void) {
     CHECK(hq_wait(&q, &e, 5000), "completion");
     CHECK_EQ(e.status, KOLO_ST_BAD_DST, "unreachable");
     CHECK_EQ(e2e_st(0).unreachable, 1, "unreachable count");
+    /* unreachable for a while (a partition that heals): it waits, then
+     * completes once the route is back */
+    w32(0, KOLO_CSR_ROUTE(7), kolo_route_default(&N.topo, id_of(0), id_of(7)));
+    fz.lose_count = 1;
+    d = D(KOLO_D_ADD, KOLO_DF_COMPLETE, 7, 0, A(DST_OFF), KEY1, 1, 0);
+    hq_post(&q, &d);
+    run(50);
+    w32(0, KOLO_CSR_ROUTE(7), 0);
+    run(400); /* two timeouts without a route */
+    w32(0, KOLO_CSR_ROUTE(7), kolo_route_default(&N.topo, id_of(0), id_of(7)));
+    CHECK(hq_wait(&q, &e, 5000), "completion after the route came back");
+    CHECK_EQ(e.status, KOLO_ST_OK, "healed: completes");
+    CHECK_EQ(rd_le(N.mem[7] + DST_OFF, 8), 1, "healed: executed once");
+    CHECK_EQ(e2e_st(0).unreachable, 1, "healed: not counted unreachable");
+    wr_le(N.mem[7] + DST_OFF, 0, 8);
     /* new route for the retransmission: lose one, switch the entry to an
      * equivalent one with other signs, the copy must carry it */
     uint32_t alt = KOLO_RE_VALID | KOLO_RS_SIGN(0) | KOLO_RS_SIGN(1) | KOLO_RS_SIGN(2) |

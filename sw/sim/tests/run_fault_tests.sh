@@ -1,0 +1,231 @@
+#!/bin/bash
+# run_fault_tests.sh - links and nodes fail under running host programs
+# (mk/sim.mk; docs/firmware.md). kolo-sim runs every node's service processor
+# and firmware; the NIs retransmit end to end; the scoreboard accounts for
+# every dropped packet, the e2e oracle for every retransmission and repeat,
+# and each installed table set is checked (deadlock, failed links,
+# connectivity). The programs check their own results (torus_work: tickets,
+# tallies, every word; sim_test_pe random: every byte against a shadow).
+#   sw/sim/tests/run_fault_tests.sh BUILD_DIR TEST
+# TEST: args 2x2x2 3x3x3 4x4x4 random ctl control. random takes SEED.
+set -u
+build=$1 test=$2
+RUN=$build/sim/kolo-run
+CTL=$build/sim/kolo-ctl
+PE=$build/sim/tests/sim_test_pe
+WORK=$build/examples/torus_work
+tmp=$(mktemp -d /tmp/kolo-fault-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+out=""
+
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+
+# expect STATUS PATTERN -- command...: run, check status and output; the output stays in $out
+expect() {
+    local want=$1 pat=$2
+    shift 3
+    local rc
+    out=$("$@" 2>&1)
+    rc=$?
+    if [ "$rc" != "$want" ]; then
+        fail "$* -> status $rc, expected $want"
+        echo "$out" | grep -v '^  [0-9a-f]\{3\} ' | tail -n 30 | sed 's/^/    /'
+        return 1
+    fi
+    if [ -n "$pat" ] && ! grep -qE -- "$pat" <<<"$out"; then
+        fail "$* -> output does not match /$pat/"
+        echo "$out" | tail -n 30 | sed 's/^/    /'
+        return 1
+    fi
+    ok "$* -> $rc${pat:+, /$pat/}"
+    return 0
+}
+
+# number in the report line matching "<N> <words>"
+count() { grep -oE "[0-9]+ $1" <<<"$out" | head -n 1 | grep -oE '^[0-9]+'; }
+
+# after a run with faults: every fault settled, tables checked, and the counts
+# named ("drops", "retx") are above zero
+settled_ok() {
+    local what=$1
+    shift
+    if grep -q "tables not settled" <<<"$out"; then
+        fail "$what: a fault was not handled (tables not settled)"
+        return
+    fi
+    if grep -q "not applied: the run ended first" <<<"$out"; then
+        fail "$what: the program ended before the last fault (give it more rounds)"
+        return
+    fi
+    local checked drops retx
+    checked=$(grep -oE "installed table sets checked [0-9]+" <<<"$out" | grep -oE '[0-9]+$')
+    drops=$(count "packets dropped at failed links")
+    retx=$(count "requests sent again")
+    [ "${checked:-0}" -gt 0 ] || fail "$what: no installed table set was checked"
+    for need in "$@"; do
+        case $need in
+        drops) [ "${drops:-0}" -gt 0 ] && ok "$what: $drops packets dropped at failed links" ||
+            fail "$what: no packet was dropped at a failed link (the fault hit no traffic)" ;;
+        retx) [ "${retx:-0}" -gt 0 ] && ok "$what: $retx requests sent again" ||
+            fail "$what: no request was sent again" ;;
+        esac
+    done
+}
+
+OKW="0 data errors: ok"
+case $test in
+args)
+    expect 2 "bad --fail-link '100:0'" -- "$RUN" -n 2 --fail-link=100:0 "$PE" ops
+    expect 2 "bad --fail-link '100:0:W\+'" -- "$RUN" -n 2 --fail-link=100:0:W+ "$PE" ops
+    expect 2 "bad --fail-node 'x:3'" -- "$RUN" -n 2 --fail-node=x:3 "$PE" ops
+    expect 2 "no such node on a 2x2x2" -- "$RUN" -t 2x2x2 -n 2 --fail-link=100:9:0 "$PE" ops
+    expect 2 "no such node on a 2x2x2" -- "$RUN" -t 2x2x2 -n 2 --fail-node=100:2,0,0 "$PE" ops
+    expect 2 "port 2 leads nowhere on a 4x1x1" -- "$RUN" -t 4x1x1 -n 2 --fail-link=100:0:Y+ "$PE" ops
+    expect 2 "hosts PE 1" -- "$RUN" -t 2x2x2 -n 2 --fail-node=100:1 "$PE" ops
+    expect 2 "ideal network with the C NI model only" -- "$RUN" -n 2 --net=rtl --svc "$PE" ops
+    expect 2 "cannot be combined" -- "$RUN" -n 2 --svc --fault=drop "$PE" ops
+    expect 2 "bad --e2e-timeout" -- "$RUN" -n 2 --e2e-timeout=5 "$PE" ops
+    # the service processors alone change nothing for a program
+    expect 0 "" -- "$RUN" -n 8 --svc --timeout=60 "$PE" ops
+    ;;
+2x2x2)
+    T="-t 2x2x2 -n 7 --timeout=120 --report"
+    expect 0 "$OKW" -- "$RUN" $T --fail-link=20000:0:X+ "$WORK" 150 && settled_ok "one link"
+    expect 0 "$OKW" -- "$RUN" $T --fail-link=20000:0:X+ --restore-link=50000:0:X+ "$WORK" 150 &&
+        settled_ok "link and its return"
+    expect 0 "$OKW" -- "$RUN" $T --fail-link=15000:0:X+ --fail-link=25000:3:Z- --fail-link=35000:5:Y+ \
+        --restore-link=60000:3:Z- "$WORK" 150 && settled_ok "several links"
+    expect 0 "$OKW" -- "$RUN" $T --fail-node=20000:7 --restore-node=60000:7 "$WORK" 150 &&
+        settled_ok "node and its reboot"
+    # a link that flaps: down and up every 3000 cycles while traffic flows
+    flap=""
+    for i in $(seq 0 11); do
+        flap="$flap --fail-link=$((12000 + i * 6000)):1:Y+ --restore-link=$((15000 + i * 6000)):1:Y+"
+    done
+    expect 0 "$OKW" -- "$RUN" $T $flap "$WORK" 400 && settled_ok "flapping link" drops retx
+    # the x=0 and x=1 halves cut apart, then joined again before any operation
+    # gives up: everything completes
+    cut="" heal=""
+    for n in 0 2 4 6; do
+        cut="$cut --fail-link=20000:$n:X+ --fail-link=20000:$n:X-"
+        heal="$heal --restore-link=40000:$n:X+ --restore-link=40000:$n:X-"
+    done
+    # healed before any operation in flight gives up: those complete; one
+    # issued while its destination was cut off completes with an error
+    # (unreachable) at once: either ending is right, a hang or a check is not
+    out=$("$RUN" $T --grace=1 $cut $heal "$WORK" 150 2>&1)
+    rc=$?
+    if [ $rc = 0 ] && grep -q "$OKW" <<<"$out"; then
+        ok "partition healed: the program finished"
+        settled_ok "partition healed" drops
+    elif [ $rc = 1 ] && grep -qE "unreachable" <<<"$out"; then
+        ok "partition healed: an operation issued during the cut failed (unreachable)"
+    else
+        fail "partition healed: status $rc"
+        tail -n 30 <<<"$out"
+    fi
+    grep -q "0 connected pairs unrouted" <<<"$out" || fail "partition healed: tables not whole again"
+    # a partition that lasts: operations across it complete with an error,
+    # the program stops with a message, nothing hangs
+    expect 1 "unreachable|no response in time" -- "$RUN" $T --grace=1 $cut "$WORK" 150
+    grep -qE "operations timed out|to unreachable destinations" <<<"$out" || fail "partition: no give-up counted"
+    ;;
+3x3x3)
+    T="-t 3x3x3 -n 26 --timeout=200 --report"
+    expect 0 "$OKW" -- "$RUN" $T --fail-link=20000:13:X+ --fail-link=30000:4:Z- "$WORK" 60 &&
+        settled_ok "two links"
+    expect 0 "$OKW" -- "$RUN" $T --fail-node=20000:26 --fail-link=40000:0:Y- --restore-node=60000:26 \
+        --restore-link=70000:0:Y- "$WORK" 60 && settled_ok "node, link, both back"
+    flap=""
+    for i in $(seq 0 7); do
+        flap="$flap --fail-link=$((12000 + i * 8000)):13:Z+ --restore-link=$((16000 + i * 8000)):13:Z+"
+    done
+    expect 0 "$OKW" -- "$RUN" $T $flap "$WORK" 80 && settled_ok "flapping link" drops retx
+    ;;
+4x4x4)
+    T="-t 4x4x4 -n 60 --timeout=300 --report"
+    expect 0 "$OKW" -- "$RUN" $T --fail-link=30000:21:X+ --fail-node=60000:62 --restore-link=90000:21:X+ \
+        "$WORK" 40 && settled_ok "link, node, link back"
+    flap=""
+    for i in $(seq 0 5); do
+        flap="$flap --fail-link=$((20000 + i * 10000)):5:Y+ --restore-link=$((25000 + i * 10000)):5:Y+"
+    done
+    expect 0 "$OKW" -- "$RUN" $T --fail-node=20000:63 $flap "$WORK" 40 && settled_ok "node and flapping link" drops retx
+    ;;
+random)
+    # random link faults (never more than 3 down: a 3x3x3 stays connected)
+    # under random RDMA traffic checked byte by byte
+    seed=${SEED:-5}
+    echo "seed $seed (replay: make test-sim-fault-random SEED=$seed)"
+    RANDOM=$seed
+    ev="" down=()
+    t=10000
+    for i in $(seq 1 16); do
+        t=$((t + 2000 + RANDOM % 8000))
+        if [ ${#down[@]} -lt 3 ] && [ $((RANDOM % 3)) -ne 0 ]; then
+            l="$((RANDOM % 27)):$((RANDOM % 6))"
+            ev="$ev --fail-link=$t:$l"
+            down+=("$l")
+        elif [ ${#down[@]} -gt 0 ]; then
+            ev="$ev --restore-link=$t:${down[0]}"
+            down=("${down[@]:1}")
+        fi
+    done
+    echo "faults:$ev"
+    expect 0 "" -- "$RUN" -t 3x3x3 -n 27 --timeout=300 --report $ev "$PE" random "$seed" 3000 &&
+        settled_ok "random faults"
+    ;;
+ctl)
+    sock=$tmp/sim.ctl
+    "$RUN" -t 2x2x2 -n 7 --ctl="$sock" --timeout=120 --report "$WORK" 6000 >"$tmp/run.log" 2>&1 &
+    pid=$!
+    for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
+    c() { "$CTL" --sim="$sock" "$@"; }
+    expect 0 "node index +coords" -- c status
+    expect 0 "X\+ +up" -- c links 0
+    expect 0 "table epoch 1" -- c table 1,1,0
+    expect 0 "0x4b4f4c53" -- c read 0 0
+    expect 1 "refused" -- c write 0 0x10 5
+    expect 1 "bad NODE" -- c links 9
+    expect 1 "bad PORT" -- c fail-link 0 W+
+    expect 1 "hosts PE 3" -- c fail-node 3
+    expect 1 "unknown command" -- c frobnicate
+    expect 2 "usage: kolo-ctl" -- "$CTL"
+    expect 3 "cannot reach" -- "$CTL" --sim="$tmp/none" status
+    expect 0 "cycle [0-9]+" -- c fail-link 0 X+
+    sleep 1
+    expect 0 "X\+ +DOWN" -- c links 0
+    expect 0 "\(detour\)" -- c table 0
+    expect 0 "link X\+ down|faults" -- c events 0
+    expect 0 "end-to-end: on" -- c counters 0
+    expect 0 "cycle [0-9]+" -- c fail-node 7
+    sleep 1
+    expect 0 "DOWN" -- c status
+    expect 0 "" -- c restore-node 7
+    expect 0 "" -- c restore-link 0 X+
+    wait $pid
+    rc=$?
+    out=$(cat "$tmp/run.log")
+    [ $rc = 0 ] && grep -q "$OKW" <<<"$out" && ok "the program under kolo-ctl's faults finished: $OKW" ||
+        { fail "run under kolo-ctl: status $rc"; tail -n 30 <<<"$out"; }
+    settled_ok "kolo-ctl faults"
+    ;;
+control)
+    # negative control: the flapping link of the 2x2x2 test without end-to-end
+    # retransmission: a dropped request or response is lost, the program hangs
+    flap=""
+    for i in $(seq 0 11); do
+        flap="$flap --fail-link=$((12000 + i * 6000)):1:Y+ --restore-link=$((15000 + i * 6000)):1:Y+"
+    done
+    expect 124 "timeout" -- "$RUN" -t 2x2x2 -n 7 --no-e2e --timeout-cycles=3000000 --timeout=120 \
+        $flap "$WORK" 400
+    ;;
+*)
+    echo "unknown test $test"
+    exit 2
+    ;;
+esac
+[ $fails = 0 ] && echo "$test: all checks passed" || echo "$test: $fails checks failed"
+[ $fails = 0 ]
