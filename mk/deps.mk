@@ -6,7 +6,8 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 # command -> Debian package
 DEPS_TOOLS := verilator:verilator iverilog:iverilog yosys:yosys yosys-smtbmc:yosys \
               z3:z3 gtkwave:gtkwave fst2vcd:gtkwave gnuplot:gnuplot-nox g++:g++ gcc:gcc \
-              make:make nm:binutils python3:python3 ccache:ccache
+              make:make nm:binutils python3:python3 ccache:ccache \
+              powerpc-linux-gnu-gcc:gcc-powerpc-linux-gnu qemu-system-ppc:qemu-system-ppc
 
 .PHONY: deps
 deps: $(DEPS_STAMP)

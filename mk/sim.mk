@@ -40,11 +40,11 @@ KOLO_SIM := $(SIM_BUILD)/kolo-sim
 KOLO_RUN := $(SIM_BUILD)/kolo-run
 
 # the C NI model: build/sw/libkolo_ni_model.a from mk/ni_model.mk
-SIM_HDRS := $(wildcard sw/include/*.h) sw/sim/sim.h sw/sim/sim_opts.h sw/sim/svc.h sw/sim/ctl.h \
+SIM_HDRS := $(wildcard sw/include/*.h) sw/sim/sim.h sw/sim/sim_opts.h sw/sim/svc.h sw/sim/ctl.h sw/sim/trace.h \
     sw/lib/kolo_sim_client.h fw/kolo_fw.h fw/kolo_hal.h
 # the service processors: the service block model and the native firmware, one per node
 SIM_CORE_OBJS := $(SIM_OBJ)/sim.o $(SIM_OBJ)/net_ideal.o $(SIM_OBJ)/sim_opts.o $(SIM_OBJ)/svc.o \
-    $(SIM_OBJ)/ctl.o $(SIM_OBJ)/kolo_fw.o $(SIM_OBJ)/kolo_svc_model.o
+    $(SIM_OBJ)/ctl.o $(SIM_OBJ)/trace.o $(SIM_OBJ)/kolo_fw.o $(SIM_OBJ)/kolo_svc_model.o
 KOLO_CTL := $(SIM_BUILD)/kolo-ctl
 SIM_CORE_LIB := $(SIM_BUILD)/libkolo_simcore.a
 
@@ -201,3 +201,26 @@ bench-sim_speed_2x2x2_rtl: $(SIM_TEST_DEPS) $(SIM_BUILD)/kolo-sim-2x2x2
 bench-sim_speed_2x2x2_rtlni: $(SIM_TEST_DEPS) $(SIM_BUILD)/kolo-sim-ni-2x2x2
 	@$(KOLO_RUN) -n 2 -t 2x2x2 --ni=rtl --no-idle --timeout=300 --bench=sim_2x2x2_rtlni $(SIM_BUILD)/tests/sim_test_pe ops
 BENCHES += sim_speed_2x2x2_ideal sim_speed_2x2x2_rtl sim_speed_2x2x2_rtlni
+
+# fault_recovery_cycles: link down to new tables installed everywhere (4x4x4);
+# fault_traffic_stall_cycles: the longest any operation waited from the first
+# fault on (the NI's end-to-end timeout bounds it)
+.PHONY: bench-fault_recovery_4x4x4
+bench-fault_recovery_4x4x4: $(SIM_TEST_DEPS) $(BUILD)/examples/torus_work
+	$(KOLO_RUN) -t 4x4x4 -n 63 --timeout=600 --bench=fault --fail-link=30000:21:X+ --fail-node=60000:63 \
+	    $(BUILD)/examples/torus_work 40 2>/dev/null | grep -E '^BENCH fault_(recovery|traffic)'
+BENCHES += fault_recovery_4x4x4
+
+# make demo DEMO_TORUS=2x2x2, checked: correct results, both faults handled,
+# trace and save file written
+.PHONY: test-demo-2x2x2
+test-demo-2x2x2: $(KOLO_RUN) $(KOLO_SIM) $(BUILD)/examples/torus_work
+	@out=$$($(MAKE) --no-print-directory demo DEMO_TORUS=2x2x2 2>&1); rc=$$?; echo "$$out" | tail -n 12; \
+	fail=0; \
+	[ $$rc = 0 ] || { echo "FAIL: make demo exit $$rc"; fail=1; }; \
+	echo "$$out" | grep -q 'demo: the job finished with correct results' || { echo "FAIL: no success line"; fail=1; }; \
+	[ $$(grep -c '^fault at .*new tables everywhere' $(BUILD)/demo/run.log) = 2 ] || { echo "FAIL: not both faults handled"; fail=1; }; \
+	fst2vcd $(BUILD)/demo/fault.fst 2>/dev/null | grep -q 'fault_events' || { echo "FAIL: no FST trace"; fail=1; }; \
+	grep -q '^kolo.node_1_1_1.up' $(BUILD)/demo/fault.gtkw || { echo "FAIL: no save file"; fail=1; }; \
+	[ $$fail = 0 ] && echo "demo-2x2x2: PASS"; exit $$fail
+TESTS += demo-2x2x2

@@ -122,13 +122,47 @@ bench-latency_load_4x4x4: $(T444) scripts/latency_load.sh | $(DEPS_STAMP)
 BENCHES += latency_load_4x4x4
 
 # ---- demo ---------------------------------------------------------------------
-# The end-to-end story so far: a 4x4x4 torus under mixed traffic, checked
-# against the reference model, with a report.
-DEMO_SEED ?= 2026
-.PHONY: demo
+# make demo [DEMO_TORUS=4x4x4|3x3x3|2x2x2]: an OpenSHMEM job (sw/examples/torus_work)
+# on every node but the last; midway a link fails, then a node; every node's
+# service processor runs the firmware, which floods the news over MGMT packets
+# and installs new tables; the NIs send lost operations again; the job checks
+# its own results. Prints the simulator's report and leaves an FST trace window
+# of the failures with a GTKWave save file (build/demo/). See docs/firmware.md.
+DEMO_TORUS ?= 4x4x4
 T222RL := $(TORUS_BUILD)/2x2x2_rl/tb_torus
-demo: $(T444) $(T222RL) | $(DEPS_STAMP)
-	@echo "==== kolo demo, part 1: 4x4x4 torus, 64 routers, ideal links, mixed traffic ===="
+DEMO_SEED ?= 2026
+DEMO_DIR := $(BUILD)/demo
+demo_nodes = $(shell echo $$(( $(subst x, * ,$(DEMO_TORUS)) )))
+DEMO_ROUNDS ?= $(if $(filter 4x4x4,$(DEMO_TORUS)),100,300)
+DEMO_LINK_AT ?= 100000
+DEMO_NODE_AT ?= 130000
+.PHONY: demo demo-rtl
+demo: $(KOLO_RUN) $(KOLO_SIM) $(BUILD)/examples/torus_work scripts/demo_gtkw.sh | $(DEPS_STAMP)
+	@mkdir -p $(DEMO_DIR)
+	@n=$(demo_nodes); last=$$((n - 1)); \
+	echo "==== kolo demo: $(DEMO_TORUS) torus, $$last PEs running torus_work ($(DEMO_ROUNDS) rounds) ===="; \
+	echo "cycle $(DEMO_LINK_AT): the link leaving node 0 through X+ fails; cycle $(DEMO_NODE_AT): node index $$last dies"; \
+	echo; \
+	$(KOLO_RUN) -t $(DEMO_TORUS) -n $$last --timeout=600 --report --bench=demo \
+	    --fail-link=$(DEMO_LINK_AT):0:X+ --fail-node=$(DEMO_NODE_AT):$$last \
+	    --trace=$(DEMO_DIR)/fault.vcd --trace-window=$$(($(DEMO_LINK_AT) - 1000)):40000 \
+	    $(BUILD)/examples/torus_work $(DEMO_ROUNDS) > $(DEMO_DIR)/run.log 2>&1; rc=$$?; \
+	grep -v '^  [0-9a-f][0-9a-f][0-9a-f] \|^PEs: ' $(DEMO_DIR)/run.log; \
+	vcd2fst $(DEMO_DIR)/fault.vcd $(DEMO_DIR)/fault.fst && rm -f $(DEMO_DIR)/fault.vcd; \
+	last_id=$$(printf 'node_%d_%d_%d' $$(echo $(DEMO_TORUS) | awk -F x -v i=$$last '{print i % $$1, int(i / $$1) % $$2, int(i / ($$1 * $$2))}')); \
+	nb=$$(printf 'node_%d_0_0' $$((1 % $(word 1,$(subst x, ,$(DEMO_TORUS)))))); \
+	scripts/demo_gtkw.sh $(DEMO_DIR)/fault.fst $(DEMO_DIR)/fault.gtkw node_0_0_0 $$nb $$last_id > /dev/null; \
+	echo; echo "==== demo summary ===="; \
+	grep -E '^fault at|^faults:|^end to end:|torus_work: .* PEs' $(DEMO_DIR)/run.log; \
+	echo "trace of the failures: $(DEMO_DIR)/fault.fst (view: gtkwave $(DEMO_DIR)/fault.gtkw)"; \
+	echo "full log: $(DEMO_DIR)/run.log"; \
+	if [ $$rc = 0 ]; then echo "demo: the job finished with correct results"; \
+	else echo "demo: FAILED (status $$rc)"; exit 1; fi
+
+# the router RTL story: a 4x4x4 torus under mixed traffic checked against the
+# reference model, and a 2x2x2 on reliable links with bit errors
+demo-rtl: $(T444) $(T222RL) | $(DEPS_STAMP)
+	@echo "==== kolo demo-rtl, part 1: 4x4x4 torus, 64 routers, ideal links, mixed traffic ===="
 	@echo "uniform/transpose/bit-complement/hotspot/neighbour traffic, half ordered, 0..32"
 	@echo "payload flits, both virtual networks, every packet checked against the C model"
 	@$(T444) --seed=$(DEMO_SEED) --pattern=uniform:4,transpose,bitcomp,hotspot,neighbor --len=0-32 \

@@ -38,6 +38,7 @@
 #include "ctl.h"
 #include "sim.h"
 #include "svc.h"
+#include "trace.h"
 
 namespace kolo_sim {
 namespace {
@@ -228,6 +229,17 @@ struct Sim : public Sink, public ClusterHost, public SvcHost {
     uint64_t max_wait = 0;      // longest an operation waited (cycles) since the first fault
     uint64_t first_fault = 0;   // cycle of the first fault event (0: none yet)
     std::vector<uint32_t> node_fault_drops;
+    // --trace
+    VcdTrace vcd;
+    uint64_t trace_from = 0, trace_to = 0;
+    struct NodeSigs {
+        int up, ports_down, fw_stage, epoch, waiting, tx, rx;
+    };
+    std::vector<NodeSigs> tsig;
+    int t_event = -1, t_drops = -1, t_retx = -1, t_settled = -1, t_cycle_us = -1;
+    uint64_t n_events_applied = 0;
+    bool trace_setup(std::string *err);
+    void trace_sample();
 
     ~Sim() override;
     int run();
@@ -871,6 +883,7 @@ void Sim::apply_event(const kolo_sim_event &e) {
     }
     if (!first_fault)
         first_fault = cycle ? cycle : 1;
+    n_events_applied++;
     FaultRecord r;
     r.cycle = cycle;
     r.what = what;
@@ -967,6 +980,8 @@ bool Sim::boot_service(std::string *err) {
     if (o.verbose)
         std::fprintf(stderr, "kolo-sim: service processors booted in %" PRIu64 " cycles\n",
                      boot_cycles);
+    if (o.trace && !trace_setup(err))
+        return false;
     if (o.ctl) {
         ctl.reset(new CtlServer);
         std::string path =
@@ -977,6 +992,70 @@ bool Sim::boot_service(std::string *err) {
                      path.c_str(), path.c_str());
     }
     return true;
+}
+
+// --trace: the window and the signals
+bool Sim::trace_setup(std::string *err) {
+    trace_from = o.trace_start;
+    if (!o.trace_start && !events.empty())
+        trace_from = events[0].cycle > 1000 ? events[0].cycle - 1000 : 0;
+    trace_to = trace_from + (o.trace_cycles ? o.trace_cycles : 30000);
+    t_event = vcd.add("", "fault_events", 8);
+    t_drops = vcd.add("", "packets_dropped", 32);
+    t_retx = vcd.add("", "requests_sent_again", 32);
+    t_settled = vcd.add("", "firmware_settled", 1);
+    for (unsigned n = 0; n < nodes; n++) {
+        uint16_t id = node[n].id;
+        char sc[32];
+        std::snprintf(sc, sizeof sc, "node_%u_%u_%u", id & 15u, (id >> 4) & 15u, (id >> 8) & 15u);
+        NodeSigs x;
+        x.up = vcd.add(sc, "up", 1);
+        x.ports_down = vcd.add(sc, "ports_down", 6);
+        x.fw_stage = vcd.add(sc, "fw_stage", 4);
+        x.epoch = vcd.add(sc, "table_epoch", 16);
+        x.waiting = vcd.add(sc, "ops_waiting", 16);
+        x.tx = vcd.add(sc, "ni_tx_pkts", 32);
+        x.rx = vcd.add(sc, "ni_rx_pkts", 32);
+        tsig.push_back(x);
+    }
+    return vcd.open(o.trace, err);
+}
+
+void Sim::trace_sample() {
+    if (!vcd.is_open() || cycle < trace_from)
+        return;
+    if (cycle >= trace_to) {
+        vcd.close();
+        return;
+    }
+    uint64_t retx = 0;
+    for (unsigned n = 0; n < nodes; n++) {
+        const NodeSigs &x = tsig[n];
+        kolo_ni_e2e_cfg c;
+        kolo_ni_e2e_stats st;
+        kolo_ni_get_e2e(node[n].ni, &c, &st);
+        retx += st.retransmits;
+        uint8_t down = 0;
+        for (int p = 0; p < 6; p++)
+            if (kolo_port_present(&topo, p) && !link_up[n * 6 + p])
+                down |= static_cast<uint8_t>(1u << p);
+        uint32_t stage = 0, ep = 0;
+        svc->reg_read(static_cast<int>(n), KOLO_SVC_SYS_FW_STATE, &stage);
+        svc->reg_read(static_cast<int>(n), KOLO_SVC_RT_EPOCH, &ep);
+        uint64_t oldest;
+        vcd.set(x.up, node_up[n]);
+        vcd.set(x.ports_down, down);
+        vcd.set(x.fw_stage, node_up[n] ? (stage & 0xf) : 0);
+        vcd.set(x.epoch, node_up[n] ? (ep & 0xffff) : 0);
+        vcd.set(x.waiting, kolo_ni_outstanding_age(node[n].ni, &oldest));
+        vcd.set(x.tx, node[n].tx);
+        vcd.set(x.rx, node[n].rx);
+    }
+    vcd.set(t_event, n_events_applied);
+    vcd.set(t_drops, fault_drops_seen + dead_drops);
+    vcd.set(t_retx, retx);
+    vcd.set(t_settled, svc->settled());
+    vcd.commit(cycle);
 }
 
 // Once the firmware has settled: the tables the nodes installed, taken
@@ -1890,6 +1969,7 @@ int Sim::run() {
         if (svc) {
             watch_faults();
             svc->step(cycle);
+            trace_sample();
             if (ctl && (cycle & 1023) == 0 && ctl->poll([this](const std::vector<std::string> &a) {
                     return ctl_command(a);
                 }))
@@ -1928,7 +2008,7 @@ int Sim::run() {
             idle_run = 0;
             sleep_us = 0;
         } else if (!o.no_idle && net->idle() && rings_empty() && nis_idle() &&
-                   (!svc || svc->settled())) {
+                   (!svc || svc->settled()) && !(vcd.is_open() && cycle >= trace_from)) {
             if (++idle_run > kIdleAfter) {
                 if (ctl)
                     ctl->poll([this](const std::vector<std::string> &a) { return ctl_command(a); });

@@ -63,6 +63,10 @@ void kolo_sim_usage(const char *prog, int is_run) {
         "                          PEs get it in KOLO_SIM_CTL); implies --svc\n"
         "      --e2e-timeout=N     NI end-to-end retransmission timeout in cycles (default 20000)\n"
         "      --fw-compute=N      modelled service-processor cycles per table computation\n"
+        "      --trace=FILE.vcd    VCD of the fault handling (per node: link states, firmware\n"
+        "                          stage, table epoch, operations waiting; drops, retransmits)\n"
+        "      --trace-window=START:CYCLES  (default: from 1000 cycles before the first fault\n"
+        "                          event, 30000 cycles)\n"
         "      --no-e2e            faults without NI end-to-end retransmission: lost operations\n"
         "                          hang (the negative control of the fault tests)\n"
         "  -v, --verbose           progress messages on stderr\n"
@@ -237,7 +241,9 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
         O_CTL,
         O_E2E_TIMEOUT,
         O_FW_COMPUTE,
-        O_NO_E2E
+        O_NO_E2E,
+        O_TRACE,
+        O_TRACE_WINDOW
     };
     static const struct option lo[] = {{"npes", required_argument, 0, 'n'},
                                        {"torus", required_argument, 0, 't'},
@@ -262,6 +268,8 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
                                        {"e2e-timeout", required_argument, 0, O_E2E_TIMEOUT},
                                        {"fw-compute", required_argument, 0, O_FW_COMPUTE},
                                        {"no-e2e", no_argument, 0, O_NO_E2E},
+                                       {"trace", required_argument, 0, O_TRACE},
+                                       {"trace-window", required_argument, 0, O_TRACE_WINDOW},
                                        {"verbose", no_argument, 0, 'v'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
@@ -375,6 +383,23 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
         case O_NO_E2E:
             o->no_e2e = 1;
             break;
+        case O_TRACE:
+            if (!*a)
+                return err_out(err, errlen, "empty --trace file name");
+            o->trace = a;
+            o->svc = 1;
+            break;
+        case O_TRACE_WINDOW: {
+            char buf[64], *colon;
+            snprintf(buf, sizeof buf, "%s", a);
+            colon = strchr(buf, ':');
+            if (colon)
+                *colon = 0;
+            if (!colon || parse_u64(buf, &o->trace_start) || parse_u64(colon + 1, &o->trace_cycles) ||
+                !o->trace_cycles)
+                return err_out(err, errlen, "bad --trace-window '%s': START:CYCLES", a);
+            break;
+        }
         case O_CTL:
             o->ctl = a ? a : "";
             o->svc = 1;
