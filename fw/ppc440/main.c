@@ -11,6 +11,7 @@
 static uint64_t selftest_ws[SELFTEST_WS_BYTES / sizeof(uint64_t)];
 
 void ppc_main(void);
+void kolo_ml507_firmware(void);
 
 void ppc_main(void) {
     kolo_selftest_report r;
@@ -35,6 +36,11 @@ void ppc_main(void) {
         uart_puts("\n");
     }
     uart_puts("kolo selftest done\n");
+#ifdef KOLO_ML507_BOARD
+    /* on the board (make fw-ppc-board): the service block is there, run the
+     * firmware; QEMU's ML507 has no kolo service block at its address */
+    kolo_ml507_firmware();
+#endif
     for (;;)
         ;
 }
