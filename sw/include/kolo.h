@@ -294,6 +294,11 @@ int kolo_quiet(kolo_ctx *ctx);
 /* Completion polling: consume the completion entries that have arrived;
  * returns how many (>= 0) or an error (context stopped). */
 int kolo_progress(kolo_ctx *ctx);
+/* The first error of the operations posted without a request since the last
+ * quiet (what kolo_quiet would return), without clearing it: 0 or KOLO_E_*.
+ * Lets a program that waits on memory notice that its own earlier operation
+ * failed (for example its destination became unreachable). */
+int kolo_pending_error(const kolo_ctx *ctx);
 /* 1 if req is done, 0 if not yet (after polling), < 0 on a context error. */
 int kolo_test(kolo_ctx *ctx, kolo_req *req);
 /* Wait for req; returns req->status (or a context error). */

@@ -209,6 +209,10 @@ int kolo_ni_mmio_write_ready(const kolo_ni *ni, int bar, uint64_t offset);
 #define KOLO_H0_GEN (1ull << 63)
 #define KOLO_NI_E2E_TIMEOUT 20000u /* cycles (80 us at 250 MHz) */
 #define KOLO_NI_E2E_RETRIES 8u
+/* after any change of a route entry (new tables around a fault), unanswered
+ * requests are sent again after timeout / KOLO_NI_E2E_ROUTE_DIV: they or their
+ * responses may have been lost on the old paths */
+#define KOLO_NI_E2E_ROUTE_DIV 8u
 typedef struct {
     int enable;
     uint32_t timeout;     /* cycles without a response before a request is sent again */
@@ -223,6 +227,10 @@ typedef struct {
 } kolo_ni_e2e_stats;
 void kolo_ni_set_e2e(kolo_ni *ni, const kolo_ni_e2e_cfg *cfg);
 void kolo_ni_get_e2e(const kolo_ni *ni, kolo_ni_e2e_cfg *cfg, kolo_ni_e2e_stats *st);
+/* The service processor switched the routing table (RT_EPOCH), even if this
+ * NI's own entries did not change: a response to one of its requests may have
+ * been lost on another node's old path. Same effect as an entry change. */
+void kolo_ni_e2e_route_switch(kolo_ni *ni);
 /* requests sent and waiting for a response; *oldest = the longest wait (cycles) */
 unsigned kolo_ni_outstanding_age(const kolo_ni *ni, uint64_t *oldest);
 

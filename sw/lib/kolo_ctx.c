@@ -612,6 +612,12 @@ int kolo_quiet(kolo_ctx *c) {
     return rc ? rc : c->stopped;
 }
 
+int kolo_pending_error(const kolo_ctx *c) {
+    if (!c)
+        return KOLO_E_INVAL;
+    return c->sticky_err ? c->sticky_err : c->stopped;
+}
+
 int kolo_test(kolo_ctx *c, kolo_req *r) {
     if (!c || !r)
         return KOLO_E_INVAL;

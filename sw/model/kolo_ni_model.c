@@ -60,6 +60,7 @@ typedef struct {
     uint8_t retries;      /* retransmissions so far */
     uint8_t quarantined;  /* freed after a retransmission: not reusable before release_at */
     uint64_t sent_at, release_at;
+    uint64_t first_sent_at; /* its first sending: how long the operation has waited */
     kolo_pkt pkt;         /* the request as sent, for retransmission */
 } ni_tag;
 
@@ -124,6 +125,7 @@ struct kolo_ni {
      * a target's record is per (source, tag), so the bit must alternate per
      * (destination, tag), not per tag (a tag's uses go to many targets) */
     uint8_t txgen[KOLO_MAX_NODES][NI_TAGS / 8];
+    uint64_t route_switch_at; /* last table switch (+1; 0: none) */
 };
 
 /* ---- little-endian helpers ------------------------------------------------ */
@@ -634,8 +636,14 @@ static void note_sent(kolo_ni *ni, const kolo_pkt *p) {
         return;
     tg = &ni->tags[(p->header[1] >> 48) & 0xffu];
     tg->pkt = *p;
+    if (!tg->sent && !tg->retries)
+        tg->first_sent_at = ni->now;
     tg->sent = 1;
     tg->sent_at = ni->now;
+    /* just after a table switch other nodes may still use old paths for the
+     * response: the short timer too */
+    if (ni->route_switch_at && ni->now + 1 - ni->route_switch_at < ni->e2e.timeout / KOLO_NI_E2E_ROUTE_DIV)
+        tg->sent_at = ni->now - (ni->e2e.timeout - ni->e2e.timeout / KOLO_NI_E2E_ROUTE_DIV);
 }
 
 /* a retransmission waiting: send it first (it is the oldest request) */
@@ -690,6 +698,29 @@ static void tag_give_up(kolo_ni *ni, unsigned t, uint8_t st) {
     op_error(o, st);
     if (o->state == OP_WAIT && !o->pkts_out)
         op_finish(ni, idx);
+}
+
+/* A route entry changed: the firmware routes around a fault. Any request
+ * still unanswered may have been lost, or its response may (the response
+ * comes back on the target's route, which changed too), so each is sent again
+ * after timeout / KOLO_NI_E2E_ROUTE_DIV instead of the whole timeout; so are
+ * requests sent within that time after the switch (other nodes may switch a
+ * little later). A request that was not lost is answered meanwhile, or its
+ * repeat is answered from the target's record. */
+void kolo_ni_e2e_route_switch(kolo_ni *ni) {
+    unsigned t;
+    uint64_t soon;
+    if (!ni || !ni->e2e.enable)
+        return;
+    ni->route_switch_at = ni->now + 1;
+    soon = ni->e2e.timeout - ni->e2e.timeout / KOLO_NI_E2E_ROUTE_DIV;
+    for (t = 0; t < NI_TAGS; t++) {
+        ni_tag *tg = &ni->tags[t];
+        if (tg->op < 0 || !tg->sent)
+            continue;
+        if (ni->now - tg->sent_at < soon) /* (unsigned: wraps consistently) */
+            tg->sent_at = ni->now - soon; /* fires timeout / DIV cycles from now */
+    }
 }
 
 static int e2e_timers(kolo_ni *ni) {
@@ -1258,7 +1289,10 @@ static void wr32(kolo_ni *ni, uint64_t off, uint32_t v) {
         unsigned sh = 8 * (unsigned)(off & 4u);
         wr64reg(ni, base, (cur & ~(0xffffffffull << sh)) | (uint64_t)v << sh);
     } else if (w == 4 && off >= KOLO_CSR_ROUTE(0) && off < KOLO_CSR_ROUTE(NI_ROUTES)) {
-        ni->route[(off - KOLO_CSR_ROUTE(0)) >> 2] = v;
+        unsigned di = (unsigned)(off - KOLO_CSR_ROUTE(0)) >> 2;
+        if (ni->route[di] != v)
+            kolo_ni_e2e_route_switch(ni);
+        ni->route[di] = v;
     } else if (w == 4 && off >= KOLO_CSR_DOORBELL(0)) {
         unsigned ci = (unsigned)(off - KOLO_CSR_DOORBELL(0)) >> 12;
         if ((off & 0xfffu) == KOLO_DB_SQ_PI)
@@ -1355,8 +1389,8 @@ unsigned kolo_ni_outstanding_age(const kolo_ni *ni, uint64_t *oldest) {
         if (tg->op < 0 || !tg->sent)
             continue;
         n++;
-        if (ni->now - tg->sent_at > age)
-            age = ni->now - tg->sent_at;
+        if (ni->now - tg->first_sent_at > age)
+            age = ni->now - tg->first_sent_at;
     }
     if (oldest)
         *oldest = age;

@@ -104,8 +104,16 @@ void kshmem_xlate(const char *fn, const void *addr, size_t len, int pe, uint64_t
 
 void kshmem_wait_step(unsigned long *n) {
     unsigned long i = (*n)++;
-    if ((i & 7) == 0 && kshmem.ctx)
+    if ((i & 7) == 0 && kshmem.ctx) {
+        int err;
         kolo_progress(kshmem.ctx); /* keep the completion queue drained */
+        /* a posted operation of ours failed (e.g. its destination became
+         * unreachable): what we wait for may never come, say so */
+        err = kolo_pending_error(kshmem.ctx);
+        if (err)
+            kshmem_fatal("an earlier operation failed while waiting: %s (libkolo error %d)",
+                         kolo_strerror(err), err);
+    }
     if (i < 16) {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();

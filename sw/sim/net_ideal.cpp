@@ -146,6 +146,20 @@ class IdealNet : public Net {
         }
     }
     uint64_t fault_drops() const override { return drops_; }
+    bool link_in_use(int node, int port) const override {
+        uint16_t id = kolo_node_id_of_index(&topo_, static_cast<unsigned>(node));
+        unsigned other = kolo_node_index(&topo_, kolo_neighbor(&topo_, id, port));
+        uint16_t a = static_cast<uint16_t>(node * 6 + port), b = static_cast<uint16_t>(other * 6 + (port ^ 1));
+        for (const Flight *f : live_) {
+            if (f->drop_node >= 0)
+                continue;
+            for (size_t i = 0; i < f->links.size(); i++)
+                if ((f->links[i] == a || f->links[i] == b) &&
+                    f->sent + static_cast<uint64_t>(hop_lat_) * (i + 1) >= now_)
+                    return true;
+        }
+        return false;
+    }
 
     bool step(uint64_t now) override {
         bool moved = false;

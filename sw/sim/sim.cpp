@@ -821,6 +821,7 @@ void Sim::svc_install(int n, const kolo_route_entry *table, unsigned entries, ui
         uint32_t e = table[d];
         kolo_ni_mmio_write(nd.ni, 0, KOLO_CSR_ROUTE(d), &e, 4);
     }
+    kolo_ni_e2e_route_switch(nd.ni);
 }
 
 // A link works when its cable does and both of its nodes live.
@@ -893,8 +894,14 @@ void Sim::apply_event(const kolo_sim_event &e) {
 
 // Per cycle: fault events that are due, recovery times, the longest wait.
 void Sim::watch_faults() {
-    while (next_event < events.size() && events[next_event].cycle <= cycle)
+    while (next_event < events.size() && events[next_event].cycle <= cycle) {
+        const kolo_sim_event &e = events[next_event];
+        // CYCLE+: wait for a packet on its way across the link (at most 1M cycles)
+        if (e.when_busy && cycle < e.cycle + 1000000 &&
+            !net->link_in_use(static_cast<int>(e.node), e.port))
+            break;
         apply_event(events[next_event++]);
+    }
     if (!faults.empty() && !faults.back().settled && svc->settled() &&
         svc->last_install_time() > faults.back().cycle) {
         uint64_t t = svc->last_install_time();

@@ -66,6 +66,12 @@ class Net {
     }
     // packets dropped at down links so far
     virtual uint64_t fault_drops() const { return 0; }
+    // Is a packet on its way whose path crosses this link later (fault
+    // injection that must hit traffic)?
+    virtual bool link_in_use(int node, int port) const {
+        (void)node, (void)port;
+        return true;
+    }
 };
 
 // Ideal network (net_ideal.cpp).

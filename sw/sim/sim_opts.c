@@ -51,7 +51,8 @@ void kolo_sim_usage(const char *prog, int is_run) {
         "                          --ni=rtl: corrupt/drop/dup the N-th ejected packet as the\n"
         "                          scoreboard sees it, tlp: the N-th device TLP breaks a rule\n"
         "      --fail-link=CYCLE:NODE:PORT     at CYCLE the link on PORT of NODE fails (both\n"
-        "                          directions); NODE: index or x,y,z; PORT: 0..5 or X+ X- Y+ Y- Z+ Z-\n"
+        "                          directions); NODE: index or x,y,z; PORT: 0..5 or X+ X- Y+ Y- Z+ Z-;\n"
+        "                          CYCLE+: at or after CYCLE, once a packet is on its way across it\n"
         "      --restore-link=CYCLE:NODE:PORT  it works again\n"
         "      --fail-node=CYCLE:NODE          the node dies (its links, router, firmware; it must\n"
         "                          not host a PE)\n"
@@ -209,6 +210,10 @@ static int parse_event(const char *a, int kind, kolo_sim_opts *o, char *err, siz
     kolo_sim_event *e = &o->events[o->nevents];
     memset(e, 0, sizeof *e);
     e->kind = kind;
+    if (nf >= 1 && kind == KOLO_EV_FAIL_LINK && *f[0] && f[0][strlen(f[0]) - 1] == '+') {
+        e->when_busy = 1;
+        f[0][strlen(f[0]) - 1] = 0;
+    }
     if (nf != (link ? 3 : 2) || strchr(f[nf - 1], ':') || parse_u64(f[0], &e->cycle) ||
         parse_node_raw(f[1], &e->node_xyz, &e->node, e->xyz) ||
         (link && kolo_sim_parse_port(f[2], &e->port)))

@@ -47,6 +47,7 @@ typedef struct {
     unsigned node; /* node index (after kolo_sim_resolve) */
     unsigned xyz[3];
     int port; /* 0..5 (links) */
+    int when_busy; /* CYCLE+: at or after CYCLE, once a packet is on its way across the link */
 } kolo_sim_event;
 
 typedef struct {

@@ -882,8 +882,13 @@ static void test_remote_errors(pair *p) {
     CHECK_RC(kolo_get(p->ca, NB, RB(p, 0), (uint8_t)(p->tb.key ^ 0x10), dst, 8), KOLO_E_REMOTE_KEY);
     CHECK_RC(kolo_get(p->ca, NB, RB(p, 0), 0x0F, dst, 8), KOLO_E_REMOTE_KEY); /* window 15: closed */
     CHECK_RC(kolo_put(p->ca, NB, RB(p, 0), (uint8_t)(p->tb.key ^ 0x10), src, 8), 0);
+    CHECK_RC(kolo_get(p->ca, NB, RB(p, 0), p->tb.key, dst, 8), 0); /* waits: the put's error arrives */
+    CHECK_RC(kolo_pending_error(p->ca), KOLO_E_REMOTE_KEY); /* seen before quiet, */
+    CHECK_RC(kolo_pending_error(p->ca), KOLO_E_REMOTE_KEY); /* not cleared */
     CHECK_RC(kolo_quiet(p->ca), KOLO_E_REMOTE_KEY);
     CHECK_RC(kolo_quiet(p->ca), 0); /* reported once */
+    CHECK_RC(kolo_pending_error(p->ca), 0);
+    CHECK_RC(kolo_pending_error(NULL), KOLO_E_INVAL);
     /* bounds: before, after, straddling the end */
     CHECK_RC(kolo_get(p->ca, NB, RB(p, 0) - 8, p->tb.key, dst, 8), KOLO_E_REMOTE_BOUNDS);
     CHECK_RC(kolo_get(p->ca, NB, RB(p, WIN_LEN), p->tb.key, dst, 1), KOLO_E_REMOTE_BOUNDS);

@@ -2303,6 +2303,50 @@ static void test_e2e_targets(void) {
     net_free();
 }
 
+/* a route entry that changes (new tables around a fault) makes unanswered
+ * requests to that destination go again after timeout/8, not the whole
+ * timeout; one that was not lost still runs once */
+static void test_e2e_route_change(void) {
+    hq q;
+    kolo_cqe e;
+    kolo_desc d;
+    uint32_t def, alt = KOLO_RE_VALID | KOLO_RS_SIGN(0) | KOLO_RS_SIGN(1) | KOLO_RS_SIGN(2) |
+                        1u << KOLO_RS_HOPS_SHIFT(0) | 1u << KOLO_RS_HOPS_SHIFT(1) | 1u << KOLO_RS_HOPS_SHIFT(2);
+    net_init(T222);
+    e2e_on(1);
+    std_windows(7);
+    hq_open(&q, 0, 1, 2, 3);
+    wr_le(N.mem[7] + DST_OFF, 0, 8);
+    def = kolo_route_default(&N.topo, id_of(0), id_of(7));
+    N.check_hdr = 0;
+    fz.lose_op = KOLO_OP_ADD;
+    fz.lose_count = 2; /* the first copy sent again is lost too */
+    d = D(KOLO_D_ADD, KOLO_DF_COMPLETE, 7, 0, A(DST_OFF), KEY1, 1, 0);
+    hq_post(&q, &d);
+    run(50);
+    CHECK_EQ(e2e_st(0).retransmits, 0, "nothing sent again yet");
+    w32(0, KOLO_CSR_ROUTE(7), alt);
+    run(100); /* 150 cycles after sending (timers are looked at every 64): before the timeout of 200 */
+    CHECK_EQ(e2e_st(0).retransmits, 1, "sent again soon after its route changed");
+    {
+        uint64_t oldest = 0;
+        kolo_ni_outstanding_age(N.ni[0], &oldest);
+        /* the wait counts from the first sending, not from the timer's new base */
+        CHECK(oldest >= 140 && oldest < 200, "operation waited %llu cycles", (unsigned long long)oldest);
+    }
+    CHECK(hq_wait(&q, &e, 5000) && e.status == KOLO_ST_OK, "lost add completes");
+    CHECK_EQ(rd_le(N.mem[7] + DST_OFF, 8), 1, "executed once");
+    /* not lost: the route changes while it is on its way */
+    d = D(KOLO_D_ADD, KOLO_DF_COMPLETE, 7, 0, A(DST_OFF), KEY1, 1, 0);
+    hq_post(&q, &d);
+    run(3);
+    w32(0, KOLO_CSR_ROUTE(7), def);
+    CHECK(hq_wait(&q, &e, 5000) && e.status == KOLO_ST_OK, "second add completes");
+    CHECK(run_quiet(5000), "quiet");
+    CHECK_EQ(rd_le(N.mem[7] + DST_OFF, 8), 2, "second executed once");
+    net_free();
+}
+
 /* negative control: without the target's record a retransmitted fetch-add
  * runs twice; the check above would see it */
 static void test_e2e_control(void) {
@@ -2445,6 +2489,7 @@ int main(int argc, char **argv) {
     RUN(test_random_mix);
     RUN(test_e2e_atomic);
     RUN(test_e2e_targets);
+    RUN(test_e2e_route_change);
     RUN(test_e2e_control);
     RUN(test_e2e_put_get);
     RUN(test_e2e_give_up);

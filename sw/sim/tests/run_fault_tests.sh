@@ -87,6 +87,7 @@ args)
     expect 2 "ideal network with the C NI model only" -- "$RUN" -n 2 --net=rtl --svc "$PE" ops
     expect 2 "cannot be combined" -- "$RUN" -n 2 --svc --fault=drop "$PE" ops
     expect 2 "bad --e2e-timeout" -- "$RUN" -n 2 --e2e-timeout=5 "$PE" ops
+    expect 2 "bad --fail-node '100\+:3'" -- "$RUN" -t 2x2x2 -n 2 --fail-node=100+:3 "$PE" ops
     # the service processors alone change nothing for a program
     expect 0 "" -- "$RUN" -n 8 --svc --timeout=60 "$PE" ops
     ;;
@@ -102,14 +103,14 @@ args)
     # a link that flaps: down and up every 3000 cycles while traffic flows
     flap=""
     for i in $(seq 0 11); do
-        flap="$flap --fail-link=$((12000 + i * 6000)):1:Y+ --restore-link=$((15000 + i * 6000)):1:Y+"
+        flap="$flap --fail-link=$((12000 + i * 6000))+:1:Y+ --restore-link=$((15000 + i * 6000)):1:Y+"
     done
     expect 0 "$OKW" -- "$RUN" $T $flap "$WORK" 400 && settled_ok "flapping link" drops retx
     # the x=0 and x=1 halves cut apart, then joined again before any operation
     # gives up: everything completes
-    cut="" heal=""
+    cut="" heal="" busy="+"
     for n in 0 2 4 6; do
-        cut="$cut --fail-link=20000:$n:X+ --fail-link=20000:$n:X-"
+        cut="$cut --fail-link=20000${busy:-}:$n:X+ --fail-link=20000:$n:X-"; busy=""
         heal="$heal --restore-link=40000:$n:X+ --restore-link=40000:$n:X-"
     done
     # healed before any operation in flight gives up: those complete; one
@@ -140,7 +141,7 @@ args)
         --restore-link=70000:0:Y- "$WORK" 60 && settled_ok "node, link, both back"
     flap=""
     for i in $(seq 0 7); do
-        flap="$flap --fail-link=$((12000 + i * 8000)):13:Z+ --restore-link=$((16000 + i * 8000)):13:Z+"
+        flap="$flap --fail-link=$((12000 + i * 8000))+:13:Z+ --restore-link=$((16000 + i * 8000)):13:Z+"
     done
     expect 0 "$OKW" -- "$RUN" $T $flap "$WORK" 80 && settled_ok "flapping link" drops retx
     ;;
@@ -150,7 +151,7 @@ args)
         "$WORK" 40 && settled_ok "link, node, link back"
     flap=""
     for i in $(seq 0 5); do
-        flap="$flap --fail-link=$((20000 + i * 10000)):5:Y+ --restore-link=$((25000 + i * 10000)):5:Y+"
+        flap="$flap --fail-link=$((20000 + i * 10000))+:5:Y+ --restore-link=$((25000 + i * 10000)):5:Y+"
     done
     expect 0 "$OKW" -- "$RUN" $T --fail-node=20000:63 $flap "$WORK" 40 && settled_ok "node and flapping link" drops retx
     ;;
@@ -217,7 +218,7 @@ control)
     # retransmission: a dropped request or response is lost, the program hangs
     flap=""
     for i in $(seq 0 11); do
-        flap="$flap --fail-link=$((12000 + i * 6000)):1:Y+ --restore-link=$((15000 + i * 6000)):1:Y+"
+        flap="$flap --fail-link=$((12000 + i * 6000))+:1:Y+ --restore-link=$((15000 + i * 6000)):1:Y+"
     done
     expect 124 "timeout" -- "$RUN" -t 2x2x2 -n 7 --no-e2e --timeout-cycles=3000000 --timeout=120 \
         $flap "$WORK" 400
