@@ -59,3 +59,19 @@ TESTS += router-badpkt
 bench-router_zero_load_cycles_per_hop: $(ROUTER_TB_BIN) | $(DEPS_STAMP)
 	@$< --dims=4x4x4 --node=1,2,1 --mode=zeroload --seed=1 --bench
 BENCHES += router_zero_load_cycles_per_hop
+
+# down ports (port_down): a router whose output link is down drops packets for
+# it whole and never blocks the traffic behind them (tb/router/tb_router_down.cpp)
+ROUTER_DOWN_BIN := $(ROUTER_TB_BUILD)_down/tb_router_down
+$(ROUTER_DOWN_BIN): $(ROUTER_TB_RTL) tb/router/tb_router_down.cpp tb/router/tb_router_top.v $(wildcard tb/common/*.h) \
+    $(KOLO_SW_SRCS) $(wildcard sw/include/*.h) mk/tb_router.mk | $(DEPS_STAMP)
+	@mkdir -p $(ROUTER_TB_BUILD)_down
+	@echo "verilator tb_router_down (log: $(ROUTER_TB_BUILD)_down/build.log)"
+	@cd $(ROUTER_TB_BUILD)_down && verilator $(ROUTER_TB_VFLAGS) --Mdir obj -o ../tb_router_down \
+	    -CFLAGS "$(ROUTER_TB_CFLAGS)" $(TOP)/tb/router/tb_router_top.v $(TOP)/tb/router/tb_router_down.cpp \
+	    $(KOLO_SW_SRCS_ABS) > build.log 2>&1 || { tail -n 40 build.log; exit 1; }
+
+.PHONY: test-router-down
+test-router-down: $(ROUTER_DOWN_BIN) | $(DEPS_STAMP)
+	$<
+TESTS += router-down

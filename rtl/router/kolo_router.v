@@ -17,6 +17,12 @@
 // neighbour returns on out_credit_* (OUT_CREDITS per VC after reset on network
 // ports, EJECT_CREDITS on the local port). At most one flit and one credit per
 // port and cycle. Bad packets are dropped at the input and counted.
+// port_down[p]: network port p leads to a link that is down. The router never
+// waits for it: a packet that must leave through it (its deterministic port;
+// adaptive choices avoid down ports) is still allocated and switched, but
+// dropped whole at the output and counted in stat_fault_drops; it takes no
+// credits. Decided when a packet is given its output VC: a packet already
+// leaving finishes on the link.
 //
 // Simulating many routers with Verilator: this module is a hier_block. Build
 // with `verilator --hierarchical` so that one compiled router serves every
@@ -36,6 +42,7 @@ module kolo_router #(
     input  wire [11:0]     cfg_node_id,   // {z,y,x}
     input  wire [11:0]     cfg_dim_m1,    // {z,y,x} ring size - 1
     input  wire [5:0]      cfg_port_en,   // network ports in use
+    input  wire [5:0]      port_down,     // network ports whose link is down: drop, never wait
     input  wire [6:0]      in_valid,
     input  wire [7*68-1:0] in_flit,
     output wire [6:0]      in_credit_valid,
@@ -46,6 +53,7 @@ module kolo_router #(
     input  wire [7*2-1:0]  out_credit_vc,
     output wire [63:0]     stat_errors,    // {route, vc, len, dst} dropped packets, 16 bits each
     output wire [7*32-1:0] stat_out_flits, // flits sent per output port
+    output wire [31:0]     stat_fault_drops, // packets dropped whole at down ports
     output wire [28*8-1:0] dbg_vc_occ,     // flits buffered per input VC (port*4+vc)
     output wire [28*6-1:0] dbg_vc_route    // per input VC {allocated, out port, out vc}
 );
@@ -179,6 +187,20 @@ module kolo_router #(
     else ovc_busy <= (ovc_busy | ovc_grab) & ~ovc_release;
   end
 
+  // ---- down ports: output VCs that sink whole packets ---------------------------
+  // Whether a packet is sent or dropped is decided when it is given the output
+  // VC (port_down then) and kept until its tail: sent whole or dropped whole.
+  reg [NIV-1:0] ovc_sink;
+  wire [6:0] pdown = {1'b0, port_down};
+  generate
+    for (o = 0; o < NIV; o = o + 1) begin : g_sink
+      always @(posedge clk) begin
+        if (rst) ovc_sink[o] <= 1'b0;
+        else if (ovc_grab[o]) ovc_sink[o] <= pdown[o/4];
+      end
+    end
+  endgenerate
+
   // ---- VC allocation: each waiting head picks one output VC, then each
   // output VC picks one head (round robin) -------------------------------------
   localparam [7:0] BUBBLE_NEED = 2 * KOLO_MAX_PKT;
@@ -204,8 +226,14 @@ module kolo_router #(
                                need_pkt : BUBBLE_NEED;
       wire [4:0] ovc_det0 = {det, VNET, 1'b0};
       wire [4:0] ovc_det1 = {det, VNET, 1'b1};
-      wire ok_det0 = !ovc_busy[ovc_det0] && ovc_credits[ovc_det0*8+:8] >= need_escape;
-      wire ok_det1 = !ordered && !ovc_busy[ovc_det1] && ovc_credits[ovc_det1*8+:8] >= need_pkt;
+      // a packet for a down port needs no credits: it will be dropped, unless
+      // it may go adaptively through a port that is up (then it waits for it)
+      wire det_down = pdown[det];
+      wire alt_up = !ordered && ((mask & ~port_down) != 6'd0);
+      wire ok_det0 = !ovc_busy[ovc_det0] && !(det_down && alt_up) &&
+                     (det_down || ovc_credits[ovc_det0*8+:8] >= need_escape);
+      wire ok_det1 = !ordered && !ovc_busy[ovc_det1] && !(det_down && alt_up) &&
+                     (det_down || ovc_credits[ovc_det1*8+:8] >= need_pkt);
       // adaptive: one productive port per dimension at most
       wire [4:0] ovc_x = {2'b00, mask[1], VNET, 1'b1};
       wire [4:0] ovc_y = {2'b01, mask[3], VNET, 1'b1};
@@ -213,9 +241,13 @@ module kolo_router #(
       wire [7:0] cr_x = ovc_credits[ovc_x*8+:8];
       wire [7:0] cr_y = ovc_credits[ovc_y*8+:8];
       wire [7:0] cr_z = ovc_credits[ovc_z*8+:8];
-      wire ok_x = !ordered && (mask[0] | mask[1]) && !ovc_busy[ovc_x] && cr_x >= need_pkt;
-      wire ok_y = !ordered && (mask[2] | mask[3]) && !ovc_busy[ovc_y] && cr_y >= need_pkt;
-      wire ok_z = !ordered && (mask[4] | mask[5]) && !ovc_busy[ovc_z] && cr_z >= need_pkt;
+      // adaptive choices never lead into a down link
+      wire ok_x = !ordered && (mask[0] | mask[1]) && !ovc_busy[ovc_x] && cr_x >= need_pkt &&
+                  !pdown[ovc_x[4:2]];
+      wire ok_y = !ordered && (mask[2] | mask[3]) && !ovc_busy[ovc_y] && cr_y >= need_pkt &&
+                  !pdown[ovc_y[4:2]];
+      wire ok_z = !ordered && (mask[4] | mask[5]) && !ovc_busy[ovc_z] && cr_z >= need_pkt &&
+                  !pdown[ovc_z[4:2]];
       // among usable adaptive ports, the one with most free space
       wire x_over_y = !ok_y || (ok_x && cr_x >= cr_y);
       wire [4:0] ovc_xy = x_over_y ? ovc_x : ovc_y;
@@ -268,7 +300,7 @@ module kolo_router #(
       wire [3:0] cand;
       for (v = 0; v < 4; v = v + 1) begin : g_cand
         wire [4:0] ovc = {alloc_port[(i*4+v)*3+:3], alloc_vc[(i*4+v)*2+:2]};
-        assign cand[v] = sa_elig[i*4+v] && (ovc_credits[ovc*8+:8] != 8'd0);
+        assign cand[v] = sa_elig[i*4+v] && (ovc_sink[ovc] || ovc_credits[ovc*8+:8] != 8'd0);
       end
       kolo_arb_rr #(
           .N(4)
@@ -311,6 +343,7 @@ module kolo_router #(
   endgenerate
 
   // ---- crossbar and output registers ----------------------------------------
+  wire [NP-1:0] out_sunk_head;  // a packet's head dropped at a down port now
   // the flit and output VC each input port forwards this cycle (AND-OR mux)
   wire [NP*68-1:0] in_sel_flit;
   wire [NP*2-1:0] in_sel_vc;
@@ -362,24 +395,40 @@ module kolo_router #(
       wire [22:0] rs_next = advance_rs(flit[KOLO_H0_RS_LO+:KOLO_RS_W], o);
       wire [63:0] data_out = (flit[KOLO_FLIT_HEAD] && o != KOLO_PORT_LOCAL) ?
           {flit[63:59], rs_next, flit[35:0]} : flit[63:0];
+      // the flit's output VC sinks: it is switched but never leaves
+      wire sunk = sending && ovc_sink[o*4+vc];
 
       always @(posedge clk) begin
         if (rst) begin
           out_valid[o] <= 1'b0;
           flit_count <= 32'd0;
         end else begin
-          out_valid[o] <= sending;
-          if (sending) flit_count <= flit_count + 32'd1;
+          out_valid[o] <= sending && !sunk;
+          if (sending && !sunk) flit_count <= flit_count + 32'd1;
         end
         out_flit[o*68+:68] <= {vc, flit[KOLO_FLIT_HEAD], flit[KOLO_FLIT_TAIL], data_out};
       end
       assign stat_out_flits[o*32+:32] = flit_count;
+      assign out_sunk_head[o] = sunk && flit[KOLO_FLIT_HEAD];
       for (v = 0; v < 4; v = v + 1) begin : g_send
-        assign ovc_send[o*4+v] = sending && (vc == v);
+        assign ovc_send[o*4+v] = sending && (vc == v) && !ovc_sink[o*4+v];
         assign ovc_release[o*4+v] = sending && (vc == v) && flit[KOLO_FLIT_TAIL];
       end
     end
   endgenerate
+
+  // packets dropped at down ports (saturating)
+  reg [31:0] fault_drops;
+  wire [2:0] sunk_now = {2'b00, out_sunk_head[0]} + {2'b00, out_sunk_head[1]} +
+                        {2'b00, out_sunk_head[2]} + {2'b00, out_sunk_head[3]} +
+                        {2'b00, out_sunk_head[4]} + {2'b00, out_sunk_head[5]} +
+                        {2'b00, out_sunk_head[6]};  // (the local port never sinks)
+  always @(posedge clk) begin
+    if (rst) fault_drops <= 32'd0;
+    else if (fault_drops > 32'hffff_fff0) fault_drops <= 32'hffff_ffff;
+    else fault_drops <= fault_drops + {29'd0, sunk_now};
+  end
+  assign stat_fault_drops = fault_drops;
 
   // ---- error counters -------------------------------------------------------
   generate
@@ -402,6 +451,9 @@ module kolo_router #(
   // an output VC is never given while held, and one flit per output VC per cycle
   always @(posedge clk) if (!rst) assert ((ovc_grab & ovc_busy) == {NIV{1'b0}});
   always @(posedge clk) if (!rst) assert ((ovc_send & ~ovc_busy) == {NIV{1'b0}});
+  // the local port never sinks; a sinking VC never takes a credit
+  always @(posedge clk) if (!rst) assert (ovc_sink[NIV-1:NIV-4] == 4'd0);
+  always @(posedge clk) if (!rst) assert ((ovc_send & ovc_sink) == {NIV{1'b0}});
 `endif
 endmodule
 `default_nettype wire

@@ -47,6 +47,10 @@ module kolo_torus #(
     output wire [N*6-1:0]  mon_valid,
     output wire [N*6*68-1:0] mon_flit,
     // status and debug of every router (see kolo_router)
+    // index n*6+p: the link leaving node n through port p is down (set both
+    // ends): its router drops packets for it whole and never waits for it
+    input  wire [N*6-1:0]  link_down,
+    output wire [N*32-1:0] stat_fault_drops,  // per router: packets dropped at down links
     output wire [N*64-1:0] stat_errors,
     output wire [N*7*32-1:0] stat_out_flits,
     output wire [N*28*8-1:0] dbg_vc_occ,
@@ -97,6 +101,7 @@ module kolo_torus #(
           .cfg_node_id(NODE_ID),
           .cfg_dim_m1({DZM1, DYM1, DXM1}),
           .cfg_port_en(PORT_EN),
+          .port_down(link_down[n*6+:6] & PORT_EN),
           .in_valid(r_in_valid[n*7+:7]),
           .in_flit(r_in_flit[n*7*68+:7*68]),
           .in_credit_valid(r_in_credit_valid[n*7+:7]),
@@ -105,6 +110,7 @@ module kolo_torus #(
           .out_flit(r_out_flit[n*7*68+:7*68]),
           .out_credit_valid(r_out_credit_valid[n*7+:7]),
           .out_credit_vc(r_out_credit_vc[n*7*2+:7*2]),
+          .stat_fault_drops(stat_fault_drops[n*32+:32]),
           .stat_errors(stat_errors[n*64+:64]),
           .stat_out_flits(stat_out_flits[n*7*32+:7*32]),
           .dbg_vc_occ(dbg_vc_occ[n*28*8+:28*8]),

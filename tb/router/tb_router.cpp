@@ -291,6 +291,7 @@ void RouterBench::setup() {
     top_->cfg_dim_m1 = static_cast<uint16_t>(((topo_.size[2] - 1) << 8) | ((topo_.size[1] - 1) << 4) |
                                              (topo_.size[0] - 1));
     top_->cfg_port_en = static_cast<uint8_t>(port_en_);
+    top_->port_down = 0;  // links up (the down-port drop: tb_router_down.cpp)
     top_->in_valid = 0;
     sig_clear(top_->in_flit);
     top_->out_credit_valid = 0;

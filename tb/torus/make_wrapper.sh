@@ -47,6 +47,11 @@ module kolo_torus_sim #(
     output wire [N*6*2-1:0]  link_state,
     output wire [N*6*512-1:0] link_counters
 );
+  // links stay up in these tests; the routers' down-port drop has its own test (tb/router)
+  wire [N*6-1:0]    link_down = {N*6{1'b0}};
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [N*32-1:0]   stat_fault_drops;
+  /* verilator lint_on UNUSEDSIGNAL */
   wire [N*6*66-1:0] lane_tx;
   wire [N*6*66-1:0] lane_rx;
   wire [N*6-1:0]    lane_slip;

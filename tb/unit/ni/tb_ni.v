@@ -98,6 +98,8 @@ module tb_ni #(
           .ej_credit_vc(ni_ej_credit_vc),
           .mon_valid(),
           .mon_flit(),
+          .link_down({N * 6{1'b0}}),
+          .stat_fault_drops(),
           .stat_errors(router_errors),
           .stat_out_flits(),
           .dbg_vc_occ(),
