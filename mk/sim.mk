@@ -114,11 +114,11 @@ $(SIM_BUILD)/kolo-sim-%: sw/sim/net_rtl.cpp $(SIM_CORE_LIB) $(SIM_SW_LIBS) $(SIM
 	@tb/torus/make_wrapper.sh $(SIM_BUILD)/rtl-$*/kolo_torus_sim.v $(call sim_dim,$*,1) $(call sim_dim,$*,2) \
 	    $(call sim_dim,$*,3) 80 1 1 64 0
 	@echo "verilator kolo-sim $* (log: $(SIM_BUILD)/rtl-$*/build.log)"
-	@cd $(SIM_BUILD)/rtl-$* && verilator $(SIM_RTL_VFLAGS) --Mdir obj -o ../../kolo-sim-$* \
+	@cd $(SIM_BUILD)/rtl-$* && $(TOP)/scripts/verilate_retry.sh build.log verilator $(SIM_RTL_VFLAGS) --Mdir obj -o ../../kolo-sim-$* \
 	    -CFLAGS "-O2 -std=c++17 -Wall -I$(TOP)/sw/include -I$(TOP)/sw/sim -I$(TOP)/tb/common -DKOLO_DIM_X=$(call sim_dim,$*,1) \
 	        -DKOLO_DIM_Y=$(call sim_dim,$*,2) -DKOLO_DIM_Z=$(call sim_dim,$*,3) -DKOLO_VC_DEPTH=80 -DKOLO_EJECT_CREDITS=64" \
 	    -LDFLAGS "$(abspath $(SIM_CORE_LIB)) $(abspath $(SIM_SW_LIBS)) -lrt" \
-	    kolo_torus_sim.v $(TOP)/sw/sim/net_rtl.cpp > build.log 2>&1 \
+	    kolo_torus_sim.v $(TOP)/sw/sim/net_rtl.cpp \
 	    || { tail -n 40 build.log; exit 1; }
 
 # ---- RTL NIs (--ni=rtl): one Verilator build per torus size --------------------------------
@@ -148,11 +148,11 @@ $(SIM_BUILD)/kolo-sim-ni-%: sw/sim/ni_rtl.cpp tb/common/kolo_pcie_rc.h tb/common
 	@if [ ! -f $(SIM_BUILD)/rtlni-$*/model.stamp ] || [ -n "$(filter %.v mk/sim.mk,$?)" ]; then \
 	    echo "verilator kolo-sim-ni $* (log: $(SIM_BUILD)/rtlni-$*/build.log)"; \
 	    rm -f $(SIM_BUILD)/rtlni-$*/model.stamp; \
-	    cd $(SIM_BUILD)/rtlni-$* && { verilator $(SIM_RTLNI_VFLAGS) --Mdir obj \
+	    cd $(SIM_BUILD)/rtlni-$* && { $(TOP)/scripts/verilate_retry.sh build.log verilator $(SIM_RTLNI_VFLAGS) --Mdir obj \
 	        +define+KOLO_SIM_DIM_X=$(call sim_dim,$*,1) +define+KOLO_SIM_DIM_Y=$(call sim_dim,$*,2) \
 	        +define+KOLO_SIM_DIM_Z=$(call sim_dim,$*,3) -CFLAGS -O2 $(TOP)/tb/sim/kolo_sim_cluster.v \
 	        && $(MAKE) -C obj -f Vkolo_sim_cluster.mk verilated.o verilated_threads.o \
-	        $(if $(shell command -v ccache),OBJCACHE=ccache); } > build.log 2>&1 \
+	        $(if $(shell command -v ccache),OBJCACHE=ccache) >> build.log 2>&1; } \
 	        || { tail -n 40 build.log; exit 1; }; \
 	    touch model.stamp; \
 	fi

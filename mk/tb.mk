@@ -32,9 +32,9 @@ $(TORUS_BUILD)/$(1)$(8)/tb_torus: $(TORUS_RTL) $(TORUS_TB_DEPS) | $(DEPS_STAMP)
 	@mkdir -p $(TORUS_BUILD)/$(1)$(8)
 	@tb/torus/make_wrapper.sh $(TORUS_BUILD)/$(1)$(8)/kolo_torus_sim.v $(2) $(3) $(4) 80 $(5) 1 64 $(or $(9),0)
 	@echo "verilator torus $(1)$(8) (log: $(TORUS_BUILD)/$(1)$(8)/build.log)"
-	@cd $(TORUS_BUILD)/$(1)$(8) && verilator $(TORUS_VFLAGS) $(6) --Mdir obj -o ../tb_torus \
+	@cd $(TORUS_BUILD)/$(1)$(8) && $(TOP)/scripts/verilate_retry.sh build.log verilator $(TORUS_VFLAGS) $(6) --Mdir obj -o ../tb_torus \
 	    -CFLAGS "$(TORUS_CFLAGS) -DKOLO_DIM_X=$(2) -DKOLO_DIM_Y=$(3) -DKOLO_DIM_Z=$(4) -DKOLO_BUBBLE=$(5) -DKOLO_REAL_LINKS=$(or $(9),0) $(7)" \
-	    kolo_torus_sim.v $(TORUS_TB_SRC) $(KOLO_SW_SRCS_ABS) > build.log 2>&1 \
+	    kolo_torus_sim.v $(TORUS_TB_SRC) $(KOLO_SW_SRCS_ABS) \
 	    || { tail -n 40 build.log; exit 1; }
 .PHONY: tb-torus-$(1)$(8)
 tb-torus-$(1)$(8): $(TORUS_BUILD)/$(1)$(8)/tb_torus
