@@ -169,7 +169,7 @@ $(SIM_BUILD)/tests/sim_test_pe: sw/sim/tests/sim_test_pe.c $(KOLO_SIM_CLIENT_LIB
 	@mkdir -p $(@D)
 	$(SIM_CC) $(SIM_CFLAGS) $< $(KOLO_SIM_CLIENT_LIB) -lrt -o $@
 
-SIM_TEST_DEPS := sim $(SIM_BUILD)/tests/sim_test_pe sw/sim/tests/run_sim_tests.sh
+SIM_TEST_DEPS := sim $(SIM_BUILD)/tests/sim_test_pe sw/sim/tests/run_sim_tests.sh sw/sim/tests/expect.sh
 SIM_T := sw/sim/tests/run_sim_tests.sh $(SIM_BUILD)
 SIM_TESTS := sim-args sim-ideal-ops sim-ideal-random sim-faults sim-exit-status sim-crash sim-global-exit sim-timeout \
     sim-orphan sim-rtl-ops sim-rtl-random

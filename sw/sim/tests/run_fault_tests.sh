@@ -16,32 +16,7 @@ PE=$build/sim/tests/sim_test_pe
 WORK=$build/examples/torus_work
 tmp=$(mktemp -d /tmp/kolo-fault-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-out=""
-
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
-
-# expect STATUS PATTERN -- command...: run, check status and output; the output stays in $out
-expect() {
-    local want=$1 pat=$2
-    shift 3
-    local rc
-    out=$("$@" 2>&1)
-    rc=$?
-    if [ "$rc" != "$want" ]; then
-        fail "$* -> status $rc, expected $want"
-        echo "$out" | grep -v '^  [0-9a-f]\{3\} ' | tail -n 30 | sed 's/^/    /'
-        return 1
-    fi
-    if [ -n "$pat" ] && ! grep -qE -- "$pat" <<<"$out"; then
-        fail "$* -> output does not match /$pat/"
-        echo "$out" | tail -n 30 | sed 's/^/    /'
-        return 1
-    fi
-    ok "$* -> $rc${pat:+, /$pat/}"
-    return 0
-}
+. "$(dirname "$0")/expect.sh"
 
 # number in the report line matching "<N> <words>"
 count() { grep -oE "[0-9]+ $1" <<<"$out" | head -n 1 | grep -oE '^[0-9]+'; }

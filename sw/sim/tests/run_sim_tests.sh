@@ -11,31 +11,7 @@ RUN=$dir/kolo-run
 PE=$dir/tests/sim_test_pe
 tmp=$(mktemp -d /tmp/kolo-sim-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
-
-# expect STATUS PATTERN -- command...: run, check status and that the output matches
-expect() {
-    local want=$1 pat=$2
-    shift 3
-    local out rc
-    out=$("$@" 2>&1)
-    rc=$?
-    if [ "$rc" != "$want" ]; then
-        fail "$* -> status $rc, expected $want"
-        echo "$out" | tail -n 30 | sed 's/^/    /'
-        return 1
-    fi
-    if [ -n "$pat" ] && ! grep -qE -- "$pat" <<<"$out"; then
-        fail "$* -> output does not match /$pat/"
-        echo "$out" | tail -n 30 | sed 's/^/    /'
-        return 1
-    fi
-    ok "$* -> $rc${pat:+, /$pat/}"
-    return 0
-}
+. "$(dirname "$0")/expect.sh"
 
 case $test in
 args)
