@@ -118,10 +118,18 @@ class IdealNet : public Net {
         in_net_++;
     }
 
-    void set_link(int node, int port, bool up) override {
+    // the two directions of the link leaving node index node through port:
+    // node * 6 + port and its other end's (neighbour * 6 + (port ^ 1))
+    void link_ends(int node, int port, uint16_t *a, uint16_t *b) const {
         uint16_t id = kolo_node_id_of_index(&topo_, static_cast<unsigned>(node));
         unsigned other = kolo_node_index(&topo_, kolo_neighbor(&topo_, id, port));
-        uint16_t a = static_cast<uint16_t>(node * 6 + port), b = static_cast<uint16_t>(other * 6 + (port ^ 1));
+        *a = static_cast<uint16_t>(node * 6 + port);
+        *b = static_cast<uint16_t>(other * 6 + (port ^ 1));
+    }
+
+    void set_link(int node, int port, bool up) override {
+        uint16_t a, b;
+        link_ends(node, port, &a, &b);
         if (up) {
             down_.erase(a);
             down_.erase(b);
@@ -147,9 +155,8 @@ class IdealNet : public Net {
     }
     uint64_t fault_drops() const override { return drops_; }
     bool link_in_use(int node, int port) const override {
-        uint16_t id = kolo_node_id_of_index(&topo_, static_cast<unsigned>(node));
-        unsigned other = kolo_node_index(&topo_, kolo_neighbor(&topo_, id, port));
-        uint16_t a = static_cast<uint16_t>(node * 6 + port), b = static_cast<uint16_t>(other * 6 + (port ^ 1));
+        uint16_t a, b;
+        link_ends(node, port, &a, &b);
         for (const Flight *f : live_) {
             if (f->drop_node >= 0)
                 continue;

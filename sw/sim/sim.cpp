@@ -59,6 +59,8 @@ const char *const kOpNames[16] = {"PUT",       "GET_REQ",  "GET_RESP", "ADD", "X
                                   "FETCH_XOR", "SWAP",     "CSWAP",    "ACK", "NAK", "MGMT",
                                   "FETCH_AND", "FETCH_OR", "op14",     "op15"};
 
+const char *const kPortNames[6] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-"};
+
 std::string node_name(uint16_t id) {
     char b[32];
     std::snprintf(b, sizeof b, "(%u,%u,%u)", id & 15u, (id >> 4) & 15u, (id >> 8) & 15u);
@@ -305,17 +307,39 @@ struct Sim : public Sink, public ClusterHost, public SvcHost {
     void e2e_oracle_deliver(const kolo_pkt &p);
     void e2e_oracle_end();
     void e2e_record_check(bool final);
-    uint64_t ni_give_ups() const {
-        uint64_t g = 0;
+    // node index of the neighbour of node index n through network port p
+    int neighbor_index(int n, int p) const {
+        return static_cast<int>(
+            kolo_node_index(&topo, kolo_neighbor(&topo, node[static_cast<size_t>(n)].id, p)));
+    }
+    // bit p: node index n's link through port p does not work
+    uint8_t ports_down(unsigned n) const {
+        uint8_t down = 0;
+        for (int p = 0; p < 6; p++)
+            if (kolo_port_present(&topo, p) && !link_up[n * 6 + p])
+                down |= static_cast<uint8_t>(1u << p);
+        return down;
+    }
+    // the end-to-end counters of every NI, added up
+    kolo_ni_e2e_stats e2e_totals() const {
+        kolo_ni_e2e_stats tot{};
         for (const Node &nd : node) {
             kolo_ni_e2e_cfg c;
             kolo_ni_e2e_stats st;
             if (!nd.ni)
                 continue;
             kolo_ni_get_e2e(nd.ni, &c, &st);
-            g += st.timeouts + st.unreachable;
+            tot.retransmits += st.retransmits;
+            tot.dup_requests += st.dup_requests;
+            tot.dup_responses += st.dup_responses;
+            tot.timeouts += st.timeouts;
+            tot.unreachable += st.unreachable;
         }
-        return g;
+        return tot;
+    }
+    uint64_t ni_give_ups() const {
+        kolo_ni_e2e_stats t = e2e_totals();
+        return t.timeouts + t.unreachable;
     }
 
     // ---- ClusterHost (--ni=rtl) -------------------------------------------------------
@@ -757,13 +781,7 @@ void Sim::e2e_oracle_deliver(const kolo_pkt &p) {
 // that arrive again: any other is an operation lost. (Mid-run the NI may not
 // have taken a repeat the oracle saw yet: only more is an error then.)
 void Sim::e2e_record_check(bool final) {
-    uint64_t from_record = 0;
-    for (const Node &nd : node) {
-        kolo_ni_e2e_cfg c;
-        kolo_ni_e2e_stats st;
-        kolo_ni_get_e2e(nd.ni, &c, &st);
-        from_record += st.dup_requests;
-    }
+    uint64_t from_record = e2e_totals().dup_requests;
     if (from_record > oracle_repeats || (final && from_record != oracle_repeats))
         check_fail(strf("NI oracle: targets took %" PRIu64 " requests for repeats but %" PRIu64
                         " arrived again: operations answered without being executed",
@@ -826,8 +844,7 @@ void Sim::svc_install(int n, const kolo_route_entry *table, unsigned entries, ui
 
 // A link works when its cable does and both of its nodes live.
 void Sim::update_link(int n, int port) {
-    uint16_t id = node[static_cast<size_t>(n)].id;
-    int m = static_cast<int>(kolo_node_index(&topo, kolo_neighbor(&topo, id, port)));
+    int m = neighbor_index(n, port);
     size_t a = static_cast<size_t>(n * 6 + port), b = static_cast<size_t>(m * 6 + (port ^ 1));
     bool up = !cable_down[a] && node_up[static_cast<size_t>(n)] && node_up[static_cast<size_t>(m)];
     if (link_up[a] == up)
@@ -839,7 +856,6 @@ void Sim::update_link(int n, int port) {
 }
 
 void Sim::apply_event(const kolo_sim_event &e) {
-    static const char *const port_names[6] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-"};
     int n = static_cast<int>(e.node);
     uint16_t id = node[e.node].id;
     std::string what;
@@ -847,10 +863,10 @@ void Sim::apply_event(const kolo_sim_event &e) {
     case KOLO_EV_FAIL_LINK:
     case KOLO_EV_RESTORE_LINK: {
         bool up = e.kind == KOLO_EV_RESTORE_LINK;
-        int m = static_cast<int>(kolo_node_index(&topo, kolo_neighbor(&topo, id, e.port)));
+        int m = neighbor_index(n, e.port);
         cable_down[static_cast<size_t>(n * 6 + e.port)] = !up;
         cable_down[static_cast<size_t>(m * 6 + (e.port ^ 1))] = !up;
-        what = strf("link %s %s (to %s) %s", node_name(id).c_str(), port_names[e.port],
+        what = strf("link %s %s (to %s) %s", node_name(id).c_str(), kPortNames[e.port],
                     node_name(node[static_cast<size_t>(m)].id).c_str(),
                     up ? "restored" : "failed");
         update_link(n, e.port);
@@ -864,19 +880,12 @@ void Sim::apply_event(const kolo_sim_event &e) {
         node_up[e.node] = up;
         what = strf("node %s %s", node_name(id).c_str(), up ? "restored (reboots)" : "failed");
         svc->node_state(n, up, cycle);
-        if (up)
-            for (int p = 0; p < 6; p++) // the rebooted firmware sees its links train
-                if (kolo_port_present(&topo, p))
-                    link_up[static_cast<size_t>(n * 6 + p)] = false;
+        // (while the node was down all its links were: coming back, each one
+        // whose cable works is reported up to both ends, the rebooted firmware
+        // sees it train)
         for (int p = 0; p < 6; p++)
-            if (kolo_port_present(&topo, p)) {
-                if (up) {
-                    // update_link only reports changes: mark both ends down first
-                    int m = static_cast<int>(kolo_node_index(&topo, kolo_neighbor(&topo, id, p)));
-                    link_up[static_cast<size_t>(m * 6 + (p ^ 1))] = false;
-                }
+            if (kolo_port_present(&topo, p))
                 update_link(n, p);
-            }
         break;
     }
     default:
@@ -933,11 +942,7 @@ void Sim::watch_faults() {
         e2e_record_check(false);
     if ((cycle & 255) == 0) // router counters for kolo-ctl
         for (unsigned n = 0; n < nodes; n++) {
-            uint8_t down = 0;
-            for (int p = 0; p < 6; p++)
-                if (kolo_port_present(&topo, p) && !link_up[n * 6 + p])
-                    down |= static_cast<uint8_t>(1u << p);
-            svc->set_router(static_cast<int>(n), down, node_fault_drops[n]);
+            svc->set_router(static_cast<int>(n), ports_down(n), node_fault_drops[n]);
         }
 }
 
@@ -1035,23 +1040,14 @@ void Sim::trace_sample() {
         vcd.close();
         return;
     }
-    uint64_t retx = 0;
     for (unsigned n = 0; n < nodes; n++) {
         const NodeSigs &x = tsig[n];
-        kolo_ni_e2e_cfg c;
-        kolo_ni_e2e_stats st;
-        kolo_ni_get_e2e(node[n].ni, &c, &st);
-        retx += st.retransmits;
-        uint8_t down = 0;
-        for (int p = 0; p < 6; p++)
-            if (kolo_port_present(&topo, p) && !link_up[n * 6 + p])
-                down |= static_cast<uint8_t>(1u << p);
         uint32_t stage = 0, ep = 0;
         svc->reg_read(static_cast<int>(n), KOLO_SVC_SYS_FW_STATE, &stage);
         svc->reg_read(static_cast<int>(n), KOLO_SVC_RT_EPOCH, &ep);
         uint64_t oldest;
         vcd.set(x.up, node_up[n]);
-        vcd.set(x.ports_down, down);
+        vcd.set(x.ports_down, ports_down(n));
         vcd.set(x.fw_stage, node_up[n] ? (stage & 0xf) : 0);
         vcd.set(x.epoch, node_up[n] ? (ep & 0xffff) : 0);
         vcd.set(x.waiting, kolo_ni_outstanding_age(node[n].ni, &oldest));
@@ -1060,7 +1056,7 @@ void Sim::trace_sample() {
     }
     vcd.set(t_event, n_events_applied);
     vcd.set(t_drops, fault_drops_seen + dead_drops);
-    vcd.set(t_retx, retx);
+    vcd.set(t_retx, e2e_totals().retransmits);
     vcd.set(t_settled, svc->settled());
     vcd.commit(cycle);
 }
@@ -1108,7 +1104,6 @@ void Sim::check_installed_tables() {
 
 // kolo-ctl's commands (sw/tools/kolo-ctl.c): "ok\n" + text, or "error: ...\n"
 std::string Sim::ctl_command(const std::vector<std::string> &a) {
-    static const char *const port_names[6] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-"};
     if (a.empty())
         return "error: empty command\n";
     const std::string &c = a[0];
@@ -1139,9 +1134,10 @@ std::string Sim::ctl_command(const std::vector<std::string> &a) {
             svc->reg_read(static_cast<int>(i), KOLO_SVC_SYS_FW_STATE, &st);
             svc->reg_read(static_cast<int>(i), KOLO_SVC_RT_EPOCH, &ep);
             std::string down;
+            uint8_t pd = ports_down(i);
             for (int p = 0; p < 6; p++)
-                if (kolo_port_present(&topo, p) && !link_up[i * 6 + p])
-                    down += std::string(down.empty() ? "" : " ") + port_names[p];
+                if ((pd >> p) & 1)
+                    down += std::string(down.empty() ? "" : " ") + kPortNames[p];
             out += strf("%10u  %-10s  %-5s  %5u  %#06x  %s\n", i, node_name(node[i].id).c_str(),
                         node_up[i] ? "up" : "DOWN", ep & 0xffff, st >> 16,
                         down.empty() ? "-" : down.c_str());
@@ -1163,11 +1159,11 @@ std::string Sim::ctl_command(const std::vector<std::string> &a) {
             out += "port  state  peer       crc_err  replays  tx_frames  rx_frames  downs\n";
             for (int p = 0; p < 6; p++) {
                 if (!kolo_port_present(&topo, p)) {
-                    out += strf("%-4s  absent (torus size 1)\n", port_names[p]);
+                    out += strf("%-4s  absent (torus size 1)\n", kPortNames[p]);
                     continue;
                 }
                 uint32_t peer = rd(KOLO_SVC_LINK_PEER(p));
-                out += strf("%-4s  %-5s  %-9s  %7u  %7u  %9u  %9u  %5u\n", port_names[p],
+                out += strf("%-4s  %-5s  %-9s  %7u  %7u  %9u  %9u  %5u\n", kPortNames[p],
                             link_up[n * 6 + p] ? "up" : "DOWN",
                             node_name(static_cast<uint16_t>(peer & 0xfff)).c_str(),
                             rd(KOLO_SVC_LINK_CRC_ERRORS(p)), rd(KOLO_SVC_LINK_REPLAYS(p)),
@@ -1729,17 +1725,7 @@ void Sim::report(FILE *f, double wall) {
                      csr(i, KOLO_CSR_ERR_CSR, 4), nd.dma_rd, nd.dma_wr);
     }
     if (svc) {
-        kolo_ni_e2e_stats tot{};
-        for (const Node &nd : node) {
-            kolo_ni_e2e_cfg c;
-            kolo_ni_e2e_stats st;
-            kolo_ni_get_e2e(nd.ni, &c, &st);
-            tot.retransmits += st.retransmits;
-            tot.dup_requests += st.dup_requests;
-            tot.dup_responses += st.dup_responses;
-            tot.timeouts += st.timeouts;
-            tot.unreachable += st.unreachable;
-        }
+        kolo_ni_e2e_stats tot = e2e_totals();
         std::fprintf(f, "service processors booted in %" PRIu64 " cycles\n", boot_cycles);
         for (const FaultRecord &r : faults) {
             if (r.settled)

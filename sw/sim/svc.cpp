@@ -123,23 +123,25 @@ void Svc::route_switch(int n, const kolo_route_entry *t, unsigned entries, uint1
     host_->svc_install(n, t, entries, epoch);
 }
 
-void Svc::boot(uint64_t now) {
-    now_ = now;
+// A fresh service block for node index i and its firmware booting on it.
+void Svc::start_node(unsigned i, uint64_t now) {
+    Node *nd = node_[i];
     kolo_fw_config cfg;
     kolo_fw_default_config(&cfg);
     if (compute_cycles_) cfg.compute_cycles = compute_cycles_;
     cfg.verbose = 1; // every line kept for kolo-ctl events; printed with -v
-    for (unsigned i = 0; i < nodes_; i++) {
-        Node *nd = node_[i];
-        if (!nd->up) continue;
-        if (nd->m) kolo_svc_free(nd->m);
-        kolo_svc_env env{&nd->hal, c_mgmt_send, c_route_switch, nullptr};
-        nd->m = kolo_svc_new(kolo_node_id_of_index(&topo_, i), &topo_, &env);
-        nd->hal.m = nd->m;
-        kolo_svc_set_time(nd->m, now);
-        kolo_fw_init(nd->fw, &nd->hal, &cfg, ws_.data(), ws_.size(), set_.empty() ? nullptr : set_.data(),
-                     set_.size());
-    }
+    if (nd->m) kolo_svc_free(nd->m);
+    kolo_svc_env env{&nd->hal, c_mgmt_send, c_route_switch, nullptr};
+    nd->m = kolo_svc_new(kolo_node_id_of_index(&topo_, i), &topo_, &env);
+    nd->hal.m = nd->m;
+    kolo_svc_set_time(nd->m, now);
+    kolo_fw_init(nd->fw, &nd->hal, &cfg, ws_.data(), ws_.size(), set_.empty() ? nullptr : set_.data(), set_.size());
+}
+
+void Svc::boot(uint64_t now) {
+    now_ = now;
+    for (unsigned i = 0; i < nodes_; i++)
+        if (node_[i]->up) start_node(i, now);
     // links train: every present link reports up with its true peer
     for (unsigned i = 0; i < nodes_; i++) {
         if (!node_[i]->up) continue;
@@ -160,18 +162,8 @@ void Svc::node_state(int n, bool up, uint64_t now) {
     if (nd->up == up) return;
     nd->up = up;
     if (!up) return;
-    // reboot this node only
-    now_ = now;
-    kolo_fw_config cfg;
-    kolo_fw_default_config(&cfg);
-    if (compute_cycles_) cfg.compute_cycles = compute_cycles_;
-    cfg.verbose = 1; // every line kept for kolo-ctl events; printed with -v
-    if (nd->m) kolo_svc_free(nd->m);
-    kolo_svc_env env{&nd->hal, c_mgmt_send, c_route_switch, nullptr};
-    nd->m = kolo_svc_new(kolo_node_id_of_index(&topo_, static_cast<unsigned>(n)), &topo_, &env);
-    nd->hal.m = nd->m;
-    kolo_svc_set_time(nd->m, now);
-    kolo_fw_init(nd->fw, &nd->hal, &cfg, ws_.data(), ws_.size(), set_.empty() ? nullptr : set_.data(), set_.size());
+    now_ = now; // reboot this node only
+    start_node(static_cast<unsigned>(n), now);
 }
 
 void Svc::step(uint64_t now) {

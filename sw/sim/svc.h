@@ -79,6 +79,7 @@ class Svc {
 
   private:
     struct Node;
+    void start_node(unsigned i, uint64_t now);
     SvcHost *host_;
     kolo_topo topo_;
     unsigned nodes_;
