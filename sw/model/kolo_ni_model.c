@@ -710,7 +710,9 @@ static void tag_give_up(kolo_ni *ni, unsigned t, uint8_t st) {
 void kolo_ni_e2e_route_switch(kolo_ni *ni) {
     unsigned t;
     uint64_t soon;
-    if (!ni || !ni->e2e.enable)
+    /* a table is written entry by entry, then switched: the first change of
+     * a cycle does the work (requests sent later get the short timer anyway) */
+    if (!ni || !ni->e2e.enable || ni->route_switch_at == ni->now + 1)
         return;
     ni->route_switch_at = ni->now + 1;
     soon = ni->e2e.timeout - ni->e2e.timeout / KOLO_NI_E2E_ROUTE_DIV;
