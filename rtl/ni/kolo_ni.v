@@ -15,6 +15,8 @@
 //   kolo_ni_cq     completion entries, MSI
 //   kolo_ni_inj    injection: requests and responses against router credits
 //   kolo_ni_ej     ejection buffers, whole packets per vnet, credit return
+//   kolo_ni_e2e    end-to-end reliability: timers, retransmission, quarantine
+//                  (the target's duplicate records are in kolo_ni_tgt)
 //
 // Shared host ports: DMA read requests from the send queues, the send
 // engine and the target side are granted round robin (one per cycle); the
@@ -34,7 +36,8 @@ module kolo_ni #(
     parameter BATCH       = 16,   // descriptors per fetch read (four in flight per context)
     parameter HQ_AW       = 6,    // send packet queue: 2^HQ_AW packets
     parameter RING_AW     = 9,    // send payload ring: 2^RING_AW beats of 32 bytes
-    parameter GSLOTS      = 8     // target GET response buffers
+    parameter GSLOTS      = 8,    // target GET response buffers
+    parameter E2E_NODES   = 16    // end-to-end tables: node indices 0..E2E_NODES-1 (docs/ni.md 10)
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -124,9 +127,9 @@ module kolo_ni #(
   wire [31:0] st_ops, st_puts;
   wire [16*16-1:0] ci_all;
   wire ci_bad, db_drop;
-  // routing lookups: 0 target, 1 send engine
-  wire [1:0] lk_req, lk_gnt, lk_rvalid;
-  wire [23:0] lk_id;
+  // routing lookups: 0 target, 1 send engine, 2 end-to-end retransmission
+  wire [2:0] lk_req, lk_gnt, lk_rvalid;
+  wire [35:0] lk_id;
   wire [31:0] lk_entry;
   wire lk_ok;
   // sq
@@ -162,7 +165,7 @@ module kolo_ni #(
   wire [63:0] push_h0, push_h1;
   wire [3:0] push_nbeats;
   wire [255:0] push_beat;
-  wire le_valid, le_ready;
+  wire le_valid;
   wire [7:0] le_tag;
   // injection sources: 0 requests, 1 responses
   wire [1:0] src_valid, src_ready, src_cls;
@@ -217,16 +220,67 @@ module kolo_ni #(
       .err_inc({ci_bad, db_drop || bdb}),
       .inc_tx(inc_tx), .inc_rx(inc_rx), .inc_nak_sent(nak_sent), .inc_nak_rcvd(nak_rcvd),
       .inc_bad({bad_rsp, bad_tgt}), .inc_dma_err({1'b0, inc_dma}),
-      .stats(stat_counters)
+      .stats(stat_counters),
+      .e2e_en(e2e_en), .e2e_retries(e2e_retries), .e2e_timeout(e2e_timeout), .e2e_switch(e2e_sw_csr),
+      .inc_e2e({inc_unreach, inc_timeout, dup_resp, dup_req, inc_retx})
   );
   wire unused_rt_in = rt_mm_in;
+
+  // ---- end-to-end reliability ----------------------------------------------------------------
+  wire e2e_en, e2e_sw_csr, rt_chg;
+  wire [3:0] e2e_retries;
+  wire [31:0] e2e_timeout;
+  wire e2e_push_gen, e2e_push_rtx, e2e_chk_pend;
+  wire [7:0] e2e_push_tag, e2e_chk_tag;
+  wire [11:0] e2e_push_dst;
+  wire [63:0] e2e_push_laddr;
+  wire rt_valid, rt_ready, rt_dma;
+  wire [7:0] rt_tag;
+  wire [63:0] rt_h0, rt_h1;
+  wire [3:0] rt_nbeats;
+  wire [255:0] rt_beat;
+  wire e2e_rd_pend, e2e_rd_gen, ans, ans_done, gu_valid, gu_ready, wake;
+  wire [7:0] ans_tag, gu_tag, gu_status, wake_tag;
+  wire inc_retx, inc_timeout, inc_unreach, dup_req, dup_resp;
+  wire q_le_valid, q_le_ready, rsp_le_ready;
+  wire [7:0] q_le_tag;
+  wire rsp_tag_free;
+  wire [7:0] rsp_free_tag;
+  wire unused_rsp_free = &{1'b0, rsp_tag_free, rsp_free_tag};
+  // local errors for the response side: failed payload reads first, then give-ups
+  assign le_valid = q_le_valid || gu_valid;
+  assign le_tag = q_le_valid ? q_le_tag : gu_tag;
+  wire [7:0] le_status = q_le_valid ? 8'd8 : gu_status;
+  assign q_le_ready = rsp_le_ready && q_le_valid;
+  assign gu_ready = rsp_le_ready && !q_le_valid;
+
+  kolo_ni_e2e #(
+      .NODES(E2E_NODES)
+  ) u_e2e (
+      .clk(clk), .rst(rst), .dim_m1(svc_dim_m1),
+      .cfg_en(e2e_en), .cfg_timeout(e2e_timeout), .cfg_retries(e2e_retries),
+      .cfg_switch(e2e_sw_csr || rt_chg),
+      .push(push), .push_rtx(e2e_push_rtx), .push_tag(e2e_push_tag), .push_dst(e2e_push_dst),
+      .push_h0(push_h0), .push_h1(push_h1), .push_nbeats(push_nbeats), .push_dma(push_dma),
+      .push_beat(push_beat), .push_laddr(e2e_push_laddr), .push_gen(e2e_push_gen),
+      .chk_tag(e2e_chk_tag), .chk_pend(e2e_chk_pend),
+      .rt_valid(rt_valid), .rt_ready(rt_ready), .rt_tag(rt_tag), .rt_h0(rt_h0), .rt_h1(rt_h1),
+      .rt_nbeats(rt_nbeats), .rt_dma(rt_dma), .rt_beat(rt_beat),
+      .lk_req(lk_req[2]), .lk_id(lk_id[24+:12]), .lk_gnt(lk_gnt[2]), .lk_rvalid(lk_rvalid[2]),
+      .lk_entry(lk_entry), .lk_ok(lk_ok),
+      .rd_tag(rd_tag), .rd_pend(e2e_rd_pend), .rd_gen(e2e_rd_gen),
+      .ans(ans), .ans_tag(ans_tag), .ans_done(ans_done),
+      .gu_valid(gu_valid), .gu_ready(gu_ready), .gu_tag(gu_tag), .gu_status(gu_status),
+      .free(tag_free), .free_tag(free_tag), .wake(wake), .wake_tag(wake_tag),
+      .inc_retx(inc_retx), .inc_timeout(inc_timeout), .inc_unreach(inc_unreach)
+  );
 
   kolo_ni_route u_route (
       .clk(clk), .rst(rst), .cfg_dim_m1(svc_dim_m1),
       .lk_req(lk_req), .lk_id(lk_id), .lk_gnt(lk_gnt), .lk_rvalid(lk_rvalid),
       .lk_entry(lk_entry), .lk_ok(lk_ok),
       .mm_req(rt_mm_req), .mm_we(rt_mm_we), .mm_idx(rt_mm_idx), .mm_wdata(rt_mm_wdata),
-      .mm_done(rt_mm_done), .mm_rdata(rt_mm_rdata), .mm_in(rt_mm_in)
+      .mm_done(rt_mm_done), .mm_rdata(rt_mm_rdata), .mm_in(rt_mm_in), .mm_chg(rt_chg)
   );
 
   kolo_ni_ctx u_ctx (
@@ -289,7 +343,13 @@ module kolo_ni #(
       .rq_len(rq_len[13+:13]), .rq_id(rq_id[8+:8]),
       .hq_room(hq_room), .ring_free(ring_free), .push_idx(push_idx), .push_beat_ok(push_beat_ok),
       .push(push), .push_h0(push_h0), .push_h1(push_h1), .push_nbeats(push_nbeats),
-      .push_dma(push_dma), .push_cls(push_cls), .push_beat(push_beat), .dbg(dbg_tx)
+      .push_dma(push_dma), .push_cls(push_cls), .push_beat(push_beat),
+      .e2e_en(e2e_en), .push_gen(e2e_push_gen), .push_rtx(e2e_push_rtx), .push_tag(e2e_push_tag),
+      .push_dst(e2e_push_dst), .push_laddr(e2e_push_laddr),
+      .rx_valid(rt_valid), .rx_ready(rt_ready), .rx_tag(rt_tag), .rx_h0(rt_h0), .rx_h1(rt_h1),
+      .rx_nbeats(rt_nbeats), .rx_dma(rt_dma), .rx_beat(rt_beat),
+      .chk_tag(e2e_chk_tag), .chk_pend(e2e_chk_pend), .wake(wake), .wake_tag(wake_tag),
+      .dbg(dbg_tx)
   );
 
   kolo_ni_txq #(
@@ -302,7 +362,7 @@ module kolo_ni #(
       .dv(dma_rd_valid && dma_rd_id[7:6] == 2'b00), .dd(dma_rd_data), .did(dma_rd_id[HQ_AW-1:0]),
       .dlast(dma_rd_last), .derr(dma_rd_err),
       .s_valid(src_valid[0]), .s_flit(src_flit[0+:66]), .s_cls(src_cls[0]), .s_ready(src_ready[0]),
-      .le_valid(le_valid), .le_tag(le_tag), .le_ready(le_ready), .dbg(dbg_txq)
+      .le_valid(q_le_valid), .le_tag(q_le_tag), .le_ready(q_le_ready), .dbg(dbg_txq)
   );
 
   kolo_ni_tags #(
@@ -329,9 +389,10 @@ module kolo_ni #(
   );
 
   kolo_ni_tgt #(
-      .GSLOTS(GSLOTS)
+      .GSLOTS(GSLOTS), .NODES(E2E_NODES)
   ) u_tgt (
-      .clk(clk), .rst(rst), .node_id(svc_node_id),
+      .clk(clk), .rst(rst), .node_id(svc_node_id), .dim_m1(svc_dim_m1), .cfg_en(e2e_en),
+      .stat_dup(dup_req),
       .pk_valid(pk_valid[0]), .pk_flit(pk_flit[0+:66]), .pk_ok(pk_ok[0]), .pk_ready(pk_ready[0]),
       .win_idx(win_idx), .win_base(win_base), .win_end(win_end), .win_ctrl(win_ctrl),
       .rt_req(lk_req[0]), .rt_id(lk_id[0+:12]), .rt_gnt(lk_gnt[0]), .rt_rvalid(lk_rvalid[0]),
@@ -347,12 +408,14 @@ module kolo_ni #(
   );
 
   kolo_ni_rsp u_rsp (
-      .clk(clk), .rst(rst),
+      .clk(clk), .rst(rst), .cfg_en(e2e_en),
       .pk_valid(pk_valid[1]), .pk_flit(pk_flit[66+:66]), .pk_ok(pk_ok[1]), .pk_ready(pk_ready[1]),
-      .le_valid(le_valid), .le_tag(le_tag), .le_ready(le_ready),
+      .le_valid(le_valid), .le_tag(le_tag), .le_status(le_status), .le_ready(rsp_le_ready),
+      .e2e_pend(e2e_rd_pend), .e2e_gen(e2e_rd_gen), .ans(ans), .ans_tag(ans_tag), .ans_done(ans_done),
+      .stat_dup(dup_resp),
       .rd_tag(rd_tag), .st(st_rdata), .dy(dy_rdata), .busy(tag_busy),
       .dy_we(dy_we), .dy_wtag(dy_wtag), .dy_wdata(dy_wdata),
-      .tag_free(tag_free), .free_tag(free_tag),
+      .tag_free(rsp_tag_free), .free_tag(rsp_free_tag),
       .ev_valid(ev_valid[1]), .ev_ready(ev_ready[1]), .ev_data(ev_data[102+:102]),
       .put_dec(put_dec), .put_dec_ctx(put_dec_ctx),
       .wr_valid(wq_valid[1]), .wr_ready(wq_ready[1]), .wr_addr(wq_addr[64+:64]),

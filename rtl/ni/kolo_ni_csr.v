@@ -21,6 +21,10 @@
 // Enabling a context checks SIZES (SQ log2 1..15, CQ log2 SQ's..15) and the
 // base alignment: a bad one raises cfg_err (the context stays off).
 // Statistics counters (48 bits, read as 64) count the inc_* inputs.
+// End-to-end reliability (docs/ni.md section 10): E2E_CTRL (0x50: bit 0
+// enable, 11:8 retry budget, bit 16 write-1 table switch: e2e_switch
+// pulses) and E2E_TIMEOUT (0x54, cycles, at least 64); its counters (32
+// bits, read as 64 at 0x58..0x78) count inc_e2e.
 module kolo_ni_csr (
     input  wire          clk,
     input  wire          rst,
@@ -98,7 +102,13 @@ module kolo_ni_csr (
     input  wire          inc_nak_rcvd,
     input  wire [1:0]    inc_bad,
     input  wire [1:0]    inc_dma_err,
-    output wire [6*64-1:0] stats       // tx, rx, nak_sent, nak_rcvd, bad, dma_err
+    output wire [6*64-1:0] stats,      // tx, rx, nak_sent, nak_rcvd, bad, dma_err
+    // end-to-end reliability
+    output reg           e2e_en,
+    output reg  [3:0]    e2e_retries,
+    output reg  [31:0]   e2e_timeout,
+    output reg           e2e_switch,
+    input  wire [4:0]    inc_e2e       // retransmits, dup_requests, dup_responses, timeouts, unreachable
 );
   localparam [31:0] ID = 32'h4B4F4C4F;
   localparam [31:0] VERSION = 32'h00000100;
@@ -234,6 +244,7 @@ module kolo_ni_csr (
   wire e_rt = e0 && a_rt;
   wire e_dsq = e0 && a_db && dr == 9'd0;
   wire e_dcq = e0 && a_db && dr == 9'd1;
+  wire e_e2e = e0 && o[31:3] == 29'd10;   // 0x50 E2E_CTRL, 0x54 E2E_TIMEOUT
   // enabled, counting a change made by the previous write (one cycle old)
   wire en_c = (ctx_enabled[oc] && !(dis_set && dis_ctx == oc)) || (en_set && en_ctx == oc);
   wire [3:0] pc = w1_off[15:12];
@@ -247,7 +258,7 @@ module kolo_ni_csr (
       else if ((e_sq || e_cq || e_sz) && en_c) err_w = 1'b1;
       else if (e_ctl && ctrl_lo && en_c && new_en) err_w = 1'b1;  // CTRL of an enabled context: disable only
       else if ((e_dsq || e_dcq) && w1_8) err_w = 1'b1;  // 8 bytes: the upper half is unmapped
-      else if (!(e_sq || e_cq || e_sz || e_ctl || e_wb || e_wl || e_wc || e_rt || e_dsq || e_dcq))
+      else if (!(e_sq || e_cq || e_sz || e_ctl || e_wb || e_wl || e_wc || e_rt || e_dsq || e_dcq || e_e2e))
         err_w = 1'b1;  // read-only or unmapped
     end
   end
@@ -410,6 +421,7 @@ module kolo_ni_csr (
   wire [63:0] out_word = {st_puts, st_ops};
 
   reg [47:0] s_tx, s_rx, s_nks, s_nkr, s_bad, s_dma;
+  reg [5*32-1:0] s_e2e;   // end-to-end counters (below)
   assign stats = {16'd0, s_dma, 16'd0, s_bad, 16'd0, s_nkr, 16'd0, s_nks, 16'd0, s_rx, 16'd0, s_tx};
 
   wire [63:0] r_sq = sq_base_m[rc];
@@ -430,6 +442,12 @@ module kolo_ni_csr (
         9'd7: rv = {16'd0, s_nkr};
         9'd8: rv = {16'd0, s_bad};
         9'd9: rv = {16'd0, s_dma};
+        9'd10: rv = {e2e_timeout, 20'd0, e2e_retries, 7'd0, e2e_en};
+        9'd11: rv = {32'd0, s_e2e[0*32+:32]};
+        9'd12: rv = {32'd0, s_e2e[1*32+:32]};
+        9'd13: rv = {32'd0, s_e2e[2*32+:32]};
+        9'd14: rv = {32'd0, s_e2e[3*32+:32]};
+        9'd15: rv = {32'd0, s_e2e[4*32+:32]};
         default: rv = 64'd0;
       endcase
     end else if (ro[31:10] == 22'h4) begin
@@ -544,9 +562,38 @@ module kolo_ni_csr (
     end
   end
 
+  // ---- end-to-end reliability ------------------------------------------------------------
+  wire e2e_lo = w1_8 || !o[2];
+  wire e2e_hi = w1_8 || o[2];
+  wire [31:0] e2e_tv = w1_8 ? w1_val[63:32] : w1_val[31:0];
+  reg [4:0] q_e2e;
+  integer ei;
+  always @(posedge clk) begin
+    if (rst) begin
+      e2e_en <= 1'b0;
+      e2e_retries <= 4'd8;
+      e2e_timeout <= 32'd20000;
+      e2e_switch <= 1'b0;
+      s_e2e <= {5 * 32{1'b0}};
+      q_e2e <= 5'd0;
+    end else begin
+      e2e_switch <= 1'b0;
+      if (e_e2e && e2e_lo) begin
+        e2e_en <= w1_val[0];
+        e2e_retries <= w1_val[11:8];
+        e2e_switch <= w1_val[16];
+      end
+      if (e_e2e && e2e_hi) e2e_timeout <= (e2e_tv < 32'd64) ? 32'd64 : e2e_tv;
+      q_e2e <= inc_e2e;
+      for (ei = 0; ei < 5; ei = ei + 1)
+        s_e2e[ei*32+:32] <= s_e2e[ei*32+:32] + {31'd0, q_e2e[ei]};
+    end
+  end
+
   // ---- counters ----------------------------------------------------------------------
   // an 8-byte write outside the 8-byte registers is two 4-byte accesses, each refused
   wire region8 = (o[31:12] == 20'h0 && o[11:0] >= 12'h020 && o[11:0] < 12'h050) ||
+                 (o[31:12] == 20'h0 && o[11:0] >= 12'h058 && o[11:0] < 12'h080) ||
                  (a_ctx && cr <= 3'd5) || (a_win && wr_ != 2'd3) ||
                  (a_db && (dr == 9'd2 || dr == 9'd3));
   wire err_two = err_w && w1_bar == 2'd0 && w1_ok && w1_8 && !region8 && !e_dsq && !e_dcq;

@@ -3,7 +3,8 @@
 // (kolo_route.h format: route state in 22:0, bit 31 = reachable) in one
 // block RAM addressed by node id {z,y,x}.
 //
-// Lookups (lk_*, two requesters: 0 = target side, 1 = send side) give a
+// Lookups (lk_*, three requesters: 0 = target side, 1 = send side, 2 = the
+// end-to-end retransmission unit) give a
 // node id; lk_req is held until lk_gnt (round robin with the MMIO reads),
 // and the cycle after the grant lk_rvalid[r] pulses with lk_entry and lk_ok
 // (id inside the torus and entry bit 31 set).
@@ -11,15 +12,17 @@
 // does: the index is converted to an id by a small sequential divider (about
 // 30 cycles), then the entry is written, or read through the shared read
 // port. mm_req is held until mm_done pulses; an index outside the torus
-// writes nothing and reads 0 (mm_in = 0).
+// writes nothing and reads 0 (mm_in = 0). A write reads the old entry first:
+// mm_chg pulses with mm_done when the entry changed (an end-to-end table
+// switch, docs/ni.md section 10).
 module kolo_ni_route (
     input  wire          clk,
     input  wire          rst,
     input  wire [11:0]   cfg_dim_m1,    // {z,y,x} ring size - 1
-    input  wire [1:0]    lk_req,
-    input  wire [2*12-1:0] lk_id,
-    output wire [1:0]    lk_gnt,
-    output reg  [1:0]    lk_rvalid,
+    input  wire [2:0]    lk_req,
+    input  wire [3*12-1:0] lk_id,
+    output wire [2:0]    lk_gnt,
+    output reg  [2:0]    lk_rvalid,
     output wire [31:0]   lk_entry,
     output reg           lk_ok,
     input  wire          mm_req,
@@ -28,7 +31,8 @@ module kolo_ni_route (
     input  wire [31:0]   mm_wdata,
     output reg           mm_done,
     output reg  [31:0]   mm_rdata,
-    output reg           mm_in
+    output reg           mm_in,
+    output reg           mm_chg
 );
   reg [31:0] ram[0:4095];
   reg [31:0] ram_q;
@@ -88,7 +92,7 @@ module kolo_ni_route (
           // dvd = z
           mid <= {dvd[3:0], my, mx};
           mid_in <= (dvd <= {8'd0, cfg_dim_m1[11:8]});
-          mst <= mm_we ? M_DONE : M_RD;
+          mst <= M_RD;
         end
         M_RD: if (mm_rd_gnt || !mid_in) mst <= M_RDW;
         M_RDW: mst <= M_DONE;
@@ -101,18 +105,21 @@ module kolo_ni_route (
     end
   end
   // the read data of M_RD is in ram_q during M_RDW
+  reg [31:0] old_q;
   always @(posedge clk) begin
-    if (mst == M_RDW) mm_rdata <= mid_in ? ram_q : 32'd0;
+    if (mst == M_RDW) old_q <= ram_q;
+    mm_chg <= !rst && mst == M_DONE && mm_we && mid_in && old_q != mm_wdata;
+    if (mst == M_RDW && !mm_we) mm_rdata <= mid_in ? ram_q : 32'd0;
     if (mst == M_ACT) mm_in <= (dvd <= {8'd0, cfg_dim_m1[11:8]});
   end
   wire ram_we = (mst == M_DONE) && mm_we && mid_in;
   always @(posedge clk) if (ram_we) ram[mid] <= mm_wdata;
 
   // ---- read port: lookups and MMIO reads, round robin ---------------------------
-  wire [2:0] req = {mst == M_RD && mid_in, lk_req};
-  wire [2:0] gnt;
+  wire [3:0] req = {mst == M_RD && mid_in, lk_req};
+  wire [3:0] gnt;
   kolo_arb_rr #(
-      .N(3)
+      .N(4)
   ) u_arb (
       .clk(clk),
       .rst(rst),
@@ -120,9 +127,9 @@ module kolo_ni_route (
       .advance(1'b1),
       .grant(gnt)
   );
-  assign lk_gnt = gnt[1:0];
-  assign mm_rd_gnt = gnt[2];
-  wire [11:0] raddr = gnt[0] ? lk_id[11:0] : gnt[1] ? lk_id[23:12] : mid;
+  assign lk_gnt = gnt[2:0];
+  assign mm_rd_gnt = gnt[3];
+  wire [11:0] raddr = gnt[0] ? lk_id[11:0] : gnt[1] ? lk_id[23:12] : gnt[2] ? lk_id[35:24] : mid;
   wire [3:0] rx = raddr[3:0], ry = raddr[7:4], rz = raddr[11:8];
   wire r_in = rx <= cfg_dim_m1[3:0] && ry <= cfg_dim_m1[7:4] && rz <= cfg_dim_m1[11:8];
   reg r_in_q;
@@ -131,8 +138,8 @@ module kolo_ni_route (
     r_in_q <= r_in;
   end
   always @(posedge clk) begin
-    if (rst) lk_rvalid <= 2'b00;
-    else lk_rvalid <= gnt[1:0];
+    if (rst) lk_rvalid <= 3'b000;
+    else lk_rvalid <= gnt[2:0];
   end
   always @(*) lk_ok = r_in_q && ram_q[31];
 endmodule

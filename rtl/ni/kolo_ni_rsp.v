@@ -24,16 +24,33 @@
 // A GET_RESP of a GET has its buffer bounds checked over two more cycles
 // (R_G1, R_G2: pipeline stages, the subtraction and the comparison are each
 // too long to follow a table read in one cycle).
+// End-to-end reliability (cfg_en, kolo_ni_e2e): a response must also match
+// the tag's packet in flight (e2e_pend) and its generation bit (e2e_gen,
+// header flit 0 bit 63); one that does not is a duplicate (a copy of a
+// retransmitted request was answered too, or the packet was given up) and
+// is dropped and counted in stat_dup, not in stat_bad. Local errors carry
+// their status (le_status: KOLO_ST_LOCAL_DMA from kolo_ni_txq,
+// KOLO_ST_TIMEOUT / KOLO_ST_BAD_DST for packets kolo_ni_e2e gave up).
+// ans/ans_tag/ans_done: a packet of the tag was counted (done: its operation
+// completed and the tag is free; kolo_ni_e2e decides when it goes back).
 module kolo_ni_rsp (
     input  wire          clk,
     input  wire          rst,
+    input  wire          cfg_en,
     input  wire          pk_valid,
     input  wire [65:0]   pk_flit,
     input  wire          pk_ok,
     output wire          pk_ready,
     input  wire          le_valid,
     input  wire [7:0]    le_tag,
+    input  wire [7:0]    le_status,
     output wire          le_ready,
+    input  wire          e2e_pend,
+    input  wire          e2e_gen,
+    output wire          ans,
+    output wire [7:0]    ans_tag,
+    output wire          ans_done,
+    output reg           stat_dup,
     // tag table
     output wire [7:0]    rd_tag,
     input  wire [203:0]  st,
@@ -63,13 +80,13 @@ module kolo_ni_rsp (
 );
   `include "kolo_defs.vh"
   localparam [3:0] D_PUT = 4'd1, D_GET = 4'd2;
-  localparam [7:0] ST_LOCAL_DMA = 8'd8;
 
   localparam R_IDLE = 4'd0, R_H1 = 4'd1, R_CHK = 4'd2, R_DW = 4'd3, R_RES = 4'd4, R_UPD = 4'd5,
              R_G1 = 4'd6, R_DRAIN = 4'd7, R_G2 = 4'd8;
   reg [3:0] rs;
   reg [63:0] h0, h1;
   reg local_;
+  reg [7:0] le_st;
   reg [7:0] tagq;
   // static entry fields
   wire [3:0] s_ctx = st[3:0];
@@ -103,13 +120,16 @@ module kolo_ni_rsp (
   reg [31:0] q_lenmb;   // len - g_bytes (negative: no room)
   wire g_fits = q_goff[47:31] == 17'd0 && !q_lenmb[31] && q_goff[30:0] <= q_lenmb[30:0];
   wire g_ok = r_len != 6'd0 && r_len <= 6'd32;  // (the bounds follow in R_G2)
+  // (with e2e, a response that matches no packet in flight is a duplicate)
+  wire r_e2e = cfg_en ? (e2e_pend && h0[63] == e2e_gen) : !h0[63];
+  wire r_dup = cfg_en && !local_ && !(busy && e2e_pend && r_src == s_dst && h0[63] == e2e_gen);
   wire r_good = local_ ? busy :
-                busy && r_src == s_dst && !h0[63] &&
+                busy && r_src == s_dst && r_e2e &&
                 ((is_ack && r_len == 6'd0 && (s_dop == D_PUT || dop_nofetch)) ||
                  (is_nak && r_len == 6'd0 && r_addr[7:0] != 8'd0) ||
                  (is_gresp && s_dop == D_GET && g_ok) ||
                  (is_gresp && dop_fetch && r_len == 6'd1 && r_lastb == (s_size32 ? 3'd3 : 3'd7)));
-  wire [7:0] r_status = local_ ? ST_LOCAL_DMA : is_nak ? r_addr[7:0] : 8'd0;
+  wire [7:0] r_status = local_ ? le_st : is_nak ? r_addr[7:0] : 8'd0;
 
   reg [7:0] c_status;
   reg [63:0] c_result;
@@ -146,6 +166,9 @@ module kolo_ni_rsp (
   assign dy_wtag = tagq;
   assign dy_wdata = done ? 95'd0 : {n_result, n_status, n_count};
   assign tag_free = upd && done;
+  assign ans = upd;
+  assign ans_tag = tagq;
+  assign ans_done = done;
   assign free_tag = tagq;
   assign put_dec = upd && s_dop == D_PUT;
   assign put_dec_ctx = s_ctx;
@@ -166,6 +189,7 @@ module kolo_ni_rsp (
       ev_valid <= 1'b0;
       stat_bad <= 1'b0;
       stat_nak <= 1'b0;
+      stat_dup <= 1'b0;
       m_bv <= 1'b0;
       local_ <= 1'b0;
       tail_seen <= 1'b0;
@@ -173,6 +197,7 @@ module kolo_ni_rsp (
     end else begin
       stat_bad <= 1'b0;
       stat_nak <= 1'b0;
+      stat_dup <= 1'b0;
       if (w_fire) m_bv <= 1'b0;
       if (ev_valid && ev_ready) ev_valid <= 1'b0;
       if (pk_fire && pk_tail) tail_seen <= 1'b1;
@@ -196,6 +221,7 @@ module kolo_ni_rsp (
           got_res <= 1'b0;
           if (le_valid) begin
             local_ <= 1'b1;
+            le_st <= le_status;
             tagq <= le_tag;
             tail_seen <= 1'b1;
             rs <= R_CHK;
@@ -219,7 +245,8 @@ module kolo_ni_rsp (
         R_CHK: begin
           c_status <= r_status;
           if (!r_good) begin
-            stat_bad <= 1'b1;
+            stat_bad <= !r_dup;
+            stat_dup <= r_dup;
             rs <= tail_seen ? R_IDLE : R_DRAIN;
           end else begin
             if (!local_ && is_gresp && s_dop == D_GET) begin

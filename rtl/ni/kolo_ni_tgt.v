@@ -33,13 +33,30 @@
 // Known limit: a GET's read and a later atomic's write to the same word are
 // not ordered by this module (it relies on the endpoint issuing them in
 // order).
+// End-to-end reliability (cfg_en, docs/ni.md section 10): a record per
+// (source node index < NODES, tag) in block RAM holds the generation bit of
+// the request executed last and its response (kind, NAK code, old value of
+// a fetching atomic, operand size). It is written by the response sender as
+// each response leaves, and read as a request's second header flit arrives
+// (re-read every cycle while the request waits, with a bypass of the
+// previous cycle's write). A request with the record's generation is a
+// repeat: a GET_REQ is executed again, anything else is answered from the
+// record and not executed (a PUT's payload is drained); both count in
+// stat_dup. Sources with index >= NODES have no record (their initiators do
+// not retransmit to this node either). After reset the records are cleared
+// (NODES x 256 cycles, the request side waits meanwhile). Responses echo the
+// request's generation (header flit 0 bit 63).
 module kolo_ni_tgt #(
     parameter GSLOTS = 8,   // GET response buffers of 256 bytes (1..32)
-    parameter RQ_DEPTH = 8  // response queue entries
+    parameter RQ_DEPTH = 8, // response queue entries
+    parameter NODES = 16    // end-to-end records: source node indices 0..NODES-1 (power of 2)
 ) (
     input  wire          clk,
     input  wire          rst,
     input  wire [11:0]   node_id,
+    input  wire [11:0]   dim_m1,
+    input  wire          cfg_en,
+    output reg           stat_dup,
     // request packets
     input  wire          pk_valid,
     input  wire [65:0]   pk_flit,
@@ -89,6 +106,9 @@ module kolo_ni_tgt #(
   localparam GW = (GSLOTS > 1) ? $clog2(GSLOTS) : 1;  // slot number bits
   localparam [7:0] ST_KEY = 8'd5, ST_BOUNDS = 8'd6, ST_RIGHTS = 8'd7, ST_RDMA = 8'd9;
   localparam [1:0] K_ACK = 2'd0, K_NAK = 2'd1, K_GRESP = 2'd2, K_ARESP = 2'd3;
+  localparam NW = $clog2(NODES);
+  localparam QW = 107 + 64 + 1 + 1;   // response queue entry: {gen, s4, value, kind, addr, tag, dst, rs, slot, n}
+  localparam EW = 1 + 1 + 2 + 1 + 8 + 64;  // record: {valid, gen, kind, s4, code, value}
 
   // ---- request side state ------------------------------------------------------------
   localparam T_IDLE = 3'd0, T_H1 = 3'd1, T_P = 3'd2, T_P1 = 3'd3, T_CHK = 3'd4, T_PUT = 3'd5,
@@ -102,6 +122,7 @@ module kolo_ni_tgt #(
   wire [2:0] q_lastb = h0[61:59];
   wire [1:0] q_asize = h0[60:59];
   wire q_fetch = h0[62];
+  wire q_gen = h0[63];
   wire [47:0] q_addr = h1[KOLO_H1_ADDR_LO+:48];
   wire [7:0] q_tag = h1[KOLO_H1_TAG_LO+:8];
   wire [7:0] q_key = h1[KOLO_H1_KEY_LO+:8];
@@ -119,6 +140,35 @@ module kolo_ni_tgt #(
   // the window of the request: read as h1 arrives, kept in c_*
   assign win_idx = (ts == T_H1) ? pk_flit[KOLO_H1_KEY_LO+:4] : q_key[3:0];
   assign rt_id = q_src;
+
+  // ---- end-to-end records ---------------------------------------------------------------
+  reg [EW-1:0] recm[0:NODES*256-1];
+  reg [EW-1:0] rec_rd, lw_d;
+  reg [NW+7:0] rd_a_q, lw_a;
+  reg lw_v;
+  reg [NW+8:0] clr;      // clearing entry clr after reset; done at NODES*256
+  wire clearing = !clr[NW+8];
+  wire [11:0] s_idx;
+  wire s_ok;
+  kolo_ni_nidx u_sidx (
+      .id(q_src), .dim_m1(dim_m1), .idx(s_idx), .ok(s_ok)
+  );
+  wire s_in = s_ok && s_idx < NODES;
+  wire [7:0] tag_now = (ts == T_H1) ? pk_flit[KOLO_H1_TAG_LO+:8] : q_tag;
+  wire [NW+7:0] rd_a = {s_idx[NW-1:0], tag_now};
+  always @(posedge clk) begin
+    rec_rd <= recm[rd_a];
+    rd_a_q <= rd_a;
+  end
+  wire [EW-1:0] rec = (lw_v && lw_a == rd_a_q) ? lw_d : rec_rd;
+  wire rec_valid = rec[EW-1];
+  wire rec_gen = rec[EW-2];
+  wire [1:0] rec_kind = rec[EW-3-:2];
+  wire rec_s4 = rec[72];
+  wire [7:0] rec_code = rec[71:64];
+  wire [63:0] rec_val = rec[63:0];
+  // a repeat of the request executed last for (source, tag)
+  wire rep = cfg_en && s_in && rec_valid && rec_gen == q_gen;
 
   // bytes the request touches
   wire [8:0] n_put = {q_len - 6'd1, 3'b000} + {6'd0, q_lastb} + 9'd1;
@@ -152,7 +202,7 @@ module kolo_ni_tgt #(
   // response queue: ACKs of finished PUTs first, then the request side's pushes
   wire rqf_in_ready;
   wire rqf_valid;
-  wire [106:0] rqf_out;
+  wire [QW-1:0] rqf_out;
   wire rqf_pop;
 
   // GET slots
@@ -193,11 +243,12 @@ module kolo_ni_tgt #(
   reg [47:0] m_addr;
   reg [8:0] m_len;
   reg ack_v, ack_ready;  // an ACK is pending; its last beat went
-  reg [106:0] ack_d;
+  reg [QW-1:0] ack_d;
   wire w_fire_m;         // a beat of ours went to the DMA write port
   wire beat_end = acnt == 2'd3 || left == 6'd1;
   wire chk = ts == T_CHK && rt_ready;
-  wire chk_put = chk && !c_drop && c_st == 8'd0 && q_put;
+  wire rep_ans = chk && !c_drop && rep && !q_get;   // answered from the record
+  wire chk_put = chk && !c_drop && !rep_ans && c_st == 8'd0 && q_put;
   // A PUT starts only when the ACK register is free: once its DMA write has
   // begun (holding the write port), it must finish without waiting for the
   // response path (which may itself wait for the write port). A beat is
@@ -211,7 +262,8 @@ module kolo_ni_tgt #(
   wire ack_push = ack_v && ack_ready && rqf_in_ready;
   // request side pushes (NAK, GET_RESP entry) when the ACK does not
   wire m_push_ok = rqf_in_ready && !ack_push;
-  wire nak_go = chk && !c_drop && c_st != 8'd0 && m_push_ok;
+  wire nak_go = chk && !c_drop && !rep_ans && c_st != 8'd0 && m_push_ok;
+  wire rep_go = rep_ans && m_push_ok;
   // reads wait for earlier PUT data still on its way to the DMA port
   wire puts_out = m_bv || ack_v;
   wire get_want = chk && !c_drop && c_st == 8'd0 && q_get && g_any && m_push_ok && !conflict &&
@@ -219,15 +271,18 @@ module kolo_ni_tgt #(
   wire m_rq_ready;
   wire get_go = get_want && m_rq_ready;
   wire m_rq_valid = get_want;
-  wire a_take = chk && !c_drop && c_st == 8'd0 && q_at && !a_busy && !puts_out;
+  wire a_take = chk && !c_drop && !rep_ans && c_st == 8'd0 && q_at && !a_busy && !puts_out;
   wire drop_go = chk && c_drop;
-  wire [106:0] m_push_d = nak_go ? {K_NAK, 40'd0, c_st, q_tag, q_src, rs_now, 5'd0, 9'd0} :
-                          {K_GRESP, q_addr, q_tag, q_src, rs_now, g_free, n_req};
-  wire rqf_push = ack_push || nak_go || get_go;
-  wire [106:0] rqf_in = ack_push ? ack_d : m_push_d;
+  wire [QW-1:0] m_push_d =
+      rep_go ? {q_gen, rec_s4, rec_val, rec_kind, rec_kind == K_NAK ? {40'd0, rec_code} : q_addr, q_tag,
+                q_src, rs_now, 5'd0, rec_s4 ? 9'd4 : 9'd8} :
+      nak_go ? {q_gen, 1'b0, 64'd0, K_NAK, 40'd0, c_st, q_tag, q_src, rs_now, 5'd0, 9'd0} :
+               {q_gen, 1'b0, 64'd0, K_GRESP, q_addr, q_tag, q_src, rs_now, g_free, n_req};
+  wire rqf_push = ack_push || nak_go || get_go || rep_go;
+  wire [QW-1:0] rqf_in = ack_push ? ack_d : m_push_d;
 
   // request side pops
-  wire pop_head = ts == T_IDLE && pk_valid;
+  wire pop_head = ts == T_IDLE && pk_valid && !clearing;
   wire pop_h1 = ts == T_H1;
   wire pop_p = ts == T_P || ts == T_P1;
   wire pop_drain = ts == T_DRAIN;
@@ -242,11 +297,13 @@ module kolo_ni_tgt #(
       rt_have <= 1'b0;
       rt_wait <= 1'b0;
       stat_bad <= 1'b0;
+      stat_dup <= 1'b0;
       m_bv <= 1'b0;
       ack_v <= 1'b0;
       tail_seen <= 1'b0;
     end else begin
       stat_bad <= 1'b0;
+      stat_dup <= rep_go || (rep && q_get && (get_go || nak_go));
       if (rt_req && rt_gnt) rt_wait <= 1'b1;
       if (rt_rvalid) begin
         rt_wait <= 1'b0;
@@ -278,11 +335,11 @@ module kolo_ni_tgt #(
         if (left == 6'd1) begin
           ack_v <= 1'b1;
           ack_ready <= 1'b0;
-          ack_d <= {K_ACK, q_addr, q_tag, q_src, rs_now, 5'd0, 9'd0};
+          ack_d <= {q_gen, 1'b0, 64'd0, K_ACK, q_addr, q_tag, q_src, rs_now, 5'd0, 9'd0};
         end
       end
       case (ts)
-        T_IDLE: if (pk_valid) begin
+        T_IDLE: if (pk_valid && !clearing) begin
           tail_seen <= pk_tail;
           if (!pk_ok) begin
             stat_bad <= 1'b1;
@@ -317,7 +374,7 @@ module kolo_ni_tgt #(
           if (drop_go) begin
             stat_bad <= 1'b1;
             ts <= tail_seen ? T_IDLE : T_DRAIN;
-          end else if (nak_go) begin
+          end else if (rep_go || nak_go) begin
             ts <= tail_seen ? T_IDLE : T_DRAIN;
           end else if (put_pop) begin
             ts <= put_done ? T_IDLE : T_PUT;
@@ -336,7 +393,7 @@ module kolo_ni_tgt #(
   wire [$clog2(RQ_DEPTH+1)-1:0] rqf_count;
   /* verilator lint_on UNUSEDSIGNAL */
   kolo_fifo_sync #(
-      .WIDTH(107),
+      .WIDTH(QW),
       .DEPTH(RQ_DEPTH)
   ) u_rqf (
       .clk(clk),
@@ -358,6 +415,7 @@ module kolo_ni_tgt #(
   reg [63:0] a_opnd, a_cmp, a_old, a_new;
   reg a_err, a_dowr;
   reg [7:0] a_tag;
+  reg a_gen;
   reg [11:0] a_dst;
   reg [22:0] a_rs;
   wire a_rq_valid = as_ == A_RD;
@@ -398,6 +456,7 @@ module kolo_ni_tgt #(
           a_opnd <= q_s4 ? {32'd0, p0[31:0]} : p0;
           a_cmp <= q_s4 ? {32'd0, p1[31:0]} : p1;
           a_tag <= q_tag;
+          a_gen <= q_gen;
           a_dst <= q_src;
           a_rs <= rs_now;
           as_ <= A_RD;
@@ -483,6 +542,7 @@ module kolo_ni_tgt #(
   reg [8:0] r_n;
   reg [63:0] r_res;
   reg r_fromq;         // the response frees GET slot r_slot
+  reg r_gen;
   reg [5:0] r_cnt;
   reg [1:0] r_fi;
   wire [GW-1:0] f_slot = rqf_out[9+:GW];
@@ -495,7 +555,7 @@ module kolo_ni_tgt #(
   wire [5:0] r_len = (r_kind == K_GRESP) ? r_nm1[8:3] + 6'd1 : (r_kind == K_ARESP) ? 6'd1 : 6'd0;
   wire [3:0] r_op = (r_kind == K_ACK) ? 4'd9 : (r_kind == K_NAK) ? 4'd10 : 4'd2;
   wire [4:0] r_rsv = (r_kind == K_GRESP || r_kind == K_ARESP) ? {2'b00, r_nm1[2:0]} : 5'd0;
-  wire [63:0] r_h0 = {r_rsv, r_rs, 1'b0, r_len, 1'b1, r_op, node_id, r_dst};
+  wire [63:0] r_h0 = {r_gen, r_rsv[3:0], r_rs, 1'b0, r_len, 1'b1, r_op, node_id, r_dst};
   wire [63:0] r_h1 = {8'd0, r_tag, r_addr};
   reg [255:0] gram_q;
   reg [2:0] gra;
@@ -531,6 +591,7 @@ module kolo_ni_tgt #(
             r_rs <= a_rs;
             r_n <= a_s4 ? 9'd4 : 9'd8;
             r_res <= a_old;
+            r_gen <= a_gen;
             gs <= G_H0;
           end else if (rqf_pop) begin
             r_fromq <= f_kind == K_GRESP;
@@ -541,6 +602,8 @@ module kolo_ni_tgt #(
             r_rs <= rqf_out[36:14];
             r_slot <= f_slot;
             r_n <= rqf_out[8:0];
+            r_res <= rqf_out[170:107];
+            r_gen <= rqf_out[172];
             gs <= G_H0;
           end
         end
@@ -557,6 +620,36 @@ module kolo_ni_tgt #(
         end
         default: gs <= G_IDLE;
       endcase
+    end
+  end
+
+  // record write: as a response is taken by the sender (its final kind: a GET
+  // whose read failed becomes a NAK)
+  wire [11:0] w_src = a_resp_take ? a_dst : rqf_out[48:37];
+  wire [11:0] w_idx;
+  wire w_ok;
+  kolo_ni_nidx u_widx (
+      .id(w_src), .dim_m1(dim_m1), .idx(w_idx), .ok(w_ok)
+  );
+  wire [1:0] w_kind = a_resp_take ? (a_err ? K_NAK : a_fetch ? K_ARESP : K_ACK) :
+                      (f_gerr ? K_NAK : f_kind);
+  wire [7:0] w_code = (a_resp_take || f_gerr) ? ST_RDMA : rqf_out[64:57];
+  wire [EW-1:0] w_d = a_resp_take ? {1'b1, a_gen, w_kind, a_s4, w_code, a_old} :
+                      {1'b1, rqf_out[172], w_kind, rqf_out[171], w_code, rqf_out[170:107]};
+  wire [NW+7:0] w_a = {w_idx[NW-1:0], a_resp_take ? a_tag : rqf_out[56:49]};
+  wire w_we = (a_resp_take || rqf_pop) && cfg_en && w_ok && w_idx < NODES;
+  always @(posedge clk) begin
+    if (clearing || w_we) recm[clearing ? clr[NW+7:0] : w_a] <= clearing ? {EW{1'b0}} : w_d;
+    lw_a <= w_a;
+    lw_d <= w_d;
+  end
+  always @(posedge clk) begin
+    if (rst) begin
+      clr <= {(NW + 9) {1'b0}};
+      lw_v <= 1'b0;
+    end else begin
+      if (clearing) clr <= clr + {{(NW + 8) {1'b0}}, 1'b1};
+      lw_v <= w_we;
     end
   end
 
@@ -583,6 +676,7 @@ module kolo_ni_tgt #(
     end
   end
   assign dbg = {17'd0, m_bv, ack_v, ack_ready, w_lock, a_busy, a_rv, rqf_valid, gs, as_, ts};
-  wire unused_bits = &{1'b0, p0[63:9], rd_id, rt_entry[31:23], rqf_out, pk_flit[65], c_ctrl[30:11]};
+  wire unused_bits = &{1'b0, p0[63:9], rd_id, rt_entry[31:23], rqf_out, pk_flit[65], c_ctrl[30:11],
+                       s_idx, w_idx, r_rsv[4]};
 endmodule
 `default_nettype wire

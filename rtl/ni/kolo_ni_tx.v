@@ -30,6 +30,16 @@
 // Timing: a one-packet operation takes three cycles (load: descriptor and
 // route lookup; finish: checks, tag; packet), a further packet of a PUT/GET
 // two (load, packet); the next slot is chosen during the packet cycle.
+// End-to-end reliability (e2e_en, kolo_ni_e2e): every packet of an operation
+// uses the operation's tag, so an operation has one packet in flight: after
+// each packet but the last, its slot waits (sww) until kolo_ni_e2e wakes
+// the tag (its response came, plus a quarantine if it was sent again). The
+// second packet of a two-packet INLINE/PIO PUT is parked meanwhile (its
+// payload in spm, the slot marked smr). Header flit 0 bit 63 carries
+// push_gen. Retransmissions (rx_*, valid/ready) are taken in E_IDLE before
+// any slot and pushed again as recorded (E_RTX; a PUT from host memory reads
+// its payload again), unless the packet has been answered meanwhile
+// (chk_pend low).
 module kolo_ni_tx #(
     parameter HQ_AW   = 6,
     parameter RING_AW = 9
@@ -102,6 +112,25 @@ module kolo_ni_tx #(
     output wire          push_dma,
     output wire          push_cls,
     output wire [255:0]  push_beat,
+    // end-to-end reliability (kolo_ni_e2e)
+    input  wire          e2e_en,
+    input  wire          push_gen,
+    output wire          push_rtx,
+    output wire [7:0]    push_tag,
+    output wire [11:0]   push_dst,
+    output wire [63:0]   push_laddr,
+    input  wire          rx_valid,
+    output wire          rx_ready,
+    input  wire [7:0]    rx_tag,
+    input  wire [63:0]   rx_h0,
+    input  wire [63:0]   rx_h1,
+    input  wire [3:0]    rx_nbeats,
+    input  wire          rx_dma,
+    input  wire [255:0]  rx_beat,
+    output wire [7:0]    chk_tag,
+    input  wire          chk_pend,
+    input  wire          wake,
+    input  wire [7:0]    wake_tag,
     output wire [15:0]   dbg
 );
   `include "kolo_defs.vh"
@@ -114,9 +143,19 @@ module kolo_ni_tx #(
   localparam PIO = 16;
 
   // ---- state ----------------------------------------------------------------------------
-  localparam E_IDLE = 3'd0, E_LOAD = 3'd1, E_FIN = 3'd2, E_PKT = 3'd3, E_SHIFT = 3'd4;
+  localparam E_IDLE = 3'd0, E_LOAD = 3'd1, E_FIN = 3'd2, E_PKT = 3'd3, E_SHIFT = 3'd4, E_RTX = 3'd5;
   reg [2:0] es;
   reg [16:0] act;      // slot has an operation in progress (PUT from memory, GET)
+  reg [16:0] sww;      // e2e: the slot's packet in flight must be answered first
+  reg [16:0] smr;      // e2e: the slot holds the rest of a small PUT (payload in spm)
+  reg [7:0] stag[0:16];
+  reg [255:0] spm[0:31];
+  reg c_park, c_smr;
+  // a retransmission being pushed
+  reg [63:0] x_h0, x_h1;
+  reg [3:0] x_nbeats;
+  reg x_dma;
+  reg [255:0] x_beat;
   reg [15:0] fwait;    // head descriptor waits for FENCE
   reg [4:0] c_slot;
   reg [3:0] c_ctx;
@@ -189,13 +228,13 @@ module kolo_ni_tx #(
   genvar g;
   generate
     for (g = 0; g < 16; g = g + 1) begin : g_want
-      assign want[g] = act[g] ||
+      assign want[g] = act[g] ? !sww[g] :
                        (room[g] && bdb_pend[g]) ||
                        (run[g] && room[g] && head_valid[g] && (!fwait[g] || ops_idle[g]));
     end
   endgenerate
   wire pio_fence = pio_data[8 + 3];
-  assign want[PIO] = act[PIO] ||
+  assign want[PIO] = act[PIO] ? !sww[PIO] :
                      (pio_valid && room[pio_ctx] && (!pio_fence || ops_idle[pio_ctx]));
   // The scheduler works on want_q, one cycle old (timing); E_LOAD checks
   // that the chosen slot was ready when chosen and otherwise goes back to idle.
@@ -207,7 +246,7 @@ module kolo_ni_tx #(
   wire pkt_last;   // E_PKT: the packet goes and the item is done
   // (= act[c_slot] ? ~(1 << c_slot) : all ones, bit by bit: no 17:1 mux in the path)
   reg [16:0] excl;
-  integer xi;
+  integer xi, wi;
   always @(*)
     for (xi = 0; xi < 17; xi = xi + 1) excl[xi] = !(act[xi] && c_slot == xi[4:0]);
   wire [16:0] grant;
@@ -255,14 +294,25 @@ module kolo_ni_tx #(
   wire [3:0] p_netop = p_atomic ? a_netop : c_get ? 4'd1 : 4'd0;
   wire [4:0] p_rsv = p_atomic ? {1'b0, a_fetch, 1'b0, f_size32 ? 2'd2 : 2'd3} :
                      c_get ? 5'd0 : {2'b00, nm1[2:0]};
-  assign push_h0 = {p_rsv, c_rs, c_ordered, pl_flits, 1'b0, p_netop, node_id, c_dst};
-  assign push_h1 = {c_key, c_tag, c_raddr};
-  assign push_nbeats = pl_beats;
-  assign push_dma = streaming_put;
-  assign push_cls = !c_ordered;
+  wire in_rtx = es == E_RTX;
+  assign push_h0 = in_rtx ? x_h0 :
+                   {push_gen, p_rsv[3:0], c_rs, c_ordered, pl_flits, 1'b0, p_netop, node_id, c_dst};
+  assign push_h1 = in_rtx ? x_h1 : {c_key, c_tag, c_raddr};
+  assign push_nbeats = in_rtx ? x_nbeats : pl_beats;
+  assign push_dma = in_rtx ? x_dma : streaming_put;
+  assign push_cls = in_rtx ? !x_h0[35] : !c_ordered;
   // sp holds the INLINE or PIO payload, or an atomic's {compare, operand}
   // (loaded in E_LOAD); a GET_REQ's payload is its byte count
-  assign push_beat = {sp[255:64], c_get ? {55'd0, n_pl} : sp[63:0]};
+  assign push_beat = in_rtx ? x_beat : {sp[255:64], c_get ? {55'd0, n_pl} : sp[63:0]};
+  assign push_rtx = in_rtx;
+  assign push_tag = c_tag;
+  assign push_dst = c_dst;
+  assign push_laddr = c_laddr;
+  assign chk_tag = c_tag;
+  assign rx_ready = es == E_IDLE;
+  // bytes of a retransmitted PUT packet read from host memory again
+  wire [5:0] x_lm1 = x_h0[KOLO_H0_LEN_LO+:6] - 6'd1;
+  wire [8:0] x_n = {x_lm1[5:0], 3'b000} + {6'd0, x_h0[61:59]} + 9'd1;
   // ring_free >= pl_beats, with the eight compares done in parallel off the
   // pl_beats path (timing) and one of them selected
   reg [15:0] ring_ge;  // ring_ge[k]: ring_free >= k (pl_beats <= 8)
@@ -270,11 +320,13 @@ module kolo_ni_tx #(
   always @(*)
     for (rk = 0; rk < 16; rk = rk + 1) ring_ge[rk] = ring_free >= rk[RING_AW:0];
   wire res_ok = hq_room && ring_ge[pl_beats];
-  assign rq_valid = es == E_PKT && streaming_put && res_ok;
-  assign rq_addr = c_laddr;
-  assign rq_len = {4'd0, n_pl};
+  wire x_ok = hq_room && ring_ge[x_nbeats] && chk_pend;
+  assign rq_valid = (es == E_PKT && streaming_put && res_ok) || (in_rtx && x_dma && x_ok);
+  assign rq_addr = in_rtx ? x_beat[63:0] : c_laddr;
+  assign rq_len = {4'd0, in_rtx ? x_n : n_pl};
   assign rq_id = {2'b00, {(6 - HQ_AW) {1'b0}}, push_idx};
-  assign push = es == E_PKT && res_ok && (streaming_put ? rq_ready : push_beat_ok);
+  assign push = (es == E_PKT && res_ok && (streaming_put ? rq_ready : push_beat_ok)) ||
+                (in_rtx && x_ok && (x_dma ? rq_ready : push_beat_ok));
   wire [30:0] rem_next = c_rem - {22'd0, n_pl};
   wire [47:0] raddr_next = c_raddr + {39'd0, n_pl};
   wire [63:0] laddr_next = c_laddr + {55'd0, n_pl};
@@ -283,7 +335,7 @@ module kolo_ni_tx #(
   // {npkts-1[22:0], len[30:0], raddr[47:0], laddr[63:0], dst[11:0], size32, complete, dop[3:0], index[15:0], ctx[3:0]}
   // (packets - 1: the response side compares its count before the increment)
   wire [30:0] span = {23'd0, d_raddr[7:0]} + d_len[30:0] - 31'd1;
-  wire unused_bits = &{1'b0, span[7:0], rt_entry[31:23], d_flags[3]};
+  wire unused_bits = &{1'b0, span[7:0], rt_entry[31:23], d_flags[3], p_rsv[4]};
   wire [22:0] npkts_m1 = (is_put || is_get) ? span[30:8] : 23'd0;
   assign st_wtag = tag;
   assign st_wdata = {npkts_m1, d_len[30:0], d_raddr, d_w2, d_dst, f_size32, f_complete, d_op[3:0],
@@ -354,9 +406,10 @@ module kolo_ni_tx #(
   wire more_small = small_put && !act[c_slot] && rem_next != 31'd0;
   assign pkt_last = in_pkt && !more_small;
   wire act_ends = act[c_slot] && rem_next == 31'd0;
-  assign put_inc = in_pkt && (streaming_put || small_put && !act[c_slot]);
+  assign put_inc = in_pkt && (streaming_put || c_smr || small_put && !act[c_slot]);
   assign put_inc_ctx = c_ctx;
-  wire next_go = grant != 17'd0 && (es == E_IDLE || pkt_last);
+  // (a retransmission waiting: back to E_IDLE, where it goes first)
+  wire next_go = grant != 17'd0 && !rx_valid && (es == E_IDLE || pkt_last);
   assign grant_used = next_go;
 
   always @(posedge clk) begin
@@ -370,7 +423,13 @@ module kolo_ni_tx #(
       c_get <= 1'b0;
       rt_wait <= 1'b0;
       rt_got <= 1'b0;
+      sww <= 17'd0;
+      smr <= 17'd0;
+      c_park <= 1'b0;
+      c_smr <= 1'b0;
     end else begin
+      for (wi = 0; wi < 17; wi = wi + 1)
+        if (wake && stag[wi] == wake_tag) sww[wi] <= 1'b0;
       if (ev_valid && ev_ready) ev_valid <= 1'b0;
       if (rt_req && rt_gnt) rt_wait <= 1'b1;
       if (rt_rvalid) begin
@@ -380,19 +439,31 @@ module kolo_ni_tx #(
         c_rok <= rt_ok;
       end
       case (es)
-        E_IDLE: if (next_go) begin
+        E_IDLE: if (rx_valid) begin
+          c_tag <= rx_tag;
+          x_h0 <= rx_h0;
+          x_h1 <= rx_h1;
+          x_nbeats <= rx_nbeats;
+          x_dma <= rx_dma;
+          x_beat <= rx_beat;
+          es <= E_RTX;
+        end else if (next_go) begin
           c_slot <= grant_slot;
           es <= E_LOAD;
         end
+        E_RTX: if (push || !chk_pend) es <= E_IDLE;
         E_LOAD: begin
           streaming_put <= 1'b0;
           c_get <= 1'b0;
+          c_smr <= 1'b0;
           rt_got <= 1'b0;
           if (!l_ready) begin
             es <= E_IDLE;
           end else if (l_act) begin
             {c_ctx, c_rem, c_laddr, c_raddr, c_key, c_rs, c_dst, c_ordered, c_tag, c_get} <= as_rd;
-            streaming_put <= !as_rd[0];
+            streaming_put <= !as_rd[0] && !smr[c_slot];
+            c_smr <= smr[c_slot];
+            if (smr[c_slot]) sp <= spm[c_slot];
             es <= E_PKT;
           end else if (l_pio) begin
             c_pio <= 1'b1;
@@ -454,9 +525,18 @@ module kolo_ni_tx #(
           c_raddr <= raddr_next;
           c_laddr <= laddr_next;
           c_rem <= rem_next;
-          if (act_ends) act[c_slot] <= 1'b0;
+          if (act_ends) begin
+            act[c_slot] <= 1'b0;
+            smr[c_slot] <= 1'b0;
+          end
+          // e2e: the next packet of the operation waits for this one's response
+          if (e2e_en && ((act[c_slot] && !act_ends) || more_small)) begin
+            sww[c_slot] <= 1'b1;
+            stag[c_slot] <= c_tag;
+          end
           if (more_small) begin
             c_shift <= n_pl[5:0];
+            c_park <= e2e_en;
             es <= E_SHIFT;
           end else if (next_go) begin
             c_slot <= grant_slot;
@@ -470,6 +550,12 @@ module kolo_ni_tx #(
           end else if (c_shift != 6'd0) begin
             sp <= {8'd0, sp[255:8]};
             c_shift <= c_shift - 6'd1;
+          end else if (c_park) begin
+            // e2e: park the second packet until the first is answered
+            // (sww was set as the first packet went: its answer may already be in)
+            act[c_slot] <= 1'b1;
+            smr[c_slot] <= 1'b1;
+            es <= E_IDLE;
           end else es <= E_PKT;
         end
         default: es <= E_IDLE;
@@ -477,10 +563,15 @@ module kolo_ni_tx #(
     end
   end
   // progress state written back after each packet of a PUT/GET
-  always @(posedge clk)
+  wire park = es == E_SHIFT && c_shift == 6'd0 && c_park;
+  always @(posedge clk) begin
     if (es == E_PKT && push && act[c_slot])
       as_mem[c_slot] <= {c_ctx, rem_next, laddr_next, raddr_next, c_key, c_rs, c_dst, c_ordered,
                          c_tag, c_get};
+    else if (park)
+      as_mem[c_slot] <= {c_ctx, c_rem, c_laddr, c_raddr, c_key, c_rs, c_dst, c_ordered, c_tag, 1'b0};
+    if (park) spm[c_slot] <= sp;
+  end
 
   assign dbg = {4'd0, ev_valid, tag_valid, rt_wait, rt_got, c_slot, es};
 `ifndef SYNTHESIS

@@ -89,6 +89,16 @@ typedef struct {
 #define KOLO_CSR_STAT_NAK_RCVD 0x0038u
 #define KOLO_CSR_STAT_BAD_PKTS 0x0040u
 #define KOLO_CSR_STAT_DMA_ERR 0x0048u
+/* end-to-end reliability (docs/ni.md section 10) */
+#define KOLO_CSR_E2E_CTRL 0x0050u    /* 4: bit 0 enable, 11:8 max retries, 16 (W1) table switch */
+#define KOLO_CSR_E2E_TIMEOUT 0x0054u /* 4: cycles (>= 64) */
+#define KOLO_CSR_E2E_RETX 0x0058u    /* 8 (RO): retransmits, then dup_requests, dup_responses, */
+#define KOLO_CSR_E2E_DUP_REQ 0x0060u /* timeouts, unreachable (kolo_ni_e2e_stats) */
+#define KOLO_CSR_E2E_DUP_RESP 0x0068u
+#define KOLO_CSR_E2E_TIMEOUTS 0x0070u
+#define KOLO_CSR_E2E_UNREACH 0x0078u
+#define KOLO_E2E_CTRL_EN 0x1u
+#define KOLO_E2E_CTRL_SWITCH 0x10000u
 #define KOLO_CSR_CTX(c) (0x1000u + 0x40u * (c))
 #define KOLO_CTX_SQ_BASE 0x00u
 #define KOLO_CTX_CQ_BASE 0x08u

@@ -1053,6 +1053,10 @@ static unsigned bar0_width(uint64_t off) {
         return 4;
     if (off >= 0x20 && off < 0x50)
         return 8;
+    if (off >= KOLO_CSR_E2E_CTRL && off < KOLO_CSR_E2E_RETX)
+        return 4;
+    if (off >= KOLO_CSR_E2E_RETX && off < 0x80)
+        return 8;
     if (off >= KOLO_CSR_CTX(0) && off < KOLO_CSR_CTX(KOLO_NI_NUM_CTX))
         return (off & 0x3fu) < 0x30 ? 8 : 0;
     if (off >= KOLO_CSR_WIN(0) && off < KOLO_CSR_WIN(KOLO_NI_NUM_WIN))
@@ -1077,6 +1081,15 @@ static uint64_t ctx_outstanding(const ni_ctx *c) {
 }
 
 static uint64_t rd64reg(kolo_ni *ni, uint64_t off) {
+    if (off >= KOLO_CSR_E2E_RETX && off < 0x80) { /* (32-bit counters in the RTL) */
+        switch (off) {
+        case KOLO_CSR_E2E_RETX: return ni->e2e_st.retransmits & 0xffffffffu;
+        case KOLO_CSR_E2E_DUP_REQ: return ni->e2e_st.dup_requests & 0xffffffffu;
+        case KOLO_CSR_E2E_DUP_RESP: return ni->e2e_st.dup_responses & 0xffffffffu;
+        case KOLO_CSR_E2E_TIMEOUTS: return ni->e2e_st.timeouts & 0xffffffffu;
+        default: return ni->e2e_st.unreachable & 0xffffffffu;
+        }
+    }
     if (off < 0x50) {
         switch (off) {
         case KOLO_CSR_STAT_TX_PKTS: return ni->st_tx;
@@ -1122,6 +1135,9 @@ static uint32_t rd32reg(kolo_ni *ni, uint64_t off) {
                (uint32_t)(ni->topo.size[2] - 1) << 8;
     case KOLO_CSR_NUM_CTX: return KOLO_NI_NUM_CTX;
     case KOLO_CSR_ERR_CSR: return ni->err_csr;
+    case KOLO_CSR_E2E_CTRL:
+        return (ni->e2e.enable ? KOLO_E2E_CTRL_EN : 0u) | (ni->e2e.max_retries & 0xfu) << 8;
+    case KOLO_CSR_E2E_TIMEOUT: return ni->e2e.timeout;
     default: break;
     }
     if (off >= KOLO_CSR_ROUTE(0) && off < KOLO_CSR_ROUTE(NI_ROUTES))
@@ -1295,6 +1311,17 @@ static void wr32(kolo_ni *ni, uint64_t off, uint32_t v) {
         if (ni->route[di] != v)
             kolo_ni_e2e_route_switch(ni);
         ni->route[di] = v;
+    } else if (off == KOLO_CSR_E2E_CTRL) {
+        kolo_ni_e2e_cfg c = ni->e2e;
+        c.enable = (v & KOLO_E2E_CTRL_EN) != 0;
+        c.max_retries = (v >> 8) & 0xfu;
+        kolo_ni_set_e2e(ni, &c);
+        if (v & KOLO_E2E_CTRL_SWITCH)
+            kolo_ni_e2e_route_switch(ni);
+    } else if (off == KOLO_CSR_E2E_TIMEOUT) {
+        kolo_ni_e2e_cfg c = ni->e2e;
+        c.timeout = v;
+        kolo_ni_set_e2e(ni, &c);
     } else if (w == 4 && off >= KOLO_CSR_DOORBELL(0)) {
         unsigned ci = (unsigned)(off - KOLO_CSR_DOORBELL(0)) >> 12;
         if ((off & 0xfffu) == KOLO_DB_SQ_PI)
