@@ -43,9 +43,10 @@
 // repeat: a GET_REQ is executed again, anything else is answered from the
 // record and not executed (a PUT's payload is drained); both count in
 // stat_dup. Sources with index >= NODES have no record (their initiators do
-// not retransmit to this node either). After reset the records are cleared
-// (NODES x 256 cycles, the request side waits meanwhile). Responses echo the
-// request's generation (header flit 0 bit 63).
+// not retransmit to this node either). After reset the records are cleared,
+// NODES x 256 cycles during which they are neither used nor written (the
+// host enables end-to-end reliability later: docs/ni.md section 10).
+// Responses echo the request's generation (header flit 0 bit 63).
 module kolo_ni_tgt #(
     parameter GSLOTS = 8,   // GET response buffers of 256 bytes (1..32)
     parameter RQ_DEPTH = 8, // response queue entries
@@ -168,7 +169,7 @@ module kolo_ni_tgt #(
   wire [7:0] rec_code = rec[71:64];
   wire [63:0] rec_val = rec[63:0];
   // a repeat of the request executed last for (source, tag)
-  wire rep = cfg_en && s_in && rec_valid && rec_gen == q_gen;
+  wire rep = cfg_en && !clearing && s_in && rec_valid && rec_gen == q_gen;
 
   // bytes the request touches
   wire [8:0] n_put = {q_len - 6'd1, 3'b000} + {6'd0, q_lastb} + 9'd1;
@@ -282,7 +283,7 @@ module kolo_ni_tgt #(
   wire [QW-1:0] rqf_in = ack_push ? ack_d : m_push_d;
 
   // request side pops
-  wire pop_head = ts == T_IDLE && pk_valid && !clearing;
+  wire pop_head = ts == T_IDLE && pk_valid;
   wire pop_h1 = ts == T_H1;
   wire pop_p = ts == T_P || ts == T_P1;
   wire pop_drain = ts == T_DRAIN;
@@ -339,7 +340,7 @@ module kolo_ni_tgt #(
         end
       end
       case (ts)
-        T_IDLE: if (pk_valid && !clearing) begin
+        T_IDLE: if (pk_valid) begin
           tail_seen <= pk_tail;
           if (!pk_ok) begin
             stat_bad <= 1'b1;
@@ -637,7 +638,7 @@ module kolo_ni_tgt #(
   wire [EW-1:0] w_d = a_resp_take ? {1'b1, a_gen, w_kind, a_s4, w_code, a_old} :
                       {1'b1, rqf_out[172], w_kind, rqf_out[171], w_code, rqf_out[170:107]};
   wire [NW+7:0] w_a = {w_idx[NW-1:0], a_resp_take ? a_tag : rqf_out[56:49]};
-  wire w_we = (a_resp_take || rqf_pop) && cfg_en && w_ok && w_idx < NODES;
+  wire w_we = (a_resp_take || rqf_pop) && cfg_en && !clearing && w_ok && w_idx < NODES;
   always @(posedge clk) begin
     if (clearing || w_we) recm[clearing ? clr[NW+7:0] : w_a] <= clearing ? {EW{1'b0}} : w_d;
     lw_a <= w_a;

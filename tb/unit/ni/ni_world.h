@@ -25,6 +25,14 @@
 // and applied when their last beat is accepted, a beat once offered must
 // stay offered unchanged until it is taken (the real endpoint latches a
 // request's address and length before taking its first beat); MSI counted.
+// Network faults (both worlds, end-to-end tests): NetFault drops, duplicates
+// or (RTL only) delays packets. The decision for a packet is a seeded hash
+// of its identity (op, source, destination, length, address, first payload
+// word: not the tag, generation or route) and of how many packets of that
+// identity this world has seen, so that both worlds lose the same logical
+// packets (the k-th copy of a request, the k-th copy of its response),
+// whatever their timing. A filter function can decide instead (directed
+// tests).
 #pragma once
 #include <algorithm>
 #include <array>
@@ -101,8 +109,56 @@ inline int64_t mem_diff(const Mem &a, const Mem &b, uint64_t skip_lo = 0, uint64
     return -1;
 }
 
+// network faults of the end-to-end tests (see the file comment)
+struct NetFault {
+    enum { PASS = 0, DROP = 1, DUP = 2 };
+    bool on = false;
+    uint64_t seed = 0;
+    unsigned drop_pm = 0, dup_pm = 0, delay_pm = 0;  // per mille
+    unsigned delay_max = 0;                          // cycles (RTL world only)
+    // directed: return PASS, DROP or DUP, or -1 to leave it to the rates
+    std::function<int(uint64_t h0, uint64_t h1, const uint64_t *pl, unsigned len)> filter;
+    std::map<std::array<uint64_t, 4>, uint64_t> seen;
+    uint64_t drops = 0, dups = 0, delays = 0;
+    static uint64_t mix(uint64_t x) {
+        x += 0x9e3779b97f4a7c15ull;
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+        return x ^ (x >> 31);
+    }
+    int decide(uint64_t h0, uint64_t h1, const uint64_t *pl, unsigned len, unsigned *delay) {
+        *delay = 0;
+        if (!on) return PASS;
+        int f = filter ? filter(h0, h1, pl, len) : -1;
+        if (f >= 0) {
+            drops += f == DROP;
+            dups += f == DUP;
+            return f;
+        }
+        // identity: dst, src, op, vnet, len, ordered (h0 bits 35:0); address and key; payload word 0
+        std::array<uint64_t, 4> id{{h0 & 0xfffffffffull, h1 & 0xff00ffffffffffffull, len ? pl[0] : 0, len}};
+        uint64_t k = ++seen[id];
+        uint64_t r = mix(seed ^ mix(id[0] ^ mix(id[1] ^ mix(id[2] ^ mix(id[3])))) ^ (k * 0x2545f4914f6cdd1dull));
+        unsigned pm = (unsigned)(r % 1000);
+        if (delay_pm && (unsigned)((r >> 20) % 1000) < delay_pm) {
+            *delay = 1 + (unsigned)((r >> 40) % (delay_max ? delay_max : 1));
+            delays++;
+        }
+        if (pm < drop_pm) {
+            drops++;
+            return DROP;
+        }
+        if (pm < drop_pm + dup_pm) {
+            dups++;
+            return DUP;
+        }
+        return PASS;
+    }
+};
+
 class World {
   public:
+    NetFault fault;
     virtual ~World() {}
     virtual const char *name() const = 0;
     virtual int nodes() const = 0;
@@ -165,7 +221,10 @@ class ModelWorld : public World {
                     std::printf("MODEL n%d pkt op %u len %u dst %x addr %llx\n", c->n, (unsigned)(p->header[0] >> 24) & 15,
                                 (unsigned)(p->header[0] >> 29) & 63, (unsigned)p->header[0] & 0xfff,
                                 (unsigned long long)(p->header[1] & 0xffffffffffffull));
-                c->w->net_.push_back(*p);
+                unsigned dl;
+                int a = c->w->fault.decide(p->header[0], p->header[1], p->payload, p->len, &dl);
+                if (a != NetFault::DROP) c->w->net_.push_back(*p);
+                if (a == NetFault::DUP) c->w->net_.push_back(*p);
                 return 0;
             };
             e.msi = [](void *u, unsigned) { static_cast<Ctx *>(u)->msis++; };
@@ -349,6 +408,8 @@ class RtlWorld : public World {
         net_[n].ej_q[fl[0].vc].push_back(k);
     }
     void set_check_routes(bool on) { check_routes_ = on; }
+    void set_allow_gen(bool on) { allow_gen_ = on; }  // end-to-end: header bit 63 is the generation
+    unsigned free_tags(int n) const { return (unsigned)kolo_tb::sig_get(top_->dbg_state, n * 85 + 76, 9); }
     // called for every DMA write when the host memory has taken it (node, address, length),
     // in the cycle its last beat is accepted (now())
     std::function<void(int, uint64_t, unsigned)> on_dma_write;
@@ -374,6 +435,7 @@ class RtlWorld : public World {
             for (auto &nn : net_)
                 for (int v = 0; v < 4; v++) pend = pend || !nn.ej_q[v].empty();
             for (auto &nd : node_) pend = pend || !nd.mq.empty() || !nd.reads.empty() || nd.cur_read >= 0;
+            pend = pend || !late_.empty();
             if (!pend && cycle_ - last_activity_ > quiet) return true;
             tick();
         }
@@ -540,6 +602,16 @@ class RtlWorld : public World {
             sig_set(t->dma_rd_valid, n, 1, dv);
             sig_set(t->dma_wr_ready, n, 1, rng_.chance((unsigned)o_.wr_ready));
             sig_set(t->msi_ready, n, 1, 1);
+        }
+        // delayed packets whose time has come join their VC's queue
+        for (size_t i = 0; i < late_.size();) {
+            if (late_[i].second.due <= cycle_) {
+                Pkt &k = late_[i].second;
+                net_[late_[i].first].ej_q[k.flits[0].vc].push_back(k);
+                late_.erase(late_.begin() + (long)i);
+            } else {
+                i++;
+            }
         }
         // network: injection credits back, ejection flits in
         std::vector<int> ej_sent(nn, -1);
@@ -756,7 +828,7 @@ class RtlWorld : public World {
         if (kolo_tb::h0_ordered(h0) && (vc & 1)) fail("node %d: ordered packet on VC %u", n, vc);
         if (src != kolo_node_id_of_index(&topo_, (unsigned)n)) fail("node %d: source id 0x%x", n, src);
         if (!kolo_node_in_topo(&topo_, (uint16_t)dst)) fail("node %d: destination 0x%x outside", n, dst);
-        if ((h0 >> 63) != 0) fail("node %d: header bit 63 set", n);
+        if ((h0 >> 63) != 0 && !allow_gen_) fail("node %d: header bit 63 set", n);
         unsigned d = kolo_node_index(&topo_, (uint16_t)dst);
         uint32_t rs = routes_[n][d] & KOLO_RS_MASK;
         if (check_routes_ && kolo_tb::h0_rs(h0) != rs)
@@ -774,8 +846,28 @@ class RtlWorld : public World {
             for (size_t i = 0; i < fl.size(); i++) net_[n].cr_q.push_back((int)vc);
             k.src = -1;
         }
-        net_[d].ej_q[vc].push_back(k);
         npkts_++;
+        std::vector<uint64_t> pl;
+        for (size_t i = 2; i < fl.size(); i++) pl.push_back(fl[i].data);
+        unsigned dl;
+        int a = fault.decide(h0, fl[1].data, pl.data(), len, &dl);
+        if (a == NetFault::DROP) {
+            if (trace_) std::printf("%8llu n%d pkt dropped\n", (unsigned long long)cycle_, n);
+            if (k.src >= 0)
+                for (size_t i = 0; i < fl.size(); i++) net_[n].cr_q.push_back((int)vc);
+            return;
+        }
+        if (dl) {  // delayed: overtaken by later packets
+            k.due += dl;
+            late_.push_back(std::make_pair(d, k));
+        } else {
+            net_[d].ej_q[vc].push_back(k);
+        }
+        if (a == NetFault::DUP) {  // a copy right behind (its credits are not returned twice)
+            Pkt c = k;
+            c.src = -1;
+            net_[d].ej_q[vc].push_back(c);
+        }
     }
 
     kolo_topo topo_;
@@ -786,6 +878,8 @@ class RtlWorld : public World {
     std::vector<NetNode> net_;
     std::vector<std::vector<kolo_route_entry>> routes_;
     bool check_routes_ = true;
+    bool allow_gen_ = false;
+    std::vector<std::pair<int, Pkt>> late_;  // delayed packets (destination, packet)
     bool trace_ = false;
     unsigned min_tags_ = 256;
     uint64_t npkts_ = 0;
