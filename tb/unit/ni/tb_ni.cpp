@@ -27,6 +27,16 @@
 //   --bug=dmawr    negative control: the endpoint model corrupts a DMA write;
 //                  the comparison must fail
 //   --bug=nofence  negative control: signals without FENCE; the order check must fail
+//   --test=e2e     end-to-end reliability: the mix with E2E_CTRL on in every NI and a lossy
+//                  network (NetFault, ni_world.h): --drop=PM --dup=PM per mille of packets
+//                  dropped / duplicated, --delay=PM:MAX per mille delayed by up to MAX cycles
+//                  (RTL world only), --e2e-timeout=CYCLES; compared with the model under the
+//                  same losses, and the model with the same losses with a lossless model run
+//                  (exactly once); every operation must complete and every tag come back
+//   --test=e2e-directed  a dropped request, a dropped response (answered from the target's
+//                  record, the atomic not executed twice), the retry budget (TIMEOUT), an
+//                  invalid route entry (BAD_DST), a table switch and an entry change shortening
+//                  the timer
 #include <cinttypes>
 
 #include "ni_world.h"
@@ -38,6 +48,15 @@ namespace {
 // the torus of this build's tb_ni (--torus=XxYxZ, as mk/ni.mk verilated it; RtlWorld checks
 // the node count)
 kolo_topo g_topo{{2, 1, 1}};
+// end-to-end reliability: setup() enables it in every NI when on
+struct E2eCfg {
+    bool on = false;
+    uint32_t timeout = 4000;
+    unsigned retries = 8;
+};
+E2eCfg g_e2e;
+bool g_cmp_e2e = false;     // Compare: the end-to-end counters too
+bool g_cmp_traffic = true;  // Compare: packet counts (not with duplicates or delays: timing)
 kolo_topo build_topo() { return g_topo; }
 
 // ---- host memory layout (the same on every node) -------------------------------
@@ -198,11 +217,16 @@ struct Compare {
                 uint64_t off;
                 unsigned size;
                 const char *name;
-            } R[] = {{KOLO_CSR_ERR_CSR, 4, "ERR_CSR"},          {KOLO_CSR_STAT_TX_PKTS, 8, "TX_PKTS"},
-                     {KOLO_CSR_STAT_RX_PKTS, 8, "RX_PKTS"},      {KOLO_CSR_STAT_NAK_SENT, 8, "NAK_SENT"},
-                     {KOLO_CSR_STAT_NAK_RCVD, 8, "NAK_RCVD"},    {KOLO_CSR_STAT_BAD_PKTS, 8, "BAD_PKTS"},
-                     {KOLO_CSR_STAT_DMA_ERR, 8, "DMA_ERR"}};
+                int kind;  // 0 always, 1 packet counts, 2 end-to-end counters
+            } R[] = {{KOLO_CSR_ERR_CSR, 4, "ERR_CSR", 0},          {KOLO_CSR_STAT_TX_PKTS, 8, "TX_PKTS", 1},
+                     {KOLO_CSR_STAT_RX_PKTS, 8, "RX_PKTS", 1},      {KOLO_CSR_STAT_NAK_SENT, 8, "NAK_SENT", 1},
+                     {KOLO_CSR_STAT_NAK_RCVD, 8, "NAK_RCVD", 1},    {KOLO_CSR_STAT_BAD_PKTS, 8, "BAD_PKTS", 0},
+                     {KOLO_CSR_STAT_DMA_ERR, 8, "DMA_ERR", 0},
+                     {KOLO_CSR_E2E_RETX, 8, "E2E_RETX", 2},         {KOLO_CSR_E2E_DUP_REQ, 8, "E2E_DUP_REQ", 2},
+                     {KOLO_CSR_E2E_DUP_RESP, 8, "E2E_DUP_RESP", 2}, {KOLO_CSR_E2E_TIMEOUTS, 8, "E2E_TIMEOUTS", 2},
+                     {KOLO_CSR_E2E_UNREACH, 8, "E2E_UNREACH", 2}};
             for (auto &r : R) {
+                if ((r.kind == 1 && !g_cmp_traffic) || (r.kind == 2 && !g_cmp_e2e)) continue;
                 uint64_t va = a.rd(n, r.off, r.size), vb = b.rd(n, r.off, r.size);
                 chk.check(va == vb, "node %d %s: %s %llu, %s %llu", n, r.name, a.name(), (unsigned long long)va,
                           b.name(), (unsigned long long)vb);
@@ -220,6 +244,7 @@ struct Compare {
                      {KOLO_CSR_ROUTE(0), 4}, {KOLO_CSR_ROUTE(1), 4}, {KOLO_CSR_ROUTE(0), 8},
                      {KOLO_CSR_DOORBELL(0) + KOLO_DB_STATUS, 8}, {KOLO_CSR_DOORBELL(1) + KOLO_DB_OUTSTANDING, 8},
                      {KOLO_CSR_DOORBELL(2) + KOLO_DB_STATUS + 4, 4}, {0x3000, 8}, {0x18, 4}, {0x8000, 4},
+                     {KOLO_CSR_E2E_CTRL, 4}, {KOLO_CSR_E2E_TIMEOUT, 4}, {KOLO_CSR_E2E_CTRL, 8},
                      {KOLO_CSR_DOORBELL(0) + KOLO_DB_SQ_PI, 4}, {KOLO_CSR_ERR_CSR, 4}};
             for (auto &g : G) {
                 uint64_t va = a.rd(n, g.off, g.size), vb = b.rd(n, g.off, g.size);
@@ -269,6 +294,33 @@ void setup(World &w, std::vector<Host> &h, const kolo_topo &t, uint64_t seed) {
         for (auto &x : b) x = (uint8_t)r.next();
         w.mem(n).write(RO, b.data(), b.size());
     }
+    if (g_e2e.on) {
+        // the targets' records are cleared for 4096 cycles after reset (kolo_ni_tgt)
+        w.run_until([&] { return w.now() >= 4500; }, 5000);
+        if (RtlWorld *rw = dynamic_cast<RtlWorld *>(&w)) rw->set_allow_gen(true);
+        for (int n = 0; n < w.nodes(); n++) {
+            w.wr32(n, KOLO_CSR_E2E_TIMEOUT, g_e2e.timeout);
+            w.wr32(n, KOLO_CSR_E2E_CTRL, KOLO_E2E_CTRL_EN | g_e2e.retries << 8);
+        }
+    }
+}
+
+// end-to-end: run until every enabled context has nothing outstanding and (RTL) every tag is
+// back in the pool (quarantines over); false if that does not happen
+bool e2e_wait(World &w, std::vector<Host> &h, uint64_t max_cycles) {
+    RtlWorld *rw = dynamic_cast<RtlWorld *>(&w);
+    for (uint64_t t0 = w.now(); w.now() - t0 < max_cycles;) {
+        bool done = true;
+        for (int n = 0; n < w.nodes() && done; n++) {
+            for (int c = 0; c < 16 && done; c++)
+                if (h[n].q[c].on && (w.rd(n, KOLO_CSR_CTX(c) + KOLO_CTX_OUTSTANDING) & 0xffffffffu) != 0)
+                    done = false;
+            if (rw && rw->free_tags(n) != 256) done = false;
+        }
+        if (done) return true;
+        w.run(1000);
+    }
+    return false;
 }
 
 uint16_t node_id(const kolo_topo &t, int n) { return kolo_node_id_of_index(&t, (unsigned)n); }
@@ -1197,6 +1249,205 @@ int run_bench_atomic(const Opts &o) {
     return chk.finish(o.seed, "atomic rates measured");
 }
 
+// ---- end-to-end reliability ------------------------------------------------------------------
+struct E2eOpts {
+    unsigned drop_pm = 50, dup_pm = 0, delay_pm = 0, delay_max = 0;
+};
+E2eOpts g_e2e_opts;
+
+// the mix on a lossy network, e2e on in every NI
+int run_e2e(const Opts &o) {
+    tb::Checker chk("unit-ni-e2e");
+    const E2eOpts &eo = g_e2e_opts;
+    kolo_topo t = build_topo();
+    MixGen g(o.seed, t);
+    auto ops = g.make(o.ops, o.ctxs);
+    g_e2e.on = true;
+    g_cmp_e2e = eo.dup_pm == 0 && eo.delay_pm == 0;
+    g_cmp_traffic = g_cmp_e2e;
+    Pair p(o.seed, o.rtl);
+    for (World *w : {(World *)p.rtl.get(), (World *)p.mdl.get()}) {
+        w->fault.on = true;
+        w->fault.seed = o.seed * 0x9e3779b97f4a7c15ull + 1;
+        w->fault.drop_pm = eo.drop_pm;
+        w->fault.dup_pm = eo.dup_pm;
+    }
+    p.rtl->fault.delay_pm = eo.delay_pm;
+    p.rtl->fault.delay_max = eo.delay_max;
+    std::printf("%zu operations on %d nodes, %d contexts each; e2e timeout %u cycles, %u retries; "
+                "%u/1000 packets dropped, %u/1000 duplicated, %u/1000 delayed by up to %u cycles\n",
+                ops.size(), g.nn, o.ctxs, g_e2e.timeout, g_e2e.retries, eo.drop_pm, eo.dup_pm,
+                eo.delay_pm, eo.delay_max);
+    bool done[3] = {false, false, false};
+    auto prog = [&](World &w, std::vector<Host> &h, int k) {
+        prog_mix(w, h, t, ops, o.ctxs, o.seed, o.burst);
+        done[k] = e2e_wait(w, h, 20000000);
+    };
+    uint64_t t0 = p.rtl->now();
+    prog(*p.rtl, p.hr, 0);
+    uint64_t cyc = p.rtl->now() - t0;
+    prog(*p.mdl, p.hm, 1);
+    chk.check(done[0], "rtl: operations outstanding or tags missing at the end (hung)");
+    chk.check(done[1], "model: operations outstanding at the end (hung)");
+    Compare(chk).run(*p.rtl, *p.mdl, p.hr, p.hm);
+    // exactly once: the lossless run ends the same (memory, completions with their results)
+    ModelWorld clean(t);
+    std::vector<Host> hc;
+    for (int n = 0; n < clean.nodes(); n++) hc.emplace_back(clean, n);
+    prog(clean, hc, 2);
+    chk.check(done[2], "lossless model: operations outstanding at the end");
+    Compare(chk).run(*p.mdl, clean, p.hm, hc, false);
+    unsigned long entries = 0, bad = 0;
+    for (auto &h : p.hr)
+        for (auto &q : h.q)
+            for (auto &e : q.got) {
+                entries++;
+                bad += e.status == KOLO_ST_TIMEOUT || e.status == KOLO_ST_BAD_DST;
+            }
+    chk.check(bad == 0, "%lu operations gave up (TIMEOUT/BAD_DST)", bad);
+    uint64_t st[5] = {0, 0, 0, 0, 0};
+    for (int n = 0; n < p.rtl->nodes(); n++)
+        for (int k = 0; k < 5; k++) st[k] += p.rtl->rd(n, KOLO_CSR_E2E_RETX + 8 * (uint64_t)k);
+    chk.check(eo.drop_pm == 0 || st[0] > 0, "no retransmission with losses");
+    char s[400];
+    std::snprintf(s, sizeof s,
+                  "%lu completion entries, %llu RTL cycles; network dropped %llu, duplicated %llu, delayed %llu "
+                  "packets; RTL retransmits %llu, dup requests %llu, dup responses %llu, timeouts %llu; "
+                  "matches the model and the lossless run",
+                  entries, (unsigned long long)cyc, (unsigned long long)p.rtl->fault.drops,
+                  (unsigned long long)p.rtl->fault.dups, (unsigned long long)p.rtl->fault.delays,
+                  (unsigned long long)st[0], (unsigned long long)st[1], (unsigned long long)st[2],
+                  (unsigned long long)st[3]);
+    return chk.finish(o.seed, s);
+}
+
+// directed cases (docs/ni.md section 10), node 0 -> node 1, checked on both worlds
+void prog_e2e_directed(World &w, std::vector<Host> &h, const kolo_topo &t, tb::Checker &chk) {
+    setup(w, h, t, 23);
+    const uint16_t id1 = node_id(t, 1);
+    h[0].ctx(0, 6, 6);
+    // packets to drop: (op, address) -> copies still to drop (-1: every one)
+    std::map<std::pair<unsigned, uint64_t>, int> drop;
+    w.fault.on = true;
+    w.fault.filter = [&drop](uint64_t h0, uint64_t h1, const uint64_t *, unsigned) -> int {
+        auto it = drop.find({(unsigned)(h0 >> 24) & 15u, h1 & 0xffffffffffffull});
+        if (it == drop.end() || it->second == 0) return NetFault::PASS;
+        if (it->second > 0) it->second--;
+        return NetFault::DROP;
+    };
+    auto reg = [&](int n, uint64_t off) { return w.rd(n, off); };
+    size_t want = 0;
+    auto wait = [&](size_t more) {
+        want += more;
+        bool ok = w.run_until(
+            [&] {
+                h[0].poll(0, true);
+                return h[0].q[0].got.size() >= want;
+            },
+            400000);
+        chk.check(ok, "%s: %zu of %zu completions", w.name(), h[0].q[0].got.size(), want);
+    };
+    auto last = [&](int back) { return h[0].q[0].got[h[0].q[0].got.size() - 1 - (size_t)back]; };
+    const char *wn = w.name();
+    // 1. dropped requests: a PUT and a FETCH_ADD are sent again and executed once
+    w.mem(1).wr64(DATA + 0x100, 1000);
+    drop[{KOLO_OP_PUT, DATA + 0x200}] = 1;
+    drop[{KOLO_OP_FETCH_ADD, DATA + 0x100}] = 1;
+    h[0].post(0, put(id1, DATA + 0x200, SRC, 8));
+    h[0].post(0, atomic(KOLO_D_FETCH_ADD, id1, DATA + 0x100, 7, 0, 0));
+    h[0].post(0, nop());
+    h[0].doorbell(0);
+    wait(2);
+    chk.check(w.mem(1).rd64(DATA + 0x100) == 1007 && w.mem(1).rd64(DATA + 0x200) == w.mem(0).rd64(SRC),
+              "%s: dropped requests: target word %llu (expected 1007) or PUT data wrong", wn,
+              (unsigned long long)w.mem(1).rd64(DATA + 0x100));
+    chk.check(reg(0, KOLO_CSR_E2E_RETX) == 2, "%s: dropped requests: %llu retransmits, expected 2", wn,
+              (unsigned long long)reg(0, KOLO_CSR_E2E_RETX));
+    // 2. dropped responses: the repeats are answered from the target's record, not executed again
+    w.mem(1).wr64(DATA + 0x300, 5);
+    drop[{KOLO_OP_GET_RESP, DATA + 0x300}] = 1;
+    drop[{KOLO_OP_ACK, DATA + 0x308}] = 1;
+    drop[{KOLO_OP_ACK, DATA + 0x400}] = 1;
+    h[0].post(0, atomic(KOLO_D_FETCH_ADD, id1, DATA + 0x300, 10));
+    h[0].post(0, atomic(KOLO_D_ADD, id1, DATA + 0x308, 3, 0, 0));
+    h[0].post(0, put(id1, DATA + 0x400, SRC + 8, 16, 0));
+    h[0].post(0, nop());
+    h[0].doorbell(0);
+    wait(2);
+    chk.check(last(1).status == 0 && last(1).result == 5, "%s: dropped response: FETCH_ADD status %u result %llu (expected 5)",
+              wn, last(1).status, (unsigned long long)last(1).result);
+    chk.check(w.mem(1).rd64(DATA + 0x300) == 15 && w.mem(1).rd64(DATA + 0x308) == 3,
+              "%s: dropped responses: atomics executed again (words %llu %llu, expected 15 3)", wn,
+              (unsigned long long)w.mem(1).rd64(DATA + 0x300), (unsigned long long)w.mem(1).rd64(DATA + 0x308));
+    chk.check(reg(1, KOLO_CSR_E2E_DUP_REQ) == 3 && reg(0, KOLO_CSR_E2E_RETX) == 5,
+              "%s: dropped responses: target dup requests %llu (expected 3), retransmits %llu (5)", wn,
+              (unsigned long long)reg(1, KOLO_CSR_E2E_DUP_REQ), (unsigned long long)reg(0, KOLO_CSR_E2E_RETX));
+    // 3. the retry budget: every copy lost, KOLO_ST_TIMEOUT
+    drop[{KOLO_OP_PUT, DATA + 0x500}] = -1;
+    h[0].post(0, put(id1, DATA + 0x500, SRC, 8, 0));
+    h[0].post(0, nop());
+    h[0].doorbell(0);
+    wait(2);
+    chk.check(last(1).status == KOLO_ST_TIMEOUT && reg(0, KOLO_CSR_E2E_TIMEOUTS) == 1 &&
+                  reg(0, KOLO_CSR_E2E_RETX) == 5 + g_e2e.retries,
+              "%s: retry budget: status %u (expected 12), timeouts %llu, retransmits %llu", wn, last(1).status,
+              (unsigned long long)reg(0, KOLO_CSR_E2E_TIMEOUTS), (unsigned long long)reg(0, KOLO_CSR_E2E_RETX));
+    // 4. the destination's route entry becomes invalid while the request is out: KOLO_ST_BAD_DST
+    drop[{KOLO_OP_PUT, DATA + 0x600}] = -1;
+    h[0].post(0, put(id1, DATA + 0x600, SRC, 8, 0));
+    h[0].post(0, nop());
+    h[0].doorbell(0);
+    w.run(1500);
+    w.wr32(0, KOLO_CSR_ROUTE(1), 0x1234);
+    wait(2);
+    chk.check(last(1).status == KOLO_ST_BAD_DST && reg(0, KOLO_CSR_E2E_UNREACH) == 1,
+              "%s: invalid route: status %u (expected 3), unreachable %llu", wn, last(1).status,
+              (unsigned long long)reg(0, KOLO_CSR_E2E_UNREACH));
+    h[0].routes(t);
+    // 5. a table switch (E2E_CTRL bit 16, then an entry change) sends an unanswered request
+    // again after timeout / 8
+    const uint32_t T = 40000;
+    w.wr32(0, KOLO_CSR_E2E_TIMEOUT, T);
+    w.run(T / 4);  // past the short-timer window of the switch made by the route restore above
+    for (int k = 0; k < 2; k++) {
+        uint64_t a = DATA + 0x700 + 0x100 * (uint64_t)k;
+        drop[{KOLO_OP_PUT, a}] = 1;
+        h[0].post(0, put(id1, a, SRC, 8));
+        h[0].post(0, nop());
+        h[0].doorbell(0);
+        w.run(2000);
+        uint64_t ts = w.now();
+        if (k == 0) {
+            w.wr32(0, KOLO_CSR_E2E_CTRL, KOLO_E2E_CTRL_EN | g_e2e.retries << 8 | KOLO_E2E_CTRL_SWITCH);
+        } else {
+            std::vector<kolo_route_entry> tab(kolo_topo_nodes(&t));
+            kolo_table_default(&t, node_id(t, 0), tab.data());
+            w.wr32(0, KOLO_CSR_ROUTE(1), tab[1] | 1u << 30);  // a changed entry, the same route
+        }
+        wait(2);
+        uint64_t dt = w.now() - ts;
+        chk.check(last(1).status == 0 && dt > T / 8 - 1000 && dt < T / 8 + 3000,
+                  "%s: table switch %d: completed %llu cycles after it (expected about %u), status %u", wn, k,
+                  (unsigned long long)dt, T / 8, last(1).status);
+    }
+    h[0].routes(t);
+    w.wr32(0, KOLO_CSR_E2E_TIMEOUT, g_e2e.timeout);
+    chk.check(e2e_wait(w, h, 2000000), "%s: operations or tags outstanding at the end", wn);
+    w.fault.filter = nullptr;
+}
+
+int run_e2e_directed(const Opts &o) {
+    g_e2e.on = true;
+    g_e2e.timeout = 3000;
+    g_e2e.retries = 3;
+    g_cmp_e2e = true;
+    tb::Checker dir("unit-ni-e2e-directed");
+    return run_compare(
+        o, "unit-ni-e2e-directed",
+        [&](World &w, std::vector<Host> &h, const kolo_topo &t) { prog_e2e_directed(w, h, t, dir); },
+        [&](tb::Checker &chk) { chk.check(dir.failures() == 0, "%lu directed checks failed", dir.failures()); });
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -1215,6 +1466,11 @@ int main(int argc, char **argv) {
         else if (a.rfind("--ctx=", 0) == 0) o.ctxs = std::atoi(a.c_str() + 6);
         else if (a.rfind("--burst=", 0) == 0) o.burst = std::atoi(a.c_str() + 8);
         else if (a == "--elastic") o.rtl.elastic = true;
+        else if (a.rfind("--drop=", 0) == 0) g_e2e_opts.drop_pm = (unsigned)std::atoi(a.c_str() + 7);
+        else if (a.rfind("--dup=", 0) == 0) g_e2e_opts.dup_pm = (unsigned)std::atoi(a.c_str() + 6);
+        else if (a.rfind("--delay=", 0) == 0)
+            std::sscanf(a.c_str() + 8, "%u:%u", &g_e2e_opts.delay_pm, &g_e2e_opts.delay_max);
+        else if (a.rfind("--e2e-timeout=", 0) == 0) g_e2e.timeout = (uint32_t)std::atol(a.c_str() + 14);
         else if (a.rfind("--signal=", 0) == 0)
             o.signal_pct = std::atoi(a.c_str() + 9);
         else if (a.rfind("--torus=", 0) == 0) {
@@ -1277,6 +1533,10 @@ int main(int argc, char **argv) {
                           sc.checked, g.signals.size());
             });
     }
+    if (o.test == "e2e")
+        return run_e2e(o);
+    if (o.test == "e2e-directed")
+        return run_e2e_directed(o);
     if (o.test == "rate")
         return run_rate(o);
     if (o.test == "bench-latency")
