@@ -136,7 +136,11 @@ struct NetFault {
             return f;
         }
         // identity: dst, src, op, vnet, len, ordered (h0 bits 35:0); address and key; payload word 0
-        std::array<uint64_t, 4> id{{h0 & 0xfffffffffull, h1 & 0xff00ffffffffffffull, len ? pl[0] : 0, len}};
+        // (a one-flit PUT or GET_RESP: only its valid bytes; the RTL leaves others in the flit)
+        uint64_t p0 = len ? pl[0] : 0;
+        unsigned op = (unsigned)(h0 >> 24) & 15u, nb = (unsigned)((h0 >> 59) & 7u) + 1;
+        if (len == 1 && (op == KOLO_OP_PUT || op == KOLO_OP_GET_RESP) && nb < 8) p0 &= (1ull << (8 * nb)) - 1;
+        std::array<uint64_t, 4> id{{h0 & 0xfffffffffull, h1 & 0xff00ffffffffffffull, p0, len}};
         uint64_t k = ++seen[id];
         uint64_t r = mix(seed ^ mix(id[0] ^ mix(id[1] ^ mix(id[2] ^ mix(id[3])))) ^ (k * 0x2545f4914f6cdd1dull));
         unsigned pm = (unsigned)(r % 1000);
@@ -218,7 +222,7 @@ class ModelWorld : public World {
             e.send = [](void *u, const kolo_pkt *p) -> int {
                 Ctx *c = static_cast<Ctx *>(u);
                 if (std::getenv("NI_TRACE"))
-                    std::printf("MODEL n%d pkt op %u len %u dst %x addr %llx\n", c->n, (unsigned)(p->header[0] >> 24) & 15,
+                    std::printf("MODEL%d n%d pkt op %u len %u dst %x addr %llx\n", c->w->serial_, c->n, (unsigned)(p->header[0] >> 24) & 15,
                                 (unsigned)(p->header[0] >> 29) & 63, (unsigned)p->header[0] & 0xfff,
                                 (unsigned long long)(p->header[1] & 0xffffffffffffull));
                 unsigned dl;
@@ -302,6 +306,11 @@ class ModelWorld : public World {
     std::vector<std::unique_ptr<Ctx>> ctxs_;
     std::deque<kolo_pkt> net_, pending_;
     uint64_t cycle_ = 0;
+    int serial_ = next_serial();  // (traces: which model world)
+    static int next_serial() {
+        static int n = 0;
+        return n++;
+    }
 };
 
 // ============================================================================
