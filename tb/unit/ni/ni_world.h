@@ -28,7 +28,8 @@
 // Network faults (both worlds, end-to-end tests): NetFault drops, duplicates
 // or (RTL only) delays packets. The decision for a packet is a seeded hash
 // of its identity (op, source, destination, length, address, first payload
-// word: not the tag, generation or route) and of how many packets of that
+// word: not the tag, generation or route; a response's identity includes
+// that of the request it answers) and of how many packets of that
 // identity this world has seen, so that both worlds lose the same logical
 // packets (the k-th copy of a request, the k-th copy of its response),
 // whatever their timing. A filter function can decide instead (directed
@@ -119,6 +120,7 @@ struct NetFault {
     // directed: return PASS, DROP or DUP, or -1 to leave it to the rates
     std::function<int(uint64_t h0, uint64_t h1, const uint64_t *pl, unsigned len)> filter;
     std::map<std::array<uint64_t, 4>, uint64_t> seen;
+    std::map<uint64_t, uint64_t> last_req;  // (initiator, target, tag) -> identity of its request
     uint64_t drops = 0, dups = 0, delays = 0;
     static uint64_t mix(uint64_t x) {
         x += 0x9e3779b97f4a7c15ull;
@@ -141,6 +143,16 @@ struct NetFault {
         unsigned op = (unsigned)(h0 >> 24) & 15u, nb = (unsigned)((h0 >> 59) & 7u) + 1;
         if (len == 1 && (op == KOLO_OP_PUT || op == KOLO_OP_GET_RESP) && nb < 8) p0 &= (1ull << (8 * nb)) - 1;
         std::array<uint64_t, 4> id{{h0 & 0xfffffffffull, h1 & 0xff00ffffffffffffull, p0, len}};
+        // a response is known by the request it answers (the last one with its tag from that
+        // initiator to that target): ACKs, NAKs of different requests look alike
+        uint64_t rq = (h0 >> 12 & 0xfffu) << 20 | (h0 & 0xfffu) << 8 | (h1 >> 48 & 0xffu);
+        uint64_t rs = (h0 & 0xfffu) << 20 | (h0 >> 12 & 0xfffu) << 8 | (h1 >> 48 & 0xffu);
+        if ((h0 >> 28 & 1u) == 0) {
+            last_req[rq] = mix(id[0] ^ mix(id[1] ^ mix(id[2] ^ mix(id[3]))));
+        } else {
+            auto it = last_req.find(rs);
+            id[3] ^= (it == last_req.end() ? 0 : it->second) << 8;
+        }
         uint64_t k = ++seen[id];
         uint64_t r = mix(seed ^ mix(id[0] ^ mix(id[1] ^ mix(id[2] ^ mix(id[3])))) ^ (k * 0x2545f4914f6cdd1dull));
         unsigned pm = (unsigned)(r % 1000);

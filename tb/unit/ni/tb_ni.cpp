@@ -445,6 +445,7 @@ struct MixGen {
     std::vector<uint64_t> next_word; // private atomic words, per target node
     unsigned signal_pct = 0;         // % of operations that are a put with signal (two descriptors)
     bool nofence = false;            // planted bug: signals without FENCE (order check must fail)
+    bool unique = false;             // e2e: refused PUTs carry distinct payloads (packet identities)
     std::vector<Signal> signals;
     MixGen(uint64_t seed, const kolo_topo &t_)
         : r(seed), t(t_), nn((int)kolo_topo_nodes(&t_)), next_dst(nn, DATA), next_ldst(nn, LDST),
@@ -540,11 +541,12 @@ struct MixGen {
             } else {  // a refused operation: remote key, bounds or rights
                 unsigned e = r.below(3);
                 uint64_t ra = alloc(next_dst[tn], 8);
-                if (e == 0) o.d = put(dst, ra, SRC, 8, fl, 0x40);            // window 0, wrong check
+                uint64_t src = unique ? SRC + 8 * (uint64_t)(i % 4096) : SRC;
+                if (e == 0) o.d = put(dst, ra, src, 8, fl, 0x40);            // window 0, wrong check
                 // past the end (partly-outside operations, whose first error depends
                 // on the order responses return in, are in the errors test)
-                else if (e == 1) o.d = put(dst, DATA + DATA_LEN, SRC, 8, fl, KEY0);
-                else o.d = put(dst, RO + 0x100, SRC, 8, fl, KEY1);             // no write right
+                else if (e == 1) o.d = put(dst, DATA + DATA_LEN, src, 8, fl, KEY0);
+                else o.d = put(dst, RO + 0x100, src, 8, fl, KEY1);             // no write right
             }
             v.push_back(o);
         }
@@ -1261,6 +1263,7 @@ int run_e2e(const Opts &o) {
     const E2eOpts &eo = g_e2e_opts;
     kolo_topo t = build_topo();
     MixGen g(o.seed, t);
+    g.unique = true;
     auto ops = g.make(o.ops, o.ctxs);
     g_e2e.on = true;
     g_cmp_e2e = eo.dup_pm == 0 && eo.delay_pm == 0;
