@@ -11,7 +11,7 @@
 #
 #   make test-unit-ni-<name>      one test (SEED=<n> replays a seed)
 #   build/ni/obj/tb_ni --test=<basic|mix|errors|isolation|packets|dma-err|cq-wrap|tags|rate|
-#                              bench-latency|bench-bandwidth|bench-atomic>
+#                              e2e|e2e-directed|bench-latency|bench-bandwidth|bench-atomic>
 #       [--seed=N] [--ops=N] [--ctx=N] [--lat=MIN:MAX] ...  (options: tb/unit/ni/tb_ni.cpp)
 #   NI_TRACE=1 build/ni/obj/tb_ni ...   print DMA accesses and packets
 #   make bench-ni_luts_xc7 bench-ni_ffs_xc7 bench-ni_bram_xc7
@@ -89,6 +89,13 @@ $(eval $(call ni_test,tags,9,--test=tags --lat=1500:2500 --reads=1000 --elastic)
 # a DMA write offer must hold until taken (kolo_ni_tgt once let an atomic's
 # write replace an offered PUT beat); a slow write port makes offers wait
 $(eval $(call ni_test,wr-hold,25,--test=mix --ops=1500 --wrdy=30))
+
+# end-to-end reliability (docs/ni.md section 10): the mix on a network that drops 5% of the
+# packets (and in -lossy also duplicates and delays some beyond the timeout), compared with
+# the model under the same losses and with a lossless run (exactly once); directed cases
+$(eval $(call ni_test,e2e,41,--test=e2e --ops=3000 --drop=50))
+$(eval $(call ni_test,e2e-lossy,42,--test=e2e --ops=2000 --ctx=4 --drop=50 --dup=30 --delay=30:6000))
+$(eval $(call ni_test,e2e-directed,1,--test=e2e-directed))
 
 # negative control: an endpoint model that corrupts one DMA write must fail the comparison
 .PHONY: test-unit-ni-negative
