@@ -52,7 +52,9 @@ POINTS=(
   "kolo_ni_sq|"
   "kolo_ni_sq|DQ=16 BATCH=3 NREC=2 QR=2"  # batch not a power of two, few reads
   "kolo_ni_tgt|"
-  "kolo_ni_tgt|GSLOTS=32 RQ_DEPTH=2"
+  "kolo_ni_tgt|GSLOTS=32 RQ_DEPTH=2 NODES=2"
+  "kolo_ni_e2e|"
+  "kolo_ni_e2e|NODES=2"
   "kolo_ni_txq|"
   "kolo_ni_txq|HQ_AW=1 RING_AW=3"
   "kolo_ni_ej|"
