@@ -113,7 +113,11 @@ test-unit-ni-small-tags: $(NI_SMALL_BIN) | $(DEPS_STAMP)
 	$< --seed=$(or $(SEED),11) --test=tags --lat=1000:2000 --reads=1000 --elastic
 test-unit-ni-small-errors: $(NI_SMALL_BIN) | $(DEPS_STAMP)
 	$< --seed=$(or $(SEED),12) --test=errors
-TESTS += unit-ni-small unit-ni-small-tags unit-ni-small-errors
+# end-to-end reliability with small buffers: lossy network with duplicates and delays
+.PHONY: test-unit-ni-small-e2e
+test-unit-ni-small-e2e: $(NI_SMALL_BIN) | $(DEPS_STAMP)
+	$< --seed=$(or $(SEED),62) --test=e2e --ops=1500 --ctx=5 --drop=50 --dup=30 --delay=30:6000
+TESTS += unit-ni-small unit-ni-small-tags unit-ni-small-errors unit-ni-small-e2e
 # the same host programs through a real 2x1x1 kolo_torus (adaptive routing reorders)
 .PHONY: test-unit-ni-torus test-unit-ni-torus-errors
 test-unit-ni-torus: $(NI_TORUS_BIN) | $(DEPS_STAMP)
