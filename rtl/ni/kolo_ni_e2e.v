@@ -134,7 +134,7 @@ module kolo_ni_e2e #(
   kolo_ni_nidx u_pidx (
       .id(push_dst), .dim_m1(dim_m1), .idx(p_idx), .ok(p_ok)
   );
-  wire p_in = p_ok && p_idx < NODES;
+  wire p_in = p_ok && (p_idx >> NW) == 12'd0;  // index < NODES (a power of 2)
   wire [NW+7:0] g_addr = {p_idx[NW-1:0], push_tag};
   assign push_gen = cfg_en && p_in && !gen_t[g_addr];
   wire p_orig = push && !push_rtx && cfg_en;

@@ -154,7 +154,7 @@ module kolo_ni_tgt #(
   kolo_ni_nidx u_sidx (
       .id(q_src), .dim_m1(dim_m1), .idx(s_idx), .ok(s_ok)
   );
-  wire s_in = s_ok && s_idx < NODES;
+  wire s_in = s_ok && (s_idx >> NW) == 12'd0;  // index < NODES (a power of 2)
   wire [7:0] tag_now = (ts == T_H1) ? pk_flit[KOLO_H1_TAG_LO+:8] : q_tag;
   wire [NW+7:0] rd_a = {s_idx[NW-1:0], tag_now};
   always @(posedge clk) begin
@@ -638,7 +638,7 @@ module kolo_ni_tgt #(
   wire [EW-1:0] w_d = a_resp_take ? {1'b1, a_gen, w_kind, a_s4, w_code, a_old} :
                       {1'b1, rqf_out[172], w_kind, rqf_out[171], w_code, rqf_out[170:107]};
   wire [NW+7:0] w_a = {w_idx[NW-1:0], a_resp_take ? a_tag : rqf_out[56:49]};
-  wire w_we = (a_resp_take || rqf_pop) && cfg_en && !clearing && w_ok && w_idx < NODES;
+  wire w_we = (a_resp_take || rqf_pop) && cfg_en && !clearing && w_ok && (w_idx >> NW) == 12'd0;
   always @(posedge clk) begin
     if (clearing || w_we) recm[clearing ? clr[NW+7:0] : w_a] <= clearing ? {EW{1'b0}} : w_d;
     lw_a <= w_a;
