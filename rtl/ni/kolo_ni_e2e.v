@@ -32,6 +32,8 @@
 // retransmission, free and wake follow the response at once (free is
 // combinational from ans, as before this module existed).
 // rd_tag -> rd_pend, rd_gen: registered lookups for the response side.
+// After reset the per-tag LUT RAMs are cleared for 256 cycles (as the tag
+// pool fills, kolo_ni_tags).
 module kolo_ni_e2e #(
     parameter NODES = 16      // node indices with a generation table and a target record (2..4096, power of 2)
 ) (
@@ -120,10 +122,19 @@ module kolo_ni_e2e #(
   wire [15:0] t2c = {tc[14:0], 1'b0};
 
   // ---- per-tag state -----------------------------------------------------------------
-  reg [255:0] pend, tmr, rtxd, hold, quar, cgen;
+  // pend (set by pushes, cleared by responses in the same cycle) in flip-flops;
+  // the rest in LUT RAMs, each written from one place at a time (the scanner
+  // and the decisions wait for pushes and responses): {tmr, retries},
+  // {hold, quar, hold start}, rtxd, the generation, the sending time
+  reg [255:0] pend;
+  reg [4:0] tr_m[0:255];     // {timer runs, retries}
+  reg [17:0] hq_m[0:255];    // {hold, quar, time}
+  reg rtxd_m[0:255];
+  reg cgen_m[0:255];
   reg [15:0] sent_at[0:255];
-  reg [15:0] hq_at[0:255];
-  reg [3:0] retries[0:255];
+  // the LUT RAMs are cleared for 256 cycles after reset (hold, quar, rtxd)
+  reg [8:0] ini;
+  wire initing = !ini[8];
   reg gen_t[0:NODES*256-1];
   reg [RW-1:0] rec[0:255];
   reg [RW-1:0] rec_q;
@@ -145,7 +156,8 @@ module kolo_ni_e2e #(
   assign chk_pend = pend[chk_tag];
   always @(posedge clk) begin
     rd_pend <= pend[rd_tag];
-    rd_gen <= cgen[rd_tag];
+    rd_gen <= cgen_m[rd_tag];
+    if (p_orig) cgen_m[push_tag] <= push_gen;
   end
 
   // ---- scanner and retransmission decisions -------------------------------------------------
@@ -169,26 +181,33 @@ module kolo_ni_e2e #(
   wire expired = s_age > tc ||
                  (sw_on && s_after < t8c && s_age > t8c) ||
                  (sw_on && s_before != 16'd0 && s_before <= s_age && sw_age > t8c);
-  wire s_hq = hold[sp] || quar[sp];
-  wire s_hq_exp = s_hq && (now_c - hq_at[sp]) > t2c;
-  wire s_due = cfg_en && pend[sp] && tmr[sp] && expired;
-  wire ans_free = ans && ans_done && !rtxd[ans_tag];
-  wire ans_wake = ans && !ans_done && !rtxd[ans_tag];
-  wire in_scan = ss == S_SCAN;
-  wire sc_free = in_scan && s_hq_exp && quar[sp] && !ans_free;
-  wire sc_wake = in_scan && s_hq_exp && !quar[sp] && !ans_wake;
-  wire sc_stall = in_scan && s_hq_exp && !sc_free && !sc_wake;
+  wire [17:0] s_hq_w = hq_m[sp];
+  wire [4:0] s_tr = tr_m[sp];
+  wire s_quar = s_hq_w[16];
+  wire s_hq = s_hq_w[17] || s_quar;
+  wire s_hq_exp = s_hq && (now_c - s_hq_w[15:0]) > t2c;
+  wire s_due = cfg_en && pend[sp] && s_tr[4] && expired;
+  wire a_rtxd = rtxd_m[ans_tag];
+  wire ans_free = ans && ans_done && !a_rtxd;
+  wire ans_wake = ans && !ans_done && !a_rtxd;
+  wire ans_hq = ans && a_rtxd;
+  wire in_scan = ss == S_SCAN && !initing;
+  // a release waits for a cycle without a response (one write port, one free, one wake)
+  wire sc_free = in_scan && s_hq_exp && s_quar && !ans;
+  wire sc_wake = in_scan && s_hq_exp && !s_quar && !ans;
+  wire sc_stall = initing || (in_scan && s_hq_exp && !sc_free && !sc_wake);
   assign free = ans_free || sc_free;
   assign free_tag = ans_free ? ans_tag : sp;
 
-  wire [3:0] c_retries = retries[cur];
-  wire c_live = pend[cur] && tmr[cur];
+  wire [4:0] c_tr = tr_m[cur];
+  wire [3:0] c_retries = c_tr[3:0];
+  wire c_live = pend[cur] && c_tr[4];
   wire c_full = c_retries >= cfg_retries;
   wire in_dec = ss == S_DEC;
   // unreachable, budget left: the timer restarts (needs the write port: not during a push)
   wire dec_wait = in_dec && c_live && !c_full && !lk_v && !push;
   wire rt_go = ss == S_RT && pend[cur] && rt_ready;
-  wire gu_go = ss == S_GU && pend[cur] && gu_ready;
+  wire gu_go = gu_valid && gu_ready;
   wire again = dec_wait || rt_go;  // retries + 1, timer restarts
   assign rt_valid = ss == S_RT && pend[cur];
   assign rt_tag = cur;
@@ -197,7 +216,7 @@ module kolo_ni_e2e #(
   assign rt_nbeats = rec_q[260:257];
   assign rt_dma = rec_q[256];
   assign rt_beat = rec_q[255:0];
-  assign gu_valid = ss == S_GU && pend[cur];
+  assign gu_valid = ss == S_GU && pend[cur] && !push;  // (its timer stops: the write port)
   assign gu_tag = cur;
   assign gu_status = lk_v ? 8'd12 : 8'd3;
   assign lk_req = ss == S_LK;
@@ -208,9 +227,15 @@ module kolo_ni_e2e #(
   wire [7:0] t_wa = push ? push_tag : cur;
   always @(posedge clk) begin
     if (t_we) sent_at[t_wa] <= now_c;
-    if (p_orig) retries[push_tag] <= 4'd0;
-    else if (again) retries[cur] <= c_retries + 4'd1;
-    if (ans) hq_at[ans_tag] <= now_c;
+    if (p_orig) tr_m[push_tag] <= {p_in, 4'd0};
+    else if (again) tr_m[cur] <= {1'b1, c_retries + 4'd1};
+    else if (gu_go) tr_m[cur] <= {1'b0, c_retries};
+    // hold / quarantine: from the response; cleared by the scanner (not in a response's cycle)
+    if (initing || ans_hq || sc_free || sc_wake)
+      hq_m[initing ? ini[7:0] : ans_hq ? ans_tag : sp] <= ans_hq ? {!ans_done, ans_done, now_c} : 18'd0;
+    // sent again or given up: set by the decisions, cleared by the scanner
+    if (initing || again || gu_go || sc_free || sc_wake)
+      rtxd_m[initing ? ini[7:0] : (sc_free || sc_wake) ? sp : cur] <= !initing && (again || gu_go);
     rec_q <= rec[cur];
   end
 
@@ -227,12 +252,9 @@ module kolo_ni_e2e #(
       inc_timeout <= 1'b0;
       inc_unreach <= 1'b0;
       pend <= 256'd0;
-      tmr <= 256'd0;
-      rtxd <= 256'd0;
-      hold <= 256'd0;
-      quar <= 256'd0;
-      cgen <= 256'd0;
+      ini <= 9'd0;
     end else begin
+      if (initing) ini <= ini + 9'd1;
       wake <= ans_wake || sc_wake;
       wake_tag <= ans_wake ? ans_tag : sp;
       inc_retx <= rt_go;
@@ -242,27 +264,8 @@ module kolo_ni_e2e #(
         sw_on <= 1'b1;
         sw_at <= now_c;
       end else if (sw_on && sw_age > t2c) sw_on <= 1'b0;
-      // per-tag bits (later assignments win; the cases do not meet on one tag)
-      if (p_orig) begin
-        pend[push_tag] <= 1'b1;
-        tmr[push_tag] <= p_in;
-        cgen[push_tag] <= push_gen;
-      end
-      if (ans) begin
-        pend[ans_tag] <= 1'b0;
-        tmr[ans_tag] <= 1'b0;
-        if (rtxd[ans_tag]) begin
-          if (ans_done) quar[ans_tag] <= 1'b1;
-          else hold[ans_tag] <= 1'b1;
-        end
-      end
-      if (sc_free || sc_wake) begin
-        quar[sp] <= 1'b0;
-        hold[sp] <= 1'b0;
-        rtxd[sp] <= 1'b0;
-      end
-      if (again || gu_go) rtxd[cur] <= 1'b1;
-      if (gu_go) tmr[cur] <= 1'b0;
+      // one-hot set and clear (push and response never meet on one tag)
+      pend <= (pend | ({255'd0, p_orig} << push_tag)) & ~({255'd0, ans} << ans_tag);
       case (ss)
         S_SCAN: if (!sc_stall) begin
           sp <= sp + 8'd1;
@@ -285,12 +288,12 @@ module kolo_ni_e2e #(
           else if (dec_wait) ss <= S_SCAN;
         end
         S_RT: if (!pend[cur] || rt_ready) ss <= S_SCAN;
-        S_GU: if (!pend[cur] || gu_ready) ss <= S_SCAN;
+        S_GU: if (!pend[cur] || gu_go) ss <= S_SCAN;
         default: ss <= S_SCAN;
       endcase
     end
   end
-  wire unused_lk = &{1'b0, lk_entry[31:23], p_idx, cfg_timeout[5:0], rec_q[RW-6:RW-28]};
+  wire unused_lk = &{1'b0, lk_entry[31:23], p_idx, cfg_timeout[5:0], rec_q[RW-6:RW-28], s_tr[3:0]};
 `ifndef SYNTHESIS
   always @(posedge clk) begin
     if (!rst && p_orig && pend[push_tag]) $display("ERROR kolo_ni_e2e: push on tag %0d with a packet in flight (%m)", push_tag);
