@@ -234,7 +234,7 @@ module kolo_ni #(
   wire [7:0] e2e_push_tag, e2e_chk_tag;
   wire [11:0] e2e_push_dst;
   wire [63:0] e2e_push_laddr;
-  wire rt_valid, rt_ready, rt_dma;
+  wire rt_valid, rt_ready, rt_dma, rt_done;
   wire [7:0] rt_tag;
   wire [63:0] rt_h0, rt_h1;
   wire [3:0] rt_nbeats;
@@ -265,7 +265,7 @@ module kolo_ni #(
       .push_beat(push_beat), .push_laddr(e2e_push_laddr), .push_gen(e2e_push_gen),
       .chk_tag(e2e_chk_tag), .chk_pend(e2e_chk_pend),
       .rt_valid(rt_valid), .rt_ready(rt_ready), .rt_tag(rt_tag), .rt_h0(rt_h0), .rt_h1(rt_h1),
-      .rt_nbeats(rt_nbeats), .rt_dma(rt_dma), .rt_beat(rt_beat),
+      .rt_nbeats(rt_nbeats), .rt_dma(rt_dma), .rt_beat(rt_beat), .rt_done(rt_done),
       .lk_req(lk_req[2]), .lk_id(lk_id[24+:12]), .lk_gnt(lk_gnt[2]), .lk_rvalid(lk_rvalid[2]),
       .lk_entry(lk_entry), .lk_ok(lk_ok),
       .rd_tag(rd_tag), .rd_pend(e2e_rd_pend), .rd_gen(e2e_rd_gen),
@@ -348,7 +348,7 @@ module kolo_ni #(
       .push_dst(e2e_push_dst), .push_laddr(e2e_push_laddr),
       .rx_valid(rt_valid), .rx_ready(rt_ready), .rx_tag(rt_tag), .rx_h0(rt_h0), .rx_h1(rt_h1),
       .rx_nbeats(rt_nbeats), .rx_dma(rt_dma), .rx_beat(rt_beat),
-      .chk_tag(e2e_chk_tag), .chk_pend(e2e_chk_pend), .wake(wake), .wake_tag(wake_tag),
+      .chk_tag(e2e_chk_tag), .chk_pend(e2e_chk_pend), .rx_done(rt_done), .wake(wake), .wake_tag(wake_tag),
       .dbg(dbg_tx)
   );
 

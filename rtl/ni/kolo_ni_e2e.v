@@ -19,8 +19,8 @@
 // per cycle (every tag each 256 cycles). A packet without a response for
 // the timeout (or, around a table switch, timeout / 8: see expired below)
 // is looked up in the routing table (lk_*, port 2 of kolo_ni_route): with a
-// valid route it goes back to the send engine (rt_*, valid/ready) with the
-// current route state, up to cfg_retries times; an invalid route only
+// valid route it goes back to the send engine (rt_*, valid/ready; the data
+// stays until rt_done) with the current route state, up to cfg_retries times; an invalid route only
 // restarts the timer (the route may come back). When the budget is spent
 // the packet is given up (gu_*, valid/ready, to the response side as a
 // local error with KOLO_ST_TIMEOUT or KOLO_ST_BAD_DST).
@@ -67,6 +67,7 @@ module kolo_ni_e2e #(
     output wire [3:0]    rt_nbeats,
     output wire          rt_dma,
     output wire [255:0]  rt_beat,
+    input  wire          rt_done,        // the send engine is done with it (rt_* held until then)
     // routing table lookups
     output wire          lk_req,
     output wire [11:0]   lk_id,
@@ -162,7 +163,7 @@ module kolo_ni_e2e #(
 
   // ---- scanner and retransmission decisions -------------------------------------------------
   localparam S_SCAN = 3'd0, S_REC = 3'd1, S_LK = 3'd2, S_LKW = 3'd3, S_DEC = 3'd4, S_RT = 3'd5,
-             S_GU = 3'd6;
+             S_GU = 3'd6, S_TX = 3'd7;
   reg [2:0] ss;
   reg [7:0] sp, cur;
   reg [22:0] lk_rs;
@@ -287,7 +288,9 @@ module kolo_ni_e2e #(
           else if (lk_v) ss <= S_RT;
           else if (dec_wait) ss <= S_SCAN;
         end
-        S_RT: if (!pend[cur] || rt_ready) ss <= S_SCAN;
+        S_RT: if (!pend[cur]) ss <= S_SCAN;
+        else if (rt_ready) ss <= S_TX;
+        S_TX: if (rt_done) ss <= S_SCAN;
         S_GU: if (!pend[cur] || gu_go) ss <= S_SCAN;
         default: ss <= S_SCAN;
       endcase

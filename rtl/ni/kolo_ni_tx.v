@@ -129,6 +129,7 @@ module kolo_ni_tx #(
     input  wire [255:0]  rx_beat,
     output wire [7:0]    chk_tag,
     input  wire          chk_pend,
+    output wire          rx_done,        // the retransmission taken went, or was dropped
     input  wire          wake,
     input  wire [7:0]    wake_tag,
     output wire [15:0]   dbg
@@ -151,11 +152,9 @@ module kolo_ni_tx #(
   reg [7:0] stag[0:16];
   reg [255:0] spm[0:31];
   reg c_park, c_smr;
-  // a retransmission being pushed
-  reg [63:0] x_h0, x_h1;
-  reg [3:0] x_nbeats;
-  reg x_dma;
-  reg [255:0] x_beat;
+  // a retransmission being pushed: rx_* hold still until rx_done (kolo_ni_e2e)
+  wire [63:0] x_h0 = rx_h0;
+  wire [255:0] x_beat = rx_beat;
   reg [15:0] fwait;    // head descriptor waits for FENCE
   reg [4:0] c_slot;
   reg [3:0] c_ctx;
@@ -297,18 +296,18 @@ module kolo_ni_tx #(
   wire in_rtx = es == E_RTX;
   assign push_h0 = in_rtx ? x_h0 :
                    {push_gen, p_rsv[3:0], c_rs, c_ordered, pl_flits, 1'b0, p_netop, node_id, c_dst};
-  assign push_h1 = in_rtx ? x_h1 : {c_key, c_tag, c_raddr};
-  assign push_nbeats = in_rtx ? x_nbeats : pl_beats;
-  assign push_dma = in_rtx ? x_dma : streaming_put;
+  assign push_h1 = in_rtx ? rx_h1 : {c_key, c_tag, c_raddr};
+  assign push_nbeats = in_rtx ? rx_nbeats : pl_beats;
+  assign push_dma = in_rtx ? rx_dma : streaming_put;
   assign push_cls = in_rtx ? !x_h0[35] : !c_ordered;
   // sp holds the INLINE or PIO payload, or an atomic's {compare, operand}
   // (loaded in E_LOAD); a GET_REQ's payload is its byte count
   assign push_beat = in_rtx ? x_beat : {sp[255:64], c_get ? {55'd0, n_pl} : sp[63:0]};
   assign push_rtx = in_rtx;
-  assign push_tag = c_tag;
+  assign push_tag = in_rtx ? rx_tag : c_tag;
   assign push_dst = c_dst;
   assign push_laddr = c_laddr;
-  assign chk_tag = c_tag;
+  assign chk_tag = rx_tag;
   assign rx_ready = es == E_IDLE;
   // bytes of a retransmitted PUT packet read from host memory again
   wire [5:0] x_lm1 = x_h0[KOLO_H0_LEN_LO+:6] - 6'd1;
@@ -320,13 +319,14 @@ module kolo_ni_tx #(
   always @(*)
     for (rk = 0; rk < 16; rk = rk + 1) ring_ge[rk] = ring_free >= rk[RING_AW:0];
   wire res_ok = hq_room && ring_ge[pl_beats];
-  wire x_ok = hq_room && ring_ge[x_nbeats] && chk_pend;
-  assign rq_valid = (es == E_PKT && streaming_put && res_ok) || (in_rtx && x_dma && x_ok);
+  wire x_ok = hq_room && ring_ge[rx_nbeats] && chk_pend;
+  assign rq_valid = (es == E_PKT && streaming_put && res_ok) || (in_rtx && rx_dma && x_ok);
   assign rq_addr = in_rtx ? x_beat[63:0] : c_laddr;
   assign rq_len = {4'd0, in_rtx ? x_n : n_pl};
   assign rq_id = {2'b00, {(6 - HQ_AW) {1'b0}}, push_idx};
   assign push = (es == E_PKT && res_ok && (streaming_put ? rq_ready : push_beat_ok)) ||
-                (in_rtx && x_ok && (x_dma ? rq_ready : push_beat_ok));
+                (in_rtx && x_ok && (rx_dma ? rq_ready : push_beat_ok));
+  assign rx_done = in_rtx && (push || !chk_pend);
   wire [30:0] rem_next = c_rem - {22'd0, n_pl};
   wire [47:0] raddr_next = c_raddr + {39'd0, n_pl};
   wire [63:0] laddr_next = c_laddr + {55'd0, n_pl};
@@ -440,18 +440,12 @@ module kolo_ni_tx #(
       end
       case (es)
         E_IDLE: if (rx_valid) begin
-          c_tag <= rx_tag;
-          x_h0 <= rx_h0;
-          x_h1 <= rx_h1;
-          x_nbeats <= rx_nbeats;
-          x_dma <= rx_dma;
-          x_beat <= rx_beat;
           es <= E_RTX;
         end else if (next_go) begin
           c_slot <= grant_slot;
           es <= E_LOAD;
         end
-        E_RTX: if (push || !chk_pend) es <= E_IDLE;
+        E_RTX: if (rx_done) es <= E_IDLE;
         E_LOAD: begin
           streaming_put <= 1'b0;
           c_get <= 1'b0;
