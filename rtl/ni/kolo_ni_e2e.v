@@ -20,8 +20,8 @@
 // the timeout (or, around a table switch, timeout / 8: see expired below)
 // is looked up in the routing table (lk_*, port 2 of kolo_ni_route): with a
 // valid route it goes back to the send engine (rt_*, valid/ready; the data
-// stays until rt_done) with the current route state, up to cfg_retries times; an invalid route only
-// restarts the timer (the route may come back). When the budget is spent
+// stays until rt_done) with the current route state, up to cfg_retries
+// times; an invalid route only restarts the timer (the route may come back). When the budget is spent
 // the packet is given up (gu_*, valid/ready, to the response side as a
 // local error with KOLO_ST_TIMEOUT or KOLO_ST_BAD_DST).
 // A tag that was sent again (or given up) is held when its response comes:
