@@ -46,6 +46,7 @@ module kolo_torus #(
     // every router's network output ports, for monitors: index n*6+p
     output wire [N*6-1:0]  mon_valid,
     output wire [N*6*68-1:0] mon_flit,
+    output wire [N*6-1:0]  mon_sunk,   // mon_flit holds a flit dropped at a down link
     // status and debug of every router (see kolo_router)
     // index n*6+p: the link leaving node n through port p is down (set both
     // ends): its router drops packets for it whole and never waits for it
@@ -77,6 +78,7 @@ module kolo_torus #(
   wire [N*7*2-1:0]  r_in_credit_vc;
   wire [N*7-1:0]    r_out_valid;
   wire [N*7*68-1:0] r_out_flit;
+  wire [N*7-1:0]    r_out_sunk;
   wire [N*7-1:0]    r_out_credit_valid;
   wire [N*7*2-1:0]  r_out_credit_vc;
 
@@ -108,6 +110,7 @@ module kolo_torus #(
           .in_credit_vc(r_in_credit_vc[n*7*2+:7*2]),
           .out_valid(r_out_valid[n*7+:7]),
           .out_flit(r_out_flit[n*7*68+:7*68]),
+          .out_sunk(r_out_sunk[n*7+:7]),
           .out_credit_valid(r_out_credit_valid[n*7+:7]),
           .out_credit_vc(r_out_credit_vc[n*7*2+:7*2]),
           .stat_fault_drops(stat_fault_drops[n*32+:32]),
@@ -117,7 +120,8 @@ module kolo_torus #(
           .dbg_vc_route(dbg_vc_route[n*28*6+:28*6])
       );
 
-      // local port
+      // local port (it never sinks: the local output is never down)
+      wire unused_local_sunk = &{1'b0, r_out_sunk[n*7+6]};
       assign r_in_valid[n*7+6]               = inj_valid[n];
       assign r_in_flit[(n*7+6)*68+:68]       = inj_flit[n*68+:68];
       assign inj_credit_valid[n]             = r_in_credit_valid[n*7+6];
@@ -140,6 +144,7 @@ module kolo_torus #(
 
         assign mon_valid[n*6+p]          = r_out_valid[n*7+p];
         assign mon_flit[(n*6+p)*68+:68]  = r_out_flit[(n*7+p)*68+:68];
+        assign mon_sunk[n*6+p]           = r_out_sunk[n*7+p];
 
         localparam integer MX = M % DIM_X;
         localparam integer MY = (M / DIM_X) % DIM_Y;

@@ -9,6 +9,12 @@
 // (one per cycle) only when the NI has taken the packet, so an NI that cannot
 // take packets backs the network up as the hardware would. Every head flit on
 // a network output port is reported to the scoreboard as a hop.
+//
+// Faults: set_link drives the torus' link_down bits of both ends of a link;
+// from then on the routers drop packets for it whole (kolo_router port_down)
+// and mark their flits on the monitor ports (mon_sunk), from which the
+// packet id (header flit 1) goes to Sink::dropped. Flits already on the
+// ideal link when it goes down still arrive.
 #include <cinttypes>
 #include <cstring>
 #include <deque>
@@ -80,7 +86,7 @@ class RtlNet : public Net {
   public:
     explicit RtlNet(Sink *sink)
         : sink_(sink), ctx_(new VerilatedContext), inj_(kNodes), ej_(kNodes),
-          mon_(static_cast<size_t>(kNodes) * 24, 0) {
+          mon_(static_cast<size_t>(kNodes) * 24, 0), sunk_(static_cast<size_t>(kNodes) * 24, 0) {
         top_.reset(new Vkolo_torus_sim(ctx_.get()));
         top_->clk = 0;
         top_->rst = 1;
@@ -88,6 +94,7 @@ class RtlNet : public Net {
         top_->lane_rst = 1;
         top_->err_threshold = 0;
         top_->lane_seed = 0;
+        sig_clear(top_->link_down);
         sig_clear(top_->inj_valid);
         sig_clear(top_->ej_credit_valid);
         top_->eval();
@@ -165,6 +172,18 @@ class RtlNet : public Net {
         }
     }
     uint64_t flits_injected() const override { return flits_; }
+
+    void set_link(int node, int port, bool up) override {
+        kolo_topo t{};
+        t.size[0] = KOLO_DIM_X;
+        t.size[1] = KOLO_DIM_Y;
+        t.size[2] = KOLO_DIM_Z;
+        uint16_t id = kolo_node_id_of_index(&t, static_cast<unsigned>(node));
+        unsigned other = kolo_node_index(&t, kolo_neighbor(&t, id, port));
+        sig_set(top_->link_down, static_cast<unsigned>(node) * 6 + static_cast<unsigned>(port), 1, up ? 0 : 1);
+        sig_set(top_->link_down, other * 6 + static_cast<unsigned>(port ^ 1), 1, up ? 0 : 1);
+    }
+    uint64_t fault_drops() const override { return drops_; }
 
   private:
     void tick() {
@@ -256,6 +275,29 @@ class RtlNet : public Net {
                 }
             }
         }
+        // flits of packets dropped at down links: header flit 1 names the packet
+        for (unsigned w = 0; w < (mon_slots + 31) / 32; w++) {
+            uint32_t bits = sig_word(top_->mon_sunk, w);
+            while (bits) {
+                unsigned b = static_cast<unsigned>(__builtin_ctz(bits));
+                bits &= bits - 1;
+                unsigned slot = w * 32 + b;
+                if (slot >= mon_slots)
+                    break;
+                moved = true;
+                Flit f = flit_get(top_->mon_flit, slot);
+                uint8_t &pend = sunk_[slot * 4 + (f.vc & 3)];
+                if (f.head) {
+                    pend = 1;
+                } else if (pend) {
+                    pend = 0;
+                    drops_++;
+                    in_net_--;
+                    sink_->dropped(kolo_tb::h1_addr(f.data), static_cast<int>(slot / 6),
+                                   static_cast<int>(slot % 6));
+                }
+            }
+        }
         for (int n = 0; n < kNodes; n++) {
             if (!sig_get(top_->ej_valid, static_cast<unsigned>(n), 1))
                 continue;
@@ -325,6 +367,19 @@ class RtlNet : public Net {
     }
 
     void check_router_errors() {
+        // every packet a router counted as dropped was seen on its monitor
+        // port (the drops whose header flit 1 is still to come are pending)
+        uint64_t counted = 0, pending = 0;
+        for (int n = 0; n < kNodes; n++)
+            counted += sig_get(top_->stat_fault_drops, static_cast<unsigned>(n) * 32, 32);
+        for (uint8_t p : sunk_)
+            pending += p;
+        if (counted != drops_ + pending && !drop_mismatch_) {
+            drop_mismatch_ = true;
+            sink_->net_error("routers counted " + std::to_string(counted) +
+                             " packets dropped at down links, the monitors saw " +
+                             std::to_string(drops_) + " (+" + std::to_string(pending) + " starting)");
+        }
         for (int n = 0; n < kNodes; n++) {
             uint64_t errs = sig_get(top_->stat_errors, static_cast<unsigned>(n) * 64, 64);
             if (errs && !(reported_ & (1ull << (n & 63)))) {
@@ -342,8 +397,9 @@ class RtlNet : public Net {
     std::unique_ptr<Vkolo_torus_sim> top_;
     std::vector<Injector> inj_;
     std::vector<Ejector> ej_;
-    std::vector<uint8_t> mon_;
-    uint64_t in_net_ = 0, cycles_ = 0, flits_ = 0, reported_ = 0;
+    std::vector<uint8_t> mon_, sunk_;
+    uint64_t in_net_ = 0, cycles_ = 0, flits_ = 0, reported_ = 0, drops_ = 0;
+    bool drop_mismatch_ = false;
 };
 
 Net *make_rtl(Sink *sink, const kolo_topo &t, std::string *err) {

@@ -462,10 +462,10 @@ int kolo_sim_resolve(kolo_sim_opts *o, char *err, size_t errlen) {
         return err_out(err, errlen,
                        "%u PEs do not fit on a %ux%ux%u torus (%u nodes, one PE per node)", o->npes,
                        o->topo.size[0], o->topo.size[1], o->topo.size[2], nodes);
-    if (o->svc && (o->ni == KOLO_NI_RTL || o->net == KOLO_NET_RTL))
+    if (o->svc && o->ni == KOLO_NI_RTL)
         return err_out(err, errlen,
-                       "fault events, --svc and --ctl run on the ideal network with the C NI "
-                       "model only (the RTL router has no down-port drop yet: docs/firmware.md)");
+                       "fault events, --svc and --ctl need the C NI model (--ni=model): the NI "
+                       "RTL has no end-to-end retransmission yet (docs/firmware.md)");
     if (o->svc && o->fault)
         return err_out(err, errlen, "--fault cannot be combined with fault events, --svc or --ctl");
     for (unsigned i = 0; i < o->nevents; i++) {

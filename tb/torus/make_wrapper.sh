@@ -35,6 +35,9 @@ module kolo_torus_sim #(
     input  wire [N*2-1:0]    ej_credit_vc,
     output wire [N*6-1:0]    mon_valid,
     output wire [N*6*68-1:0] mon_flit,
+    output wire [N*6-1:0]    mon_sunk,
+    input  wire [N*6-1:0]    link_down,
+    output wire [N*32-1:0]   stat_fault_drops,
     output wire [N*64-1:0]   stat_errors,
     output wire [N*7*32-1:0] stat_out_flits,
     output wire [N*28*8-1:0] dbg_vc_occ,
@@ -47,11 +50,6 @@ module kolo_torus_sim #(
     output wire [N*6*2-1:0]  link_state,
     output wire [N*6*512-1:0] link_counters
 );
-  // links stay up in these tests; the routers' down-port drop has its own test (tb/router)
-  wire [N*6-1:0]    link_down = {N*6{1'b0}};
-  /* verilator lint_off UNUSEDSIGNAL */
-  wire [N*32-1:0]   stat_fault_drops;
-  /* verilator lint_on UNUSEDSIGNAL */
   wire [N*6*66-1:0] lane_tx;
   wire [N*6*66-1:0] lane_rx;
   wire [N*6-1:0]    lane_slip;

@@ -210,6 +210,7 @@ bool TorusBench::setup(std::string *err) {
 #endif
     top_->clk = 0;
     top_->rst = 1;
+    kolo_tb::sig_clear(top_->link_down); // links stay up here; router-down and kolo-sim fail them
     top_->lane_clk = 0;
     top_->lane_rst = 1;
     top_->lane_seed = static_cast<uint32_t>(mix64(cfg_.seed ^ 0x1a9e5eedull));

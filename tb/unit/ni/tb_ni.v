@@ -98,6 +98,7 @@ module tb_ni #(
           .ej_credit_vc(ni_ej_credit_vc),
           .mon_valid(),
           .mon_flit(),
+          .mon_sunk(),
           .link_down({N * 6{1'b0}}),
           .stat_fault_drops(),
           .stat_errors(router_errors),
