@@ -4,8 +4,6 @@
 #
 #   make test-unit-svc            directed cases, then 3 seeded random runs on
 #                                 different tori (SEED=<n> replays one seed)
-#   make test-unit-svc-negative   the test must fail on a block with one broken
-#                                 register (SVC_BUG: SCRATCH reads back bit 0 flipped)
 #   build/svc/obj/tb_svc [--seed=N] [--cycles=N] [--torus=XxYxZ] [--node=x,y,z] [--no-directed]
 #   make bench-svc_luts_xc7 bench-svc_ffs_xc7 bench-svc_bram_xc7
 #                                 Yosys synth_xilinx estimate of kolo_svc
@@ -39,8 +37,8 @@ tb-svc: $(SVC_BIN)
 # SEED=<n> runs that seed only
 test-unit-svc: $(SVC_BIN) | $(DEPS_STAMP)
 	@if [ -n "$(SEED)" ]; then $< --seed=$(SEED); else \
-	    $< --seed=1 --cycles=150000 && $< --seed=2 --torus=3x1x2 --cycles=150000 && \
-	    $< --seed=3 --torus=16x16x1 --cycles=150000; fi
+	    $< --seed=1 --cycles=400000 && $< --seed=2 --torus=3x1x2 --cycles=400000 && \
+	    $< --seed=3 --torus=16x16x1 --cycles=400000; fi
 TESTS += unit-svc
 
 # ---- benchmarks -----------------------------------------------------------------------------

@@ -6,7 +6,7 @@
 // Both banks are addressed by node index i = x + X*(y + Y*z) as the bus and
 // the C model address them; a lookup converts its node id {z,y,x} to the
 // index with two 16-entry tables of X*y and X*Y*z (kept in registers from
-// the straps) and one adder, so a lookup in cycle t (rt_lk_valid, rt_lk_id)
+// the straps, settled 40 cycles after them) and one adder, so a lookup in cycle t (rt_lk_valid, rt_lk_id)
 // has its entry on rt_lk_entry in t+1 (0 for an id outside the torus).
 // epoch_we (a bus write of RT_EPOCH) switches the banks in one clock edge:
 // from the next cycle on rt_epoch is the new epoch, rt_switch pulses for
@@ -17,7 +17,9 @@
 // cycles); the owner must not use sh_* or epoch_we while copying.
 // Shadow access (sh_en, not while copying): sh_we writes sh_wdata at sh_idx;
 // otherwise sh_rdata holds the shadow entry in the next cycle. Indexes at or
-// above ENTRIES are plain storage: never copied, never looked up.
+// above ENTRIES are plain storage: never copied, never looked up. rst does
+// not clear the banks (block RAM): firmware fills the shadow before its
+// first switch.
 module kolo_svc_rt (
     input  wire         clk,
     input  wire         rst,
@@ -39,29 +41,27 @@ module kolo_svc_rt (
     input  wire         epoch_we,
     input  wire [15:0]  epoch_data
 );
-  // ---- sizes and the id -> index tables (straps: static) -------------------------
+  // ---- sizes and the id -> index tables ---------------------------------------------
+  // Built by repeated addition, one register stage per step (no multiplier,
+  // no long path): they settle within 40 cycles of the straps, which are
+  // static (hold rst that long after power-up).
   wire [3:0] xm1 = dim_m1[3:0], ym1 = dim_m1[7:4], zm1 = dim_m1[11:8];
-  reg [8:0] size_xy;
-  reg [16*8-1:0] y_off;      // X * y at [8*y +: 8]
-  reg [16*12-1:0] z_off;     // X * Y * z at [12*z +: 12]
-  wire [8:0] size_x = {5'd0, xm1} + 9'd1;
-  wire [8:0] size_y = {5'd0, ym1} + 9'd1;
-  wire [12:0] size_z = {9'd0, zm1} + 13'd1;
-  wire [8:0] xy = size_x * size_y;
+  wire [7:0] size_x = {4'd0, xm1} + 8'd1;
+  reg [8:0] size_xy;            // X * Y
+  reg [16*8-1:0] y_off;         // X * y at [8*y +: 8]
+  reg [16*12-1:0] z_off;        // X * Y * z at [12*z +: 12]
   always @(posedge clk) begin
-    size_xy <= xy;
-    entries <= {4'd0, size_xy} * size_z;
+    y_off[7:0] <= 8'd0;
+    z_off[11:0] <= 12'd0;
+    size_xy <= {1'b0, y_off[8*ym1+:8]} + {1'b0, size_x};
+    entries <= {1'b0, z_off[12*zm1+:12]} + {4'd0, size_xy};
   end
   genvar g;
   generate
-    for (g = 0; g < 16; g = g + 1) begin : g_tab
-      localparam [7:0] K8 = g;
-      localparam [11:0] K12 = g;
-      wire [7:0] yo = size_x[7:0] * K8;   // X <= 16, y <= 15: fits
-      wire [11:0] zo = {3'd0, size_xy} * K12;
+    for (g = 1; g < 16; g = g + 1) begin : g_tab
       always @(posedge clk) begin
-        y_off[8*g+:8] <= yo;
-        z_off[12*g+:12] <= zo;
+        y_off[8*g+:8] <= y_off[8*(g-1)+:8] + size_x;
+        z_off[12*g+:12] <= z_off[12*(g-1)+:12] + {3'd0, size_xy};
       end
     end
   endgenerate

@@ -134,6 +134,7 @@ struct World {
     // receive drive
     std::deque<RxPkt> rxq;
     size_t rx_pos = 0;
+    bool rx_last_open = false;  // the last packet generated had no tail
     // stats
     unsigned long n_reads = 0, n_writes = 0, n_err = 0, n_lookups = 0, n_tx = 0, n_rx = 0, n_rx_drop = 0,
                   n_acts = 0, n_switch = 0, n_irq = 0;
@@ -235,9 +236,12 @@ struct World {
         if (force_lk_id >= 0) top->rt_lk_id = (uint16_t)force_lk_id;
         // mailbox
         top->mgmt_tx_ready = rand_io ? rng.chance((unsigned)tx_ready_pct) : 1;
-        if (rand_io && rxq.empty() && rng.chance(3)) {
-            int burst = rng.chance(20) ? 12 : 1;
-            for (int i = 0; i < burst; i++) rxq.push_back(random_rx_packet());
+        if (rand_io && rxq.empty() && rng.chance(2)) {
+            int burst = rng.chance(10) ? 12 : 1;
+            for (int i = 0; i < burst; i++) {
+                rxq.push_back(random_rx_packet());
+                rx_last_open = !rxq.back().tail.back();
+            }
         }
         top->mgmt_rx_valid = 0;
         if (!rxq.empty() && (!rand_io || rng.chance(80))) {
@@ -465,6 +469,18 @@ struct World {
         }
         if (r < 86) return make_rx(src, 0, 1 + rng.below(3), true);                      // 0 words
         if (r < 92) return make_rx(src, 65 + rng.below(191), 32, true);                  // over 64 words
+        if (r < 95) {  // abandoned: no tail, the next head starts a new packet
+            unsigned words = 1 + rng.below(64);
+            RxPkt k = make_rx(src, words, rng.below((words + 1) / 2 + 1), false);
+            k.tail.back() = 0;
+            return k;
+        }
+        // stray flits: no head (not after an abandoned packet: they would continue it)
+        if (r < 97 && !rx_last_open) {
+            RxPkt k = make_rx(src, 2, 1, false);
+            k.head[0] = 0;
+            return k;
+        }
         unsigned words = 1 + rng.below(64), fl = (words + 1) / 2;                        // wrong length
         return make_rx(src, words, fl + (rng.chance(50) || fl == 1 ? 1 : (unsigned)-1), false);
     }
@@ -483,8 +499,9 @@ struct World {
         if (r < 22) {  // mailbox receive
             static const uint32_t a[] = {KOLO_SVC_MBX_RX_STATUS, KOLO_SVC_MBX_RX_SRC, KOLO_SVC_MBX_RX_DATA,
                                          KOLO_SVC_MBX_RX_DATA, KOLO_SVC_MBX_RX_DATA, KOLO_SVC_MBX_RX_POP,
-                                         KOLO_SVC_MBX_RX_COUNT, KOLO_SVC_MBX_RX_DROPS};
-            uint32_t x = a[rng.below(8)];
+                                         KOLO_SVC_MBX_RX_POP, KOLO_SVC_MBX_RX_POP, KOLO_SVC_MBX_RX_COUNT,
+                                         KOLO_SVC_MBX_RX_DROPS};
+            uint32_t x = a[rng.below(10)];
             *write = x == KOLO_SVC_MBX_RX_POP ? rng.chance(80) : rng.chance(5);
             return x;
         }
@@ -728,7 +745,7 @@ int main(int argc, char **argv) {
     t->node_id = w.me;
     t->dim_m1 = (uint16_t)((sx - 1) | (sy - 1) << 4 | (sz - 1) << 8);
     t->rst = 1;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 64; i++) {  // the block's size tables settle from the straps
         t->clk = 0;
         t->eval();
         t->clk = 1;
@@ -745,7 +762,7 @@ int main(int argc, char **argv) {
         w.cycle();
     }
     std::printf("PASS unit-svc: %llu cycles; %lu reads, %lu writes (%lu SLVERR), %lu lookups, %lu table switches, "
-                "MGMT %lu sent, %lu received (%lu dropped), %lu link/threshold actions, irq high %lu cycles "
+                "MGMT %lu sent, %lu offered (%lu not stored), %lu link/threshold actions, irq high %lu cycles "
                 "(seed %llu)\n",
                 (unsigned long long)g_cyc, w.n_reads, w.n_writes, w.n_err, w.n_lookups, w.n_switch, w.n_tx, w.n_rx,
                 w.n_rx_drop, w.n_acts, w.n_irq, (unsigned long long)g_seed);
