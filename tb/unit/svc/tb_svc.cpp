@@ -328,6 +328,8 @@ struct World {
                 if (!up_q[p] || !pvalid_q[p]) fail("port %d: up action while the registered link is down", p);
                 kolo_svc_set_link(m, p, 1, (uint16_t)pid_q[p], pport_q[p]);
             } else {
+                bool match = pid_q[p] == kolo_neighbor(&topo, me, p) && pport_q[p] == (p ^ 1);
+                if (up_q[p] && pvalid_q[p] && match) fail("port %d: down action on a link up with its peer", p);
                 kolo_svc_set_link(m, p, 0, 0, 0);
             }
         }
@@ -468,7 +470,11 @@ struct World {
             return make_rx(src, words, (words + 1) / 2, true);
         }
         if (r < 86) return make_rx(src, 0, 1 + rng.below(3), true);                      // 0 words
-        if (r < 92) return make_rx(src, 65 + rng.below(191), 32, true);                  // over 64 words
+        if (r < 90) return make_rx(src, 65 + rng.below(191), 32, true);                  // over 64 words
+        if (r < 92) {  // over 64 words and as many flits as they need (more than a packet holds)
+            unsigned words = 65 + rng.below(6);
+            return make_rx(src, words, (words + 1) / 2, true);
+        }
         if (r < 95) {  // abandoned: no tail, the next head starts a new packet
             unsigned words = 1 + rng.below(64);
             RxPkt k = make_rx(src, words, rng.below((words + 1) / 2 + 1), false);
