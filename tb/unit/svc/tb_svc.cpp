@@ -127,6 +127,7 @@ struct World {
     std::vector<int> tx_head, tx_tail;
     int tx_ready_pct = 70;
     int force_lk_id = -1;  // directed: the id to look up
+    bool quiet = false;    // a phase with few events and many EVT_DATA reads: the FIFO drains
     // link drive (this cycle and the last)
     int up[6] = {0}, pvalid[6] = {0}, pid[6] = {0}, pport[6] = {0};
     int up_q[6] = {0}, pvalid_q[6] = {0}, pid_q[6] = {0}, pport_q[6] = {0};
@@ -138,6 +139,8 @@ struct World {
     // stats
     unsigned long n_reads = 0, n_writes = 0, n_err = 0, n_lookups = 0, n_tx = 0, n_rx = 0, n_rx_drop = 0,
                   n_acts = 0, n_switch = 0, n_irq = 0;
+    // coverage: events read by type, host writes taken, packets stored, accesses that waited for the copy
+    unsigned long cov_evt[8] = {0}, cov_host_wr = 0, cov_stored = 0, cov_stalled = 0, cov_time_lo = 0;
 
     uint16_t id_of(unsigned i) const { return kolo_node_id_of_index(&topo, i); }
     bool in_torus(uint16_t id) const {
@@ -183,7 +186,7 @@ struct World {
         // links
         for (int p = 0; p < 6; p++) {
             up_q[p] = up[p], pvalid_q[p] = pvalid[p], pid_q[p] = pid[p], pport_q[p] = pport[p];
-            if (rand_io && rng.chance(1) && rng.chance(30)) {
+            if (rand_io && rng.chance(1) && rng.chance(quiet ? 1 : 30)) {
                 up[p] = rng.chance(60);
                 pvalid[p] = rng.chance(90);
                 pid[p] = rng.chance(75) ? kolo_neighbor(&topo, me, p) : (int)rng.bits(12);
@@ -236,7 +239,7 @@ struct World {
         if (force_lk_id >= 0) top->rt_lk_id = (uint16_t)force_lk_id;
         // mailbox
         top->mgmt_tx_ready = rand_io ? rng.chance((unsigned)tx_ready_pct) : 1;
-        if (rand_io && rxq.empty() && rng.chance(2)) {
+        if (rand_io && rxq.empty() && rng.chance(2) && (!quiet || rng.chance(5))) {
             int burst = rng.chance(10) ? 12 : 1;
             for (int i = 0; i < burst; i++) {
                 rxq.push_back(random_rx_packet());
@@ -292,6 +295,9 @@ struct World {
             }
         }
         // 1. the bus access the block executes now
+        if (inflight >= 0 && !top->p_exec && !port[inflight].acc.executed && port[inflight].state == 2 &&
+            rt_copying_now())
+            cov_stalled++;
         if (top->p_exec) {
             if (inflight < 0) fail("exec without an access");
             Access &a = port[inflight].acc;
@@ -312,6 +318,7 @@ struct World {
                     int r = kolo_svc_mgmt_deliver(m, k.src, k.w.data(), k.words);
                     n_rx++;
                     if (r) n_rx_drop++;
+                    else cov_stored++;
                 }
                 rxq.pop_front();
                 rx_pos = 0;
@@ -362,8 +369,11 @@ struct World {
                 uint32_t v = p ? top->h_axil_rdata : top->s_axil_rdata;
                 if (v != a.rdata) fail("port %d read %04x: %08x, model %08x", p, a.addr, v, a.rdata);
                 n_reads++;
+                if (a.addr == KOLO_SVC_EVT_DATA && !a.err) cov_evt[v & 7]++;
+                if (a.addr == KOLO_SVC_SYS_TIME_LO) cov_time_lo++;
             } else {
                 n_writes++;
+                if (p == 1 && !a.err) cov_host_wr++;
             }
             if (a.err) n_err++;
             d.result = a;
@@ -376,6 +386,8 @@ struct World {
         irq_hist[1] = kolo_svc_irq(m);
         n_irq += (unsigned long)irq_hist[1];
     }
+
+    bool rt_copying_now() const { return top->p_copying; }
 
     void tx_flit() {
         uint64_t d = get_bits(top->mgmt_tx_flit, 0, 64);
@@ -519,6 +531,7 @@ struct World {
             *write = x == KOLO_SVC_MBX_TX_DATA || x == KOLO_SVC_MBX_TX_SEND ? rng.chance(85) : rng.chance(40);
             return x;
         }
+        if (quiet && rng.chance(40)) r = 40;
         if (r < 48) {  // events
             static const uint32_t a[] = {KOLO_SVC_EVT_STATUS, KOLO_SVC_EVT_DATA, KOLO_SVC_EVT_DATA,
                                          KOLO_SVC_EVT_IRQ_EN, KOLO_SVC_EVT_IRQ_STATUS, KOLO_SVC_EVT_LOST,
@@ -764,8 +777,23 @@ int main(int argc, char **argv) {
     uint64_t end = g_cyc + cycles;
     while (g_cyc < end) {
         // phases: vary transmit back-pressure
-        if (g_cyc % 20000 == 0) w.tx_ready_pct = (int)(10 + w.rng.below(91));
+        if (g_cyc % 20000 == 0) {
+            w.tx_ready_pct = (int)(10 + w.rng.below(91));
+            w.quiet = (g_cyc / 20000) % 3 == 2 || w.rng.chance(20);  // every third phase at least
+        }
         w.cycle();
+    }
+    std::printf("coverage: events read: LINK_UP %lu, LINK_DOWN %lu, MISCABLED %lu, ERR_THRESHOLD %lu, "
+                "MBX_OVERFLOW %lu, none %lu; host writes taken %lu; packets stored %lu; TIME_LO reads %lu; "
+                "cycles an access waited for the table copy %lu\n",
+                w.cov_evt[1], w.cov_evt[2], w.cov_evt[3], w.cov_evt[4], w.cov_evt[5], w.cov_evt[0], w.cov_host_wr,
+                w.cov_stored, w.cov_time_lo, w.cov_stalled);
+    // a long random run that never reached one of these would prove little: fail it
+    if (cycles >= 100000) {
+        for (int e = 0; e <= 5; e++)
+            if (!w.cov_evt[e]) fail("coverage: no event of type %d read in the random phase", e);
+        if (!w.cov_host_wr || !w.cov_stored || !w.cov_time_lo || !w.cov_stalled || !w.n_tx || !w.n_switch)
+            fail("coverage: host writes, stored packets, TIME_LO reads, copy waits, sends or switches missing");
     }
     std::printf("PASS unit-svc: %llu cycles; %lu reads, %lu writes (%lu SLVERR), %lu lookups, %lu table switches, "
                 "MGMT %lu sent, %lu offered (%lu not stored), %lu link/threshold actions, irq high %lu cycles "

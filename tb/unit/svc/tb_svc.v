@@ -78,7 +78,8 @@ module tb_svc #(
     output wire         p_act_valid,
     output wire         p_act_thresh,
     output wire [2:0]   p_act_port,
-    output wire         p_act_up
+    output wire         p_act_up,
+    output wire         p_copying
 );
   kolo_svc #(
       .ADDR_W(15),
@@ -157,5 +158,6 @@ module tb_svc #(
   assign p_act_thresh = u_dut.u_link.act_thresh;
   assign p_act_port = u_dut.u_link.act_port;
   assign p_act_up = u_dut.u_link.act_up;
+  assign p_copying = u_dut.rt_copying;
 endmodule
 `default_nettype wire
