@@ -17,6 +17,7 @@
 // are ignored. Reads (one access per cycle at most): rd_en takes the next
 // word of the oldest packet, on rd_word in the next cycle (0 past its end
 // or with no packet); pop drops what is left of the oldest packet.
+// PKTS (1..15) packets are kept; the 16 slots leave one to receive into.
 module kolo_svc_mbx_rx #(
     parameter PKTS = 8
 ) (
@@ -36,6 +37,7 @@ module kolo_svc_mbx_rx #(
     output wire         ovf_push,
     output wire [11:0]  ovf_src
 );
+  `include "kolo_defs.vh"
   localparam [3:0] FULL = PKTS;
   localparam [7:0] MAX_WORDS = 8'd64;
 
@@ -48,8 +50,8 @@ module kolo_svc_mbx_rx #(
   // ---- receive -------------------------------------------------------------------------------
   assign mgmt_rx_ready = 1'b1;
   wire take = mgmt_rx_valid;
-  wire f_head = mgmt_rx_flit[65], f_tail = mgmt_rx_flit[64];
-  wire [63:0] f_data = mgmt_rx_flit[63:0];
+  wire f_head = mgmt_rx_flit[KOLO_FLIT_HEAD], f_tail = mgmt_rx_flit[KOLO_FLIT_TAIL];
+  wire [63:0] f_data = mgmt_rx_flit[KOLO_DATA_W-1:0];
   reg in_pkt, r_bad;
   reg [5:0] fidx;                 // index of the next flit of the packet (0 = header flit 0)
   reg [3:0] r_slot;
@@ -74,7 +76,7 @@ module kolo_svc_mbx_rx #(
         in_pkt <= !f_tail;
         fidx <= 6'd1;
         r_bad <= 1'b0;
-        r_src <= f_data[23:12];
+        r_src <= f_data[KOLO_H0_SRC_LO+:12];
         r_slot <= head + pkts;
       end else if (in_pkt) begin
         if (f_tail) in_pkt <= 1'b0;

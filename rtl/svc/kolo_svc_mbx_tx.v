@@ -28,7 +28,8 @@ module kolo_svc_mbx_tx (
     input  wire         mgmt_tx_ready,
     output wire [65:0]  mgmt_tx_flit
 );
-  localparam [3:0] OP_MGMT = 4'd11;   // docs/packet-format.md section 7
+  `include "kolo_defs.vh"
+  localparam [63:0] OP_MGMT = 64'd11;  // docs/packet-format.md section 7
   localparam [6:0] MAX_WORDS = 7'd64;
 
   reg [31:0] w_lo[0:31], w_hi[0:31];  // even and odd words
@@ -39,12 +40,17 @@ module kolo_svc_mbx_tx (
   wire [5:0] nflits = words[6:1] + {5'd0, words[0]};   // payload flits, 1..32
   wire [4:0] pk = fidx[4:0] - 5'd2;                    // payload flit number
   wire hi_valid = {1'b0, pk, 1'b1} < words;     // word 2k+1 was appended
-  wire [63:0] h0 = {5'd0, snd_rs, 1'b0, nflits, 1'b1, OP_MGMT, node_id, snd_dst};
+  // header flit 0: MGMT on the response virtual network (vnet 1), not ordered
+  wire [63:0] h0 = {52'd0, snd_dst} << KOLO_H0_DST_LO | {52'd0, node_id} << KOLO_H0_SRC_LO |
+                   OP_MGMT << KOLO_H0_OP_LO | 64'd1 << KOLO_H0_VNET | {58'd0, nflits} << KOLO_H0_LEN_LO |
+                   {41'd0, snd_rs} << KOLO_H0_RS_LO;
   wire [63:0] h1 = {56'd0, {1'b0, words}};
   wire [63:0] pay = {hi_valid ? w_hi[pk] : 32'd0, w_lo[pk]};
   wire is_tail = fidx == nflits + 6'd1;
   assign mgmt_tx_valid = busy;
-  assign mgmt_tx_flit = {fidx == 6'd0, is_tail, fidx == 6'd0 ? h0 : fidx == 6'd1 ? h1 : pay};
+  assign mgmt_tx_flit[KOLO_FLIT_HEAD] = fidx == 6'd0;
+  assign mgmt_tx_flit[KOLO_FLIT_TAIL] = is_tail;
+  assign mgmt_tx_flit[KOLO_DATA_W-1:0] = fidx == 6'd0 ? h0 : fidx == 6'd1 ? h1 : pay;
   wire tail_taken = busy && mgmt_tx_ready && is_tail;
 
   wire append = data_we && !busy && words != MAX_WORDS;

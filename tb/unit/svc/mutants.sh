@@ -15,6 +15,7 @@ occ=""; command -v ccache >/dev/null && occ="-MAKEFLAGS OBJCACHE=ccache"
 # file, old, new (three elements per mutant; old occurs once in file)
 mutants=(
   kolo_svc.v "\`KOLO_SVC_SYS_SCRATCH: rd_mux = scratch;" "\`KOLO_SVC_SYS_SCRATCH: rd_mux = scratch ^ 32'd1;"
+  kolo_svc_axil.v ".advance(1'b1)," ".advance(1'b0),"
   kolo_svc.v "(a == \`KOLO_SVC_SYS_HOST_ACCESS || !host_access)" "(!host_access)"
   kolo_svc.v "else irq <= (irq_status & irq_en) != 2'd0;" "else irq <= (irq_status & irq_en) != 2'd0 || evt_count == 6'd32;"
   kolo_svc.v "if (rd_time_lo) time_hi_latched <= cycles[63:32];" "if (rd_time_lo) time_hi_latched <= cycles[62:31];"

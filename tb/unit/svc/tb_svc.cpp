@@ -108,6 +108,8 @@ struct World {
 
     PortDrv port[2];
     int inflight = -1;  // port whose access is inside the block
+    bool req_vis[2] = {false, false};  // the port's request is complete on the bus this cycle
+    int passed_over[2] = {0, 0};       // accesses of the other port taken while it requested
     // model callbacks
     bool tx_accept = false;
     int tx_sent = 0;
@@ -161,6 +163,7 @@ struct World {
             bool aw = d.state == 1 && d.acc.write, w = aw && d.w_delay == 0, ar = d.state == 1 && !d.acc.write;
             if (d.state == 1 && d.w_delay > 0) d.w_delay--;
             bool rdy = rand_bus ? rng.chance(70) : true;
+            req_vis[p] = w || ar;
             if (p == 0) {
                 top->s_axil_awvalid = aw;
                 top->s_axil_awaddr = d.acc.addr & 0x7fff;
@@ -289,6 +292,10 @@ struct World {
             if (w_rdy && !w_val) fail("port %d: WREADY without WVALID", p);
             if (hs_w || hs_r) {
                 if (d.state != 1) fail("port %d: handshake without a request", p);
+                // fairness: round robin over the four requesters lets the other port in at most twice
+                passed_over[p] = 0;
+                if (req_vis[1 - p] && ++passed_over[1 - p] > 2)
+                    fail("port %d waited through %d accesses of port %d", 1 - p, passed_over[1 - p], p);
                 if (inflight >= 0) fail("port %d: access taken while another is in the block", p);
                 d.state = 2;
                 inflight = p;
