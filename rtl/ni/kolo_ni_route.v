@@ -12,6 +12,9 @@
 // 30 cycles), then the entry is written, or read through the shared read
 // port. mm_req is held until mm_done pulses; an index outside the torus
 // writes nothing and reads 0 (mm_in = 0).
+// ext_en = 1: lookups read the service block's double-buffered table instead
+// (kolo_svc: ext_lk_valid/ext_lk_id ask, ext_lk_entry answers the next
+// cycle); the RAM here then only serves MMIO. A static strap.
 module kolo_ni_route (
     input  wire          clk,
     input  wire          rst,
@@ -28,11 +31,15 @@ module kolo_ni_route (
     input  wire [31:0]   mm_wdata,
     output reg           mm_done,
     output reg  [31:0]   mm_rdata,
-    output reg           mm_in
+    output reg           mm_in,
+    input  wire          ext_en,
+    output wire          ext_lk_valid,
+    output wire [11:0]   ext_lk_id,
+    input  wire [31:0]   ext_lk_entry
 );
   reg [31:0] ram[0:4095];
   reg [31:0] ram_q;
-  assign lk_entry = ram_q;
+  assign lk_entry = ext_en ? ext_lk_entry : ram_q;
 
   // ---- MMIO index -> id --------------------------------------------------------
   localparam M_IDLE = 3'd0, M_DIVX = 3'd1, M_DIVY = 3'd2, M_ACT = 3'd3, M_RD = 3'd4,
@@ -134,6 +141,8 @@ module kolo_ni_route (
     if (rst) lk_rvalid <= 2'b00;
     else lk_rvalid <= gnt[1:0];
   end
-  always @(*) lk_ok = r_in_q && ram_q[31];
+  always @(*) lk_ok = r_in_q && lk_entry[31];
+  assign ext_lk_valid = ext_en && gnt[1:0] != 2'b00;
+  assign ext_lk_id = raddr;
 endmodule
 `default_nettype wire

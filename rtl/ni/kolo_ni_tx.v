@@ -102,6 +102,7 @@ module kolo_ni_tx #(
     output wire          push_dma,
     output wire          push_cls,
     output wire [255:0]  push_beat,
+    output wire          stat_unreachable,  // an operation completed with BAD_DST: no valid route
     output wire [15:0]   dbg
 );
   `include "kolo_defs.vh"
@@ -344,6 +345,7 @@ module kolo_ni_tx #(
   wire in_fin = es == E_FIN && f_ready;
   wire f_ev_go = in_fin && f_event && ev_free;
   wire f_op_go = in_fin && !f_event && tag_valid;
+  assign stat_unreachable = f_ev_go && pre_st == ST_OK && !is_nop && !rok_now;
   assign tag_alloc = f_op_go;
   assign st_we = f_op_go;
   assign ops_inc = f_op_go;
