@@ -10,11 +10,11 @@
 // reference: tb/unit/svc compares the two register for register.
 //
 // Bus: one access at a time (kolo_svc_axil arbitrates round robin). The
-// access executes in the cycle after its address handshake (the "exec"
-// cycle: every read sees the state before it, every side effect lands at
-// its clock edge), its data is gathered in the next, and the response is
-// offered from the cycle after: a read or write takes 4 cycles to BVALID/
-// RVALID without waits. An access to the shadow table or a write of
+// access is decoded in the cycle after its address handshake, executes in
+// the next (the "exec" cycle: every read sees the state before it, every
+// side effect lands at its clock edge), its data is gathered in the next,
+// and the response is offered from the cycle after: BVALID/RVALID 4 cycles
+// after the handshake without waits, 5 cycles per access. An access to the shadow table or a write of
 // RT_EPOCH waits while the table is being copied after a switch.
 // SLVERR, counted in BAD_ACCESS: a misaligned address, a write whose WSTRB
 // is not 4'hF, an unmapped address, a write to a read-only register.
@@ -169,36 +169,28 @@ module kolo_svc #(
       .h_axil_rresp(h_axil_rresp),
       .op_valid(op_valid),
       .op_write(op_write),
-      .op_host(op_host),
       .op_addr(op_addr),
       .op_wdata(op_wdata),
+      .op_host(op_host),
       .op_strb(op_strb),
       .op_done(op_done),
       .op_err(op_err),
       .op_rdata(op_rdata)
   );
 
-  // ---- decode --------------------------------------------------------------------------
+  // ---- decode ----------------------------------------------------------------------------
+  // The access is decoded in its first cycle on op_* (dec_done low) and the
+  // verdict registered; it executes from the next cycle on, so that exec
+  // and its side effects depend on flip-flops only.
   wire [31:0] a = {{(32 - ADDR_W) {1'b0}}, op_addr};
   wire [31:0] link_rel = a - `KOLO_SVC_LINK_CTRL;
-  wire [31:0] shadow_rel = a - `KOLO_SVC_RT_SHADOW_ENTRY;
-  wire [31:0] outf_rel = a - `KOLO_SVC_RTR_OUT_FLITS;
   wire in_link = a >= `KOLO_SVC_LINK_CTRL && a < LINK_END;
   wire in_shadow = a >= `KOLO_SVC_RT_SHADOW_ENTRY && a < SHADOW_END;
   wire in_outf = a >= `KOLO_SVC_RTR_OUT_FLITS && a < OUTF_END;
-  wire [2:0] link_port = link_rel[LINK_SH+:3];
   wire [31:0] link_off = {{(32 - LINK_SH) {1'b0}}, link_rel[LINK_SH-1:0]};
-  wire [11:0] shadow_idx = shadow_rel[13:2];
-  wire [2:0] outf_idx = outf_rel[4:2];
-  wire unused_rel = |{link_rel[31:LINK_SH+3], shadow_rel[31:14], shadow_rel[1:0], outf_rel[31:5], outf_rel[1:0]};
-
   wire link_rd_hit, link_wr_hit;
-  wire [31:0] link_rd_data;
-  wire rt_copying;
-  reg data_q, err_q, ram_shadow_q, ram_rx_q;
-  reg [31:0] rd_mux_q;
-  wire stall = rt_copying && (in_shadow || (op_write && a == `KOLO_SVC_RT_EPOCH));
-  wire exec = op_valid && !data_q && !stall;
+  reg dec_done;
+  wire dec = op_valid && !dec_done;
 
   reg rd_ok, wr_ok;
   always @(*) begin
@@ -229,7 +221,44 @@ module kolo_svc #(
   wire form_bad = op_addr[1:0] != 2'b00 || (op_write && op_strb != 4'hF);
   wire refused = !form_bad && op_host && op_write && (a == `KOLO_SVC_SYS_HOST_ACCESS || !host_access);
   wire unmapped = !form_bad && !refused && !(op_write ? wr_ok : rd_ok);
-  wire err = form_bad || refused || unmapped;
+  // the verdict, and the registers whose access does more than read or store
+  reg bad_q, refused_q, table_q;
+  reg sel_time_lo_q, sel_evt_data_q, sel_rx_data_q, sel_rx_pop_q, sel_tx_data_q, sel_tx_send_q, sel_epoch_q,
+      sel_evt_ctrl_q;
+  always @(posedge clk) begin
+    if (rst) dec_done <= 1'b0;
+    else dec_done <= op_valid && !op_done;
+    if (dec) begin
+      bad_q <= form_bad || unmapped;
+      refused_q <= refused;
+      // accesses that wait for the table copy
+      table_q <= in_shadow || (op_write && a == `KOLO_SVC_RT_EPOCH);
+      sel_time_lo_q <= a == `KOLO_SVC_SYS_TIME_LO;
+      sel_evt_data_q <= a == `KOLO_SVC_EVT_DATA;
+      sel_rx_data_q <= a == `KOLO_SVC_MBX_RX_DATA;
+      sel_rx_pop_q <= a == `KOLO_SVC_MBX_RX_POP;
+      sel_tx_data_q <= a == `KOLO_SVC_MBX_TX_DATA;
+      sel_tx_send_q <= a == `KOLO_SVC_MBX_TX_SEND;
+      sel_epoch_q <= a == `KOLO_SVC_RT_EPOCH;
+      sel_evt_ctrl_q <= a == `KOLO_SVC_EVT_CTRL;
+    end
+  end
+
+  // ---- execute ------------------------------------------------------------------------------
+  wire [31:0] shadow_rel = a - `KOLO_SVC_RT_SHADOW_ENTRY;
+  wire [31:0] outf_rel = a - `KOLO_SVC_RTR_OUT_FLITS;
+  wire [2:0] link_port = link_rel[LINK_SH+:3];
+  wire [11:0] shadow_idx = shadow_rel[13:2];
+  wire [2:0] outf_idx = outf_rel[4:2];
+  wire unused_rel = |{link_rel[31:LINK_SH+3], shadow_rel[31:14], shadow_rel[1:0], outf_rel[31:5], outf_rel[1:0]};
+
+  wire [31:0] link_rd_data;
+  wire rt_copying;
+  reg data_q, err_q, ram_shadow_q, ram_rx_q;
+  reg [31:0] rd_mux_q;
+  wire stall = rt_copying && table_q;
+  wire exec = op_valid && dec_done && !data_q && !stall;
+  wire err = bad_q || refused_q;
   wire act = exec && !err;                // the access takes effect
   wire wr = act && op_write, rd = act && !op_write;
   wire wr_reg_scratch = wr && a == `KOLO_SVC_SYS_SCRATCH;
@@ -237,18 +266,18 @@ module kolo_svc #(
   wire wr_reg_fw_state = wr && a == `KOLO_SVC_SYS_FW_STATE;
   wire wr_reg_heartbeat = wr && a == `KOLO_SVC_SYS_FW_HEARTBEAT;
   wire wr_reg_port_en = wr && a == `KOLO_SVC_RTR_PORT_EN;
-  wire wr_reg_epoch = wr && a == `KOLO_SVC_RT_EPOCH;
   wire wr_reg_irq_en = wr && a == `KOLO_SVC_EVT_IRQ_EN;
-  wire wr_reg_evt_ctrl = wr && a == `KOLO_SVC_EVT_CTRL;
   wire wr_reg_tx_dst = wr && a == `KOLO_SVC_MBX_TX_DST;
   wire wr_reg_tx_rs = wr && a == `KOLO_SVC_MBX_TX_RS;
-  wire wr_reg_tx_data = wr && a == `KOLO_SVC_MBX_TX_DATA;
-  wire wr_reg_tx_send = wr && a == `KOLO_SVC_MBX_TX_SEND;
-  wire wr_reg_rx_pop = wr && a == `KOLO_SVC_MBX_RX_POP;
-  wire rd_time_lo = rd && a == `KOLO_SVC_SYS_TIME_LO;
-  wire rd_evt_data = rd && a == `KOLO_SVC_EVT_DATA;
-  wire rd_rx_data = rd && a == `KOLO_SVC_MBX_RX_DATA;
-  wire sh_access = act && in_shadow;
+  wire wr_reg_epoch = wr && sel_epoch_q;
+  wire wr_reg_evt_ctrl = wr && sel_evt_ctrl_q;
+  wire wr_reg_tx_data = wr && sel_tx_data_q;
+  wire wr_reg_tx_send = wr && sel_tx_send_q;
+  wire wr_reg_rx_pop = wr && sel_rx_pop_q;
+  wire rd_time_lo = rd && sel_time_lo_q;
+  wire rd_evt_data = rd && sel_evt_data_q;
+  wire rd_rx_data = rd && sel_rx_data_q;
+  wire sh_access = act && table_q && !sel_epoch_q;
 
   // ---- SYS and RTR registers ----------------------------------------------------------------
   reg [31:0] scratch, host_refused, bad_access, fw_state, fw_heartbeat, time_hi_latched, unreachable;
@@ -273,8 +302,8 @@ module kolo_svc #(
       unreachable <= 32'd0;
     end else begin
       cycles <= cycles + 64'd1;
-      if (exec && refused) host_refused <= host_refused + 32'd1;
-      if (exec && (form_bad || unmapped)) bad_access <= bad_access + 32'd1;
+      if (exec && refused_q) host_refused <= host_refused + 32'd1;
+      if (exec && bad_q) bad_access <= bad_access + 32'd1;
       if (wr_reg_scratch) scratch <= op_wdata;
       if (wr_reg_host) host_access <= op_wdata[`KOLO_SVC_SYS_HOST_ACCESS_WRITE_EN_LO];
       if (wr_reg_fw_state) fw_state <= op_wdata;

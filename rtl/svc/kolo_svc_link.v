@@ -9,9 +9,9 @@
 // Counters (CRC errors, replays, frames sent and received) count one-cycle
 // pulses; LINK_CTRL.CLEAR zeroes them (a pulse in the same cycle counts
 // after the clear). DOWN_COUNT counts link-down actions.
-// Event sequencer: every cycle without hold, at most one action is taken,
-// lowest first among link actions (ports 0..5) then threshold actions
-// (ports 0..5). A link action applies the registered status as
+// Event sequencer: every cycle without hold, at most one action is taken:
+// the lowest pending one of the cycle before, among link actions (ports
+// 0..5) then threshold actions (ports 0..5), if it is still pending. A link action applies the registered status as
 // kolo_svc_set_link does (LINK_UP only with the expected peer, MISCABLED,
 // LINK_DOWN); an up link that reports a wrong peer goes down first
 // (LINK_DOWN) and is marked miscabled by a second action (MISCABLED). A
@@ -76,15 +76,19 @@ module kolo_svc_link (
   reg [6*3-1:0]  in_port;
 
   wire [5:0] lpend, tpend, l_match;
+  // The lowest pending action is chosen one cycle ahead (pick_q) and taken
+  // if it is still pending and the cycle is free: keeps the priority search
+  // off the path from hold to the event FIFO.
   wire [11:0] pend = {tpend, lpend};
-  wire [11:0] pick = hold ? 12'd0 : pend & (~pend + 12'd1);  // lowest pending action
+  reg [11:0] pick_q;
+  always @(posedge clk) pick_q <= rst ? 12'd0 : pend & (~pend + 12'd1);
+  wire [11:0] pick = hold ? 12'd0 : pick_q & pend;
   wire [5:0] l_act = pick[5:0], t_act = pick[11:6];
 
   wire acc_ctrl = acc_off == O_CTRL, acc_thresh = acc_off == O_THRESH;
   assign wr_hit = acc_ctrl || acc_thresh;
-  assign rd_hit = acc_ctrl || acc_thresh || acc_off == O_STATUS || acc_off == O_PEER ||
-                  acc_off == O_CRC || acc_off == O_REPLAYS || acc_off == O_TX || acc_off == O_RX ||
-                  acc_off == O_DOWN;
+  assign rd_hit = acc_ctrl || acc_thresh || acc_off == O_STATUS || acc_off == O_PEER || acc_off == O_CRC ||
+                  acc_off == O_REPLAYS || acc_off == O_TX || acc_off == O_RX || acc_off == O_DOWN;
 
   genvar g;
   generate
@@ -160,28 +164,46 @@ module kolo_svc_link (
   assign link_loopback = {ctrl[11], ctrl[9], ctrl[7], ctrl[5], ctrl[3], ctrl[1]};
 
   // ---- the event of this cycle's action --------------------------------------------
-  // (the probes act_* tell a testbench which action ran: see tb/unit/svc)
+  // Each port's would-be event is formed in parallel and the one-hot pick
+  // selects it (AND-OR): no port number is encoded on the way to the FIFO.
+  wire [5:0] l_up_v, l_push_v;
+  wire [6*32-1:0] l_evt_v, t_evt_v;
+  genvar e;
+  generate
+    for (e = 0; e < 6; e = e + 1) begin : g_evt
+      localparam [2:0] PORT = e;
+      wire [15:0] np = {1'b1, in_port[3*e+:3], in_id[12*e+:12]};
+      // the link action leaves the port up or miscabled (else it takes it down)
+      assign l_up_v[e] = in_up[e] && !(up[e] && !l_match[e]);
+      // a down action on a port that was only miscabled raises nothing
+      assign l_push_v[e] = l_up_v[e] || up[e];
+      assign l_evt_v[32*e+:32] = !l_up_v[e] ? {24'd0, 1'b0, PORT, `KOLO_SVC_EVT_LINK_DOWN} :
+                                 {8'd0, np, 1'b0, PORT,
+                                  l_match[e] ? `KOLO_SVC_EVT_LINK_UP : `KOLO_SVC_EVT_MISCABLED};
+      assign t_evt_v[32*e+:32] = {crc[32*e+:24], 1'b0, PORT, `KOLO_SVC_EVT_ERR_THRESHOLD};
+    end
+  endgenerate
+  integer p;
+  always @(*) begin
+    evt_push = (l_act & l_push_v) != 6'd0 || t_act != 6'd0;
+    evt_data = 32'd0;
+    for (p = 0; p < 6; p = p + 1)
+      evt_data = evt_data | ({32{l_act[p]}} & l_evt_v[32*p+:32]) | ({32{t_act[p]}} & t_evt_v[32*p+:32]);
+  end
+
+  // probes for a testbench (tb/unit/svc reads them through the hierarchy):
+  // which action ran in this cycle
+  /* verilator lint_off UNUSEDSIGNAL */
   reg act_valid, act_thresh, act_up;
   reg [2:0] act_port;
-  integer p;
   always @(*) begin
     act_valid = pick != 12'd0;
     act_thresh = t_act != 6'd0;
+    act_up = (l_act & l_up_v) != 6'd0;
     act_port = 3'd0;
     for (p = 0; p < 6; p = p + 1) if (l_act[p] || t_act[p]) act_port = p[2:0];
-    act_up = in_up[act_port] && !(up[act_port] && !l_match[act_port]);
   end
-  wire [15:0] act_peer = {1'b1, in_port[3*act_port+:3], in_id[12*act_port+:12]};
-  wire act_down_evt = up[act_port];  // a link action on an up port takes it down
-  wire [3:0] act_type = act_thresh ? `KOLO_SVC_EVT_ERR_THRESHOLD :
-                        !act_up ? `KOLO_SVC_EVT_LINK_DOWN :
-                        l_match[act_port] ? `KOLO_SVC_EVT_LINK_UP : `KOLO_SVC_EVT_MISCABLED;
-  wire [23:0] act_info = act_thresh ? crc[32*act_port+:24] : act_up ? {8'd0, act_peer} : 24'd0;
-  always @(*) begin
-    // a down action on a port that was only miscabled raises nothing
-    evt_push = act_valid && (act_thresh || act_up || act_down_evt);
-    evt_data = {act_info, 1'b0, act_port, act_type};
-  end
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // ---- bus read ------------------------------------------------------------------------
   wire [2:0] rp = acc_port;

@@ -23,7 +23,7 @@ mutants=(
   kolo_svc_rt.v "{1'b0, cp_rd} == entries - 13'd1" "{1'b0, cp_rd} == entries - 13'd2"
   kolo_svc_rt.v "      lk_bank_q <= active;" "      lk_bank_q <= active ^ epoch_we;"
   kolo_svc_link.v "(up[g] || !misc[g] || peer[16*g+:16] != new_peer))" "(up[g] || !misc[g]))"
-  kolo_svc_link.v "wire act_down_evt = up[act_port];" "wire act_down_evt = up[act_port] || misc[act_port];"
+  kolo_svc_link.v "assign l_push_v[e] = l_up_v[e] || up[e];" "assign l_push_v[e] = l_up_v[e] || up[e] || misc[e];"
   kolo_svc_link.v "localparam [2:0] PEER_PORT = g ^ 1;" "localparam [2:0] PEER_PORT = g;"
   kolo_svc_mbx_rx.v "wire full = pkts == FULL && !popped;" "wire full = pkts == FULL;"
   kolo_svc_mbx_rx.v "r_words <= MAX_WORDS" "r_words <= MAX_WORDS + 8'd1"
