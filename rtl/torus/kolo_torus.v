@@ -12,7 +12,9 @@
 // returns on inj_credit_* each time the router frees a slot); the router sends
 // on ej_* only against EJECT_CREDITS per VC, returned on ej_credit_*.
 // Links: REAL_LINKS=0 joins the routers with kolo_link_ideal (fast runs);
-// REAL_LINKS=1 puts a kolo_link end on every network port (index n*6+p) and
+// REAL_LINKS=1 puts a kolo_link end on every network port (index n*6+p),
+// makes a link whose state is down (retrain budget spent) a down port of its
+// router (kolo_router port_down, besides link_down), and
 // brings its lanes out on lane_tx/lane_rx/lane_slip, for the board (or the
 // testbench's lane models) to connect: end n*6+p belongs with end m*6+(p^1)
 // of the neighbour m in direction p. All lanes run on lane_clk here (each
@@ -79,6 +81,9 @@ module kolo_torus #(
   wire [N*7-1:0]    r_out_valid;
   wire [N*7*68-1:0] r_out_flit;
   wire [N*7-1:0]    r_out_sunk;
+  // real links: a link that is down (its retrain budget ran out) is a down
+  // port for its router, as if the firmware had said so through link_down
+  wire [N*6-1:0]    link_dead;
   wire [N*7-1:0]    r_out_credit_valid;
   wire [N*7*2-1:0]  r_out_credit_vc;
 
@@ -103,7 +108,7 @@ module kolo_torus #(
           .cfg_node_id(NODE_ID),
           .cfg_dim_m1({DZM1, DYM1, DXM1}),
           .cfg_port_en(PORT_EN),
-          .port_down(link_down[n*6+:6] & PORT_EN),
+          .port_down((link_down[n*6+:6] | link_dead[n*6+:6]) & PORT_EN),
           .in_valid(r_in_valid[n*7+:7]),
           .in_flit(r_in_flit[n*7*68+:7*68]),
           .in_credit_valid(r_in_credit_valid[n*7+:7]),
@@ -187,6 +192,7 @@ module kolo_torus #(
               .rx_lane_data(lane_rx[(n*6+p)*66*LANES+:66*LANES]),
               .rx_lane_slip(lane_slip[(n*6+p)*LANES+:LANES])
           );
+          assign link_dead[n*6+p] = link_state[(n*6+p)*2+:2] == 2'd0;
         end else if (SIZE > 1) begin : g_link
           wire unused_lane = &{1'b0, lane_rx[(n*6+p)*66*LANES+:66*LANES]};
           assign lane_tx[(n*6+p)*66*LANES+:66*LANES] = {66*LANES{1'b0}};
@@ -194,6 +200,7 @@ module kolo_torus #(
           assign link_up[n*6+p] = 1'b1;
           assign link_state[(n*6+p)*2+:2] = 2'd2;
           assign link_counters[(n*6+p)*512+:512] = 512'd0;
+          assign link_dead[n*6+p] = 1'b0;
           kolo_link_ideal #(
               .LATENCY(LINK_LATENCY)
           ) u_link (
@@ -220,6 +227,7 @@ module kolo_torus #(
           assign link_up[n*6+p] = 1'b0;
           assign link_state[(n*6+p)*2+:2] = 2'd0;
           assign link_counters[(n*6+p)*512+:512] = 512'd0;
+          assign link_dead[n*6+p] = 1'b0;
           assign r_out_credit_valid[n*7+p]      = 1'b0;
           assign r_out_credit_vc[(n*7+p)*2+:2]  = 2'b00;
           assign r_in_valid[n*7+p]              = 1'b0;
