@@ -6,6 +6,7 @@
 #
 #   make test-fw-net-rtl-2x2x2 test-fw-net-rtl-3x3x3   (SEED=<n> replays a seed)
 #   make test-fw-net-rtl-control   a fault the far end never hears of: must fail
+#   make test-fw-net-rtl-4x4x4     (not in make test: about 15 s)
 #   build/svc_fw/obj/test_fw_net_rtl [--dims=XxYxZ] [--seed=N] [--random=K] [-v]
 
 SVC_FW_BUILD := $(BUILD)/svc_fw
@@ -43,3 +44,7 @@ test-fw-net-rtl-control: $(SVC_FW_BIN)
 	@if $< --dims=3x3x3 --control; then echo "FAIL: the control case passed: the checks see nothing"; exit 1; \
 	else echo "control case failed as it must"; fi
 TESTS += fw-net-rtl-2x2x2 fw-net-rtl-3x3x3 fw-net-rtl-control
+# 64 blocks, about 15 s: not in make test
+.PHONY: test-fw-net-rtl-4x4x4
+test-fw-net-rtl-4x4x4: $(SVC_FW_BIN)
+	$(SW_SEED_ENV) $< --dims=4x4x4 --random=8

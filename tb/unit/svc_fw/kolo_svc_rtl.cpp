@@ -48,6 +48,17 @@ constexpr int LINK_SETTLE = 4;             // cycles from a link input change to
 VerilatedContext *g_ctx;
 unsigned g_instances;
 
+// totals over every block, printed at exit: which paths the run went through
+struct Totals {
+    unsigned long long cycles, accesses, slverr, rx_pkts, rx_dropped, tx_pkts, tx_held, switches;
+} g_tot;
+void print_totals() {
+    std::printf("kolo_svc_rtl: %u blocks, %llu cycles clocked, %llu bus accesses (%llu SLVERR), MGMT in %llu "
+                "(%llu not stored), out %llu (%llu tails held by the network), %llu table switches read back\n",
+                g_instances, g_tot.cycles, g_tot.accesses, g_tot.slverr, g_tot.rx_pkts, g_tot.rx_dropped,
+                g_tot.tx_pkts, g_tot.tx_held, g_tot.switches);
+}
+
 template <size_t N> void put_bits(VlWide<N> &w, unsigned lo, unsigned width, uint64_t v) {
     for (unsigned i = 0; i < width; i++) {
         unsigned b = lo + i;
@@ -138,6 +149,7 @@ struct kolo_svc_model {
             table = sweep_buf;
             table_epoch = top->rt_epoch;
             table_valid = true;
+            if (sweep_for_switch) g_tot.switches++;
             if (sweep_for_switch && env.route_switch) env.route_switch(env.ctx, table.data(), entries, table_epoch);
             sweep_for_switch = false;
         }
@@ -211,6 +223,7 @@ struct kolo_svc_model {
             if (f.tail && tail == TAIL_NEW) {
                 tail = offer_tail(f) ? TAIL_ACCEPTED : TAIL_REFUSED;
                 if (tail == TAIL_REFUSED) {
+                    g_tot.tx_held++;
                     top->mgmt_tx_ready = 0;
                     top->eval();
                 }
@@ -218,6 +231,7 @@ struct kolo_svc_model {
             if (top->mgmt_tx_ready) {
                 if (f.head && !tx.empty()) fail("MGMT head flit inside a packet");
                 if (f.tail) {
+                    g_tot.tx_pkts++;
                     tx.clear();
                     tail = TAIL_NEW;
                 } else {
@@ -267,6 +281,7 @@ struct kolo_svc_model {
         top->clk = 1;
         top->eval();
         cyc++;
+        g_tot.cycles++;
         after_edge();
     }
 
@@ -284,6 +299,8 @@ struct kolo_svc_model {
             tick();
         }
         bus = BUS_IDLE;
+        g_tot.accesses++;
+        if (bus_resp != BUS_OKAY) g_tot.slverr++;
         if (rdata) *rdata = bus_resp == BUS_OKAY ? bus_rdata : 0;
         return bus_resp == BUS_OKAY ? 0 : -1;
     }
@@ -303,7 +320,10 @@ extern "C" {
 
 kolo_svc_model *kolo_svc_new(uint16_t node_id, const kolo_topo *t, const kolo_svc_env *env) {
     if (!t || !env || !kolo_topo_valid(t) || !kolo_node_in_topo(t, node_id)) return nullptr;
-    if (!g_ctx) g_ctx = new VerilatedContext;
+    if (!g_ctx) {
+        g_ctx = new VerilatedContext;
+        std::atexit(print_totals);
+    }
     kolo_svc_model *m = new kolo_svc_model;
     char name[32];
     std::snprintf(name, sizeof name, "svc%u", g_instances++);  // distinct scope names
@@ -456,6 +476,8 @@ int kolo_svc_mgmt_deliver(kolo_svc_model *m, uint16_t src, const uint32_t *words
     int stored = c == m->rx_count + 1;
     if (c != m->rx_count && !stored) m->fail("RX_COUNT moved by more than the packet");
     m->rx_count = c;
+    g_tot.rx_pkts++;
+    if (!stored) g_tot.rx_dropped++;
     return stored ? 0 : -1;
 }
 
