@@ -433,8 +433,8 @@ void kolo_svc_link_count(kolo_svc_model *m, int port, uint32_t crc_errors, uint3
 }
 
 void kolo_svc_link_check(kolo_svc_model *m, int port) {
-    // the block runs the check in its own sequencer: give it the cycles to (the
-    // link inputs are registered once, then one action, then the FIFO)
+    // the block runs the check in its own sequencer a few cycles after the
+    // pulses (one action, the event, irq): give it those cycles
     (void)port;
     for (int i = 0; i < LINK_SETTLE; i++) m->tick();
 }
