@@ -14,8 +14,9 @@
 // the next (the "exec" cycle: every read sees the state before it, every
 // side effect lands at its clock edge), its data is gathered in the next,
 // and the response is offered from the cycle after: BVALID/RVALID 4 cycles
-// after the handshake without waits, 5 cycles per access. An access to the shadow table or a write of
-// RT_EPOCH waits while the table is being copied after a switch.
+// after the handshake without waits, 5 cycles per access. An access to the
+// shadow table or a write of RT_EPOCH waits while the table is being copied
+// after a switch.
 // SLVERR, counted in BAD_ACCESS: a misaligned address, a write whose WSTRB
 // is not 4'hF, an unmapped address, a write to a read-only register.
 // SLVERR, counted in HOST_REFUSED (checked after the above): a host write

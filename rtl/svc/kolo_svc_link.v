@@ -11,9 +11,9 @@
 // after the clear). DOWN_COUNT counts link-down actions.
 // Event sequencer: every cycle without hold, at most one action is taken:
 // the lowest pending one of the cycle before, among link actions (ports
-// 0..5) then threshold actions (ports 0..5), if it is still pending. A link action applies the registered status as
-// kolo_svc_set_link does (LINK_UP only with the expected peer, MISCABLED,
-// LINK_DOWN); an up link that reports a wrong peer goes down first
+// 0..5) then threshold actions (ports 0..5), if it is still pending. A link
+// action applies the registered status as kolo_svc_set_link does (LINK_UP
+// only with the expected peer, MISCABLED, LINK_DOWN); an up link that reports a wrong peer goes down first
 // (LINK_DOWN) and is marked miscabled by a second action (MISCABLED). A
 // threshold action raises ERR_THRESHOLD once when CRC_ERRORS >= ERR_THRESH
 // != 0 (INFO = CRC_ERRORS then; ERR_THRESH or CLEAR rearm it). Every action
