@@ -28,6 +28,7 @@ mutants=(
   kolo_svc_mbx_rx.v "wire full = pkts == FULL && !popped;" "wire full = pkts == FULL;"
   kolo_svc_mbx_rx.v "r_words <= MAX_WORDS" "r_words <= MAX_WORDS + 8'd1"
   kolo_svc_mbx_tx.v "{hi_valid ? w_hi[pk] : 32'd0, w_lo[pk]}" "{(hi_valid || words[0]) ? w_hi[pk] : 32'd0, w_lo[pk]}"
+  kolo_svc_mbx_tx.v "end else if (busy && mgmt_tx_ready) begin" "end else if (busy) begin"
 )
 
 fail=0

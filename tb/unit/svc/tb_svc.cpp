@@ -130,6 +130,11 @@ struct World {
     int tx_ready_pct = 70;
     int force_lk_id = -1;  // directed: the id to look up
     bool quiet = false;    // a phase with few events and many EVT_DATA reads: the FIFO drains
+    // valid/ready rules: an offer not taken stays, unchanged
+    bool tx_held = false, resp_held[2] = {false, false};
+    uint64_t tx_held_flit[2] = {0, 0};
+    uint32_t resp_held_data[2] = {0, 0};
+    unsigned resp_held_code[2] = {0, 0};
     // link drive (this cycle and the last)
     int up[6] = {0}, pvalid[6] = {0}, pid[6] = {0}, pport[6] = {0};
     int up_q[6] = {0}, pvalid_q[6] = {0}, pid_q[6] = {0}, pport_q[6] = {0};
@@ -355,6 +360,11 @@ struct World {
         }
         if (top->ni_unreachable) kolo_svc_add_unreachable(m, 1);
         // 5. a flit sent; its tail completes the send
+        uint64_t fl[2] = {get_bits(top->mgmt_tx_flit, 0, 64), get_bits(top->mgmt_tx_flit, 64, 2)};
+        if (tx_held && (!top->mgmt_tx_valid || fl[0] != tx_held_flit[0] || fl[1] != tx_held_flit[1]))
+            fail("mgmt_tx: a flit offered and not taken was withdrawn or changed");
+        tx_held = top->mgmt_tx_valid && !top->mgmt_tx_ready;
+        tx_held_flit[0] = fl[0], tx_held_flit[1] = fl[1];
         if (top->mgmt_tx_valid && top->mgmt_tx_ready) tx_flit();
         // responses
         for (int p = 0; p < 2; p++) {
@@ -363,6 +373,13 @@ struct World {
             bool r = p ? (top->h_axil_rvalid && top->h_axil_rready) : (top->s_axil_rvalid && top->s_axil_rready);
             bool bv = p ? top->h_axil_bvalid : top->s_axil_bvalid, rv = p ? top->h_axil_rvalid : top->s_axil_rvalid;
             if ((bv || rv) && (d.state != 2 || inflight != p)) fail("port %d: response without an access", p);
+            uint32_t rdat = p ? top->h_axil_rdata : top->s_axil_rdata;
+            unsigned code = p ? (bv ? top->h_axil_bresp : top->h_axil_rresp) : (bv ? top->s_axil_bresp : top->s_axil_rresp);
+            if (resp_held[p] && ((!bv && !rv) || code != resp_held_code[p] || (rv && rdat != resp_held_data[p])))
+                fail("port %d: a response offered and not taken was withdrawn or changed", p);
+            resp_held[p] = (bv || rv) && !b && !r;
+            resp_held_data[p] = rdat;
+            resp_held_code[p] = code;
             if (!b && !r) continue;
             Access &a = d.acc;
             if (!a.executed) fail("port %d: response before execution", p);
