@@ -166,6 +166,32 @@ demo: $(KOLO_RUN) $(KOLO_SIM) $(BUILD)/examples/torus_work scripts/demo_gtkw.sh 
 	if [ $$rc = 0 ]; then echo "demo: the job finished with correct results"; \
 	else echo "demo: FAILED (status $$rc)"; exit 1; fi
 
+# make demo-waves: the same story on the Verilated routers of a 2x2x2 torus
+# (kolo-sim --net=rtl): torus_work on 7 PEs, a link fails once traffic crosses
+# it, then node 7 dies; leaves an RTL waveform of the failure
+# (build/demo/rtl.fst, every signal of the 8 routers and links, GTKWave save
+# file rtl.gtkw showing the two routers of the failed link) beside the
+# system-level trace. Its traced Verilator build (kolo-sim-trace-2x2x2, flat)
+# takes about 12 minutes on 2 cores the first time; not part of make test.
+.PHONY: demo-waves
+demo-waves: $(KOLO_RUN) $(KOLO_SIM) $(BUILD)/sim/kolo-sim-trace-2x2x2 $(BUILD)/examples/torus_work \
+    scripts/demo_gtkw.sh scripts/demo_rtl_gtkw.sh | $(DEPS_STAMP)
+	@mkdir -p $(DEMO_DIR)
+	@echo "==== kolo demo-waves: 2x2x2 torus of RTL routers, 7 PEs running torus_work ===="
+	@echo "from cycle 20000: the link leaving node 0 through X+ fails under traffic; cycle 40000: node 7 dies"
+	@$(KOLO_RUN) -t 2x2x2 -n 7 --net=rtl --timeout=600 --report \
+	    --fail-link=20000+:0:X+ --fail-node=40000:7 \
+	    --trace=$(DEMO_DIR)/waves-sys.vcd --rtl-trace=$(DEMO_DIR)/rtl.fst --trace-window=19500:6000 \
+	    $(BUILD)/examples/torus_work 100 > $(DEMO_DIR)/waves.log 2>&1; rc=$$?; \
+	grep -E '^fault at|^faults:|^end to end:|torus_work: .* PEs' $(DEMO_DIR)/waves.log; \
+	vcd2fst $(DEMO_DIR)/waves-sys.vcd $(DEMO_DIR)/waves-sys.fst && rm -f $(DEMO_DIR)/waves-sys.vcd; \
+	scripts/demo_gtkw.sh $(DEMO_DIR)/waves-sys.fst $(DEMO_DIR)/waves-sys.gtkw node_0_0_0 node_1_0_0 node_1_1_1 > /dev/null; \
+	scripts/demo_rtl_gtkw.sh $(DEMO_DIR)/rtl.fst $(DEMO_DIR)/rtl.gtkw 0 1 > /dev/null; \
+	echo "RTL waveform: gtkwave $(DEMO_DIR)/rtl.gtkw   (routers 0 and 1: port_down, out_sunk, stat_fault_drops)"; \
+	echo "system trace: gtkwave $(DEMO_DIR)/waves-sys.gtkw"; echo "full log: $(DEMO_DIR)/waves.log"; \
+	if [ $$rc = 0 ]; then echo "demo-waves: the job finished with correct results"; \
+	else echo "demo-waves: FAILED (status $$rc)"; exit 1; fi
+
 # the router RTL story: a 4x4x4 torus under mixed traffic checked against the
 # reference model, and a 2x2x2 on reliable links with bit errors
 demo-rtl: $(T444) $(T222RL) | $(DEPS_STAMP)

@@ -15,6 +15,8 @@
 // and mark their flits on the monitor ports (mon_sunk), from which the
 // packet id (header flit 1) goes to Sink::dropped. Flits already on the
 // ideal link when it goes down still arrive.
+// Built with KOLO_TRACE (kolo-sim-trace-XxYxZ: flat, --trace-fst), rtl_trace
+// writes an FST of every RTL signal in a window of cycles (--rtl-trace).
 #include <cinttypes>
 #include <cstring>
 #include <deque>
@@ -26,6 +28,12 @@
 #include "kolo_tb_bits.h"
 #include "sim.h"
 #include "verilated.h"
+#ifdef KOLO_TRACE
+#include "verilated_fst_c.h"
+#define KOLO_TRACE_SUFFIX "-trace"
+#else
+#define KOLO_TRACE_SUFFIX ""
+#endif
 
 #ifndef KOLO_DIM_X
 #error "build with -DKOLO_DIM_X=.. -DKOLO_DIM_Y=.. -DKOLO_DIM_Z=.."
@@ -87,6 +95,9 @@ class RtlNet : public Net {
     explicit RtlNet(Sink *sink)
         : sink_(sink), ctx_(new VerilatedContext), inj_(kNodes), ej_(kNodes),
           mon_(static_cast<size_t>(kNodes) * 24, 0), sunk_(static_cast<size_t>(kNodes) * 24, 0) {
+#ifdef KOLO_TRACE
+        ctx_->traceEverOn(true); // before the model is built
+#endif
         top_.reset(new Vkolo_torus_sim(ctx_.get()));
         top_->clk = 0;
         top_->rst = 1;
@@ -105,7 +116,21 @@ class RtlNet : public Net {
         for (int i = 0; i < 2; i++)
             tick();
     }
-    ~RtlNet() override { top_->final(); }
+    ~RtlNet() override {
+#ifdef KOLO_TRACE
+        if (tfp_) tfp_->close();
+#endif
+        top_->final();
+    }
+
+#ifdef KOLO_TRACE
+    bool rtl_trace(const std::string &path, uint64_t from, uint64_t to, std::string *) override {
+        trace_path_ = path;
+        trace_from_ = from;
+        trace_to_ = to;
+        return true;
+    }
+#endif
 
     const char *name() const override { return "rtl"; }
 
@@ -119,6 +144,19 @@ class RtlNet : public Net {
     }
 
     bool step(uint64_t now) override {
+#ifdef KOLO_TRACE
+        if (!trace_path_.empty() && !tfp_ && now >= trace_from_ && now < trace_to_) {
+            tfp_.reset(new VerilatedFstC);
+            top_->trace(tfp_.get(), 99);
+            tfp_->open(trace_path_.c_str());
+        }
+        if (tfp_ && now >= trace_to_) {
+            tfp_->close();
+            tfp_.reset();
+            trace_path_.clear();
+        }
+        trace_now_ = now;
+#endif
         bool moved = drive();
         tick();
         if (observe(now))
@@ -189,8 +227,14 @@ class RtlNet : public Net {
     void tick() {
         top_->clk = 0;
         top_->eval();
+#ifdef KOLO_TRACE
+        if (tfp_) tfp_->dump(trace_now_ * 4000); // ps: 4 ns per cycle at 250 MHz
+#endif
         top_->clk = 1;
         top_->eval();
+#ifdef KOLO_TRACE
+        if (tfp_) tfp_->dump(trace_now_ * 4000 + 2000);
+#endif
     }
 
     bool drive() {
@@ -400,6 +444,11 @@ class RtlNet : public Net {
     std::vector<uint8_t> mon_, sunk_;
     uint64_t in_net_ = 0, cycles_ = 0, flits_ = 0, reported_ = 0, drops_ = 0;
     bool drop_mismatch_ = false;
+#ifdef KOLO_TRACE
+    std::unique_ptr<VerilatedFstC> tfp_;
+    std::string trace_path_;
+    uint64_t trace_from_ = 0, trace_to_ = 0, trace_now_ = 0;
+#endif
 };
 
 Net *make_rtl(Sink *sink, const kolo_topo &t, std::string *err) {
@@ -414,5 +463,5 @@ Net *make_rtl(Sink *sink, const kolo_topo &t, std::string *err) {
 } // namespace kolo_sim
 
 int main(int argc, char **argv) {
-    return kolo_sim::sim_main(argc, argv, kolo_sim::make_rtl, KOLO_TORUS_NAME);
+    return kolo_sim::sim_main(argc, argv, kolo_sim::make_rtl, KOLO_TORUS_NAME KOLO_TRACE_SUFFIX);
 }

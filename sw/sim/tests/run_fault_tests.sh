@@ -63,6 +63,9 @@ args)
     expect 2 "hosts PE 1" -- "$RUN" -t 2x2x2 -n 2 --fail-node=100:1 "$PE" ops
     expect 2 "need the C NI model" -- "$RUN" -n 2 --ni=rtl --svc "$PE" ops
     expect 2 "cannot be combined" -- "$RUN" -n 2 --svc --fault=drop "$PE" ops
+    expect 2 "--rtl-trace needs --net=rtl" -- "$RUN" -n 2 --rtl-trace=/tmp/x.fst "$PE" ops
+    expect 126 "3x3x3 torus with tracing: .*kolo-sim-trace-3x3x3 is missing" -- "$RUN" -t 3x3x3 -n 2 --net=rtl \
+        --rtl-trace=/tmp/x.fst "$PE" ops
     expect 2 "bad --e2e-timeout" -- "$RUN" -n 2 --e2e-timeout=5 "$PE" ops
     expect 2 "bad --fail-node '100\+:3'" -- "$RUN" -t 2x2x2 -n 2 --fail-node=100+:3 "$PE" ops
     # the service processors alone change nothing for a program
