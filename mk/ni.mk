@@ -25,9 +25,9 @@
 NI_BUILD := $(BUILD)/ni
 NI_BIN := $(NI_BUILD)/obj/tb_ni
 NI_RTL := $(filter-out rtl/ni/kolo_pcie_%,$(wildcard rtl/ni/kolo_ni*.v)) $(wildcard rtl/common/*.v \
-          rtl/router/*.v rtl/torus/*.v rtl/link/*.v rtl/include/*.vh)
+          rtl/router/*.v rtl/torus/*.v rtl/link/*.v rtl/svc/*.v rtl/node/*.v rtl/include/*.vh)
 NI_SW := sw/model/kolo_ni_model.c sw/model/kolo_model.c sw/route/kolo_route.c
-NI_TB := tb/unit/ni/tb_ni.v tb/unit/ni/tb_ni.cpp tb/unit/ni/ni_world.h tb/unit/ni/tb_ni.vlt tb/unit/common/tb_util.h \
+NI_TB := tb/unit/ni/tb_ni.v tb/unit/ni/tb_ni.cpp tb/unit/ni/ni_world.h tb/unit/ni/svc_proc.h sw/include/kolo_svc_regs.h tb/unit/ni/tb_ni.vlt tb/unit/common/tb_util.h \
          tb/common/kolo_tb_bits.h sw/include/kolo_ni_model.h sw/include/kolo_model.h sw/include/kolo_route.h
 NI_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
 
@@ -39,7 +39,7 @@ $(1)/obj/tb_ni: $$(NI_RTL) $$(NI_SW) $$(NI_TB) mk/ni.mk | $$(DEPS_STAMP)
 	@echo "verilator tb_ni TORUS=$(2) (log: $(1)/build.log)"
 	@verilator --cc --exe --build -O3 -Wall -j 2 --x-assign fast --x-initial fast \
 	    --top-module tb_ni -GTORUS=$(2) -GSMALL=$(3) $(4) -I$$(TOP)/rtl/include -y $$(TOP)/rtl/ni -y $$(TOP)/rtl/common \
-	    -y $$(TOP)/rtl/router -y $$(TOP)/rtl/torus -y $$(TOP)/rtl/link $$(NI_OBJCACHE) \
+	    -y $$(TOP)/rtl/router -y $$(TOP)/rtl/torus -y $$(TOP)/rtl/link -y $$(TOP)/rtl/svc -y $$(TOP)/rtl/node $$(NI_OBJCACHE) \
 	    -CFLAGS "-O1 -std=c++17 -Wall -I$$(TOP)/tb/unit/ni -I$$(TOP)/tb/unit/common -I$$(TOP)/tb/common \
 	             -I$$(TOP)/sw/include -DNI_TORUS=$(2)" \
 	    --Mdir $(1)/obj -o tb_ni \
@@ -49,6 +49,9 @@ endef
 $(eval $(call ni_build,$(NI_BUILD),0,0))
 $(eval $(call ni_build,$(NI_BUILD)_torus,1,0))
 $(eval $(call ni_build,$(NI_BUILD)_small,0,1))
+# kolo_node per node (NI + service block), on a real 2x1x1 torus
+$(eval $(call ni_build,$(NI_BUILD)_svc,1,0,-GSVC=1 -CFLAGS -DNI_SVC=1))
+NI_SVC_BIN := $(NI_BUILD)_svc/obj/tb_ni
 NI_TORUS_BIN := $(NI_BUILD)_torus/obj/tb_ni
 NI_SMALL_BIN := $(NI_BUILD)_small/obj/tb_ni
 # real tori of 2x2x2 and 3x3x3 NIs (tb_ni.vlt keeps kolo_ni and kolo_router out of the top
@@ -125,6 +128,13 @@ test-unit-ni-torus: $(NI_TORUS_BIN) | $(DEPS_STAMP)
 test-unit-ni-torus-errors: $(NI_TORUS_BIN) | $(DEPS_STAMP)
 	$< --seed=$(or $(SEED),13) --test=errors
 TESTS += unit-ni-torus unit-ni-torus-errors
+# the node with its service block (kolo_node: NI + kolo_svc + BAR0 window) on a 2x1x1 torus:
+# BAR0 window and host write protection, routing by the service block's table (BAD_DST and
+# RT_UNREACHABLE for an invalid entry), MGMT packets in band during a mix compared with the model
+.PHONY: test-unit-ni-svc
+test-unit-ni-svc: $(NI_SVC_BIN) | $(DEPS_STAMP)
+	$< --seed=$(or $(SEED),31) --test=svc --ops=3000 --mgmt=60
+TESTS += unit-ni-svc
 
 # contexts cannot reach each other's queues; a full SQ runs, a full CQ holds the NI back
 $(eval $(call ni_test,isolation,14,--test=isolation))

@@ -121,6 +121,25 @@ $(SIM_BUILD)/kolo-sim-%: sw/sim/net_rtl.cpp $(SIM_CORE_LIB) $(SIM_SW_LIBS) $(SIM
 	    kolo_torus_sim.v $(TOP)/sw/sim/net_rtl.cpp \
 	    || { tail -n 40 build.log; exit 1; }
 
+# kolo-sim-trace-XxYxZ: the same, flat (Verilator 5.006 cannot trace a --hierarchical model)
+# and with FST tracing, for --rtl-trace (make demo-waves)
+SIM_RTL_TRACE_VFLAGS := $(filter-out --hierarchical,$(SIM_RTL_VFLAGS)) --trace-fst --trace-structs
+sim-rtl-trace-%: $(SIM_BUILD)/kolo-sim-trace-% ;
+$(SIM_BUILD)/kolo-sim-trace-%: sw/sim/net_rtl.cpp $(SIM_CORE_LIB) $(SIM_SW_LIBS) $(SIM_RTL_RTL) tb/torus/make_wrapper.sh \
+    $(SIM_HDRS) mk/sim.mk | $(KOLO_SIM) $(KOLO_RUN) $(DEPS_STAMP)
+	@mkdir -p $(SIM_BUILD)/rtl-trace-$*
+	@tb/torus/make_wrapper.sh $(SIM_BUILD)/rtl-trace-$*/kolo_torus_sim.v $(call sim_dim,$*,1) $(call sim_dim,$*,2) \
+	    $(call sim_dim,$*,3) 80 1 1 64 0
+	@echo "verilator kolo-sim $* with tracing (log: $(SIM_BUILD)/rtl-trace-$*/build.log)"
+	@cd $(SIM_BUILD)/rtl-trace-$* && $(TOP)/scripts/verilate_retry.sh build.log verilator $(SIM_RTL_TRACE_VFLAGS) --Mdir obj \
+	    -o ../../kolo-sim-trace-$* \
+	    -CFLAGS "-O2 -std=c++17 -Wall -I$(TOP)/sw/include -I$(TOP)/sw/sim -I$(TOP)/tb/common -DKOLO_DIM_X=$(call sim_dim,$*,1) \
+	        -DKOLO_DIM_Y=$(call sim_dim,$*,2) -DKOLO_DIM_Z=$(call sim_dim,$*,3) -DKOLO_VC_DEPTH=80 -DKOLO_EJECT_CREDITS=64 \
+	        -DKOLO_TRACE" \
+	    -LDFLAGS "$(abspath $(SIM_CORE_LIB)) $(abspath $(SIM_SW_LIBS)) -lrt" \
+	    kolo_torus_sim.v $(TOP)/sw/sim/net_rtl.cpp \
+	    || { tail -n 40 build.log; exit 1; }
+
 # ---- RTL NIs (--ni=rtl): one Verilator build per torus size --------------------------------
 # tb/sim/kolo_sim_cluster.v: kolo_torus (ideal links) + per node kolo_pcie_ep + kolo_ni; the
 # router and tb/sim/kolo_sim_node (endpoint + NI) hier_blocks, so their C++ is compiled once,
@@ -182,9 +201,10 @@ SIM_RTLNI_TESTS := sim-rtlni-ops sim-rtlni-random sim-rtlni-random8 sim-rtlni-ch
 $(foreach t,$(SIM_RTLNI_TESTS),$(eval test-$(t): $(SIM_TEST_DEPS) $(SIM_BUILD)/kolo-sim-ni-2x2x2 ; $(SIM_SEED_ENV) $(SIM_T) $(patsubst sim-%,%,$(t))))
 # faults under running programs (sw/sim/tests/run_fault_tests.sh; docs/firmware.md)
 SIM_FAULT_TESTS := sim-fault-args sim-fault-2x2x2 sim-fault-3x3x3 sim-fault-4x4x4 sim-fault-random \
-    sim-fault-ctl sim-fault-control
+    sim-fault-ctl sim-fault-control sim-fault-rtl
 $(foreach t,$(SIM_FAULT_TESTS),$(eval test-$(t): $(SIM_TEST_DEPS) $(BUILD)/examples/torus_work \
     sw/sim/tests/run_fault_tests.sh ; $(SIM_SEED_ENV) sw/sim/tests/run_fault_tests.sh $(BUILD) $(patsubst sim-fault-%,%,$(t))))
+test-sim-fault-rtl: $(SIM_BUILD)/kolo-sim-2x2x2
 .PHONY: $(addprefix test-,$(SIM_FAULT_TESTS))
 TESTS += $(SIM_FAULT_TESTS)
 .PHONY: $(addprefix test-,$(SIM_TESTS) $(SIM_RTLNI_TESTS))

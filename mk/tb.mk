@@ -26,11 +26,11 @@ TORUS_VFLAGS := --cc --exe --build -O3 -j 2 --x-assign fast --x-initial fast \
 TORUS_CFLAGS := -O2 -std=c++17 -Wall -I$(TOP)/tb/common -I$(KOLO_SW_INC_ABS)
 
 
-# $(call torus_cfg,<cfg>,<X>,<Y>,<Z>,<BUBBLE>,<extra verilator flags>,<extra -D>,<suffix>,<REAL_LINKS>)
+# $(call torus_cfg,<cfg>,<X>,<Y>,<Z>,<BUBBLE>,<extra verilator flags>,<extra -D>,<suffix>,<REAL_LINKS>[,<LINK_TRAIN_BUDGET>])
 define torus_cfg
 $(TORUS_BUILD)/$(1)$(8)/tb_torus: $(TORUS_RTL) $(TORUS_TB_DEPS) | $(DEPS_STAMP)
 	@mkdir -p $(TORUS_BUILD)/$(1)$(8)
-	@tb/torus/make_wrapper.sh $(TORUS_BUILD)/$(1)$(8)/kolo_torus_sim.v $(2) $(3) $(4) 80 $(5) 1 64 $(or $(9),0)
+	@tb/torus/make_wrapper.sh $(TORUS_BUILD)/$(1)$(8)/kolo_torus_sim.v $(2) $(3) $(4) 80 $(5) 1 64 $(or $(9),0) $(or $(10),50000)
 	@echo "verilator torus $(1)$(8) (log: $(TORUS_BUILD)/$(1)$(8)/build.log)"
 	@cd $(TORUS_BUILD)/$(1)$(8) && $(TOP)/scripts/verilate_retry.sh build.log verilator $(TORUS_VFLAGS) $(6) --Mdir obj -o ../tb_torus \
 	    -CFLAGS "$(TORUS_CFLAGS) -DKOLO_DIM_X=$(2) -DKOLO_DIM_Y=$(3) -DKOLO_DIM_Z=$(4) -DKOLO_BUBBLE=$(5) -DKOLO_REAL_LINKS=$(or $(9),0) $(7)" \
@@ -48,6 +48,9 @@ $(foreach c,$(TORUS_CFGS),$(eval $(call torus_cfg,$(c),$(word 1,$(call cfg_dims,
 # configurations <X>x<Y>x<Z>_rl.
 TORUS_RL_CFGS := 2x2x2 3x3x3
 $(foreach c,$(TORUS_RL_CFGS),$(eval $(call torus_cfg,$(c),$(word 1,$(call cfg_dims,$(c))),$(word 2,$(call cfg_dims,$(c))),$(word 3,$(call cfg_dims,$(c))),1,--hierarchical,,_rl,1)))
+# real links that give up retraining after 3000 cycles (kolo_torus LINK_TRAIN_BUDGET): a cut
+# cable goes down within a short run
+$(eval $(call torus_cfg,2x2x2,2,2,2,1,--hierarchical,,_rlcut,1,3000))
 # traced (flat) real-link builds for `make waves TEST=torus-<X>x<Y>x<Z>-rl-...`: slow to build
 $(foreach c,$(TORUS_RL_CFGS),$(eval $(call torus_cfg,$(c),$(word 1,$(call cfg_dims,$(c))),$(word 2,$(call cfg_dims,$(c))),$(word 3,$(call cfg_dims,$(c))),1,--trace-fst --trace-structs,-DKOLO_TRACE,_rl-trace,1)))
 # Traced builds for `make waves`: flat, because Verilator 5.006 crashes when it
@@ -87,6 +90,10 @@ $(eval $(call torus_test,8x1x1-bubble-control,8x1x1,31,--rate=sat --len=32 --ord
 # real links with lane bit errors: nothing lost, every error repaired by the link layer
 $(eval $(call torus_test,2x2x2-rl-ber1e-5,2x2x2_rl,51,$(TORUS_MIX) --rate=0.3 --packets=8000 --ber=1e-5))
 $(eval $(call torus_test,3x3x3-rl-ber1e-5,3x3x3_rl,52,$(TORUS_MIX) --rate=0.2 --packets=4000 --ber=1e-5))
+# a cable cut in the middle of traffic (tb_torus --cut): the link goes down, its router drops
+# the packets for it whole and counts them, packets lost inside the link are only those last
+# seen entering it, nothing truncated arrives, every other link stays up, nothing hangs
+$(eval $(call torus_test,2x2x2-rl-cut,2x2x2_rlcut,53,$(TORUS_MIX) --rate=0.3 --packets=4000 --cut=2500:0:0))
 
 # ---- network benchmarks ---------------------------------------------------------
 # 4-flit packets (2 header + 2 payload) as the brief's saturation numbers ask;
@@ -158,6 +165,32 @@ demo: $(KOLO_RUN) $(KOLO_SIM) $(BUILD)/examples/torus_work scripts/demo_gtkw.sh 
 	echo "full log: $(DEMO_DIR)/run.log"; \
 	if [ $$rc = 0 ]; then echo "demo: the job finished with correct results"; \
 	else echo "demo: FAILED (status $$rc)"; exit 1; fi
+
+# make demo-waves: the same story on the Verilated routers of a 2x2x2 torus
+# (kolo-sim --net=rtl): torus_work on 7 PEs, a link fails once traffic crosses
+# it, then node 7 dies; leaves an RTL waveform of the failure
+# (build/demo/rtl.fst, every signal of the 8 routers and links, GTKWave save
+# file rtl.gtkw showing the two routers of the failed link) beside the
+# system-level trace. Its traced Verilator build (kolo-sim-trace-2x2x2, flat)
+# takes about 12 minutes on 2 cores the first time; not part of make test.
+.PHONY: demo-waves
+demo-waves: $(KOLO_RUN) $(KOLO_SIM) $(BUILD)/sim/kolo-sim-trace-2x2x2 $(BUILD)/examples/torus_work \
+    scripts/demo_gtkw.sh scripts/demo_rtl_gtkw.sh | $(DEPS_STAMP)
+	@mkdir -p $(DEMO_DIR)
+	@echo "==== kolo demo-waves: 2x2x2 torus of RTL routers, 7 PEs running torus_work ===="
+	@echo "from cycle 20000: the link leaving node 0 through X+ fails under traffic; cycle 40000: node 7 dies"
+	@$(KOLO_RUN) -t 2x2x2 -n 7 --net=rtl --timeout=600 --report \
+	    --fail-link=20000+:0:X+ --fail-node=40000:7 \
+	    --trace=$(DEMO_DIR)/waves-sys.vcd --rtl-trace=$(DEMO_DIR)/rtl.fst --trace-window=19500:6000 \
+	    $(BUILD)/examples/torus_work 100 > $(DEMO_DIR)/waves.log 2>&1; rc=$$?; \
+	grep -E '^fault at|^faults:|^end to end:|torus_work: .* PEs' $(DEMO_DIR)/waves.log; \
+	vcd2fst $(DEMO_DIR)/waves-sys.vcd $(DEMO_DIR)/waves-sys.fst && rm -f $(DEMO_DIR)/waves-sys.vcd; \
+	scripts/demo_gtkw.sh $(DEMO_DIR)/waves-sys.fst $(DEMO_DIR)/waves-sys.gtkw node_0_0_0 node_1_0_0 node_1_1_1 > /dev/null; \
+	scripts/demo_rtl_gtkw.sh $(DEMO_DIR)/rtl.fst $(DEMO_DIR)/rtl.gtkw 0 1 > /dev/null; \
+	echo "RTL waveform: gtkwave $(DEMO_DIR)/rtl.gtkw   (routers 0 and 1: port_down, out_sunk, stat_fault_drops)"; \
+	echo "system trace: gtkwave $(DEMO_DIR)/waves-sys.gtkw"; echo "full log: $(DEMO_DIR)/waves.log"; \
+	if [ $$rc = 0 ]; then echo "demo-waves: the job finished with correct results"; \
+	else echo "demo-waves: FAILED (status $$rc)"; exit 1; fi
 
 # the router RTL story: a 4x4x4 torus under mixed traffic checked against the
 # reference model, and a 2x2x2 on reliable links with bit errors

@@ -17,6 +17,7 @@
 //   kolo_ni_ej     ejection buffers, whole packets per vnet, credit return
 //   kolo_ni_e2e    end-to-end reliability: timers, retransmission, quarantine
 //                  (the target's duplicate records are in kolo_ni_tgt)
+//   kolo_ni_mgmt   the service block's MGMT packets beside the responses (vnet 1)
 //
 // Shared host ports: DMA read requests from the send queues, the send
 // engine and the target side are granted round robin (one per cycle); the
@@ -28,7 +29,12 @@
 // port: inj_* against INJ_CREDITS per VC (the router's VC_DEPTH), ej_*
 // with EJ_DEPTH-flit buffers per VC (the router's EJECT_CREDITS).
 // Service inputs: node id and torus size (ring sizes - 1), read-only from
-// the host (NODE_ID, TORUS).
+// the host (NODE_ID, TORUS). Service block (kolo_svc, docs/svc.md): its
+// MGMT packets enter on mgmt_tx_* and leave on mgmt_rx_* ({head, tail,
+// data}, valid/ready per flit) and every route lookup reads the service
+// block's active table (svc_rt_lk_*) instead of the BAR0-written one, when
+// the strap svc_en is 1. With svc_en = 0 (no service block) MGMT packets are
+// dropped and counted as bad packets, as any response with an unknown tag.
 module kolo_ni #(
     parameter INJ_CREDITS = 80,
     parameter EJ_DEPTH    = 64,
@@ -44,6 +50,16 @@ module kolo_ni #(
     // service
     input  wire [11:0]   svc_node_id,
     input  wire [11:0]   svc_dim_m1,
+    input  wire          svc_en,
+    output wire          svc_rt_lk_valid,
+    output wire [11:0]   svc_rt_lk_id,
+    input  wire [31:0]   svc_rt_lk_entry,
+    input  wire          mgmt_tx_valid,
+    input  wire [65:0]   mgmt_tx_flit,
+    output wire          mgmt_tx_ready,
+    output wire          mgmt_rx_valid,
+    output wire [65:0]   mgmt_rx_flit,
+    input  wire          mgmt_rx_ready,
     // MMIO write
     input  wire          mmio_wr_valid,
     output wire          mmio_wr_ready,
@@ -93,6 +109,9 @@ module kolo_ni #(
     input  wire [67:0]   ej_flit,
     output wire          ej_credit_valid,
     output wire [1:0]    ej_credit_vc,
+    // one pulse per operation completed with BAD_DST for want of a valid route
+    // (the service block's RT_UNREACHABLE)
+    output wire          stat_unreachable,
     // counters: {dma_err, bad_pkts, nak_rcvd, nak_sent, rx_pkts, tx_pkts}, 64 bits each
     output wire [6*64-1:0] stat_counters,
     // debug: {free tags 9, state machines: cq 4, rsp 8, txq 16, tx 16, tgt 32} (for testbenches)
@@ -184,8 +203,13 @@ module kolo_ni #(
   wire [3*13-1:0] wq_len;
   wire [3*256-1:0] wq_data;
   // statistics
-  wire inc_tx;
-  wire [1:0] inc_rx;
+  // the NI's packet counters leave out the service block's MGMT packets
+  // (counted in its MBX_TX_COUNT / MBX_RX_COUNT)
+  wire inj_pkt, mgmt_tx_head, rsp_head;
+  wire [1:0] ej_heads;
+  wire inc_tx = inj_pkt && !mgmt_tx_head;
+  wire [1:0] inc_rx = {rsp_head, ej_heads[0]};
+  wire unused_ej_heads = ej_heads[1];
   wire nak_sent, nak_rcvd, bad_tgt, bad_rsp;
   wire inc_dma = dma_rd_valid && dma_rd_last && dma_rd_err;
   wire [31:0] dbg_tgt;
@@ -280,7 +304,9 @@ module kolo_ni #(
       .lk_req(lk_req), .lk_id(lk_id), .lk_gnt(lk_gnt), .lk_rvalid(lk_rvalid),
       .lk_entry(lk_entry), .lk_ok(lk_ok),
       .mm_req(rt_mm_req), .mm_we(rt_mm_we), .mm_idx(rt_mm_idx), .mm_wdata(rt_mm_wdata),
-      .mm_done(rt_mm_done), .mm_rdata(rt_mm_rdata), .mm_in(rt_mm_in), .mm_chg(rt_chg)
+      .mm_done(rt_mm_done), .mm_rdata(rt_mm_rdata), .mm_in(rt_mm_in), .mm_chg(rt_chg),
+      .ext_en(svc_en), .ext_lk_valid(svc_rt_lk_valid), .ext_lk_id(svc_rt_lk_id),
+      .ext_lk_entry(svc_rt_lk_entry)
   );
 
   kolo_ni_ctx u_ctx (
@@ -349,7 +375,7 @@ module kolo_ni #(
       .rx_valid(rt_valid), .rx_ready(rt_ready), .rx_tag(rt_tag), .rx_h0(rt_h0), .rx_h1(rt_h1),
       .rx_nbeats(rt_nbeats), .rx_dma(rt_dma), .rx_beat(rt_beat),
       .chk_tag(e2e_chk_tag), .chk_pend(e2e_chk_pend), .rx_done(rt_done), .wake(wake), .wake_tag(wake_tag),
-      .dbg(dbg_tx)
+      .stat_unreachable(stat_unreachable), .dbg(dbg_tx)
   );
 
   kolo_ni_txq #(
@@ -385,7 +411,7 @@ module kolo_ni #(
       .ej_valid(ej_valid), .ej_flit(ej_flit),
       .ej_credit_valid(ej_credit_valid), .ej_credit_vc(ej_credit_vc),
       .pk_valid(pk_valid), .pk_flit(pk_flit), .pk_ok(pk_ok), .pk_ready(pk_ready),
-      .stat_pkt(inc_rx)
+      .stat_pkt(ej_heads)
   );
 
   kolo_ni_tgt #(
@@ -403,13 +429,27 @@ module kolo_ni #(
       .rq_len(rq_len[26+:13]), .rq_id(rq_id[16+:8]),
       .rd_valid(dma_rd_valid && dma_rd_id[7]), .rd_data(dma_rd_data), .rd_id(dma_rd_id),
       .rd_last(dma_rd_last), .rd_err(dma_rd_err),
-      .s_valid(src_valid[1]), .s_flit(src_flit[66+:66]), .s_cls(src_cls[1]), .s_ready(src_ready[1]),
+      .s_valid(tg_valid), .s_flit(tg_flit), .s_cls(tg_cls), .s_ready(tg_ready),
       .stat_bad(bad_tgt), .stat_nak(nak_sent), .dbg(dbg_tgt)
+  );
+
+  // MGMT packets of the service block share vnet 1 with the responses
+  wire tg_valid, tg_cls, tg_ready, rp_valid, rp_ok, rp_ready;
+  wire [65:0] tg_flit, rp_flit;
+  kolo_ni_mgmt u_mgmt (
+      .clk(clk), .rst(rst), .en(svc_en),
+      .pk_valid(pk_valid[1]), .pk_flit(pk_flit[66+:66]), .pk_ok(pk_ok[1]), .pk_ready(pk_ready[1]),
+      .rsp_valid(rp_valid), .rsp_flit(rp_flit), .rsp_ok(rp_ok), .rsp_ready(rp_ready),
+      .mgmt_rx_valid(mgmt_rx_valid), .mgmt_rx_flit(mgmt_rx_flit), .mgmt_rx_ready(mgmt_rx_ready),
+      .tgt_valid(tg_valid), .tgt_flit(tg_flit), .tgt_cls(tg_cls), .tgt_ready(tg_ready),
+      .mgmt_tx_valid(mgmt_tx_valid), .mgmt_tx_flit(mgmt_tx_flit), .mgmt_tx_ready(mgmt_tx_ready),
+      .inj_valid(src_valid[1]), .inj_flit(src_flit[66+:66]), .inj_cls(src_cls[1]), .inj_ready(src_ready[1]),
+      .stat_rsp_head(rsp_head), .stat_mgmt_tx(mgmt_tx_head)
   );
 
   kolo_ni_rsp u_rsp (
       .clk(clk), .rst(rst), .cfg_en(e2e_en),
-      .pk_valid(pk_valid[1]), .pk_flit(pk_flit[66+:66]), .pk_ok(pk_ok[1]), .pk_ready(pk_ready[1]),
+      .pk_valid(rp_valid), .pk_flit(rp_flit), .pk_ok(rp_ok), .pk_ready(rp_ready),
       .le_valid(le_valid), .le_tag(le_tag), .le_status(le_status), .le_ready(rsp_le_ready),
       .e2e_pend(e2e_rd_pend), .e2e_gen(e2e_rd_gen), .ans(ans), .ans_tag(ans_tag), .ans_done(ans_done),
       .stat_dup(dup_resp),
@@ -442,7 +482,7 @@ module kolo_ni #(
       .src_valid(src_valid), .src_flit(src_flit), .src_cls(src_cls), .src_ready(src_ready),
       .inj_valid(inj_valid), .inj_flit(inj_flit),
       .inj_credit_valid(inj_credit_valid), .inj_credit_vc(inj_credit_vc),
-      .stat_pkt(inc_tx)
+      .stat_pkt(inj_pkt)
   );
 
   // ---- DMA read requests: round robin, one per cycle --------------------------------------

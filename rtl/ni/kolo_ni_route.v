@@ -15,6 +15,9 @@
 // writes nothing and reads 0 (mm_in = 0). A write reads the old entry first:
 // mm_chg pulses with mm_done when the entry changed (an end-to-end table
 // switch, docs/ni.md section 10).
+// ext_en = 1: lookups read the service block's double-buffered table instead
+// (kolo_svc: ext_lk_valid/ext_lk_id ask, ext_lk_entry answers the next
+// cycle); the RAM here then only serves MMIO. A static strap.
 module kolo_ni_route (
     input  wire          clk,
     input  wire          rst,
@@ -32,11 +35,15 @@ module kolo_ni_route (
     output reg           mm_done,
     output reg  [31:0]   mm_rdata,
     output reg           mm_in,
-    output reg           mm_chg
+    output reg           mm_chg,
+    input  wire          ext_en,
+    output wire          ext_lk_valid,
+    output wire [11:0]   ext_lk_id,
+    input  wire [31:0]   ext_lk_entry
 );
   reg [31:0] ram[0:4095];
   reg [31:0] ram_q;
-  assign lk_entry = ram_q;
+  assign lk_entry = ext_en ? ext_lk_entry : ram_q;
 
   // ---- MMIO index -> id --------------------------------------------------------
   localparam M_IDLE = 3'd0, M_DIVX = 3'd1, M_DIVY = 3'd2, M_ACT = 3'd3, M_RD = 3'd4,
@@ -141,6 +148,8 @@ module kolo_ni_route (
     if (rst) lk_rvalid <= 3'b000;
     else lk_rvalid <= gnt[2:0];
   end
-  always @(*) lk_ok = r_in_q && ram_q[31];
+  always @(*) lk_ok = r_in_q && lk_entry[31];
+  assign ext_lk_valid = ext_en && gnt[2:0] != 3'b000;
+  assign ext_lk_id = raddr;
 endmodule
 `default_nettype wire

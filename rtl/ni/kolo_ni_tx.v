@@ -132,6 +132,7 @@ module kolo_ni_tx #(
     output wire          rx_done,        // the retransmission taken went, or was dropped
     input  wire          wake,
     input  wire [7:0]    wake_tag,
+    output wire          stat_unreachable,  // an operation completed with BAD_DST: no valid route
     output wire [15:0]   dbg
 );
   `include "kolo_defs.vh"
@@ -396,6 +397,7 @@ module kolo_ni_tx #(
   wire in_fin = es == E_FIN && f_ready;
   wire f_ev_go = in_fin && f_event && ev_free;
   wire f_op_go = in_fin && !f_event && tag_valid;
+  assign stat_unreachable = f_ev_go && pre_st == ST_OK && !is_nop && !rok_now;
   assign tag_alloc = f_op_go;
   assign st_we = f_op_go;
   assign ops_inc = f_op_go;

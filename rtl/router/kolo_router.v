@@ -22,7 +22,9 @@
 // adaptive choices avoid down ports) is still allocated and switched, but
 // dropped whole at the output and counted in stat_fault_drops; it takes no
 // credits. Decided when a packet is given its output VC: a packet already
-// leaving finishes on the link.
+// leaving finishes on the link. out_sunk[p] marks the cycles in which
+// out_flit[p] holds a flit of such a dropped packet (out_valid[p] is 0), so
+// monitors can tell which packets were dropped.
 //
 // Simulating many routers with Verilator: this module is a hier_block. Build
 // with `verilator --hierarchical` so that one compiled router serves every
@@ -49,6 +51,7 @@ module kolo_router #(
     output wire [7*2-1:0]  in_credit_vc,
     output reg  [6:0]      out_valid,
     output reg  [7*68-1:0] out_flit,
+    output reg  [6:0]      out_sunk,      // out_flit holds a flit dropped at a down port (monitors)
     input  wire [6:0]      out_credit_valid,
     input  wire [7*2-1:0]  out_credit_vc,
     output wire [63:0]     stat_errors,    // {route, vc, len, dst} dropped packets, 16 bits each
@@ -401,9 +404,11 @@ module kolo_router #(
       always @(posedge clk) begin
         if (rst) begin
           out_valid[o] <= 1'b0;
+          out_sunk[o] <= 1'b0;
           flit_count <= 32'd0;
         end else begin
           out_valid[o] <= sending && !sunk;
+          out_sunk[o] <= sunk;
           if (sending && !sunk) flit_count <= flit_count + 32'd1;
         end
         out_flit[o*68+:68] <= {vc, flit[KOLO_FLIT_HEAD], flit[KOLO_FLIT_TAIL], data_out};

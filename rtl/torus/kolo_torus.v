@@ -12,7 +12,9 @@
 // returns on inj_credit_* each time the router frees a slot); the router sends
 // on ej_* only against EJECT_CREDITS per VC, returned on ej_credit_*.
 // Links: REAL_LINKS=0 joins the routers with kolo_link_ideal (fast runs);
-// REAL_LINKS=1 puts a kolo_link end on every network port (index n*6+p) and
+// REAL_LINKS=1 puts a kolo_link end on every network port (index n*6+p),
+// makes a link whose state is down (retrain budget spent) a down port of its
+// router (kolo_router port_down, besides link_down), and
 // brings its lanes out on lane_tx/lane_rx/lane_slip, for the board (or the
 // testbench's lane models) to connect: end n*6+p belongs with end m*6+(p^1)
 // of the neighbour m in direction p. All lanes run on lane_clk here (each
@@ -46,6 +48,7 @@ module kolo_torus #(
     // every router's network output ports, for monitors: index n*6+p
     output wire [N*6-1:0]  mon_valid,
     output wire [N*6*68-1:0] mon_flit,
+    output wire [N*6-1:0]  mon_sunk,   // mon_flit holds a flit dropped at a down link
     // status and debug of every router (see kolo_router)
     // index n*6+p: the link leaving node n through port p is down (set both
     // ends): its router drops packets for it whole and never waits for it
@@ -77,6 +80,10 @@ module kolo_torus #(
   wire [N*7*2-1:0]  r_in_credit_vc;
   wire [N*7-1:0]    r_out_valid;
   wire [N*7*68-1:0] r_out_flit;
+  wire [N*7-1:0]    r_out_sunk;
+  // real links: a link that is down (its retrain budget ran out) is a down
+  // port for its router, as if the firmware had said so through link_down
+  wire [N*6-1:0]    link_dead;
   wire [N*7-1:0]    r_out_credit_valid;
   wire [N*7*2-1:0]  r_out_credit_vc;
 
@@ -101,13 +108,14 @@ module kolo_torus #(
           .cfg_node_id(NODE_ID),
           .cfg_dim_m1({DZM1, DYM1, DXM1}),
           .cfg_port_en(PORT_EN),
-          .port_down(link_down[n*6+:6] & PORT_EN),
+          .port_down((link_down[n*6+:6] | link_dead[n*6+:6]) & PORT_EN),
           .in_valid(r_in_valid[n*7+:7]),
           .in_flit(r_in_flit[n*7*68+:7*68]),
           .in_credit_valid(r_in_credit_valid[n*7+:7]),
           .in_credit_vc(r_in_credit_vc[n*7*2+:7*2]),
           .out_valid(r_out_valid[n*7+:7]),
           .out_flit(r_out_flit[n*7*68+:7*68]),
+          .out_sunk(r_out_sunk[n*7+:7]),
           .out_credit_valid(r_out_credit_valid[n*7+:7]),
           .out_credit_vc(r_out_credit_vc[n*7*2+:7*2]),
           .stat_fault_drops(stat_fault_drops[n*32+:32]),
@@ -117,7 +125,8 @@ module kolo_torus #(
           .dbg_vc_route(dbg_vc_route[n*28*6+:28*6])
       );
 
-      // local port
+      // local port (it never sinks: the local output is never down)
+      wire unused_local_sunk = &{1'b0, r_out_sunk[n*7+6]};
       assign r_in_valid[n*7+6]               = inj_valid[n];
       assign r_in_flit[(n*7+6)*68+:68]       = inj_flit[n*68+:68];
       assign inj_credit_valid[n]             = r_in_credit_valid[n*7+6];
@@ -140,6 +149,7 @@ module kolo_torus #(
 
         assign mon_valid[n*6+p]          = r_out_valid[n*7+p];
         assign mon_flit[(n*6+p)*68+:68]  = r_out_flit[(n*7+p)*68+:68];
+        assign mon_sunk[n*6+p]           = r_out_sunk[n*7+p];
 
         localparam integer MX = M % DIM_X;
         localparam integer MY = (M / DIM_X) % DIM_Y;
@@ -182,6 +192,7 @@ module kolo_torus #(
               .rx_lane_data(lane_rx[(n*6+p)*66*LANES+:66*LANES]),
               .rx_lane_slip(lane_slip[(n*6+p)*LANES+:LANES])
           );
+          assign link_dead[n*6+p] = link_state[(n*6+p)*2+:2] == 2'd0;
         end else if (SIZE > 1) begin : g_link
           wire unused_lane = &{1'b0, lane_rx[(n*6+p)*66*LANES+:66*LANES]};
           assign lane_tx[(n*6+p)*66*LANES+:66*LANES] = {66*LANES{1'b0}};
@@ -189,6 +200,7 @@ module kolo_torus #(
           assign link_up[n*6+p] = 1'b1;
           assign link_state[(n*6+p)*2+:2] = 2'd2;
           assign link_counters[(n*6+p)*512+:512] = 512'd0;
+          assign link_dead[n*6+p] = 1'b0;
           kolo_link_ideal #(
               .LATENCY(LINK_LATENCY)
           ) u_link (
@@ -215,6 +227,7 @@ module kolo_torus #(
           assign link_up[n*6+p] = 1'b0;
           assign link_state[(n*6+p)*2+:2] = 2'd0;
           assign link_counters[(n*6+p)*512+:512] = 512'd0;
+          assign link_dead[n*6+p] = 1'b0;
           assign r_out_credit_valid[n*7+p]      = 1'b0;
           assign r_out_credit_vc[(n*7+p)*2+:2]  = 2'b00;
           assign r_in_valid[n*7+p]              = 1'b0;

@@ -5,6 +5,9 @@
  * node under the native firmware. The world around the block (links, router,
  * NI, network) is reached through the callbacks of kolo_svc_env and the
  * kolo_svc_set_* calls. C11, no allocation after kolo_svc_new.
+ * Routing table: RT_EPOCH makes the shadow bank active and the new shadow a
+ * copy of it over the torus's entries (indexes at or above RT_ENTRIES are
+ * plain storage, as in the RTL).
  */
 #ifndef KOLO_SVC_MODEL_H
 #define KOLO_SVC_MODEL_H
@@ -48,23 +51,38 @@ void kolo_svc_free(kolo_svc_model *m);
  * write), counted in SYS_BAD_ACCESS / SYS_HOST_REFUSED. */
 int kolo_svc_read(kolo_svc_model *m, uint32_t addr, uint32_t *data, int host);
 int kolo_svc_write(kolo_svc_model *m, uint32_t addr, uint32_t data, int host);
+/* A write with AXI byte strobes: any strobe other than 0xf is SLVERR and
+ * counted in SYS_BAD_ACCESS (checked with the alignment, before the host
+ * gate); 0xf is kolo_svc_write. */
+int kolo_svc_write_strb(kolo_svc_model *m, uint32_t addr, uint32_t data, unsigned strb, int host);
 
 /* The core clock: SYS_TIME counts it. */
 void kolo_svc_set_time(kolo_svc_model *m, uint64_t cycle);
 /* Link status of network port p from the link layer: changes raise events
- * (LINK_UP only with the expected peer, else MISCABLED; LINK_DOWN). */
+ * (LINK_UP only with the expected peer, else MISCABLED; LINK_DOWN). An up
+ * link that reports a wrong peer raises LINK_DOWN, then MISCABLED (the RTL
+ * takes the two as two steps: set_link(p, 0, ...), then this call). */
 void kolo_svc_set_link(kolo_svc_model *m, int port, int up, uint16_t peer_id, int peer_port);
-/* Counters of link p; CRC errors reaching ERR_THRESH raise ERR_THRESHOLD once. */
-void kolo_svc_set_link_counters(kolo_svc_model *m, int port, uint32_t crc_errors, uint32_t replays,
-                                uint32_t tx_frames, uint32_t rx_frames);
+/* Link p counted events (the RTL's one-cycle pulses): add to CRC_ERRORS,
+ * REPLAYS, TX_FRAMES, RX_FRAMES (LINK_CTRL.CLEAR zeroes them). Raises
+ * nothing by itself: call kolo_svc_link_check after. */
+void kolo_svc_link_count(kolo_svc_model *m, int port, uint32_t crc_errors, uint32_t replays, uint32_t tx_frames,
+                         uint32_t rx_frames);
+/* The error threshold check of link p: CRC_ERRORS >= ERR_THRESH != 0 raises
+ * ERR_THRESHOLD once (INFO = CRC_ERRORS now; rearmed by writing ERR_THRESH
+ * or CLEAR). The RTL runs it in its event sequencer, a few cycles after the
+ * count at most. */
+void kolo_svc_link_check(kolo_svc_model *m, int port);
 void kolo_svc_set_router(kolo_svc_model *m, uint8_t port_down, uint32_t drop_route, uint32_t drop_bad,
                          uint32_t fault_drops, const uint32_t out_flits[7]);
 /* Operations the NI completed with an error for an invalid entry (RT_UNREACHABLE). */
 void kolo_svc_add_unreachable(kolo_svc_model *m, uint32_t n);
 /* A MGMT packet arrived for this node. 0 taken; -1 dropped (buffer full:
- * RX_DROPS, MBX_OVERFLOW event) or malformed (nwords 0 or > 64). */
+ * RX_DROPS, MBX_OVERFLOW event) or malformed (nwords 0 or > 64; not
+ * counted). */
 int kolo_svc_mgmt_deliver(kolo_svc_model *m, uint16_t src, const uint32_t *words, unsigned nwords);
-/* Offer a BUSY mailbox packet to env.mgmt_send again. */
+/* Offer a BUSY mailbox packet to env.mgmt_send again (destination, route
+ * state and words as they were at TX_SEND). */
 void kolo_svc_mgmt_retry(kolo_svc_model *m);
 /* The interrupt line. */
 int kolo_svc_irq(const kolo_svc_model *m);

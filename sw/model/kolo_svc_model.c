@@ -44,6 +44,7 @@ struct kolo_svc_model {
     uint32_t irq_en;
     /* mailbox */
     uint32_t tx_dst, tx_rs, tx_w[KOLO_SVC_MBX_WORDS];
+    uint32_t send_dst, send_rs; /* taken at TX_SEND */
     unsigned tx_words;
     uint8_t tx_busy;
     uint32_t tx_count, tx_errors;
@@ -96,11 +97,12 @@ void kolo_svc_set_link(kolo_svc_model *m, int port, int up, uint16_t peer_id, in
     uint32_t peer = (uint32_t)(peer_id & 0xfffu) | ((uint32_t)(peer_port & 7) << 12) | (1u << 15);
     if (up) {
         if (!match) {
-            if (!l->miscabled || l->peer != peer) push_event(m, KOLO_SVC_EVT_MISCABLED, port, peer);
+            /* an up link goes down first, then is marked miscabled (the RTL's two steps) */
             if (l->up) {
                 l->down_count++;
                 push_event(m, KOLO_SVC_EVT_LINK_DOWN, port, 0);
             }
+            if (l->up || !l->miscabled || l->peer != peer) push_event(m, KOLO_SVC_EVT_MISCABLED, port, peer);
             l->miscabled = 1;
             l->up = 0;
             l->state = 1;
@@ -122,14 +124,19 @@ void kolo_svc_set_link(kolo_svc_model *m, int port, int up, uint16_t peer_id, in
     }
 }
 
-void kolo_svc_set_link_counters(kolo_svc_model *m, int port, uint32_t crc_errors, uint32_t replays,
-                                uint32_t tx_frames, uint32_t rx_frames) {
+void kolo_svc_link_count(kolo_svc_model *m, int port, uint32_t crc_errors, uint32_t replays, uint32_t tx_frames,
+                         uint32_t rx_frames) {
     if (port < 0 || port > 5) return;
     svc_link *l = &m->link[port];
-    l->crc = crc_errors;
-    l->replays = replays;
-    l->tx = tx_frames;
-    l->rx = rx_frames;
+    l->crc += crc_errors;
+    l->replays += replays;
+    l->tx += tx_frames;
+    l->rx += rx_frames;
+}
+
+void kolo_svc_link_check(kolo_svc_model *m, int port) {
+    if (port < 0 || port > 5) return;
+    svc_link *l = &m->link[port];
     if (l->thresh && !l->thresh_hit && l->crc >= l->thresh) {
         l->thresh_hit = 1;
         push_event(m, KOLO_SVC_EVT_ERR_THRESHOLD, port, l->crc);
@@ -166,7 +173,7 @@ int kolo_svc_mgmt_deliver(kolo_svc_model *m, uint16_t src, const uint32_t *words
 
 void kolo_svc_mgmt_retry(kolo_svc_model *m) {
     if (!m->tx_busy) return;
-    if (m->env.mgmt_send && m->env.mgmt_send(m->env.ctx, (uint16_t)m->tx_dst, m->tx_rs, m->tx_w, m->tx_words)) {
+    if (m->env.mgmt_send && m->env.mgmt_send(m->env.ctx, (uint16_t)m->send_dst, m->send_rs, m->tx_w, m->tx_words)) {
         m->tx_busy = 0;
         m->tx_count++;
         m->tx_words = 0;
@@ -365,8 +372,9 @@ int kolo_svc_write(kolo_svc_model *m, uint32_t addr, uint32_t data, int host) {
         m->active ^= 1u;
         m->epoch = (uint16_t)(data & KOLO_SVC_RT_EPOCH_EPOCH_MASK);
         m->switches++;
-        /* the new shadow starts as a copy, so partial updates are possible */
-        memcpy(m->bank[m->active ^ 1u], m->bank[m->active], sizeof m->bank[0]);
+        /* the new shadow starts as a copy, so partial updates are possible
+         * (of the torus's entries, as the RTL's copy of RT_ENTRIES cycles) */
+        memcpy(m->bank[m->active ^ 1u], m->bank[m->active], m->entries * sizeof m->bank[0][0]);
         if (m->env.route_switch) m->env.route_switch(m->env.ctx, m->bank[m->active], m->entries, m->epoch);
         return 0;
     case KOLO_SVC_EVT_IRQ_EN:
@@ -390,6 +398,8 @@ int kolo_svc_write(kolo_svc_model *m, uint32_t addr, uint32_t data, int host) {
             return 0;
         }
         m->tx_busy = 1;
+        m->send_dst = m->tx_dst;
+        m->send_rs = m->tx_rs;
         kolo_svc_mgmt_retry(m);
         return 0;
     case KOLO_SVC_MBX_RX_POP:
@@ -403,4 +413,12 @@ int kolo_svc_write(kolo_svc_model *m, uint32_t addr, uint32_t data, int host) {
 bad:
     m->bad_access++;
     return -1;
+}
+
+int kolo_svc_write_strb(kolo_svc_model *m, uint32_t addr, uint32_t data, unsigned strb, int host) {
+    if (strb != 0xfu) {
+        m->bad_access++;
+        return -1;
+    }
+    return kolo_svc_write(m, addr, data, host);
 }

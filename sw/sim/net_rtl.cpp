@@ -9,6 +9,14 @@
 // (one per cycle) only when the NI has taken the packet, so an NI that cannot
 // take packets backs the network up as the hardware would. Every head flit on
 // a network output port is reported to the scoreboard as a hop.
+//
+// Faults: set_link drives the torus' link_down bits of both ends of a link;
+// from then on the routers drop packets for it whole (kolo_router port_down)
+// and mark their flits on the monitor ports (mon_sunk), from which the
+// packet id (header flit 1) goes to Sink::dropped. Flits already on the
+// ideal link when it goes down still arrive.
+// Built with KOLO_TRACE (kolo-sim-trace-XxYxZ: flat, --trace-fst), rtl_trace
+// writes an FST of every RTL signal in a window of cycles (--rtl-trace).
 #include <cinttypes>
 #include <cstring>
 #include <deque>
@@ -20,6 +28,12 @@
 #include "kolo_tb_bits.h"
 #include "sim.h"
 #include "verilated.h"
+#ifdef KOLO_TRACE
+#include "verilated_fst_c.h"
+#define KOLO_TRACE_SUFFIX "-trace"
+#else
+#define KOLO_TRACE_SUFFIX ""
+#endif
 
 #ifndef KOLO_DIM_X
 #error "build with -DKOLO_DIM_X=.. -DKOLO_DIM_Y=.. -DKOLO_DIM_Z=.."
@@ -80,7 +94,10 @@ class RtlNet : public Net {
   public:
     explicit RtlNet(Sink *sink)
         : sink_(sink), ctx_(new VerilatedContext), inj_(kNodes), ej_(kNodes),
-          mon_(static_cast<size_t>(kNodes) * 24, 0) {
+          mon_(static_cast<size_t>(kNodes) * 24, 0), sunk_(static_cast<size_t>(kNodes) * 24, 0) {
+#ifdef KOLO_TRACE
+        ctx_->traceEverOn(true); // before the model is built
+#endif
         top_.reset(new Vkolo_torus_sim(ctx_.get()));
         top_->clk = 0;
         top_->rst = 1;
@@ -88,6 +105,7 @@ class RtlNet : public Net {
         top_->lane_rst = 1;
         top_->err_threshold = 0;
         top_->lane_seed = 0;
+        sig_clear(top_->link_down);
         sig_clear(top_->inj_valid);
         sig_clear(top_->ej_credit_valid);
         top_->eval();
@@ -98,7 +116,21 @@ class RtlNet : public Net {
         for (int i = 0; i < 2; i++)
             tick();
     }
-    ~RtlNet() override { top_->final(); }
+    ~RtlNet() override {
+#ifdef KOLO_TRACE
+        if (tfp_) tfp_->close();
+#endif
+        top_->final();
+    }
+
+#ifdef KOLO_TRACE
+    bool rtl_trace(const std::string &path, uint64_t from, uint64_t to, std::string *) override {
+        trace_path_ = path;
+        trace_from_ = from;
+        trace_to_ = to;
+        return true;
+    }
+#endif
 
     const char *name() const override { return "rtl"; }
 
@@ -112,6 +144,19 @@ class RtlNet : public Net {
     }
 
     bool step(uint64_t now) override {
+#ifdef KOLO_TRACE
+        if (!trace_path_.empty() && !tfp_ && now >= trace_from_ && now < trace_to_) {
+            tfp_.reset(new VerilatedFstC);
+            top_->trace(tfp_.get(), 99);
+            tfp_->open(trace_path_.c_str());
+        }
+        if (tfp_ && now >= trace_to_) {
+            tfp_->close();
+            tfp_.reset();
+            trace_path_.clear();
+        }
+        trace_now_ = now;
+#endif
         bool moved = drive();
         tick();
         if (observe(now))
@@ -166,12 +211,30 @@ class RtlNet : public Net {
     }
     uint64_t flits_injected() const override { return flits_; }
 
+    void set_link(int node, int port, bool up) override {
+        kolo_topo t{};
+        t.size[0] = KOLO_DIM_X;
+        t.size[1] = KOLO_DIM_Y;
+        t.size[2] = KOLO_DIM_Z;
+        uint16_t id = kolo_node_id_of_index(&t, static_cast<unsigned>(node));
+        unsigned other = kolo_node_index(&t, kolo_neighbor(&t, id, port));
+        sig_set(top_->link_down, static_cast<unsigned>(node) * 6 + static_cast<unsigned>(port), 1, up ? 0 : 1);
+        sig_set(top_->link_down, other * 6 + static_cast<unsigned>(port ^ 1), 1, up ? 0 : 1);
+    }
+    uint64_t fault_drops() const override { return drops_; }
+
   private:
     void tick() {
         top_->clk = 0;
         top_->eval();
+#ifdef KOLO_TRACE
+        if (tfp_) tfp_->dump(trace_now_ * 4000); // ps: 4 ns per cycle at 250 MHz
+#endif
         top_->clk = 1;
         top_->eval();
+#ifdef KOLO_TRACE
+        if (tfp_) tfp_->dump(trace_now_ * 4000 + 2000);
+#endif
     }
 
     bool drive() {
@@ -256,6 +319,29 @@ class RtlNet : public Net {
                 }
             }
         }
+        // flits of packets dropped at down links: header flit 1 names the packet
+        for (unsigned w = 0; w < (mon_slots + 31) / 32; w++) {
+            uint32_t bits = sig_word(top_->mon_sunk, w);
+            while (bits) {
+                unsigned b = static_cast<unsigned>(__builtin_ctz(bits));
+                bits &= bits - 1;
+                unsigned slot = w * 32 + b;
+                if (slot >= mon_slots)
+                    break;
+                moved = true;
+                Flit f = flit_get(top_->mon_flit, slot);
+                uint8_t &pend = sunk_[slot * 4 + (f.vc & 3)];
+                if (f.head) {
+                    pend = 1;
+                } else if (pend) {
+                    pend = 0;
+                    drops_++;
+                    in_net_--;
+                    sink_->dropped(kolo_tb::h1_addr(f.data), static_cast<int>(slot / 6),
+                                   static_cast<int>(slot % 6));
+                }
+            }
+        }
         for (int n = 0; n < kNodes; n++) {
             if (!sig_get(top_->ej_valid, static_cast<unsigned>(n), 1))
                 continue;
@@ -325,6 +411,19 @@ class RtlNet : public Net {
     }
 
     void check_router_errors() {
+        // every packet a router counted as dropped was seen on its monitor
+        // port (the drops whose header flit 1 is still to come are pending)
+        uint64_t counted = 0, pending = 0;
+        for (int n = 0; n < kNodes; n++)
+            counted += sig_get(top_->stat_fault_drops, static_cast<unsigned>(n) * 32, 32);
+        for (uint8_t p : sunk_)
+            pending += p;
+        if (counted != drops_ + pending && !drop_mismatch_) {
+            drop_mismatch_ = true;
+            sink_->net_error("routers counted " + std::to_string(counted) +
+                             " packets dropped at down links, the monitors saw " +
+                             std::to_string(drops_) + " (+" + std::to_string(pending) + " starting)");
+        }
         for (int n = 0; n < kNodes; n++) {
             uint64_t errs = sig_get(top_->stat_errors, static_cast<unsigned>(n) * 64, 64);
             if (errs && !(reported_ & (1ull << (n & 63)))) {
@@ -342,8 +441,14 @@ class RtlNet : public Net {
     std::unique_ptr<Vkolo_torus_sim> top_;
     std::vector<Injector> inj_;
     std::vector<Ejector> ej_;
-    std::vector<uint8_t> mon_;
-    uint64_t in_net_ = 0, cycles_ = 0, flits_ = 0, reported_ = 0;
+    std::vector<uint8_t> mon_, sunk_;
+    uint64_t in_net_ = 0, cycles_ = 0, flits_ = 0, reported_ = 0, drops_ = 0;
+    bool drop_mismatch_ = false;
+#ifdef KOLO_TRACE
+    std::unique_ptr<VerilatedFstC> tfp_;
+    std::string trace_path_;
+    uint64_t trace_from_ = 0, trace_to_ = 0, trace_now_ = 0;
+#endif
 };
 
 Net *make_rtl(Sink *sink, const kolo_topo &t, std::string *err) {
@@ -358,5 +463,5 @@ Net *make_rtl(Sink *sink, const kolo_topo &t, std::string *err) {
 } // namespace kolo_sim
 
 int main(int argc, char **argv) {
-    return kolo_sim::sim_main(argc, argv, kolo_sim::make_rtl, KOLO_TORUS_NAME);
+    return kolo_sim::sim_main(argc, argv, kolo_sim::make_rtl, KOLO_TORUS_NAME KOLO_TRACE_SUFFIX);
 }

@@ -994,6 +994,7 @@ bool Sim::boot_service(std::string *err) {
                      boot_cycles);
     if (o.trace && !trace_setup(err))
         return false;
+
     if (o.ctl) {
         ctl.reset(new CtlServer);
         std::string path =
@@ -1859,6 +1860,17 @@ int Sim::run() {
         std::fprintf(stderr, "kolo-sim: %s\n", err.c_str());
         return KOLO_SIM_EXIT_CHECK;
     }
+    if (o.rtl_trace) { // the window of --trace (default: from 1000 cycles before the first fault)
+        uint64_t from = o.trace_start, first = UINT64_MAX;
+        for (unsigned i = 0; i < o.nevents; i++)
+            first = std::min(first, o.events[i].cycle);
+        if (!o.trace_start && first != UINT64_MAX)
+            from = first > 1000 ? first - 1000 : 0;
+        if (!net->rtl_trace(o.rtl_trace, from, from + (o.trace_cycles ? o.trace_cycles : 30000), &err)) {
+            std::fprintf(stderr, "kolo-sim: %s\n", err.c_str());
+            return KOLO_SIM_EXIT_USAGE;
+        }
+    }
     if (cluster) { // the routing-table writes reach the NIs before any PE starts
         while (!cluster->idle() && !failed_check && cycle < 1000000) {
             cluster->step(cycle++);
@@ -2127,8 +2139,9 @@ int sim_main(int argc, char **argv, NetFactory rtl, const char *rtl_torus, Clust
         }
         sim.ni_factory = rtl_ni;
     } else if (sim.o.net == KOLO_NET_RTL) {
-        std::string want =
-            strf("%ux%ux%u", sim.o.topo.size[0], sim.o.topo.size[1], sim.o.topo.size[2]);
+        // the traced build of a size is kolo-sim-trace-XxYxZ; it names itself "XxYxZ-trace"
+        std::string size = strf("%ux%ux%u", sim.o.topo.size[0], sim.o.topo.size[1], sim.o.topo.size[2]);
+        std::string want = size + (sim.o.rtl_trace ? "-trace" : "");
         if (!rtl || !rtl_torus || want != rtl_torus) {
             // the RTL of each torus size is its own Verilator build, next to this binary
             char dir[PATH_MAX];
@@ -2136,13 +2149,14 @@ int sim_main(int argc, char **argv, NetFactory rtl, const char *rtl_torus, Clust
                 std::fprintf(stderr, "kolo-sim: cannot find my own directory\n");
                 return KOLO_SIM_EXIT_NOEXEC;
             }
-            std::string exe = std::string(dir) + "/kolo-sim-" + want;
+            std::string bin = sim.o.rtl_trace ? "trace-" + size : size;
+            std::string exe = std::string(dir) + "/kolo-sim-" + bin;
             if (access(exe.c_str(), X_OK)) {
                 std::fprintf(
                     stderr,
-                    "kolo-sim: no RTL simulator for a %s torus: %s is missing; build it with "
+                    "kolo-sim: no RTL simulator for a %s torus%s: %s is missing; build it with "
                     "`make sim-rtl-%s` (a Verilator build, minutes)\n",
-                    want.c_str(), exe.c_str(), want.c_str());
+                    size.c_str(), sim.o.rtl_trace ? " with tracing" : "", exe.c_str(), bin.c_str());
                 return KOLO_SIM_EXIT_NOEXEC;
             }
             argv[0] = const_cast<char *>(exe.c_str());

@@ -64,6 +64,13 @@ class Net {
         (void)node, (void)port, (void)up;
         std::abort(); // overridden by every network that supports faults
     }
+    // Write an FST waveform of the RTL between cycles [from, to) to path.
+    // False (err set) when this build cannot trace.
+    virtual bool rtl_trace(const std::string &path, uint64_t from, uint64_t to, std::string *err) {
+        (void)path, (void)from, (void)to;
+        *err = "this network cannot write RTL waveforms";
+        return false;
+    }
     // packets dropped at down links so far
     virtual uint64_t fault_drops() const { return 0; }
     // Is a packet on its way whose path crosses this link later (fault

@@ -68,6 +68,9 @@ void kolo_sim_usage(const char *prog, int is_run) {
         "                          stage, table epoch, operations waiting; drops, retransmits)\n"
         "      --trace-window=START:CYCLES  (default: from 1000 cycles before the first fault\n"
         "                          event, 30000 cycles)\n"
+        "      --rtl-trace=FILE.fst  --net=rtl: FST waveform of the Verilated routers in the\n"
+        "                          trace window (binary kolo-sim-trace-XxYxZ, make\n"
+        "                          sim-rtl-trace-XxYxZ; slow: keep the window short)\n"
         "      --no-e2e            faults without NI end-to-end retransmission: lost operations\n"
         "                          hang (the negative control of the fault tests)\n"
         "  -v, --verbose           progress messages on stderr\n"
@@ -248,7 +251,8 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
         O_FW_COMPUTE,
         O_NO_E2E,
         O_TRACE,
-        O_TRACE_WINDOW
+        O_TRACE_WINDOW,
+        O_RTL_TRACE
     };
     static const struct option lo[] = {{"npes", required_argument, 0, 'n'},
                                        {"torus", required_argument, 0, 't'},
@@ -275,6 +279,7 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
                                        {"no-e2e", no_argument, 0, O_NO_E2E},
                                        {"trace", required_argument, 0, O_TRACE},
                                        {"trace-window", required_argument, 0, O_TRACE_WINDOW},
+                                       {"rtl-trace", required_argument, 0, O_RTL_TRACE},
                                        {"verbose", no_argument, 0, 'v'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
@@ -394,6 +399,11 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
             o->trace = a;
             o->svc = 1;
             break;
+        case O_RTL_TRACE:
+            if (!*a)
+                return err_out(err, errlen, "empty --rtl-trace file name");
+            o->rtl_trace = a;
+            break;
         case O_TRACE_WINDOW: {
             char buf[64], *colon;
             snprintf(buf, sizeof buf, "%s", a);
@@ -462,10 +472,12 @@ int kolo_sim_resolve(kolo_sim_opts *o, char *err, size_t errlen) {
         return err_out(err, errlen,
                        "%u PEs do not fit on a %ux%ux%u torus (%u nodes, one PE per node)", o->npes,
                        o->topo.size[0], o->topo.size[1], o->topo.size[2], nodes);
-    if (o->svc && (o->ni == KOLO_NI_RTL || o->net == KOLO_NET_RTL))
+    if (o->rtl_trace && (o->net != KOLO_NET_RTL || o->ni == KOLO_NI_RTL))
+        return err_out(err, errlen, "--rtl-trace needs --net=rtl (the Verilated routers)");
+    if (o->svc && o->ni == KOLO_NI_RTL)
         return err_out(err, errlen,
-                       "fault events, --svc and --ctl run on the ideal network with the C NI "
-                       "model only (the RTL router has no down-port drop yet: docs/firmware.md)");
+                       "fault events, --svc and --ctl need the C NI model (--ni=model): the NI "
+                       "RTL has no end-to-end retransmission yet (docs/firmware.md)");
     if (o->svc && o->fault)
         return err_out(err, errlen, "--fault cannot be combined with fault events, --svc or --ctl");
     for (unsigned i = 0; i < o->nevents; i++) {

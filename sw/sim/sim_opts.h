@@ -77,6 +77,7 @@ typedef struct {
     uint64_t e2e_timeout;  /* NI end-to-end timeout, cycles (0: default) */
     int no_e2e;            /* faults without end-to-end retransmission (negative control) */
     const char *trace;     /* VCD of the fault handling (--trace) */
+    const char *rtl_trace; /* FST of the RTL routers in the trace window (--rtl-trace, --net=rtl) */
     uint64_t trace_start, trace_cycles; /* window; trace_start 0: 1000 before the first event */
     uint64_t fw_compute;   /* modelled PowerPC cycles per table computation (0: default) */
 } kolo_sim_opts;

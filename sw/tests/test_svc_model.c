@@ -121,10 +121,13 @@ int main(void) {
     CHECK((e & 0xfu) == KOLO_SVC_EVT_LINK_DOWN);
     CHECK(R(m, KOLO_SVC_LINK_DOWN_COUNT(0)) == 1u);
     W(m, KOLO_SVC_LINK_ERR_THRESH(1), 10);
-    kolo_svc_set_link_counters(m, 1, 9, 0, 0, 0);
+    kolo_svc_link_count(m, 1, 9, 0, 0, 0);
+    kolo_svc_link_check(m, 1);
     CHECK(R(m, KOLO_SVC_EVT_STATUS) == 0);
-    kolo_svc_set_link_counters(m, 1, 10, 3, 100, 99);
-    kolo_svc_set_link_counters(m, 1, 12, 3, 100, 99); /* raised once */
+    kolo_svc_link_count(m, 1, 1, 3, 100, 99);
+    kolo_svc_link_check(m, 1);
+    kolo_svc_link_count(m, 1, 2, 0, 0, 0);
+    kolo_svc_link_check(m, 1); /* raised once */
     e = R(m, KOLO_SVC_EVT_DATA);
     CHECK((e & 0xfu) == KOLO_SVC_EVT_ERR_THRESHOLD && (e >> 8) == 10u);
     CHECK(R(m, KOLO_SVC_EVT_DATA) == 0);
@@ -134,6 +137,34 @@ int main(void) {
     CHECK(R(m, KOLO_SVC_LINK_CTRL(1)) == KOLO_SVC_LINK_CTRL_ENABLE_MASK); /* CLEAR reads 0 */
     W(m, KOLO_SVC_LINK_CTRL(4), KOLO_SVC_LINK_CTRL_LOOPBACK_MASK);
     CHECK(env_seen.en == 0x2f && env_seen.lb == 0x10);
+    kolo_svc_link_count(m, 1, 0, 0, 0, 0);
+    kolo_svc_link_check(m, 1);
+    CHECK(R(m, KOLO_SVC_EVT_STATUS) == 0); /* CLEAR rearmed it, but 0 < 10 */
+    W(m, KOLO_SVC_LINK_ERR_THRESH(1), 0);  /* 0: never */
+    kolo_svc_link_count(m, 1, 50, 0, 0, 0);
+    kolo_svc_link_check(m, 1);
+    CHECK(R(m, KOLO_SVC_EVT_STATUS) == 0);
+    W(m, KOLO_SVC_LINK_CTRL(1), KOLO_SVC_LINK_CTRL_ENABLE_MASK | KOLO_SVC_LINK_CTRL_CLEAR_MASK);
+
+    /* an up link that reports a wrong peer: LINK_DOWN, then MISCABLED */
+    uint16_t xm = kolo_neighbor(&t, me, KOLO_PORT_XM);
+    kolo_svc_set_link(m, KOLO_PORT_XM, 1, xm, KOLO_PORT_XP);
+    CHECK((R(m, KOLO_SVC_EVT_DATA) & 0xfu) == KOLO_SVC_EVT_LINK_UP);
+    kolo_svc_set_link(m, KOLO_PORT_XM, 1, 0x000, KOLO_PORT_XP);
+    CHECK((R(m, KOLO_SVC_EVT_DATA) & 0xfu) == KOLO_SVC_EVT_LINK_DOWN);
+    CHECK((R(m, KOLO_SVC_EVT_DATA) & 0xfu) == KOLO_SVC_EVT_MISCABLED);
+    CHECK(R(m, KOLO_SVC_LINK_STATUS(1)) == (KOLO_SVC_LINK_STATUS_MISCABLED_MASK | 1u << 4));
+    kolo_svc_set_link(m, KOLO_PORT_XM, 1, 0x000, KOLO_PORT_XP); /* the same again: nothing */
+    CHECK(R(m, KOLO_SVC_EVT_STATUS) == 0);
+    kolo_svc_set_link(m, KOLO_PORT_XM, 0, 0, 0);
+    CHECK(R(m, KOLO_SVC_EVT_STATUS) == 0 && R(m, KOLO_SVC_LINK_STATUS(1)) == 0);
+
+    /* partial byte strobes: SLVERR, BAD_ACCESS, nothing written */
+    uint32_t bad0 = R(m, KOLO_SVC_SYS_BAD_ACCESS);
+    CHECK(kolo_svc_write_strb(m, KOLO_SVC_SYS_SCRATCH, 0x55, 0x3, 0) == -1);
+    CHECK(kolo_svc_write_strb(m, KOLO_SVC_SYS_SCRATCH, 0x55, 0x0, 1) == -1);
+    CHECK(R(m, KOLO_SVC_SYS_BAD_ACCESS) == bad0 + 2 && R(m, KOLO_SVC_SYS_SCRATCH) == 0x1234u);
+    CHECK(kolo_svc_write_strb(m, KOLO_SVC_SYS_SCRATCH, 0x1234, 0xf, 0) == 0);
 
     /* event FIFO overflow: 32 kept, the rest lost and counted */
     for (int i = 0; i < 40; i++) kolo_svc_set_link(m, KOLO_PORT_ZP, (i & 1) == 0, kolo_neighbor(&t, me, 4), 5);
@@ -161,6 +192,10 @@ int main(void) {
     CHECK(R(m, KOLO_SVC_RT_SHADOW_ENTRY(6)) == 0x80000006u);
     W(m, KOLO_SVC_RT_EPOCH, 8);
     CHECK(kolo_svc_active_table(m, &ep)[5] == 0 && kolo_svc_active_table(m, &ep)[6] == 0x80000006u);
+    /* indexes beyond RT_ENTRIES are storage: not copied at a switch */
+    W(m, KOLO_SVC_RT_SHADOW_ENTRY(100), 0x100);
+    W(m, KOLO_SVC_RT_EPOCH, 9);
+    CHECK(R(m, KOLO_SVC_RT_SHADOW_ENTRY(100)) == 0 && R(m, KOLO_SVC_RT_SHADOW_ENTRY(6)) == 0x80000006u);
 
     /* mailbox transmit: busy while the network refuses, errors counted */
     W(m, KOLO_SVC_MBX_TX_SEND, 1); /* empty */
@@ -176,6 +211,8 @@ int main(void) {
     W(m, KOLO_SVC_MBX_TX_DATA, 0x33); /* refused while busy */
     W(m, KOLO_SVC_MBX_TX_SEND, 1);
     CHECK(R(m, KOLO_SVC_MBX_TX_ERRORS) == 3u);
+    W(m, KOLO_SVC_MBX_TX_DST, 0x321); /* the packet keeps what it was sent with */
+    W(m, KOLO_SVC_MBX_TX_RS, 0x9);
     env_seen.accept = 1;
     kolo_svc_mgmt_retry(m);
     CHECK(env_seen.sends == 1 && env_seen.n == 2 && env_seen.w[1] == 0x22 && env_seen.dst == xp && env_seen.rs == 8);
@@ -183,7 +220,7 @@ int main(void) {
     for (int i = 0; i < 65; i++) W(m, KOLO_SVC_MBX_TX_DATA, (uint32_t)i); /* 65th refused */
     CHECK(R(m, KOLO_SVC_MBX_TX_ERRORS) == 4u);
     W(m, KOLO_SVC_MBX_TX_SEND, 1);
-    CHECK(env_seen.n == 64 && env_seen.w[63] == 63u);
+    CHECK(env_seen.n == 64 && env_seen.w[63] == 63u && env_seen.dst == 0x321 && env_seen.rs == 9);
 
     /* mailbox receive: packets in order, words popped, overflow dropped */
     W(m, KOLO_SVC_EVT_IRQ_EN, KOLO_SVC_EVT_IRQ_EN_MBX_MASK);

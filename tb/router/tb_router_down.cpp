@@ -44,6 +44,17 @@ int failures = 0;
         }                                                                                          \
     } while (0)
 
+// a check that prints only when it fails (for per-cycle checks)
+#define CHECK_QUIET(c, ...)                                                                        \
+    do {                                                                                           \
+        if (!(c)) {                                                                                \
+            failures++;                                                                            \
+            std::printf("FAIL line %d: ", __LINE__);                                               \
+            std::printf(__VA_ARGS__);                                                              \
+            std::printf("\n");                                                                     \
+        }                                                                                          \
+    } while (0)
+
 uint64_t make_h0(uint16_t dst, uint16_t src, unsigned vnet, unsigned len, bool ordered, uint32_t rs) {
     return static_cast<uint64_t>(dst & 0xfff) | static_cast<uint64_t>(src & 0xfff) << 12 |
            static_cast<uint64_t>(vnet & 1) << 28 | static_cast<uint64_t>(len & 0x3f) << 29 |
@@ -61,6 +72,7 @@ struct Bench {
     std::deque<int> owed[7];       // credits to return per output port (vc)
     std::map<std::pair<int, unsigned>, int> heads, tails;  // (port, dst) -> count
     int flits_out[7] = {};
+    int sunk_flits[7] = {}, sunk_heads[7] = {}, sunk_tails[7] = {}; // out_sunk: dropped flits seen
     uint64_t now = 0;
     unsigned last_dst[7][4] = {};
 
@@ -121,6 +133,13 @@ struct Bench {
         now++;
         // observe
         for (int p = 0; p < 7; p++) {
+            if ((top->out_sunk >> p) & 1) {
+                Flit f = flit_get(top->out_flit, static_cast<unsigned>(p));
+                CHECK_QUIET(!((top->out_valid >> p) & 1), "out_sunk and out_valid together on port %d", p);
+                sunk_flits[p]++;
+                sunk_heads[p] += f.head;
+                sunk_tails[p] += f.tail;
+            }
             if (!((top->out_valid >> p) & 1)) continue;
             Flit f = flit_get(top->out_flit, static_cast<unsigned>(p));
             flits_out[p]++;
@@ -170,6 +189,12 @@ int main(int argc, char **argv) {
         CHECK(b.inject_q.empty(), "every flit entered the router (%zu left)", b.inject_q.size());
         CHECK(b.flits_out[0] == 0, "nothing left on X+ (%d flits)", b.flits_out[0]);
         CHECK(b.drops() == 12, "12 packets for X+ dropped and counted (stat_fault_drops %u)", b.drops());
+        CHECK(b.sunk_heads[0] == 12 && b.sunk_tails[0] == 12 && b.sunk_flits[0] == 12 * 34,
+              "out_sunk showed the 12 dropped packets whole on X+ (%d heads, %d flits)", b.sunk_heads[0],
+              b.sunk_flits[0]);
+        CHECK(b.sunk_flits[1] + b.sunk_flits[2] + b.sunk_flits[3] + b.sunk_flits[4] + b.sunk_flits[5] +
+                      b.sunk_flits[6] == 0,
+              "no sunk flits on other ports");
         CHECK(b.head_count(2, kDstY) == 12 && b.tail_count(2, kDstY) == 12,
               "the 12 packets queued behind them left whole on Y+ (%d)", b.head_count(2, kDstY));
         CHECK(b.head_count(2, kDstXY) == 12 && b.tail_count(2, kDstXY) == 12,
@@ -187,6 +212,7 @@ int main(int argc, char **argv) {
               "without the drop the packets behind the X+ ones are stuck (%d of 12 left)",
               b.head_count(2, kDstY));
         CHECK(b.drops() == 0, "nothing counted as dropped (%u)", b.drops());
+        CHECK(b.sunk_flits[0] == 0, "no sunk flits (%d)", b.sunk_flits[0]);
     }
     {
         std::printf("== C: X+ down, then back ==\n");

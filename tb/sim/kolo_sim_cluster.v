@@ -96,6 +96,7 @@ module kolo_sim_cluster #(
       .ej_credit_vc(ej_credit_vc),
       .mon_valid(),
       .mon_flit(),
+      .mon_sunk(),
       .link_down({N * 6{1'b0}}),
       .stat_fault_drops(),
       .stat_errors(router_errors),

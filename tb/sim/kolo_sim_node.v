@@ -141,6 +141,20 @@ module kolo_sim_node (
       .rst(rst),
       .svc_node_id(node_id),
       .svc_dim_m1(dim_m1),
+      // no service block here: MGMT dropped and counted, the BAR0-written table
+      .svc_en(1'b0),
+      /* verilator lint_off PINCONNECTEMPTY */
+      .svc_rt_lk_valid(),
+      .svc_rt_lk_id(),
+      .mgmt_tx_ready(),
+      .mgmt_rx_valid(),
+      .mgmt_rx_flit(),
+      .stat_unreachable(),
+      /* verilator lint_on PINCONNECTEMPTY */
+      .svc_rt_lk_entry(32'd0),
+      .mgmt_tx_valid(1'b0),
+      .mgmt_tx_flit(66'd0),
+      .mgmt_rx_ready(1'b1),
       .mmio_wr_valid(mmio_wr_valid),
       .mmio_wr_ready(mmio_wr_ready),
       .mmio_wr_bar(mmio_wr_bar),

@@ -1,8 +1,10 @@
 `default_nettype none
 // tb_lane_channel - testbench lane between two kolo_link ends in the torus
 // testbench: DELAY words of propagation, random single-bit errors (one flip
-// in a word with probability err_threshold / 2^32, so BER = that / 66), and a
-// block boundary that moves one bit on each slip request. Not synthesizable
+// in a word with probability err_threshold / 2^32, so BER = that / 66), a
+// block boundary that moves one bit on each slip request, and a cut: while
+// `cut` is high the far end receives nothing but zeros (invalid sync
+// headers: a broken cable). Not synthesizable
 // for a board: it stands for a cable and two transceivers.
 module tb_lane_channel #(
     parameter LANES = 1,
@@ -14,7 +16,8 @@ module tb_lane_channel #(
     input  wire [31:0]           err_threshold,
     input  wire [66*LANES-1:0]   in_data,
     output wire [66*LANES-1:0]   out_data,
-    input  wire [LANES-1:0]      slip
+    input  wire [LANES-1:0]      slip,
+    input  wire                  cut
 );
   /*verilator hier_block*/
   genvar l;
@@ -49,7 +52,7 @@ module tb_lane_channel #(
           if (slip[l]) offset <= (offset == 7'd65) ? 7'd0 : offset + 7'd1;
         end
       end
-      assign out_data[l*66+:66] = window[65:0];
+      assign out_data[l*66+:66] = cut ? 66'd0 : window[65:0];
     end
   endgenerate
 endmodule

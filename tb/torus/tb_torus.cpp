@@ -17,6 +17,15 @@
 // A watchdog fails the run when packets are pending and no flit moved anywhere
 // for --watchdog cycles, after printing every occupied router buffer; with
 // --expect-deadlock that is the passing outcome instead (to show it bites).
+// --cut=CYCLE:NODE:PORT (real-link builds) breaks both lanes of one link at
+// CYCLE, in the middle of traffic: the link loses lock, retrains, and goes
+// down when its retrain budget runs out; kolo_torus then makes it a down port
+// of its router, which drops the packets for it whole (reported per packet
+// on mon_sunk and taken out of the model with kolo_model_drop). The run ends
+// when every other packet is delivered; the packets left must each have
+// been last seen leaving onto the cut link (lost inside the link layer, at
+// most its pkts_dropped), no truncated or damaged packet may arrive anywhere,
+// every other link must stay up, and nothing may hang.
 #include <sys/stat.h>
 
 #include <cinttypes>
@@ -82,6 +91,8 @@ struct Config {
     uint64_t trace_start = 0, trace_cycles = 0;
     std::string trace_file, gtkw;
     double ber = 0.0;  // real-link builds: bit error rate of every lane
+    int64_t cut_at = -1;  // real-link builds: --cut cycle, node index, port
+    int cut_node = 0, cut_port = 0;
 };
 
 struct Live {
@@ -89,6 +100,7 @@ struct Live {
     uint16_t src_index = 0;
     uint8_t hops = 0;
     bool measured = false;
+    int last_slot = -1;  // node * 6 + port it was last seen leaving by
 };
 
 class TorusBench {
@@ -158,6 +170,15 @@ class TorusBench {
     // real links: lane clock edges between core clock edges (ps)
     uint64_t t_ps_ = 0, lane_next_ps_ = 0;
     void link_report(bool check);
+    // --cut: the two ends (node * 6 + port) of the cut link, packets the routers
+    // dropped at it (mon_sunk), and the sunk head flits waiting for their flit 1
+    int cut_end_[2] = {-1, -1};
+    bool cut_done_ = false;
+    uint64_t sunk_drops_ = 0, link_lost_ = 0;
+    std::vector<uint8_t> sunk_pend_;
+    bool cut_link_down() const;
+    bool only_lost_left() const;
+    bool cut_checks();
 };
 
 bool TorusBench::setup(std::string *err) {
@@ -171,6 +192,16 @@ bool TorusBench::setup(std::string *err) {
         return false;
     }
     traffic_.set_hotspot(cfg_.hotspot_node >= 0 ? cfg_.hotspot_node : traffic_.hotspot(), cfg_.hotspot_frac);
+    if (cfg_.cut_at >= 0) {
+        if (!KOLO_REAL_LINKS || cfg_.cut_node >= topo_.n || !topo_.port_present(cfg_.cut_port)) {
+            *err = "--cut needs a build with real links and a node and port of this torus";
+            return false;
+        }
+        uint16_t nb = kolo_neighbor(&topo_.t, topo_.id[cfg_.cut_node], cfg_.cut_port);
+        cut_end_[0] = cfg_.cut_node * 6 + cfg_.cut_port;
+        cut_end_[1] = static_cast<int>(kolo_node_index(&topo_.t, nb)) * 6 + (cfg_.cut_port ^ 1);
+        sunk_pend_.assign(static_cast<size_t>(topo_.n) * 24, 0);
+    }
     tables_.resize(static_cast<size_t>(topo_.n) * topo_.n);
     kolo_tableset_default(&topo_.t, tables_.data());
     {
@@ -210,6 +241,7 @@ bool TorusBench::setup(std::string *err) {
 #endif
     top_->clk = 0;
     top_->rst = 1;
+    kolo_tb::sig_clear(top_->link_down); // links stay up here; router-down and kolo-sim fail them
     top_->lane_clk = 0;
     top_->lane_rst = 1;
     top_->lane_seed = static_cast<uint32_t>(mix64(cfg_.seed ^ 0x1a9e5eedull));
@@ -352,11 +384,43 @@ bool TorusBench::observe_outputs() {
             Flit f = flit_get(top_->mon_flit, slot);
             uint64_t id;
             if (monitor_.observe(node, port, f, &id)) {
+                auto lv = live_.find(id);
+                if (lv != live_.end()) lv->second.last_slot = static_cast<int>(slot);
                 int rc = kolo_model_hop(model_, id, topo_.id[node], port, static_cast<int>(f.vc));
                 if (rc != KOLO_OK)
                     return fail("cycle " + std::to_string(now_) + ": hop of packet " + std::to_string(id) +
                                 " leaving " + topo_.name(node) + " port " + port_name(port) + " vc " +
                                 std::to_string(f.vc) + ": " + kolo_model_last_error(model_));
+            }
+        }
+    }
+    // packets the routers drop at down links (mon_sunk): flit 1 names them
+    if (cut_end_[0] >= 0) {
+        for (unsigned w = 0; w < words; w++) {
+            uint32_t bits = sig_word(top_->mon_sunk, w);
+            while (bits) {
+                unsigned b = static_cast<unsigned>(__builtin_ctz(bits));
+                bits &= bits - 1;
+                unsigned slot = w * 32 + b;
+                if (slot >= static_cast<unsigned>(n_nodes) * 6) break;
+                moved = true;
+                Flit f = flit_get(top_->mon_flit, slot);
+                uint8_t &pend = sunk_pend_[slot * 4 + (f.vc & 3)];
+                if (f.head) {
+                    pend = 1;
+                    continue;
+                }
+                if (!pend) continue;
+                pend = 0;
+                int node = static_cast<int>(slot / 6), port = static_cast<int>(slot % 6);
+                if (static_cast<int>(slot) != cut_end_[0] && static_cast<int>(slot) != cut_end_[1])
+                    return fail("cycle " + std::to_string(now_) + ": router " + topo_.name(node) +
+                                " dropped a packet at port " + port_name(port) + ", which is not the cut link");
+                uint64_t id = h1_addr(f.data);
+                if (kolo_model_drop(model_, id, topo_.id[node], port) != KOLO_OK)
+                    return fail("drop of packet " + std::to_string(id) + ": " + kolo_model_last_error(model_));
+                live_.erase(id);
+                sunk_drops_++;
             }
         }
     }
@@ -407,6 +471,12 @@ bool TorusBench::observe_outputs() {
 void TorusBench::drive_inputs() {
     sig_clear(top_->inj_valid);
     sig_clear(top_->ej_credit_valid);
+    if (cut_end_[0] >= 0 && !cut_done_ && now_ >= static_cast<uint64_t>(cfg_.cut_at)) {
+        cut_done_ = true;
+        std::printf("cycle %" PRIu64 ": cut the link %s %s <-> %s %s\n", now_, topo_.name(cut_end_[0] / 6).c_str(),
+                    port_name(cut_end_[0] % 6), topo_.name(cut_end_[1] / 6).c_str(), port_name(cut_end_[1] % 6));
+        for (int e : cut_end_) sig_set(top_->lane_cut, static_cast<unsigned>(e), 1, 1);
+    }
     bool moved = false;
     for (int n = 0; n < topo_.n; n++) {
         Flit f;
@@ -502,6 +572,9 @@ int TorusBench::run() {
         if (!fail_.empty()) break;
         drive_inputs();
         bool pending = !live_.empty();
+        // after a cut: the packets lost inside the dead link never come
+        if (pending && cut_done_ && gen_stopped_ && (now_ & 255) == 0 && cut_link_down() && only_lost_left())
+            pending = false;
         if (watchdog_.check(now_, pending)) {
             deadlock_ = true;
             break;
@@ -551,8 +624,12 @@ int TorusBench::run() {
             fail("deadlock: watchdog fired at cycle " + std::to_string(now_));
         }
     } else if (fail_.empty() && !cfg_.no_fail) {
-        if (cfg_.drain) final_checks();
-        if (KOLO_REAL_LINKS && cfg_.drain) link_report(true);
+        if (cut_end_[0] >= 0) {
+            if (cfg_.drain && cut_checks()) final_checks();
+        } else {
+            if (cfg_.drain) final_checks();
+            if (KOLO_REAL_LINKS && cfg_.drain) link_report(true);
+        }
         if (cfg_.expect_deadlock && fail_.empty())
             fail("expected a deadlock (--expect-deadlock) but all " + std::to_string(delivered_) +
                  " packets were delivered");
@@ -569,6 +646,61 @@ int TorusBench::run() {
     }
     kolo_model_free(model_);
     return code;
+}
+
+bool TorusBench::cut_link_down() const {
+    for (int e : cut_end_)
+        if (sig_get(top_->link_state, static_cast<unsigned>(e) * 2, 2) != 0) return false;
+    return true;
+}
+
+bool TorusBench::only_lost_left() const {
+    for (const auto &kv : live_)
+        if (kv.second.last_slot != cut_end_[0] && kv.second.last_slot != cut_end_[1]) return false;
+    return true;
+}
+
+// after a --cut run: the packets not delivered were all lost inside the cut
+// link (at most what its two ends count as dropped), the routers dropped the
+// rest for it, every other link is up, and none went down but the cut one
+bool TorusBench::cut_checks() {
+    if (!cut_link_down()) return fail("the cut link is not down at the end");
+    uint64_t link_dropped = 0;
+    for (int e : cut_end_) link_dropped += sig_get(top_->link_counters, static_cast<unsigned>(e) * 512 + 11 * 32, 32);
+    for (auto it = live_.begin(); it != live_.end();) {
+        int slot = it->second.last_slot;
+        if (slot != cut_end_[0] && slot != cut_end_[1])
+            return fail("packet " + std::to_string(it->first) + " from " + topo_.name(it->second.src_index) +
+                        " was lost away from the cut link");
+        if (kolo_model_drop(model_, it->first, topo_.id[slot / 6], slot % 6) != KOLO_OK)
+            return fail(std::string("drop: ") + kolo_model_last_error(model_));
+        link_lost_++;
+        it = live_.erase(it);
+    }
+    if (link_lost_ > link_dropped)
+        return fail(std::to_string(link_lost_) + " packets lost in the cut link, which counts only " +
+                    std::to_string(link_dropped) + " dropped");
+    uint64_t fault_drops = 0;
+    for (int n = 0; n < topo_.n; n++) fault_drops += sig_get(top_->stat_fault_drops, static_cast<unsigned>(n) * 32, 32);
+    if (fault_drops != sunk_drops_)
+        return fail("routers count " + std::to_string(fault_drops) + " packets dropped at down links, the monitors saw " +
+                    std::to_string(sunk_drops_));
+    if (sunk_drops_ == 0) return fail("no packet was dropped at the down link: traffic did not reach it after the cut");
+    int up = 0, present = 0, downs = 0;
+    for (int n = 0; n < topo_.n; n++)
+        for (int p = 0; p < 6; p++) {
+            if (!topo_.port_present(p)) continue;
+            unsigned e = static_cast<unsigned>(n * 6 + p);
+            present++;
+            up += static_cast<int>(sig_get(top_->link_up, e, 1));
+            downs += static_cast<int>(sig_get(top_->link_counters, e * 512 + 13 * 32, 32));
+        }
+    if (up != present - 2) return fail(std::to_string(present - up) + " link ends are not up at the end (2 expected)");
+    if (downs != 2) return fail(std::to_string(downs) + " link ends went down (2 expected: the cut one)");
+    std::printf("cut link: %" PRIu64 " packets lost inside it (its ends count %" PRIu64 " dropped), %" PRIu64
+                " dropped whole by the routers before it; %d of %d link ends up\n",
+                link_lost_, link_dropped, sunk_drops_, up, present);
+    return true;
 }
 
 // Real links: sum the link counters, and with `check` fail unless every
@@ -747,6 +879,7 @@ int main(int argc, char **argv) {
     o.add("label", "", "label of the CSV line");
     o.add("bench", "", "print BENCH lines: metric:name,... (accepted lat_mean lat_p99 cycles_per_hop router_pipeline link_latency sim_speed)");
     o.add("ber", "0", "bit error rate on every lane (builds with real links only)");
+    o.add("cut", "", "CYCLE:NODE:PORT - break both lanes of that link at CYCLE (real links only; node index, port 0..5)");
     o.add("trace-start", "2000", "FST window start cycle (waves builds only)");
     o.add("trace-cycles", "2000", "FST window length in cycles (waves builds only)");
     o.add("trace-file", "", "write an FST waveform of the window here (waves builds only)");
@@ -803,6 +936,16 @@ int main(int argc, char **argv) {
     c.trace_file = o.str("trace-file");
     c.ber = o.real("ber");
     if (c.ber < 0 || c.ber > 0.01) o.bad("ber", o.str("ber"));
+    if (!o.str("cut").empty()) {
+        long long at;
+        int node, port;
+        if (std::sscanf(o.str("cut").c_str(), "%lld:%d:%d", &at, &node, &port) != 3 || at < 0 || node < 0 ||
+            port < 0 || port > 5)
+            o.bad("cut", o.str("cut"));
+        c.cut_at = at;
+        c.cut_node = node;
+        c.cut_port = port;
+    }
     if (c.ber > 0 && !KOLO_REAL_LINKS) {
         std::fprintf(stderr, "tb_torus: --ber needs a build with real links (tb-torus-<cfg>_rl)\n");
         return kExitUsage;

@@ -7,7 +7,9 @@
 # connectivity). The programs check their own results (torus_work: tickets,
 # tallies, every word; sim_test_pe random: every byte against a shadow).
 #   sw/sim/tests/run_fault_tests.sh BUILD_DIR TEST
-# TEST: args 2x2x2 3x3x3 4x4x4 random ctl control. random takes SEED.
+# TEST: args 2x2x2 3x3x3 4x4x4 random ctl control rtl. random takes SEED.
+# rtl runs on the RTL routers (kolo-sim-2x2x2, --net=rtl): the routers drop
+# packets for down links themselves (kolo_router port_down).
 set -u
 build=$1 test=$2
 RUN=$build/sim/kolo-run
@@ -59,8 +61,11 @@ args)
     expect 2 "no such node on a 2x2x2" -- "$RUN" -t 2x2x2 -n 2 --fail-node=100:2,0,0 "$PE" ops
     expect 2 "port 2 leads nowhere on a 4x1x1" -- "$RUN" -t 4x1x1 -n 2 --fail-link=100:0:Y+ "$PE" ops
     expect 2 "hosts PE 1" -- "$RUN" -t 2x2x2 -n 2 --fail-node=100:1 "$PE" ops
-    expect 2 "ideal network with the C NI model only" -- "$RUN" -n 2 --net=rtl --svc "$PE" ops
+    expect 2 "need the C NI model" -- "$RUN" -n 2 --ni=rtl --svc "$PE" ops
     expect 2 "cannot be combined" -- "$RUN" -n 2 --svc --fault=drop "$PE" ops
+    expect 2 "--rtl-trace needs --net=rtl" -- "$RUN" -n 2 --rtl-trace=/tmp/x.fst "$PE" ops
+    expect 126 "3x3x3 torus with tracing: .*kolo-sim-trace-3x3x3 is missing" -- "$RUN" -t 3x3x3 -n 2 --net=rtl \
+        --rtl-trace=/tmp/x.fst "$PE" ops
     expect 2 "bad --e2e-timeout" -- "$RUN" -n 2 --e2e-timeout=5 "$PE" ops
     expect 2 "bad --fail-node '100\+:3'" -- "$RUN" -t 2x2x2 -n 2 --fail-node=100+:3 "$PE" ops
     # the service processors alone change nothing for a program
@@ -187,6 +192,17 @@ ctl)
     [ $rc = 0 ] && grep -q "$OKW" <<<"$out" && ok "the program under kolo-ctl's faults finished: $OKW" ||
         { fail "run under kolo-ctl: status $rc"; tail -n 30 <<<"$out"; }
     settled_ok "kolo-ctl faults"
+    ;;
+rtl)
+    T="-t 2x2x2 -n 7 --net=rtl --timeout=300 --report"
+    expect 0 "$OKW" -- "$RUN" $T --fail-link=20000+:0:X+ "$WORK" 60 && settled_ok "RTL routers: one link" drops retx
+    flap=""
+    for i in $(seq 0 7); do
+        flap="$flap --fail-link=$((12000 + i * 6000))+:1:Y+ --restore-link=$((15000 + i * 6000)):1:Y+"
+    done
+    expect 0 "$OKW" -- "$RUN" $T $flap "$WORK" 150 && settled_ok "RTL routers: flapping link" drops retx
+    expect 0 "$OKW" -- "$RUN" $T --fail-node=20000:7 --fail-link=30000:2:Z+ --restore-node=50000:7 \
+        --restore-link=60000:2:Z+ "$WORK" 100 && settled_ok "RTL routers: node, link, both back"
     ;;
 control)
     # negative control: the flapping link of the 2x2x2 test without end-to-end

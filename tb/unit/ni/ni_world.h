@@ -437,6 +437,11 @@ class RtlWorld : public World {
     // called when node n's MMIO write is taken by the NI (node, BAR, offset), in the cycle
     // of the handshake (now())
     std::function<void(int, int, uint64_t)> on_mmio_write;
+    // the service processors' side (tb_ni built with SVC=1, svc_proc.h): drive
+    // before the falling-edge evaluation, sample after it, act after the edge
+    std::function<void(Vtb_ni *, uint64_t)> svc_drive;
+    std::function<void(Vtb_ni *)> svc_sample;
+    std::function<void()> svc_edge;
     void run(uint64_t cycles) override {
         for (uint64_t i = 0; i < cycles; i++) tick();
     }
@@ -663,8 +668,10 @@ class RtlWorld : public World {
             }
             sig_set(t->ej_valid, n, 1, ev);
         }
+        if (svc_drive) svc_drive(t, cycle_);
         t->clk = 0;
         t->eval();
+        if (svc_sample) svc_sample(t);
         // ---- sample handshakes ----
         struct Fire {
             bool wr = false, rd = false, resp = false, rq = false, rdat = false, dw = false, msi = false;
@@ -793,6 +800,7 @@ class RtlWorld : public World {
         t->clk = 1;
         t->eval();
         cycle_++;
+        if (svc_edge) svc_edge();
         // ---- effects ----
         for (int n = 0; n < nn; n++) {
             Node &nd = node_[n];

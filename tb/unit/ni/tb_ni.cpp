@@ -37,9 +37,19 @@
 //                  record, the atomic not executed twice), the retry budget (TIMEOUT), an
 //                  invalid route entry (BAD_DST), a table switch and an entry change shortening
 //                  the timer
+//   --test=svc     (build with SVC=1: kolo_node per node) the service block in the node:
+//                  BAR0 window, host write protection, the NI routing with the service
+//                  block's table, MGMT packets in band during a mix run (svc_proc.h)
+//   --mgmt=N       svc: MGMT packets each service processor sends (default 40)
 #include <cinttypes>
 
 #include "ni_world.h"
+#ifndef NI_SVC
+#define NI_SVC 0
+#endif
+#if NI_SVC
+#include "svc_proc.h"
+#endif
 
 using namespace niw;
 
@@ -243,7 +253,7 @@ struct Compare {
                      {KOLO_CSR_WIN(2) + KOLO_WIN_CTRL, 4}, {KOLO_CSR_WIN(3) + KOLO_WIN_CTRL, 4},
                      {KOLO_CSR_ROUTE(0), 4}, {KOLO_CSR_ROUTE(1), 4}, {KOLO_CSR_ROUTE(0), 8},
                      {KOLO_CSR_DOORBELL(0) + KOLO_DB_STATUS, 8}, {KOLO_CSR_DOORBELL(1) + KOLO_DB_OUTSTANDING, 8},
-                     {KOLO_CSR_DOORBELL(2) + KOLO_DB_STATUS + 4, 4}, {0x3000, 8}, {0x18, 4}, {0x8000, 4},
+                     {KOLO_CSR_DOORBELL(2) + KOLO_DB_STATUS + 4, 4}, {0x3000, 8}, {0x18, 4}, {NI_SVC ? 0x3ff8u : 0x8000u, 4},
                      {KOLO_CSR_E2E_CTRL, 4}, {KOLO_CSR_E2E_TIMEOUT, 4}, {KOLO_CSR_E2E_CTRL, 8},
                      {KOLO_CSR_DOORBELL(0) + KOLO_DB_SQ_PI, 4}, {KOLO_CSR_ERR_CSR, 4}};
             for (auto &g : G) {
@@ -369,6 +379,7 @@ struct Opts {
     int ctxs = 3;
     int burst = 40;
     int signal_pct = 0;  // mix: % puts with signal
+    unsigned mgmt = 40;  // svc: MGMT packets per service processor
     RtlOpts rtl;
 };
 
@@ -1451,6 +1462,122 @@ int run_e2e_directed(const Opts &o) {
         [&](tb::Checker &chk) { chk.check(dir.failures() == 0, "%lu directed checks failed", dir.failures()); });
 }
 
+
+#if NI_SVC
+// the service block inside the node (kolo_node): BAR0 window and its write
+// protection, routing with the service block's table, MGMT in band beside RDMA
+int run_svc(const Opts &o) {
+    tb::Checker chk("unit-ni-svc");
+    Pair p(o.seed, o.rtl);
+    RtlWorld &w = *p.rtl;
+    SvcProcs sp(p.topo, o.seed, o.mgmt);
+    w.svc_drive = [&](Vtb_ni *t, uint64_t now) { sp.drive(t, now); };
+    w.svc_sample = [&](Vtb_ni *t) { sp.sample(t); };
+    w.svc_edge = [&]() { sp.edge(); };
+    chk.check(w.run_until([&] { return sp.tables_installed(); }, 200000),
+              "every service processor installed its table");
+    // BAR0: the service registers at 0x8000, the NI's below
+    uint64_t v = 0;
+    chk.check(w.mmio_read(0, 0, 0x8000 + KOLO_SVC_SYS_ID, 4, &v) && v == KOLO_SVC_SYS_ID_RESET,
+              "host reads SYS_ID through BAR0 0x8000: 0x%llx", (unsigned long long)v);
+    chk.check(w.mmio_read(0, 0, 0, 4, &v) && v == 0x4B4F4C4F, "host still reads the NI's ID at 0: 0x%llx",
+              (unsigned long long)v);
+    w.mmio_read(1, 0, 0x8000 + KOLO_SVC_SYS_NODE_ID, 4, &v);
+    chk.check(v == kolo_node_id_of_index(&p.topo, 1), "node 1's SYS_NODE_ID through BAR0: 0x%llx",
+              (unsigned long long)v);
+    // host writes refused until the service processor allows them
+    w.wr32(0, 0x8000 + KOLO_SVC_SYS_SCRATCH, 0x1234);
+    w.mmio_read(0, 0, 0x8000 + KOLO_SVC_SYS_SCRATCH, 4, &v);
+    chk.check(v == 0, "a host write before HOST_ACCESS.WRITE_EN is refused (SCRATCH 0x%llx)", (unsigned long long)v);
+    w.mmio_read(0, 0, 0x8000 + KOLO_SVC_SYS_HOST_REFUSED, 4, &v);
+    chk.check(v == 1, "and counted in HOST_REFUSED (%llu)", (unsigned long long)v);
+    bool done = false;
+    sp.access(0, true, KOLO_SVC_SYS_HOST_ACCESS, 1, [&](uint32_t, bool) { done = true; });
+    w.run_until([&] { return done; }, 100000);
+    w.wr32(0, 0x8000 + KOLO_SVC_SYS_SCRATCH, 0x5678);
+    uint32_t scratch = 0;
+    done = false;
+    sp.access(0, false, KOLO_SVC_SYS_SCRATCH, 0, [&](uint32_t x, bool) { scratch = x, done = true; });
+    w.run_until([&] { return done; }, 100000);
+    chk.check(scratch == 0x5678, "with WRITE_EN the host's write lands (processor reads 0x%x)", scratch);
+    w.wr32(0, 0x8000 + KOLO_SVC_SYS_HOST_ACCESS, 0);
+    w.mmio_read(0, 0, 0x8000 + KOLO_SVC_SYS_HOST_ACCESS, 4, &v);
+    chk.check(v == 1, "the host cannot write HOST_ACCESS (0x%llx)", (unsigned long long)v);
+    // bad sizes: counted by the block, never written
+    bool ok8 = w.mmio_read(0, 0, 0x8000 + KOLO_SVC_SYS_ID, 8, &v);
+    chk.check(!ok8, "an 8-byte read of the window completes with an error");
+    uint16_t half = 0xbeef;
+    w.mmio_write(0, 0, 0x8000 + KOLO_SVC_SYS_SCRATCH, &half, 2);
+    w.mmio_read(0, 0, 0x8000 + KOLO_SVC_SYS_SCRATCH, 4, &v);
+    chk.check(v == 0x5678, "a 2-byte write of the window is refused (SCRATCH 0x%llx)", (unsigned long long)v);
+    w.mmio_read(0, 0, 0x8000 + KOLO_SVC_SYS_BAD_ACCESS, 4, &v);
+    chk.check(v == 2, "both counted in BAD_ACCESS (%llu)", (unsigned long long)v);
+
+    // RDMA mix on both worlds while the service processors exchange MGMT packets
+    kolo_topo t = p.topo;
+    MixGen g(o.seed, t);
+    auto ops = g.make(o.ops, o.ctxs);
+    uint64_t t0 = w.now();
+    p.both([&](World &ww, std::vector<Host> &h) { prog_mix(ww, h, t, ops, o.ctxs, o.seed, o.burst); });
+    uint64_t cyc = w.now() - t0;
+    chk.check(w.run_until([&] { return sp.sending_done() && sp.all_received(); }, 4000000),
+              "every MGMT packet arrived (%llu of %u)", (unsigned long long)sp.received_total(),
+              o.mgmt * (unsigned)w.nodes());
+    Compare cmp(chk);
+    cmp.run(w, *p.mdl, p.hr, p.hm);
+    for (int n = 0; n < w.nodes(); n++) {
+        chk.check(w.router_errors(n) == 0, "router %d counted bad packets", n);
+        uint64_t tx = 0, rx = 0, drops = 0, errs = 0, bad = 0;
+        w.mmio_read(n, 0, 0x8000 + KOLO_SVC_MBX_TX_COUNT, 4, &tx);
+        w.mmio_read(n, 0, 0x8000 + KOLO_SVC_MBX_RX_COUNT, 4, &rx);
+        w.mmio_read(n, 0, 0x8000 + KOLO_SVC_MBX_RX_DROPS, 4, &drops);
+        w.mmio_read(n, 0, 0x8000 + KOLO_SVC_MBX_TX_ERRORS, 4, &errs);
+        w.mmio_read(n, 0, 0x8000 + KOLO_SVC_SYS_BAD_ACCESS, 4, &bad);
+        chk.check(tx == o.mgmt && drops == 0 && errs == 0 && bad == (n == 0 ? 2u : 0u),
+                  "node %d mailbox: %llu sent, %llu received, %llu dropped, %llu send errors, %llu bad accesses", n,
+                  (unsigned long long)tx, (unsigned long long)rx, (unsigned long long)drops,
+                  (unsigned long long)errs, (unsigned long long)bad);
+    }
+    chk.check(sp.failures() == 0, "service processors: %u failures (%s)", sp.failures(), sp.first_failure().c_str());
+
+    // the NI routes with the service block's table: an invalid entry ends an operation
+    // with BAD_DST and counts in RT_UNREACHABLE; a valid one again lets it through
+    uint16_t id1 = node_id(t, 1);
+    auto set_entry = [&](uint32_t entry, uint32_t epoch) {
+        bool d = false;
+        sp.access(0, true, KOLO_SVC_RT_SHADOW_ENTRY(1), entry, nullptr);
+        sp.access(0, true, KOLO_SVC_RT_EPOCH, epoch, [&](uint32_t, bool) { d = true; });
+        w.run_until([&] { return d; }, 100000);
+    };
+    auto one_put = [&](uint8_t &status) {
+        Host &h = p.hr[0];
+        size_t before = h.q[0].got.size();
+        h.post(0, put(id1, DATA + 0x40, SRC, 8));
+        h.doorbell(0);
+        w.run_until([&] { h.poll(0, false); return h.q[0].got.size() > before; }, 200000);
+        status = h.q[0].got.size() > before ? h.q[0].got.back().status : 0xff;
+    };
+    uint32_t good = kolo_route_default(&t, node_id(t, 0), id1);
+    uint8_t st = 0;
+    set_entry(0, 2);
+    one_put(st);
+    chk.check(st == KOLO_ST_BAD_DST, "a PUT to a node whose entry is invalid completes with BAD_DST (status %u)", st);
+    w.mmio_read(0, 0, 0x8000 + KOLO_SVC_RT_UNREACHABLE, 4, &v);
+    chk.check(v == 1, "RT_UNREACHABLE counts it (%llu)", (unsigned long long)v);
+    set_entry(good, 3);
+    one_put(st);
+    chk.check(st == KOLO_ST_OK, "with the entry back the PUT completes (status %u)", st);
+    w.mmio_read(0, 0, 0x8000 + KOLO_SVC_RT_SWITCHES, 4, &v);
+    chk.check(v == 3, "three table switches (%llu)", (unsigned long long)v);
+    char s[300];
+    std::snprintf(s, sizeof s,
+                  "%zu operations in %llu RTL cycles beside %llu MGMT packets (%llu words checked); memory and "
+                  "registers match the model",
+                  ops.size(), (unsigned long long)cyc, (unsigned long long)sp.received_total(),
+                  (unsigned long long)sp.words_checked());
+    return chk.finish(o.seed, s);
+}
+#endif
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -1474,6 +1601,7 @@ int main(int argc, char **argv) {
         else if (a.rfind("--delay=", 0) == 0)
             std::sscanf(a.c_str() + 8, "%u:%u", &g_e2e_opts.delay_pm, &g_e2e_opts.delay_max);
         else if (a.rfind("--e2e-timeout=", 0) == 0) g_e2e.timeout = (uint32_t)std::atol(a.c_str() + 14);
+        else if (a.rfind("--mgmt=", 0) == 0) o.mgmt = (unsigned)std::atoi(a.c_str() + 7);
         else if (a.rfind("--signal=", 0) == 0)
             o.signal_pct = std::atoi(a.c_str() + 9);
         else if (a.rfind("--torus=", 0) == 0) {
@@ -1540,6 +1668,9 @@ int main(int argc, char **argv) {
         return run_e2e(o);
     if (o.test == "e2e-directed")
         return run_e2e_directed(o);
+#if NI_SVC
+    if (o.test == "svc") return run_svc(o);
+#endif
     if (o.test == "rate")
         return run_rate(o);
     if (o.test == "bench-latency")

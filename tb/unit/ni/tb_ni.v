@@ -6,12 +6,17 @@
 // (ideal links); TORUS = 0: their router local ports (inj_*, ej_*) are
 // brought out too and the C++ plays the network. Node ids are the torus'
 // (node n = x + DIM_X*(y + DIM_Y*z)).
+// SVC = 1: each node is a kolo_node (NI + service block kolo_svc + BAR0
+// window): the service processors' AXI4-Lite ports are brought out (svc_*,
+// packed node by node), the NIs route with the service blocks' tables and
+// carry their MGMT packets. Links report up with no counters.
 module tb_ni #(
     parameter DIM_X = 2,
     parameter DIM_Y = 1,
     parameter DIM_Z = 1,
     parameter TORUS = 0,
     parameter SMALL = 0,      // 1: the NIs with small buffers (every full-buffer path)
+    parameter SVC = 0,        // 1: kolo_node (NI + service block) per node
     parameter N = DIM_X * DIM_Y * DIM_Z
 ) (
     input  wire             clk,
@@ -62,9 +67,29 @@ module tb_ni #(
     input  wire [N-1:0]     ej_valid,
     input  wire [N*68-1:0]  ej_flit,
     output wire [N-1:0]     ej_credit_valid,
-    output wire [N*2-1:0]   ej_credit_vc
+    output wire [N*2-1:0]   ej_credit_vc,
+    // service processors (SVC = 1)
+    input  wire [N-1:0]     svc_awvalid,
+    output wire [N-1:0]     svc_awready,
+    input  wire [N*15-1:0]  svc_awaddr,
+    input  wire [N-1:0]     svc_wvalid,
+    output wire [N-1:0]     svc_wready,
+    input  wire [N*32-1:0]  svc_wdata,
+    input  wire [N*4-1:0]   svc_wstrb,
+    output wire [N-1:0]     svc_bvalid,
+    input  wire [N-1:0]     svc_bready,
+    output wire [N*2-1:0]   svc_bresp,
+    input  wire [N-1:0]     svc_arvalid,
+    output wire [N-1:0]     svc_arready,
+    input  wire [N*15-1:0]  svc_araddr,
+    output wire [N-1:0]     svc_rvalid,
+    input  wire [N-1:0]     svc_rready,
+    output wire [N*32-1:0]  svc_rdata,
+    output wire [N*2-1:0]   svc_rresp,
+    output wire [N-1:0]     svc_irq
 );
   localparam [11:0] DIM_M1 = {DIM_Z[3:0] - 4'd1, DIM_Y[3:0] - 4'd1, DIM_X[3:0] - 4'd1};
+  localparam [5:0] PORT_EN = {{2{DIM_Z > 1}}, {2{DIM_Y > 1}}, {2{DIM_X > 1}}};
 
   wire [N-1:0] ni_inj_valid, ni_inj_credit_valid, ni_ej_valid, ni_ej_credit_valid;
   wire [N*68-1:0] ni_inj_flit, ni_ej_flit;
@@ -98,6 +123,7 @@ module tb_ni #(
           .ej_credit_vc(ni_ej_credit_vc),
           .mon_valid(),
           .mon_flit(),
+          .mon_sunk(),
           .link_down({N * 6{1'b0}}),
           .stat_fault_drops(),
           .stat_errors(router_errors),
@@ -134,63 +160,185 @@ module tb_ni #(
       localparam integer Y = (n / DIM_X) % DIM_Y;
       localparam integer Z = n / (DIM_X * DIM_Y);
       localparam [11:0] ID = {Z[3:0], Y[3:0], X[3:0]};
-      kolo_ni #(
-          .DQ(SMALL != 0 ? 4 : 64),
-          .BATCH(SMALL != 0 ? 2 : 16),
-          .HQ_AW(SMALL != 0 ? 2 : 6),
-          .RING_AW(SMALL != 0 ? 4 : 9),
-          .GSLOTS(SMALL != 0 ? 2 : 8)
-      ) u_ni (
-          .clk(clk),
-          .rst(rst),
-          .svc_node_id(ID),
-          .svc_dim_m1(DIM_M1),
-          .mmio_wr_valid(mmio_wr_valid[n]),
-          .mmio_wr_ready(mmio_wr_ready[n]),
-          .mmio_wr_bar(mmio_wr_bar[n*2+:2]),
-          .mmio_wr_addr(mmio_wr_addr[n*32+:32]),
-          .mmio_wr_data(mmio_wr_data[n*512+:512]),
-          .mmio_wr_strb(mmio_wr_strb[n*64+:64]),
-          .mmio_rd_valid(mmio_rd_valid[n]),
-          .mmio_rd_ready(mmio_rd_ready[n]),
-          .mmio_rd_bar(mmio_rd_bar[n*2+:2]),
-          .mmio_rd_addr(mmio_rd_addr[n*32+:32]),
-          .mmio_rd_len(mmio_rd_len[n*4+:4]),
-          .mmio_rd_resp_valid(mmio_rd_resp_valid[n]),
-          .mmio_rd_resp_ready(mmio_rd_resp_ready[n]),
-          .mmio_rd_resp_data(mmio_rd_resp_data[n*64+:64]),
-          .mmio_rd_resp_err(mmio_rd_resp_err[n]),
-          .dma_rd_req_valid(dma_rd_req_valid[n]),
-          .dma_rd_req_ready(dma_rd_req_ready[n]),
-          .dma_rd_req_addr(dma_rd_req_addr[n*64+:64]),
-          .dma_rd_req_len(dma_rd_req_len[n*13+:13]),
-          .dma_rd_req_id(dma_rd_req_id[n*8+:8]),
-          .dma_rd_valid(dma_rd_valid[n]),
-          .dma_rd_ready(dma_rd_ready[n]),
-          .dma_rd_data(dma_rd_data[n*256+:256]),
-          .dma_rd_id(dma_rd_id[n*8+:8]),
-          .dma_rd_last(dma_rd_last[n]),
-          .dma_rd_err(dma_rd_err[n]),
-          .dma_wr_valid(dma_wr_valid[n]),
-          .dma_wr_ready(dma_wr_ready[n]),
-          .dma_wr_addr(dma_wr_addr[n*64+:64]),
-          .dma_wr_len(dma_wr_len[n*13+:13]),
-          .dma_wr_data(dma_wr_data[n*256+:256]),
-          .dma_wr_last(dma_wr_last[n]),
-          .msi_valid(msi_valid[n]),
-          .msi_ready(msi_ready[n]),
-          .msi_vector(msi_vector[n*5+:5]),
-          .inj_valid(ni_inj_valid[n]),
-          .inj_flit(ni_inj_flit[n*68+:68]),
-          .inj_credit_valid(ni_inj_credit_valid[n]),
-          .inj_credit_vc(ni_inj_credit_vc[n*2+:2]),
-          .ej_valid(ni_ej_valid[n]),
-          .ej_flit(ni_ej_flit[n*68+:68]),
-          .ej_credit_valid(ni_ej_credit_valid[n]),
-          .ej_credit_vc(ni_ej_credit_vc[n*2+:2]),
-          .stat_counters(stat_counters[n*384+:384]),
-          .dbg_state(dbg_state[n*85+:85])
-      );
+      if (SVC != 0) begin : g_node
+        kolo_node #(
+            .DQ(SMALL != 0 ? 4 : 64),
+            .BATCH(SMALL != 0 ? 2 : 16),
+            .HQ_AW(SMALL != 0 ? 2 : 6),
+            .RING_AW(SMALL != 0 ? 4 : 9),
+            .GSLOTS(SMALL != 0 ? 2 : 8)
+        ) u_node (
+            .clk(clk),
+            .rst(rst),
+            .node_id(ID),
+            .dim_m1(DIM_M1),
+            .s_axil_awvalid(svc_awvalid[n]),
+            .s_axil_awready(svc_awready[n]),
+            .s_axil_awaddr(svc_awaddr[n*15+:15]),
+            .s_axil_wvalid(svc_wvalid[n]),
+            .s_axil_wready(svc_wready[n]),
+            .s_axil_wdata(svc_wdata[n*32+:32]),
+            .s_axil_wstrb(svc_wstrb[n*4+:4]),
+            .s_axil_bvalid(svc_bvalid[n]),
+            .s_axil_bready(svc_bready[n]),
+            .s_axil_bresp(svc_bresp[n*2+:2]),
+            .s_axil_arvalid(svc_arvalid[n]),
+            .s_axil_arready(svc_arready[n]),
+            .s_axil_araddr(svc_araddr[n*15+:15]),
+            .s_axil_rvalid(svc_rvalid[n]),
+            .s_axil_rready(svc_rready[n]),
+            .s_axil_rdata(svc_rdata[n*32+:32]),
+            .s_axil_rresp(svc_rresp[n*2+:2]),
+            .irq(svc_irq[n]),
+            .link_up(PORT_EN),
+            .link_peer_valid(6'd0),
+            .link_peer_id(72'd0),
+            .link_peer_port(18'd0),
+            .link_crc_err(6'd0),
+            .link_replay(6'd0),
+            .link_tx_frame(6'd0),
+            .link_rx_frame(6'd0),
+            /* verilator lint_off PINCONNECTEMPTY */
+            .link_enable(),
+            .link_loopback(),
+            .port_en(),
+            /* verilator lint_on PINCONNECTEMPTY */
+            .rtr_port_down(6'd0),
+            .rtr_drop_route(32'd0),
+            .rtr_drop_bad(32'd0),
+            .rtr_fault_drops(32'd0),
+            .rtr_out_flits({7 * 32{1'b0}}),
+            .mmio_wr_valid(mmio_wr_valid[n]),
+            .mmio_wr_ready(mmio_wr_ready[n]),
+            .mmio_wr_bar(mmio_wr_bar[n*2+:2]),
+            .mmio_wr_addr(mmio_wr_addr[n*32+:32]),
+            .mmio_wr_data(mmio_wr_data[n*512+:512]),
+            .mmio_wr_strb(mmio_wr_strb[n*64+:64]),
+            .mmio_rd_valid(mmio_rd_valid[n]),
+            .mmio_rd_ready(mmio_rd_ready[n]),
+            .mmio_rd_bar(mmio_rd_bar[n*2+:2]),
+            .mmio_rd_addr(mmio_rd_addr[n*32+:32]),
+            .mmio_rd_len(mmio_rd_len[n*4+:4]),
+            .mmio_rd_resp_valid(mmio_rd_resp_valid[n]),
+            .mmio_rd_resp_ready(mmio_rd_resp_ready[n]),
+            .mmio_rd_resp_data(mmio_rd_resp_data[n*64+:64]),
+            .mmio_rd_resp_err(mmio_rd_resp_err[n]),
+            .dma_rd_req_valid(dma_rd_req_valid[n]),
+            .dma_rd_req_ready(dma_rd_req_ready[n]),
+            .dma_rd_req_addr(dma_rd_req_addr[n*64+:64]),
+            .dma_rd_req_len(dma_rd_req_len[n*13+:13]),
+            .dma_rd_req_id(dma_rd_req_id[n*8+:8]),
+            .dma_rd_valid(dma_rd_valid[n]),
+            .dma_rd_ready(dma_rd_ready[n]),
+            .dma_rd_data(dma_rd_data[n*256+:256]),
+            .dma_rd_id(dma_rd_id[n*8+:8]),
+            .dma_rd_last(dma_rd_last[n]),
+            .dma_rd_err(dma_rd_err[n]),
+            .dma_wr_valid(dma_wr_valid[n]),
+            .dma_wr_ready(dma_wr_ready[n]),
+            .dma_wr_addr(dma_wr_addr[n*64+:64]),
+            .dma_wr_len(dma_wr_len[n*13+:13]),
+            .dma_wr_data(dma_wr_data[n*256+:256]),
+            .dma_wr_last(dma_wr_last[n]),
+            .msi_valid(msi_valid[n]),
+            .msi_ready(msi_ready[n]),
+            .msi_vector(msi_vector[n*5+:5]),
+            .inj_valid(ni_inj_valid[n]),
+            .inj_flit(ni_inj_flit[n*68+:68]),
+            .inj_credit_valid(ni_inj_credit_valid[n]),
+            .inj_credit_vc(ni_inj_credit_vc[n*2+:2]),
+            .ej_valid(ni_ej_valid[n]),
+            .ej_flit(ni_ej_flit[n*68+:68]),
+            .ej_credit_valid(ni_ej_credit_valid[n]),
+            .ej_credit_vc(ni_ej_credit_vc[n*2+:2]),
+            .stat_counters(stat_counters[n*384+:384]),
+            .dbg_state(dbg_state[n*85+:85])
+        );
+      end else begin : g_plain
+        assign svc_awready[n] = 1'b0;
+        assign svc_wready[n] = 1'b0;
+        assign svc_bvalid[n] = 1'b0;
+        assign svc_bresp[n*2+:2] = 2'b00;
+        assign svc_arready[n] = 1'b0;
+        assign svc_rvalid[n] = 1'b0;
+        assign svc_rdata[n*32+:32] = 32'd0;
+        assign svc_rresp[n*2+:2] = 2'b00;
+        assign svc_irq[n] = 1'b0;
+        wire unused_svc = &{1'b0, svc_awvalid[n], svc_awaddr[n*15+:15], svc_wvalid[n], svc_wdata[n*32+:32],
+                            svc_wstrb[n*4+:4], svc_bready[n], svc_arvalid[n], svc_araddr[n*15+:15],
+                            svc_rready[n]};
+        kolo_ni #(
+            .DQ(SMALL != 0 ? 4 : 64),
+            .BATCH(SMALL != 0 ? 2 : 16),
+            .HQ_AW(SMALL != 0 ? 2 : 6),
+            .RING_AW(SMALL != 0 ? 4 : 9),
+            .GSLOTS(SMALL != 0 ? 2 : 8)
+        ) u_ni (
+            .clk(clk),
+            .rst(rst),
+            .svc_node_id(ID),
+            .svc_dim_m1(DIM_M1),
+            // no service block here: MGMT dropped and counted, the BAR0-written table
+            .svc_en(1'b0),
+            /* verilator lint_off PINCONNECTEMPTY */
+            .svc_rt_lk_valid(),
+            .svc_rt_lk_id(),
+            .mgmt_tx_ready(),
+            .mgmt_rx_valid(),
+            .mgmt_rx_flit(),
+            .stat_unreachable(),
+            /* verilator lint_on PINCONNECTEMPTY */
+            .svc_rt_lk_entry(32'd0),
+            .mgmt_tx_valid(1'b0),
+            .mgmt_tx_flit(66'd0),
+            .mgmt_rx_ready(1'b1),
+            .mmio_wr_valid(mmio_wr_valid[n]),
+            .mmio_wr_ready(mmio_wr_ready[n]),
+            .mmio_wr_bar(mmio_wr_bar[n*2+:2]),
+            .mmio_wr_addr(mmio_wr_addr[n*32+:32]),
+            .mmio_wr_data(mmio_wr_data[n*512+:512]),
+            .mmio_wr_strb(mmio_wr_strb[n*64+:64]),
+            .mmio_rd_valid(mmio_rd_valid[n]),
+            .mmio_rd_ready(mmio_rd_ready[n]),
+            .mmio_rd_bar(mmio_rd_bar[n*2+:2]),
+            .mmio_rd_addr(mmio_rd_addr[n*32+:32]),
+            .mmio_rd_len(mmio_rd_len[n*4+:4]),
+            .mmio_rd_resp_valid(mmio_rd_resp_valid[n]),
+            .mmio_rd_resp_ready(mmio_rd_resp_ready[n]),
+            .mmio_rd_resp_data(mmio_rd_resp_data[n*64+:64]),
+            .mmio_rd_resp_err(mmio_rd_resp_err[n]),
+            .dma_rd_req_valid(dma_rd_req_valid[n]),
+            .dma_rd_req_ready(dma_rd_req_ready[n]),
+            .dma_rd_req_addr(dma_rd_req_addr[n*64+:64]),
+            .dma_rd_req_len(dma_rd_req_len[n*13+:13]),
+            .dma_rd_req_id(dma_rd_req_id[n*8+:8]),
+            .dma_rd_valid(dma_rd_valid[n]),
+            .dma_rd_ready(dma_rd_ready[n]),
+            .dma_rd_data(dma_rd_data[n*256+:256]),
+            .dma_rd_id(dma_rd_id[n*8+:8]),
+            .dma_rd_last(dma_rd_last[n]),
+            .dma_rd_err(dma_rd_err[n]),
+            .dma_wr_valid(dma_wr_valid[n]),
+            .dma_wr_ready(dma_wr_ready[n]),
+            .dma_wr_addr(dma_wr_addr[n*64+:64]),
+            .dma_wr_len(dma_wr_len[n*13+:13]),
+            .dma_wr_data(dma_wr_data[n*256+:256]),
+            .dma_wr_last(dma_wr_last[n]),
+            .msi_valid(msi_valid[n]),
+            .msi_ready(msi_ready[n]),
+            .msi_vector(msi_vector[n*5+:5]),
+            .inj_valid(ni_inj_valid[n]),
+            .inj_flit(ni_inj_flit[n*68+:68]),
+            .inj_credit_valid(ni_inj_credit_valid[n]),
+            .inj_credit_vc(ni_inj_credit_vc[n*2+:2]),
+            .ej_valid(ni_ej_valid[n]),
+            .ej_flit(ni_ej_flit[n*68+:68]),
+            .ej_credit_valid(ni_ej_credit_valid[n]),
+            .ej_credit_vc(ni_ej_credit_vc[n*2+:2]),
+            .stat_counters(stat_counters[n*384+:384]),
+            .dbg_state(dbg_state[n*85+:85])
+        );
+      end
     end
   endgenerate
 endmodule

@@ -1,0 +1,204 @@
+`default_nettype none
+// kolo_node - one node's interconnect logic behind its PCIe endpoint and in
+// front of its router: the NI (kolo_ni), the service block (kolo_svc) and
+// the BAR0 window that shows the service registers to the host
+// (kolo_node_mmio, BAR0 0x8000..0xffff). The host side is the user side of
+// kolo_pcie_ep (mmio_*, dma_*, msi_*, as kolo_ni's); the network side is the
+// router's local port (inj_*, ej_*). The service processor reaches the
+// registers on s_axil_* (32-bit AXI4-Lite). The service block's MGMT packets
+// share the NI's local port (vnet 1), and the NI routes every packet with
+// the service block's active table (svc_en strap of kolo_ni). The links and
+// the router report to the service block (link_*, rtr_*), which enables
+// them (link_enable, link_loopback, port_en) and interrupts the processor
+// (irq). Parameters are the NI's.
+module kolo_node #(
+    parameter INJ_CREDITS = 80,
+    parameter EJ_DEPTH    = 64,
+    parameter DQ          = 64,
+    parameter BATCH       = 16,
+    parameter HQ_AW       = 6,
+    parameter RING_AW     = 9,
+    parameter GSLOTS      = 8
+) (
+    input  wire          clk,
+    input  wire          rst,
+    input  wire [11:0]   node_id,       // straps: {z,y,x}
+    input  wire [11:0]   dim_m1,        // ring sizes - 1
+    // MMIO (endpoint user side)
+    input  wire          mmio_wr_valid,
+    output wire          mmio_wr_ready,
+    input  wire [1:0]    mmio_wr_bar,
+    input  wire [31:0]   mmio_wr_addr,
+    input  wire [511:0]  mmio_wr_data,
+    input  wire [63:0]   mmio_wr_strb,
+    input  wire          mmio_rd_valid,
+    output wire          mmio_rd_ready,
+    input  wire [1:0]    mmio_rd_bar,
+    input  wire [31:0]   mmio_rd_addr,
+    input  wire [3:0]    mmio_rd_len,
+    output wire          mmio_rd_resp_valid,
+    input  wire          mmio_rd_resp_ready,
+    output wire [63:0]   mmio_rd_resp_data,
+    output wire          mmio_rd_resp_err,
+    // DMA
+    output wire          dma_rd_req_valid,
+    input  wire          dma_rd_req_ready,
+    output wire [63:0]   dma_rd_req_addr,
+    output wire [12:0]   dma_rd_req_len,
+    output wire [7:0]    dma_rd_req_id,
+    input  wire          dma_rd_valid,
+    output wire          dma_rd_ready,
+    input  wire [255:0]  dma_rd_data,
+    input  wire [7:0]    dma_rd_id,
+    input  wire          dma_rd_last,
+    input  wire          dma_rd_err,
+    output wire          dma_wr_valid,
+    input  wire          dma_wr_ready,
+    output wire [63:0]   dma_wr_addr,
+    output wire [12:0]   dma_wr_len,
+    output wire [255:0]  dma_wr_data,
+    output wire          dma_wr_last,
+    output wire          msi_valid,
+    input  wire          msi_ready,
+    output wire [4:0]    msi_vector,
+    // router local port
+    output wire          inj_valid,
+    output wire [67:0]   inj_flit,
+    input  wire          inj_credit_valid,
+    input  wire [1:0]    inj_credit_vc,
+    input  wire          ej_valid,
+    input  wire [67:0]   ej_flit,
+    output wire          ej_credit_valid,
+    output wire [1:0]    ej_credit_vc,
+    // service processor bus
+    input  wire          s_axil_awvalid,
+    output wire          s_axil_awready,
+    input  wire [14:0]   s_axil_awaddr,
+    input  wire          s_axil_wvalid,
+    output wire          s_axil_wready,
+    input  wire [31:0]   s_axil_wdata,
+    input  wire [3:0]    s_axil_wstrb,
+    output wire          s_axil_bvalid,
+    input  wire          s_axil_bready,
+    output wire [1:0]    s_axil_bresp,
+    input  wire          s_axil_arvalid,
+    output wire          s_axil_arready,
+    input  wire [14:0]   s_axil_araddr,
+    output wire          s_axil_rvalid,
+    input  wire          s_axil_rready,
+    output wire [31:0]   s_axil_rdata,
+    output wire [1:0]    s_axil_rresp,
+    output wire          irq,
+    // links and router (port p = X+ X- Y+ Y- Z+ Z-)
+    input  wire [5:0]        link_up,
+    input  wire [5:0]        link_peer_valid,
+    input  wire [6*12-1:0]   link_peer_id,
+    input  wire [6*3-1:0]    link_peer_port,
+    input  wire [5:0]        link_crc_err,
+    input  wire [5:0]        link_replay,
+    input  wire [5:0]        link_tx_frame,
+    input  wire [5:0]        link_rx_frame,
+    output wire [5:0]        link_enable,
+    output wire [5:0]        link_loopback,
+    input  wire [5:0]        rtr_port_down,
+    input  wire [31:0]       rtr_drop_route,
+    input  wire [31:0]       rtr_drop_bad,
+    input  wire [31:0]       rtr_fault_drops,
+    input  wire [7*32-1:0]   rtr_out_flits,
+    output wire [5:0]        port_en,
+    // NI counters and debug (kolo_ni)
+    output wire [6*64-1:0] stat_counters,
+    output wire [84:0]   dbg_state
+);
+  wire ni_wr_valid, ni_wr_ready, ni_rd_valid, ni_rd_ready;
+  wire ni_rd_resp_valid, ni_rd_resp_ready, ni_rd_resp_err;
+  wire [63:0] ni_rd_resp_data;
+  wire h_awvalid, h_awready, h_wvalid, h_wready, h_bvalid, h_bready;
+  wire h_arvalid, h_arready, h_rvalid, h_rready;
+  wire [14:0] h_awaddr, h_araddr;
+  wire [31:0] h_wdata, h_rdata;
+  wire [3:0] h_wstrb;
+  wire [1:0] h_bresp, h_rresp;
+  wire rt_lk_valid;
+  wire [11:0] rt_lk_id;
+  wire [31:0] rt_lk_entry;
+  wire mtx_valid, mtx_ready, mrx_valid, mrx_ready;
+  wire [65:0] mtx_flit, mrx_flit;
+
+  kolo_node_mmio u_mmio (
+      .clk(clk), .rst(rst),
+      .mmio_wr_valid(mmio_wr_valid), .mmio_wr_ready(mmio_wr_ready), .mmio_wr_bar(mmio_wr_bar),
+      .mmio_wr_addr(mmio_wr_addr), .mmio_wr_data(mmio_wr_data), .mmio_wr_strb(mmio_wr_strb),
+      .mmio_rd_valid(mmio_rd_valid), .mmio_rd_ready(mmio_rd_ready), .mmio_rd_bar(mmio_rd_bar),
+      .mmio_rd_addr(mmio_rd_addr), .mmio_rd_len(mmio_rd_len),
+      .mmio_rd_resp_valid(mmio_rd_resp_valid), .mmio_rd_resp_ready(mmio_rd_resp_ready),
+      .mmio_rd_resp_data(mmio_rd_resp_data), .mmio_rd_resp_err(mmio_rd_resp_err),
+      .ni_mmio_wr_valid(ni_wr_valid), .ni_mmio_wr_ready(ni_wr_ready),
+      .ni_mmio_rd_valid(ni_rd_valid), .ni_mmio_rd_ready(ni_rd_ready),
+      .ni_mmio_rd_resp_valid(ni_rd_resp_valid), .ni_mmio_rd_resp_ready(ni_rd_resp_ready),
+      .ni_mmio_rd_resp_data(ni_rd_resp_data), .ni_mmio_rd_resp_err(ni_rd_resp_err),
+      .m_axil_awvalid(h_awvalid), .m_axil_awready(h_awready), .m_axil_awaddr(h_awaddr),
+      .m_axil_wvalid(h_wvalid), .m_axil_wready(h_wready), .m_axil_wdata(h_wdata), .m_axil_wstrb(h_wstrb),
+      .m_axil_bvalid(h_bvalid), .m_axil_bready(h_bready), .m_axil_bresp(h_bresp),
+      .m_axil_arvalid(h_arvalid), .m_axil_arready(h_arready), .m_axil_araddr(h_araddr),
+      .m_axil_rvalid(h_rvalid), .m_axil_rready(h_rready), .m_axil_rdata(h_rdata), .m_axil_rresp(h_rresp)
+  );
+
+  wire ni_unreachable;
+
+  /* verilator lint_off PINCONNECTEMPTY */  // epoch and switch pulse: for monitors only
+  kolo_svc u_svc (
+      .clk(clk), .rst(rst), .node_id(node_id), .dim_m1(dim_m1),
+      .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready), .s_axil_awaddr(s_axil_awaddr),
+      .s_axil_wvalid(s_axil_wvalid), .s_axil_wready(s_axil_wready), .s_axil_wdata(s_axil_wdata),
+      .s_axil_wstrb(s_axil_wstrb), .s_axil_bvalid(s_axil_bvalid), .s_axil_bready(s_axil_bready),
+      .s_axil_bresp(s_axil_bresp), .s_axil_arvalid(s_axil_arvalid), .s_axil_arready(s_axil_arready),
+      .s_axil_araddr(s_axil_araddr), .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready),
+      .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp),
+      .h_axil_awvalid(h_awvalid), .h_axil_awready(h_awready), .h_axil_awaddr(h_awaddr),
+      .h_axil_wvalid(h_wvalid), .h_axil_wready(h_wready), .h_axil_wdata(h_wdata), .h_axil_wstrb(h_wstrb),
+      .h_axil_bvalid(h_bvalid), .h_axil_bready(h_bready), .h_axil_bresp(h_bresp),
+      .h_axil_arvalid(h_arvalid), .h_axil_arready(h_arready), .h_axil_araddr(h_araddr),
+      .h_axil_rvalid(h_rvalid), .h_axil_rready(h_rready), .h_axil_rdata(h_rdata), .h_axil_rresp(h_rresp),
+      .link_up(link_up), .link_peer_valid(link_peer_valid), .link_peer_id(link_peer_id),
+      .link_peer_port(link_peer_port), .link_crc_err(link_crc_err), .link_replay(link_replay),
+      .link_tx_frame(link_tx_frame), .link_rx_frame(link_rx_frame),
+      .link_enable(link_enable), .link_loopback(link_loopback),
+      .rtr_port_down(rtr_port_down), .rtr_drop_route(rtr_drop_route), .rtr_drop_bad(rtr_drop_bad),
+      .rtr_fault_drops(rtr_fault_drops), .rtr_out_flits(rtr_out_flits), .port_en(port_en),
+      .rt_lk_valid(rt_lk_valid), .rt_lk_id(rt_lk_id), .rt_lk_entry(rt_lk_entry),
+      .rt_epoch(), .rt_switch(), .ni_unreachable(ni_unreachable),
+      .mgmt_tx_valid(mtx_valid), .mgmt_tx_ready(mtx_ready), .mgmt_tx_flit(mtx_flit),
+      .mgmt_rx_valid(mrx_valid), .mgmt_rx_ready(mrx_ready), .mgmt_rx_flit(mrx_flit),
+      .irq(irq)
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
+
+  kolo_ni #(
+      .INJ_CREDITS(INJ_CREDITS), .EJ_DEPTH(EJ_DEPTH), .DQ(DQ), .BATCH(BATCH), .HQ_AW(HQ_AW),
+      .RING_AW(RING_AW), .GSLOTS(GSLOTS)
+  ) u_ni (
+      .clk(clk), .rst(rst), .svc_node_id(node_id), .svc_dim_m1(dim_m1),
+      .svc_en(1'b1), .svc_rt_lk_valid(rt_lk_valid), .svc_rt_lk_id(rt_lk_id), .svc_rt_lk_entry(rt_lk_entry),
+      .mgmt_tx_valid(mtx_valid), .mgmt_tx_flit(mtx_flit), .mgmt_tx_ready(mtx_ready),
+      .mgmt_rx_valid(mrx_valid), .mgmt_rx_flit(mrx_flit), .mgmt_rx_ready(mrx_ready),
+      .mmio_wr_valid(ni_wr_valid), .mmio_wr_ready(ni_wr_ready), .mmio_wr_bar(mmio_wr_bar),
+      .mmio_wr_addr(mmio_wr_addr), .mmio_wr_data(mmio_wr_data), .mmio_wr_strb(mmio_wr_strb),
+      .mmio_rd_valid(ni_rd_valid), .mmio_rd_ready(ni_rd_ready), .mmio_rd_bar(mmio_rd_bar),
+      .mmio_rd_addr(mmio_rd_addr), .mmio_rd_len(mmio_rd_len),
+      .mmio_rd_resp_valid(ni_rd_resp_valid), .mmio_rd_resp_ready(ni_rd_resp_ready),
+      .mmio_rd_resp_data(ni_rd_resp_data), .mmio_rd_resp_err(ni_rd_resp_err),
+      .dma_rd_req_valid(dma_rd_req_valid), .dma_rd_req_ready(dma_rd_req_ready),
+      .dma_rd_req_addr(dma_rd_req_addr), .dma_rd_req_len(dma_rd_req_len), .dma_rd_req_id(dma_rd_req_id),
+      .dma_rd_valid(dma_rd_valid), .dma_rd_ready(dma_rd_ready), .dma_rd_data(dma_rd_data),
+      .dma_rd_id(dma_rd_id), .dma_rd_last(dma_rd_last), .dma_rd_err(dma_rd_err),
+      .dma_wr_valid(dma_wr_valid), .dma_wr_ready(dma_wr_ready), .dma_wr_addr(dma_wr_addr),
+      .dma_wr_len(dma_wr_len), .dma_wr_data(dma_wr_data), .dma_wr_last(dma_wr_last),
+      .msi_valid(msi_valid), .msi_ready(msi_ready), .msi_vector(msi_vector),
+      .inj_valid(inj_valid), .inj_flit(inj_flit), .inj_credit_valid(inj_credit_valid),
+      .inj_credit_vc(inj_credit_vc), .ej_valid(ej_valid), .ej_flit(ej_flit),
+      .ej_credit_valid(ej_credit_valid), .ej_credit_vc(ej_credit_vc),
+      .stat_unreachable(ni_unreachable), .stat_counters(stat_counters), .dbg_state(dbg_state)
+  );
+endmodule
+`default_nettype wire
