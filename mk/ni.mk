@@ -135,6 +135,12 @@ TESTS += unit-ni-torus unit-ni-torus-errors
 test-unit-ni-svc: $(NI_SVC_BIN) | $(DEPS_STAMP)
 	$< --seed=$(or $(SEED),31) --test=svc --ops=3000 --mgmt=60
 TESTS += unit-ni-svc
+# a link fails during a mix with end-to-end on: the routers drop, the service processors
+# install tables around it, the switch shortens the NIs' timers, lost operations are resent
+.PHONY: test-unit-ni-svc-fault
+test-unit-ni-svc-fault: $(NI_SVC_BIN) | $(DEPS_STAMP)
+	$< --seed=$(or $(SEED),32) --test=svc-fault --ops=3000
+TESTS += unit-ni-svc-fault
 
 # contexts cannot reach each other's queues; a full SQ runs, a full CQ holds the NI back
 $(eval $(call ni_test,isolation,14,--test=isolation))

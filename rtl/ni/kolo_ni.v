@@ -54,6 +54,7 @@ module kolo_ni #(
     output wire          svc_rt_lk_valid,
     output wire [11:0]   svc_rt_lk_id,
     input  wire [31:0]   svc_rt_lk_entry,
+    input  wire          svc_rt_switch,   // the service block switched tables (end-to-end timers)
     input  wire          mgmt_tx_valid,
     input  wire [65:0]   mgmt_tx_flit,
     output wire          mgmt_tx_ready,
@@ -109,8 +110,8 @@ module kolo_ni #(
     input  wire [67:0]   ej_flit,
     output wire          ej_credit_valid,
     output wire [1:0]    ej_credit_vc,
-    // one pulse per operation completed with BAD_DST for want of a valid route
-    // (the service block's RT_UNREACHABLE)
+    // one pulse per operation completed with BAD_DST for want of a valid route,
+    // at the descriptor or given up end to end (the service block's RT_UNREACHABLE)
     output wire          stat_unreachable,
     // counters: {dma_err, bad_pkts, nak_rcvd, nak_sent, rx_pkts, tx_pkts}, 64 bits each
     output wire [6*64-1:0] stat_counters,
@@ -266,6 +267,8 @@ module kolo_ni #(
   wire e2e_rd_pend, e2e_rd_gen, ans, ans_done, gu_valid, gu_ready, wake;
   wire [7:0] ans_tag, gu_tag, gu_status, wake_tag;
   wire inc_retx, inc_timeout, inc_unreach, dup_req, dup_resp;
+  wire tx_unreach;
+  assign stat_unreachable = tx_unreach || inc_unreach;
   wire q_le_valid, q_le_ready, rsp_le_ready;
   wire [7:0] q_le_tag;
   wire rsp_tag_free;
@@ -283,7 +286,7 @@ module kolo_ni #(
   ) u_e2e (
       .clk(clk), .rst(rst), .dim_m1(svc_dim_m1),
       .cfg_en(e2e_en), .cfg_timeout(e2e_timeout), .cfg_retries(e2e_retries),
-      .cfg_switch(e2e_sw_csr || rt_chg),
+      .cfg_switch(e2e_sw_csr || rt_chg || (svc_en && svc_rt_switch)),
       .push(push), .push_rtx(e2e_push_rtx), .push_tag(e2e_push_tag), .push_dst(e2e_push_dst),
       .push_h0(push_h0), .push_h1(push_h1), .push_nbeats(push_nbeats), .push_dma(push_dma),
       .push_beat(push_beat), .push_laddr(e2e_push_laddr), .push_gen(e2e_push_gen),
@@ -375,7 +378,7 @@ module kolo_ni #(
       .rx_valid(rt_valid), .rx_ready(rt_ready), .rx_tag(rt_tag), .rx_h0(rt_h0), .rx_h1(rt_h1),
       .rx_nbeats(rt_nbeats), .rx_dma(rt_dma), .rx_beat(rt_beat),
       .chk_tag(e2e_chk_tag), .chk_pend(e2e_chk_pend), .rx_done(rt_done), .wake(wake), .wake_tag(wake_tag),
-      .stat_unreachable(stat_unreachable), .dbg(dbg_tx)
+      .stat_unreachable(tx_unreach), .dbg(dbg_tx)
   );
 
   kolo_ni_txq #(

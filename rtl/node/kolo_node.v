@@ -10,7 +10,11 @@
 // the service block's active table (svc_en strap of kolo_ni). The links and
 // the router report to the service block (link_*, rtr_*), which enables
 // them (link_enable, link_loopback, port_en) and interrupts the processor
-// (irq). Parameters are the NI's.
+// (irq). Parameters are the NI's. The service block's table switch (rt_switch)
+// is the NI's end-to-end "table switched" event (docs/ni.md 10), and
+// operations given up with BAD_DST count in its RT_UNREACHABLE. Hold rst for
+// at least 40 cycles after the straps are valid (kolo_svc builds its id ->
+// index tables from them, docs/svc.md).
 module kolo_node #(
     parameter INJ_CREDITS = 80,
     parameter EJ_DEPTH    = 64,
@@ -18,7 +22,8 @@ module kolo_node #(
     parameter BATCH       = 16,
     parameter HQ_AW       = 6,
     parameter RING_AW     = 9,
-    parameter GSLOTS      = 8
+    parameter GSLOTS      = 8,
+    parameter E2E_NODES   = 16     // end-to-end tables: must cover the torus (docs/ni.md 10)
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -119,7 +124,7 @@ module kolo_node #(
   wire [31:0] h_wdata, h_rdata;
   wire [3:0] h_wstrb;
   wire [1:0] h_bresp, h_rresp;
-  wire rt_lk_valid;
+  wire rt_lk_valid, rt_switch;
   wire [11:0] rt_lk_id;
   wire [31:0] rt_lk_entry;
   wire mtx_valid, mtx_ready, mrx_valid, mrx_ready;
@@ -146,7 +151,7 @@ module kolo_node #(
 
   wire ni_unreachable;
 
-  /* verilator lint_off PINCONNECTEMPTY */  // epoch and switch pulse: for monitors only
+  /* verilator lint_off PINCONNECTEMPTY */  // the epoch: for monitors only
   kolo_svc u_svc (
       .clk(clk), .rst(rst), .node_id(node_id), .dim_m1(dim_m1),
       .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready), .s_axil_awaddr(s_axil_awaddr),
@@ -167,7 +172,7 @@ module kolo_node #(
       .rtr_port_down(rtr_port_down), .rtr_drop_route(rtr_drop_route), .rtr_drop_bad(rtr_drop_bad),
       .rtr_fault_drops(rtr_fault_drops), .rtr_out_flits(rtr_out_flits), .port_en(port_en),
       .rt_lk_valid(rt_lk_valid), .rt_lk_id(rt_lk_id), .rt_lk_entry(rt_lk_entry),
-      .rt_epoch(), .rt_switch(), .ni_unreachable(ni_unreachable),
+      .rt_epoch(), .rt_switch(rt_switch), .ni_unreachable(ni_unreachable),
       .mgmt_tx_valid(mtx_valid), .mgmt_tx_ready(mtx_ready), .mgmt_tx_flit(mtx_flit),
       .mgmt_rx_valid(mrx_valid), .mgmt_rx_ready(mrx_ready), .mgmt_rx_flit(mrx_flit),
       .irq(irq)
@@ -176,10 +181,11 @@ module kolo_node #(
 
   kolo_ni #(
       .INJ_CREDITS(INJ_CREDITS), .EJ_DEPTH(EJ_DEPTH), .DQ(DQ), .BATCH(BATCH), .HQ_AW(HQ_AW),
-      .RING_AW(RING_AW), .GSLOTS(GSLOTS)
+      .RING_AW(RING_AW), .GSLOTS(GSLOTS), .E2E_NODES(E2E_NODES)
   ) u_ni (
       .clk(clk), .rst(rst), .svc_node_id(node_id), .svc_dim_m1(dim_m1),
       .svc_en(1'b1), .svc_rt_lk_valid(rt_lk_valid), .svc_rt_lk_id(rt_lk_id), .svc_rt_lk_entry(rt_lk_entry),
+      .svc_rt_switch(rt_switch),
       .mgmt_tx_valid(mtx_valid), .mgmt_tx_flit(mtx_flit), .mgmt_tx_ready(mtx_ready),
       .mgmt_rx_valid(mrx_valid), .mgmt_rx_flit(mrx_flit), .mgmt_rx_ready(mrx_ready),
       .mmio_wr_valid(ni_wr_valid), .mmio_wr_ready(ni_wr_ready), .mmio_wr_bar(mmio_wr_bar),

@@ -152,6 +152,7 @@ module kolo_sim_node (
       .stat_unreachable(),
       /* verilator lint_on PINCONNECTEMPTY */
       .svc_rt_lk_entry(32'd0),
+      .svc_rt_switch(1'b0),
       .mgmt_tx_valid(1'b0),
       .mgmt_tx_flit(66'd0),
       .mgmt_rx_ready(1'b1),

@@ -363,7 +363,7 @@ class RtlWorld : public World {
         }
         top_->clk = 0;
         top_->rst = 1;
-        for (int i = 0; i < 4; i++) tick();
+        for (int i = 0; i < 64; i++) tick(); // kolo_svc wants 40 cycles of reset after its straps
         top_->rst = 0;
         // tags initialise for 256 cycles after reset
         for (int i = 0; i < 300; i++) tick();
@@ -429,6 +429,13 @@ class RtlWorld : public World {
         net_[n].ej_q[fl[0].vc].push_back(k);
     }
     void set_check_routes(bool on) { check_routes_ = on; }
+    // take the link leaving node n through port p down (both ends; tb_ni on a torus only)
+    void set_link_down(int n, int p, bool down) {
+        uint16_t id = kolo_node_id_of_index(&topo_, (unsigned)n);
+        unsigned m = kolo_node_index(&topo_, kolo_neighbor(&topo_, id, p));
+        kolo_tb::sig_set(top_->link_down, (unsigned)(n * 6 + p), 1, down);
+        kolo_tb::sig_set(top_->link_down, m * 6 + (unsigned)(p ^ 1), 1, down);
+    }
     void set_allow_gen(bool on) { allow_gen_ = on; }  // end-to-end: header bit 63 is the generation
     unsigned free_tags(int n) const { return (unsigned)kolo_tb::sig_get(top_->dbg_state, n * 85 + 76, 9); }
     // called for every DMA write when the host memory has taken it (node, address, length),

@@ -154,6 +154,13 @@ class SvcProcs {
     }
     unsigned failures() const { return failures_; }
     const std::string &first_failure() const { return first_; }
+    // node n installs a new table through the shadow bank and RT_EPOCH (as the
+    // firmware does after a fault); installed() counts the switches done
+    void install(unsigned n, const std::vector<kolo_route_entry> &tab, uint32_t epoch) {
+        for (unsigned d = 0; d < tab.size(); d++) wr(n, KOLO_SVC_RT_SHADOW_ENTRY(d), tab[d]);
+        wr(n, KOLO_SVC_RT_EPOCH, epoch, [this]() { installs_++; });
+    }
+    unsigned installed() const { return installs_; }
     // queue one access for node n (tests use it for directed checks)
     void access(unsigned n, bool write, uint32_t addr, uint32_t data, std::function<void(uint32_t, bool)> done) {
         Proc &p = procs_[n];
@@ -297,7 +304,7 @@ class SvcProcs {
     std::vector<Fire> fired_;
     std::map<std::pair<unsigned, unsigned>, unsigned> sent_words_;
     uint64_t now_ = 0;
-    unsigned failures_ = 0;
+    unsigned failures_ = 0, installs_ = 0;
     std::string first_;
 };
 

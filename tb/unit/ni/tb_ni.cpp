@@ -41,6 +41,8 @@
 //                  BAR0 window, host write protection, the NI routing with the service
 //                  block's table, MGMT packets in band during a mix run (svc_proc.h)
 //   --mgmt=N       svc: MGMT packets each service processor sends (default 40)
+//   --test=svc-fault  (SVC=1) a link fails during a mix with end-to-end on: routers drop,
+//                  the service processors switch tables, the NIs resend; equal to the lossless model
 #include <cinttypes>
 
 #include "ni_world.h"
@@ -1577,6 +1579,119 @@ int run_svc(const Opts &o) {
                   (unsigned long long)sp.words_checked());
     return chk.finish(o.seed, s);
 }
+// a link fails under RDMA traffic with end-to-end on: the routers drop the
+// packets for it, the service processors install tables around it (shadow
+// bank, RT_EPOCH), the switch shortens the NIs' timers, the lost operations
+// are sent again on the new route; the result equals the lossless model's
+int run_svc_fault(const Opts &o) {
+    tb::Checker chk("unit-ni-svc-fault");
+    Pair p(o.seed, o.rtl);
+    RtlWorld &w = *p.rtl;
+    kolo_topo t = p.topo;
+    unsigned nn = kolo_topo_nodes(&t);
+    SvcProcs sp(t, o.seed, 0);
+    // the tables around the failed link: the firmware's computation (kolo_tableset_faults)
+    kolo_faults f;
+    kolo_faults_clear(&f);
+    const int fail_node = 0, fail_port = 0;  // X+ of node 0
+    uint16_t id0 = kolo_node_id_of_index(&t, fail_node);
+    unsigned other = kolo_node_index(&t, kolo_neighbor(&t, id0, fail_port));
+    kolo_faults_set_link(&f, &t, fail_node, fail_port, 1);
+    std::vector<kolo_route_entry> set((size_t)nn * nn);
+    std::vector<uint8_t> ws(kolo_ft_workspace_size(&t));
+    kolo_ft_report rep;
+    int rc = kolo_tableset_faults(&t, &f, set.data(), ws.data(), ws.size(), &rep);
+    chk.check(rc == KOLO_OK && rep.detoured > 0, "tables around the failed link: %s, %u pairs detoured",
+              kolo_route_strerror(rc), rep.detoured);
+    const uint64_t fail_at = 30000, react = 600;  // firmware reaction (flood, compute, install)
+    bool failed = false, installed = false;
+    w.svc_drive = [&](Vtb_ni *tt, uint64_t now) {
+        if (!failed && now >= fail_at) {
+            failed = true;
+            w.set_link_down(fail_node, fail_port, true);
+        }
+        if (failed && !installed && now >= fail_at + react) {
+            installed = true;
+            for (unsigned n = 0; n < nn; n++)
+                sp.install(n, std::vector<kolo_route_entry>(set.begin() + (long)n * nn, set.begin() + (long)(n + 1) * nn), 2);
+        }
+        sp.drive(tt, now);
+    };
+    w.svc_sample = [&](Vtb_ni *tt) { sp.sample(tt); };
+    w.svc_edge = [&]() { sp.edge(); };
+    chk.check(w.run_until([&] { return sp.tables_installed(); }, 200000), "every service processor installed its table");
+    MixGen g(o.seed, t);
+    auto ops = g.make(o.ops, o.ctxs);
+    g_e2e.on = true;
+    g_e2e.timeout = 4000;
+    g_cmp_e2e = false;
+    g_cmp_traffic = false;  // retransmissions change packet counts
+    bool done[2] = {false, false};
+    uint64_t t0 = w.now();
+    prog_mix(w, p.hr, t, ops, o.ctxs, o.seed, o.burst);
+    done[0] = e2e_wait(w, p.hr, 20000000);
+    uint64_t cyc = w.now() - t0;
+    prog_mix(*p.mdl, p.hm, t, ops, o.ctxs, o.seed, o.burst);
+    done[1] = e2e_wait(*p.mdl, p.hm, 20000000);
+    chk.check(failed && installed && sp.installed() == nn, "the link failed during the run and %u nodes switched tables",
+              sp.installed());
+    chk.check(done[0], "rtl: operations outstanding or tags missing at the end (hung)");
+    chk.check(done[1], "model: operations outstanding at the end");
+    Compare(chk).run(w, *p.mdl, p.hr, p.hm);
+    unsigned long gave_up = 0, entries = 0;
+    for (auto &h : p.hr)
+        for (auto &q : h.q)
+            for (auto &e : q.got) {
+                entries++;
+                gave_up += e.status == KOLO_ST_TIMEOUT || e.status == KOLO_ST_BAD_DST;
+            }
+    chk.check(gave_up == 0, "%lu operations gave up (TIMEOUT/BAD_DST)", gave_up);
+    uint64_t retx = 0, dup_req = 0;
+    for (unsigned n = 0; n < nn; n++) {
+        retx += w.rd((int)n, KOLO_CSR_E2E_RETX);
+        dup_req += w.rd((int)n, KOLO_CSR_E2E_RETX + 8);
+    }
+    chk.check(retx > 0, "packets lost at the failed link were sent again (%llu)", (unsigned long long)retx);
+    // the service block's switch reaches the NI's end-to-end timers: with a long timeout, a
+    // PUT lost on the default route is sent again soon after node 0 switches to the detour
+    // (timeout/8 + one timer scan, docs/ni.md section 10), long before its timeout
+    const uint32_t long_to = 200000;
+    w.wr32(fail_node, KOLO_CSR_E2E_TIMEOUT, long_to);
+    std::vector<kolo_route_entry> def(nn);
+    kolo_table_default(&t, id0, def.data());
+    std::vector<kolo_route_entry> detour(set.begin() + (long)fail_node * nn, set.begin() + (long)(fail_node + 1) * nn);
+    auto install0 = [&](const std::vector<kolo_route_entry> &tab, uint32_t epoch) {
+        unsigned before = sp.installed();
+        sp.install(fail_node, tab, epoch);
+        w.run_until([&] { return sp.installed() > before; }, 100000);
+    };
+    install0(def, 3);  // back on the failed link
+    Host &h0 = p.hr[fail_node];
+    size_t before = h0.q[0].got.size();
+    h0.post(0, put(node_id(t, (int)other), DATA + 0x80, SRC, 8));
+    h0.doorbell(0);
+    w.run(3000);  // dropped at the down link
+    bool early = h0.poll(0, false) > 0;
+    uint64_t sw_at = w.now();
+    install0(detour, 4);
+    bool got = w.run_until([&] { h0.poll(0, false); return h0.q[0].got.size() > before; }, long_to / 2);
+    chk.check(!early && got && h0.q[0].got.back().status == KOLO_ST_OK,
+              "a PUT lost on the failed link completes %llu cycles after the table switch (timeout %u)",
+              (unsigned long long)(w.now() - sw_at), long_to);
+    w.wr32(fail_node, KOLO_CSR_E2E_TIMEOUT, g_e2e.timeout);
+    uint64_t v = 0;
+    w.mmio_read(fail_node, 0, 0x8000 + KOLO_SVC_RT_SWITCHES, 4, &v);
+    chk.check(v == 4, "node %d switched tables four times (%llu)", fail_node, (unsigned long long)v);
+    chk.check(sp.failures() == 0, "service processors: %u failures (%s)", sp.failures(), sp.first_failure().c_str());
+    char s[300];
+    std::snprintf(s, sizeof s,
+                  "%lu completion entries in %llu RTL cycles; link %d->%u failed at cycle %llu, tables switched %llu "
+                  "cycles later; %llu packets sent again, %llu repeats answered from the record; memory and "
+                  "completions match the lossless model",
+                  entries, (unsigned long long)cyc, fail_node, other, (unsigned long long)fail_at,
+                  (unsigned long long)react, (unsigned long long)retx, (unsigned long long)dup_req);
+    return chk.finish(o.seed, s);
+}
 #endif
 }  // namespace
 
@@ -1670,6 +1785,7 @@ int main(int argc, char **argv) {
         return run_e2e_directed(o);
 #if NI_SVC
     if (o.test == "svc") return run_svc(o);
+    if (o.test == "svc-fault") return run_svc_fault(o);
 #endif
     if (o.test == "rate")
         return run_rate(o);

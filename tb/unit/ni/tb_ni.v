@@ -68,6 +68,8 @@ module tb_ni #(
     input  wire [N*68-1:0]  ej_flit,
     output wire [N-1:0]     ej_credit_valid,
     output wire [N*2-1:0]   ej_credit_vc,
+    // links down (TORUS = 1; index n*6+p, set both ends): the routers drop packets for them
+    input  wire [N*6-1:0]   link_down,
     // service processors (SVC = 1)
     input  wire [N-1:0]     svc_awvalid,
     output wire [N-1:0]     svc_awready,
@@ -124,7 +126,7 @@ module tb_ni #(
           .mon_valid(),
           .mon_flit(),
           .mon_sunk(),
-          .link_down({N * 6{1'b0}}),
+          .link_down(link_down),
           .stat_fault_drops(),
           .stat_errors(router_errors),
           .stat_out_flits(),
@@ -142,6 +144,7 @@ module tb_ni #(
       /* verilator lint_on PINCONNECTEMPTY */
     end else begin : g_net
       assign router_errors = {N * 64{1'b0}};
+      wire unused_link_down = &{1'b0, link_down};
       assign inj_valid = ni_inj_valid;
       assign inj_flit = ni_inj_flit;
       assign ni_inj_credit_valid = inj_credit_valid;
@@ -289,6 +292,7 @@ module tb_ni #(
             .stat_unreachable(),
             /* verilator lint_on PINCONNECTEMPTY */
             .svc_rt_lk_entry(32'd0),
+            .svc_rt_switch(1'b0),
             .mgmt_tx_valid(1'b0),
             .mgmt_tx_flit(66'd0),
             .mgmt_rx_ready(1'b1),
