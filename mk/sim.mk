@@ -201,10 +201,11 @@ SIM_RTLNI_TESTS := sim-rtlni-ops sim-rtlni-random sim-rtlni-random8 sim-rtlni-ch
 $(foreach t,$(SIM_RTLNI_TESTS),$(eval test-$(t): $(SIM_TEST_DEPS) $(SIM_BUILD)/kolo-sim-ni-2x2x2 ; $(SIM_SEED_ENV) $(SIM_T) $(patsubst sim-%,%,$(t))))
 # faults under running programs (sw/sim/tests/run_fault_tests.sh; docs/firmware.md)
 SIM_FAULT_TESTS := sim-fault-args sim-fault-2x2x2 sim-fault-3x3x3 sim-fault-4x4x4 sim-fault-random \
-    sim-fault-ctl sim-fault-control sim-fault-rtl
+    sim-fault-ctl sim-fault-control sim-fault-rtl sim-fault-rtlni
 $(foreach t,$(SIM_FAULT_TESTS),$(eval test-$(t): $(SIM_TEST_DEPS) $(BUILD)/examples/torus_work \
     sw/sim/tests/run_fault_tests.sh ; $(SIM_SEED_ENV) sw/sim/tests/run_fault_tests.sh $(BUILD) $(patsubst sim-fault-%,%,$(t))))
 test-sim-fault-rtl: $(SIM_BUILD)/kolo-sim-2x2x2
+test-sim-fault-rtlni: $(SIM_BUILD)/kolo-sim-ni-2x2x2
 .PHONY: $(addprefix test-,$(SIM_FAULT_TESTS))
 TESTS += $(SIM_FAULT_TESTS)
 .PHONY: $(addprefix test-,$(SIM_TESTS) $(SIM_RTLNI_TESTS))

@@ -33,7 +33,8 @@
 // MGMT packets enter on mgmt_tx_* and leave on mgmt_rx_* ({head, tail,
 // data}, valid/ready per flit) and every route lookup reads the service
 // block's active table (svc_rt_lk_*) instead of the BAR0-written one, when
-// the strap svc_en is 1. With svc_en = 0 (no service block) MGMT packets are
+// the strap svc_en is 1 (and SVC_ROUTE is 1: with 0, svc_en carries only
+// MGMT and the BAR0 table stays in use). With svc_en = 0 (no service block) MGMT packets are
 // dropped and counted as bad packets, as any response with an unknown tag.
 module kolo_ni #(
     parameter INJ_CREDITS = 80,
@@ -43,7 +44,11 @@ module kolo_ni #(
     parameter HQ_AW       = 6,    // send packet queue: 2^HQ_AW packets
     parameter RING_AW     = 9,    // send payload ring: 2^RING_AW beats of 32 bytes
     parameter GSLOTS      = 8,    // target GET response buffers
-    parameter E2E_NODES   = 16    // end-to-end tables: node indices 0..E2E_NODES-1 (docs/ni.md 10)
+    parameter E2E_NODES   = 16,   // end-to-end tables: node indices 0..E2E_NODES-1 (docs/ni.md 10)
+    // 1: svc_en also routes by the service block's table (kolo_node). 0: svc_en carries only
+    // MGMT and lookups keep reading the BAR0 table (kolo-sim --ni=rtl, where the C service
+    // block model installs its tables through BAR0 route writes).
+    parameter SVC_ROUTE   = 1
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -113,6 +118,10 @@ module kolo_ni #(
     // one pulse per operation completed with BAD_DST for want of a valid route,
     // at the descriptor or given up end to end (the service block's RT_UNREACHABLE)
     output wire          stat_unreachable,
+    // end-to-end counter pulses {unreach, timeout, dup_resp, dup_req, retx} (E2E_* CSRs,
+    // at most one of each per cycle): kolo-sim --ni=rtl adds them up for its oracle
+    // without reading BAR0 in the middle of the hosts' traffic
+    output wire [4:0]    stat_e2e_inc,
     // counters: {dma_err, bad_pkts, nak_rcvd, nak_sent, rx_pkts, tx_pkts}, 64 bits each
     output wire [6*64-1:0] stat_counters,
     // debug: {free tags 9, state machines: cq 4, rsp 8, txq 16, tx 16, tgt 32} (for testbenches)
@@ -267,6 +276,7 @@ module kolo_ni #(
   wire e2e_rd_pend, e2e_rd_gen, ans, ans_done, gu_valid, gu_ready, wake;
   wire [7:0] ans_tag, gu_tag, gu_status, wake_tag;
   wire inc_retx, inc_timeout, inc_unreach, dup_req, dup_resp;
+  assign stat_e2e_inc = {inc_unreach, inc_timeout, dup_resp, dup_req, inc_retx};
   wire tx_unreach;
   assign stat_unreachable = tx_unreach || inc_unreach;
   wire q_le_valid, q_le_ready, rsp_le_ready;
@@ -286,7 +296,7 @@ module kolo_ni #(
   ) u_e2e (
       .clk(clk), .rst(rst), .dim_m1(svc_dim_m1),
       .cfg_en(e2e_en), .cfg_timeout(e2e_timeout), .cfg_retries(e2e_retries),
-      .cfg_switch(e2e_sw_csr || rt_chg || (svc_en && svc_rt_switch)),
+      .cfg_switch(e2e_sw_csr || rt_chg || (svc_en && SVC_ROUTE != 0 && svc_rt_switch)),
       .push(push), .push_rtx(e2e_push_rtx), .push_tag(e2e_push_tag), .push_dst(e2e_push_dst),
       .push_h0(push_h0), .push_h1(push_h1), .push_nbeats(push_nbeats), .push_dma(push_dma),
       .push_beat(push_beat), .push_laddr(e2e_push_laddr), .push_gen(e2e_push_gen),
@@ -308,7 +318,7 @@ module kolo_ni #(
       .lk_entry(lk_entry), .lk_ok(lk_ok),
       .mm_req(rt_mm_req), .mm_we(rt_mm_we), .mm_idx(rt_mm_idx), .mm_wdata(rt_mm_wdata),
       .mm_done(rt_mm_done), .mm_rdata(rt_mm_rdata), .mm_in(rt_mm_in), .mm_chg(rt_chg),
-      .ext_en(svc_en), .ext_lk_valid(svc_rt_lk_valid), .ext_lk_id(svc_rt_lk_id),
+      .ext_en(svc_en && SVC_ROUTE != 0), .ext_lk_valid(svc_rt_lk_valid), .ext_lk_id(svc_rt_lk_id),
       .ext_lk_entry(svc_rt_lk_entry)
   );
 

@@ -10,10 +10,20 @@
 // violation is a cluster error. Local ports: the flits the NI injects and the
 // router ejects are reassembled per VC into packets and handed to the core's
 // scoreboard; a flit count between them tells when the network is empty.
+// Faults (--svc): set_link drives kolo_torus' link_down bits of both ends of a
+// link; the routers drop packets for down links whole, their flits marked on
+// the port monitors (mon_sunk): reassembled, each dropped packet goes to the
+// core (packet_dropped), which names it by content as at ejection (the RTL
+// NIs' header flit 1 is their own, not a scoreboard id). The service block
+// models' MGMT packets enter each NI's mgmt_tx port and leave its mgmt_rx port
+// (kolo_sim_node: svc_en for MGMT only); the NIs' end-to-end counter pulses
+// are added up here.
 #include <cinttypes>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "Vkolo_sim_cluster.h"
@@ -56,6 +66,9 @@ struct NodeState {
     std::unique_ptr<kolo::KoloPcieRc> rc;
     std::vector<PendingRead> reads;
     std::vector<uint64_t> inj_part[4], ej_part[4];
+    std::deque<Flit> mgmt_tx;         // MGMT flits for the NI's mgmt_tx port
+    std::vector<uint64_t> mgmt_rx;    // the MGMT packet arriving on mgmt_rx
+    uint64_t e2e[5] = {0, 0, 0, 0, 0}; // E2E_RETX, DUP_REQ, DUP_RESP, TIMEOUTS, UNREACH
     size_t violations_seen = 0;
     uint64_t msis = 0, host_writes = 0, host_reads = 0;
 };
@@ -121,6 +134,9 @@ class RtlCluster : public Cluster {
         top_->rst = 1;
         top_->rx_tlp_valid = 0;
         top_->tx_tlp_ready = 0;
+        sig_set(top_->link_down, 0, kNodes * 6, 0);
+        sig_set(top_->mgmt_tx_valid, 0, kNodes, 0);
+        sig_set(top_->mgmt_rx_ready, 0, kNodes, (kNodes >= 64 ? ~0ull : (1ull << kNodes) - 1));
         top_->eval();
         for (int i = 0; i < 8; i++)
             tick();
@@ -183,8 +199,48 @@ class RtlCluster : public Cluster {
         }
         sig_set(top_->rx_tlp_valid, 0, kNodes, rx_valid);
         sig_set(top_->tx_tlp_ready, 0, kNodes, tx_ready);
+        uint64_t mg_valid = 0;
+        for (int n = 0; n < kNodes; n++) {
+            const NodeState &s = node_[static_cast<size_t>(n)];
+            if (s.mgmt_tx.empty())
+                continue;
+            const Flit &f = s.mgmt_tx.front();
+            unsigned un = static_cast<unsigned>(n);
+            mg_valid |= 1ull << n;
+            sig_set(top_->mgmt_tx_flit, un * 66, 32, f.data & 0xffffffffu);
+            sig_set(top_->mgmt_tx_flit, un * 66 + 32, 32, f.data >> 32);
+            sig_set(top_->mgmt_tx_flit, un * 66 + 64, 1, f.tail ? 1 : 0);
+            sig_set(top_->mgmt_tx_flit, un * 66 + 65, 1, f.head ? 1 : 0);
+        }
+        sig_set(top_->mgmt_tx_valid, 0, kNodes, mg_valid);
         top_->clk = 0;
         top_->eval();
+        uint64_t mg_tx_fire = mg_valid & sig_get(top_->mgmt_tx_ready, 0, kNodes);
+        uint64_t mg_rx = sig_get(top_->mgmt_rx_valid, 0, kNodes); // mgmt_rx_ready is always 1
+        uint64_t mg_rx_w[kNodes][2];
+        for (int n = 0; n < kNodes; n++) {
+            unsigned un = static_cast<unsigned>(n);
+            if ((mg_rx >> n) & 1) {
+                mg_rx_w[n][0] = sig_get(top_->mgmt_rx_flit, un * 66, 64);
+                mg_rx_w[n][1] = sig_get(top_->mgmt_rx_flit, un * 66 + 64, 2);
+            }
+            uint64_t inc = sig_get(top_->e2e_inc, un * 5, 5);
+            for (unsigned i = 0; i < 5; i++)
+                node_[static_cast<size_t>(n)].e2e[i] += (inc >> i) & 1;
+        }
+        // flits dropped at down links (this edge)
+        const unsigned mon_slots = static_cast<unsigned>(kNodes) * 6;
+        std::vector<std::pair<unsigned, Flit>> &sunk_f = sunk_now_;
+        sunk_f.clear();
+        for (unsigned w = 0; w < mon_slots; w += 32) {
+            unsigned k = mon_slots - w < 32 ? mon_slots - w : 32;
+            uint64_t bits = sig_get(top_->mon_sunk, w, k);
+            for (; bits; bits &= bits - 1) {
+                unsigned slot = w + static_cast<unsigned>(__builtin_ctzll(bits));
+                sunk_f.emplace_back(slot, flit_get(top_->mon_flit, slot));
+            }
+        }
+        bool sunk = !sunk_f.empty();
         // what moves at this edge
         uint64_t rx_fire = rx_valid & sig_get(top_->rx_tlp_ready, 0, kNodes);
         uint64_t tx_fire = tx_ready & sig_get(top_->tx_tlp_valid, 0, kNodes);
@@ -215,8 +271,15 @@ class RtlCluster : public Cluster {
         top_->clk = 1;
         top_->eval();
         cycle_++;
-        if (rx_fire || tx_fire || inj || ej)
+        if (rx_fire || tx_fire || inj || ej || mg_tx_fire || mg_rx || sunk)
             moved = true;
+        for (int n = 0; n < kNodes; n++) {
+            NodeState &s = node_[static_cast<size_t>(n)];
+            if ((mg_tx_fire >> n) & 1)
+                s.mgmt_tx.pop_front();
+            if ((mg_rx >> n) & 1)
+                take_mgmt(n, mg_rx_w[n][0], (mg_rx_w[n][1] >> 1) & 1, mg_rx_w[n][1] & 1);
+        }
         for (int n = 0; n < kNodes; n++) {
             NodeState &s = node_[static_cast<size_t>(n)];
             if ((rx_fire >> n) & 1)
@@ -256,6 +319,8 @@ class RtlCluster : public Cluster {
         for (int n = 0; n < kNodes; n++)
             if ((ej >> n) & 1)
                 take_flit(n, ej_f[n], false);
+        for (const auto &sf : sunk_f)
+            take_sunk(sf.first, sf.second);
         if ((cycle_ & 4095) == 0)
             check_router_errors();
         if (moved || !rcs_idle())
@@ -332,6 +397,40 @@ class RtlCluster : public Cluster {
     void set_fault(int kind, uint64_t n) override {
         fault_ = kind;
         fault_n_ = n;
+    }
+
+    void set_link(int n, int port, bool up) override {
+        unsigned x = static_cast<unsigned>(n) % KOLO_DIM_X,
+                 y = static_cast<unsigned>(n) / KOLO_DIM_X % KOLO_DIM_Y,
+                 z = static_cast<unsigned>(n) / (KOLO_DIM_X * KOLO_DIM_Y);
+        const unsigned dim = static_cast<unsigned>(port) / 2, size[3] = {KOLO_DIM_X, KOLO_DIM_Y, KOLO_DIM_Z};
+        unsigned c[3] = {x, y, z};
+        c[dim] = (port & 1) ? (c[dim] + size[dim] - 1) % size[dim] : (c[dim] + 1) % size[dim];
+        unsigned other = c[0] + KOLO_DIM_X * (c[1] + KOLO_DIM_Y * c[2]);
+        sig_set(top_->link_down, static_cast<unsigned>(n) * 6 + static_cast<unsigned>(port), 1, up ? 0 : 1);
+        sig_set(top_->link_down, other * 6 + static_cast<unsigned>(port ^ 1), 1, up ? 0 : 1);
+    }
+
+    uint64_t fault_drops() const override { return drops_; }
+
+    bool mgmt_ready(int n) const override { return node_[static_cast<size_t>(n)].mgmt_tx.size() < 2 * KOLO_MAX_PKT; }
+
+    void mgmt_send(int n, const kolo_pkt &p) override {
+        NodeState &s = node_[static_cast<size_t>(n)];
+        unsigned flits = 2u + p.len;
+        for (unsigned i = 0; i < flits; i++) {
+            Flit f{};
+            f.head = i == 0;
+            f.tail = i + 1 == flits;
+            f.data = i < 2 ? p.header[i] : p.payload[i - 2];
+            s.mgmt_tx.push_back(f);
+        }
+        last_move_ = cycle_;
+    }
+
+    void e2e_stats(int n, uint64_t out[5]) const override {
+        for (unsigned i = 0; i < 5; i++)
+            out[i] = node_[static_cast<size_t>(n)].e2e[i];
     }
 
   private:
@@ -421,6 +520,79 @@ class RtlCluster : public Cluster {
         host_->packet_ejected(n, p);
     }
 
+    // an MGMT flit on node n's mgmt_rx port: a whole packet goes to the core
+    void take_mgmt(int n, uint64_t data, bool head, bool tail) {
+        std::vector<uint64_t> &part = node_[static_cast<size_t>(n)].mgmt_rx;
+        if (head != part.empty()) {
+            host_->cluster_error("NI of node index " + std::to_string(n) + ": mgmt_rx " +
+                                 (head ? "head" : "body") + " flit with " + std::to_string(part.size()) +
+                                 " flits of a packet open");
+            part.clear();
+            if (!head)
+                return;
+        }
+        part.push_back(data);
+        if (!tail)
+            return;
+        if (part.size() < 2 || part.size() > KOLO_MAX_PKT) {
+            host_->cluster_error("NI of node index " + std::to_string(n) + ": mgmt_rx packet of " +
+                                 std::to_string(part.size()) + " flits");
+            part.clear();
+            return;
+        }
+        kolo_pkt p = assemble(part);
+        part.clear();
+        host_->mgmt_received(n, p);
+    }
+
+    // a flit router slot / 6 dropped at its port slot % 6 (down link): whole packets to the core
+    void take_sunk(unsigned slot, const Flit &f) {
+        std::vector<uint64_t> &part = sunk_part_[slot * 4 + (f.vc & 3)];
+        if (in_net_ == 0)
+            host_->cluster_error("router " + std::to_string(slot / 6) +
+                                 " dropped a flit while none was in the network");
+        else
+            in_net_--;
+        if (f.head != part.empty()) {
+            host_->cluster_error("router " + std::to_string(slot / 6) + " port " + std::to_string(slot % 6) +
+                                 ": dropped a " + (f.head ? "head" : "body") + " flit with " +
+                                 std::to_string(part.size()) + " flits of a dropped packet open");
+            part.clear();
+            if (!f.head)
+                return;
+        }
+        part.push_back(f.data);
+        if (!f.tail)
+            return;
+        if (part.size() < 2 || part.size() > KOLO_MAX_PKT) {
+            host_->cluster_error("router " + std::to_string(slot / 6) + " dropped a packet of " +
+                                 std::to_string(part.size()) + " flits");
+            part.clear();
+            return;
+        }
+        kolo_pkt p = assemble(part);
+        part.clear();
+        drops_++;
+        host_->packet_dropped(static_cast<int>(slot / 6), static_cast<int>(slot % 6), p);
+    }
+
+    static kolo_pkt assemble(const std::vector<uint64_t> &part) {
+        kolo_pkt p;
+        std::memset(&p, 0, sizeof p);
+        p.header[0] = part[0];
+        p.header[1] = part[1];
+        p.len = static_cast<uint8_t>(part.size() - 2);
+        for (size_t i = 2; i < part.size(); i++)
+            p.payload[i - 2] = part[i];
+        uint64_t h0 = p.header[0];
+        p.dst = h0 & 0xfff;
+        p.src = (h0 >> 12) & 0xfff;
+        p.op = (h0 >> 24) & 0xf;
+        p.vnet = (h0 >> 28) & 1;
+        p.ordered = (h0 >> 35) & 1;
+        return p;
+    }
+
     void check_router_errors() {
         for (int n = 0; n < kNodes; n++) {
             uint64_t errs = sig_get(top_->router_errors, static_cast<unsigned>(n) * 64, 64);
@@ -438,7 +610,10 @@ class RtlCluster : public Cluster {
     std::unique_ptr<VerilatedContext> ctx_;
     std::unique_ptr<Vkolo_sim_cluster> top_;
     std::vector<NodeState> node_;
-    uint64_t cycle_ = 0, last_move_ = 0, in_net_ = 0, flits_ = 0, reported_ = 0;
+    uint64_t cycle_ = 0, last_move_ = 0, in_net_ = 0, flits_ = 0, reported_ = 0, drops_ = 0;
+    std::vector<std::pair<unsigned, Flit>> sunk_now_;
+    std::vector<std::vector<uint64_t>> sunk_part_ =
+        std::vector<std::vector<uint64_t>>(static_cast<size_t>(kNodes) * 24);
     int fault_ = KOLO_FAULT_NONE;
     uint64_t fault_n_ = 0, fault_count_ = 0;
 };

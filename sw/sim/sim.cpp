@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -128,17 +129,23 @@ struct Req { // NI oracle: a request waiting for its response
 // and the torus; packets reach the core through ClusterHost, never send().
 class ClusterNet : public Net {
   public:
-    explicit ClusterNet(Cluster *c) : c_(c) {}
+    // busy: the core knows of work the cluster cannot see (an RTL NI waiting to
+    // retransmit end to end, with no flit moving): the cluster must keep ticking
+    ClusterNet(Cluster *c, std::function<bool()> busy) : c_(c), busy_(std::move(busy)) {}
     const char *name() const override { return "rtl (NIs: RTL)"; }
-    bool can_send(int, const kolo_pkt &) override { return false; }
-    void send(int, const kolo_pkt &, uint64_t) override {}
+    // only the service blocks send through the core: MGMT to the NI's mgmt_tx port
+    bool can_send(int src, const kolo_pkt &) override { return c_->mgmt_ready(src); }
+    void send(int src, const kolo_pkt &p, uint64_t) override { c_->mgmt_send(src, p); }
     bool step(uint64_t now) override { return c_->step(now); }
-    bool idle() const override { return c_->idle(); }
+    bool idle() const override { return c_->idle() && !busy_(); }
     void dump(FILE *f) const override { c_->dump(f); }
     uint64_t flits_injected() const override { return c_->flits_injected(); }
+    void set_link(int node, int port, bool up) override { c_->set_link(node, port, up); }
+    uint64_t fault_drops() const override { return c_->fault_drops(); }
 
   private:
     Cluster *c_;
+    std::function<bool()> busy_;
 };
 
 // packets on the RTL local ports are matched by content (the route state in
@@ -180,7 +187,10 @@ struct Sim : public Sink, public ClusterHost, public SvcHost {
     std::unique_ptr<Net> net;
     std::unique_ptr<Cluster> cluster; // --ni=rtl: NIs and torus (net wraps it)
     ClusterFactory ni_factory = nullptr;
-    std::unordered_map<uint64_t, std::vector<uint64_t>> rtl_ids; // pkt_key -> ids in flight
+    // pkt_key -> {id, route state fields that never change on the way} in flight
+    std::unordered_map<uint64_t, std::vector<std::pair<uint64_t, uint32_t>>> rtl_ids;
+    uint64_t rtl_take_id(const kolo_pkt &p);
+    std::vector<std::vector<uint32_t>> rtl_routes; // --ni=rtl: route entries written to each NI
     std::vector<Node> node;
     std::vector<Pe> pe;
     std::string shm_name;
@@ -323,6 +333,18 @@ struct Sim : public Sink, public ClusterHost, public SvcHost {
     // the end-to-end counters of every NI, added up
     kolo_ni_e2e_stats e2e_totals() const {
         kolo_ni_e2e_stats tot{};
+        if (cluster) { // the RTL NIs' E2E_* counters
+            for (unsigned n = 0; n < nodes; n++) {
+                uint64_t c[5];
+                cluster->e2e_stats(static_cast<int>(n), c);
+                tot.retransmits += c[0];
+                tot.dup_requests += c[1];
+                tot.dup_responses += c[2];
+                tot.timeouts += c[3];
+                tot.unreachable += c[4];
+            }
+            return tot;
+        }
         for (const Node &nd : node) {
             kolo_ni_e2e_cfg c;
             kolo_ni_e2e_stats st;
@@ -350,6 +372,14 @@ struct Sim : public Sink, public ClusterHost, public SvcHost {
     void packet_injected(int n, const kolo_pkt &p) override;
     void packet_ejected(int n, const kolo_pkt &p) override;
     void cluster_error(const std::string &msg) override { check_fail("NI RTL: " + msg); }
+    void packet_dropped(int n, int port, const kolo_pkt &p) override;
+    void mgmt_received(int n, const kolo_pkt &p) override {
+        if (svc)
+            svc->deliver(n, p);
+        else
+            mgmt_drops++;
+    }
+    void rtl_write_routes(int n, const kolo_route_entry *table, unsigned entries);
     bool check_sent(Node &nd, const kolo_pkt *p);
 
     // ---- NI environment -------------------------------------------------------------
@@ -442,7 +472,8 @@ bool Sim::check_sent(Node &nd, const kolo_pkt *p) {
     unsigned src = (h0 >> 12) & 0xfff, dst = h0 & 0xfff, op = (h0 >> 24) & 0xf,
              vnet = (h0 >> 28) & 1, len = (h0 >> 29) & 0x3f, ordered = (h0 >> 35) & 1;
     if (src != nd.id || len != p->len || len > KOLO_MAX_PAYLOAD || vnet != p->vnet ||
-        ordered != p->ordered || vnet != (is_request(op) ? 0u : 1u)) {
+        ordered != p->ordered ||
+        vnet != (is_request(op) && op != KOLO_OP_MGMT ? 0u : 1u)) { // MGMT: the RTL NIs' mgmt_tx
         check_fail(strf(
             "NI oracle: NI %s sent a malformed packet: header %#" PRIx64 " %#" PRIx64
             " (src %s, op %s, vnet %u, len %u, ordered %u; kolo_pkt len %u vnet %u ordered %u)",
@@ -812,6 +843,12 @@ void Sim::e2e_oracle_end() {
 bool Sim::svc_inject(int n, const kolo_pkt &p) {
     if (failed_check || !node_up[static_cast<size_t>(n)] || !net->can_send(n, p))
         return false;
+    if (cluster) {
+        // through the NI's mgmt_tx port as built; the scoreboard takes the
+        // packet when the NI injects it (packet_injected), like any other
+        net->send(n, p, cycle);
+        return true;
+    }
     uint64_t id = next_id++ & KOLO_MODEL_ID_MASK;
     kolo_pkt q = p;
     q.id = id;
@@ -835,11 +872,41 @@ void Sim::svc_install(int n, const kolo_route_entry *table, unsigned entries, ui
     if (o.verbose > 1)
         std::fprintf(stderr, "kolo-sim: cycle %" PRIu64 ": %s installs table epoch %u\n", cycle,
                      node_name(nd.id).c_str(), epoch);
+    if (cluster) { // the changed entries through BAR0: the NI's table-switch event
+        rtl_write_routes(n, table, entries);
+        return;
+    }
     for (unsigned d = 0; d < entries && d < nodes; d++) {
         uint32_t e = table[d];
         kolo_ni_mmio_write(nd.ni, 0, KOLO_CSR_ROUTE(d), &e, 4);
     }
     kolo_ni_e2e_route_switch(nd.ni);
+}
+
+// --ni=rtl: route entries of node index n that differ from what its NI holds,
+// as MWr TLPs of its root complex (behind the PE's MMIO in flight, in order)
+void Sim::rtl_write_routes(int n, const kolo_route_entry *table, unsigned entries) {
+    std::vector<uint32_t> &have = rtl_routes[static_cast<size_t>(n)];
+    for (unsigned d = 0; d < entries && d < nodes; d++) {
+        uint32_t e = table[d];
+        if (have[d] == e)
+            continue;
+        have[d] = e;
+        cluster->mmio_write(n, 0, KOLO_CSR_ROUTE(d), &e, 4);
+    }
+}
+
+// --ni=rtl: a packet dropped at a down link, named by its content as at ejection
+void Sim::packet_dropped(int n, int port, const kolo_pkt &p) {
+    uint64_t id = rtl_take_id(p);
+    if (!id) {
+        check_fail(strf("scoreboard: router %s dropped a packet no NI injected: header %#" PRIx64
+                        " %#" PRIx64 ", %u payload flits",
+                        node_name(node[static_cast<size_t>(n)].id).c_str(), p.header[0],
+                        p.header[1], p.len));
+        return;
+    }
+    dropped(id, n, port);
 }
 
 // A link works when its cable does and both of its nodes live.
@@ -961,8 +1028,23 @@ bool Sim::boot_service(std::string *err) {
     ec.enable = e2e;
     ec.timeout = o.e2e_timeout ? static_cast<uint32_t>(o.e2e_timeout) : KOLO_NI_E2E_TIMEOUT;
     ec.max_retries = KOLO_NI_E2E_RETRIES;
+    if (cluster) {
+        // the RTL targets clear their duplicate records for 4096 cycles after
+        // reset (docs/ni.md 10): enable end-to-end after that, before any PE runs
+        while (cycle < 4096 + 256) {
+            net->step(cycle);
+            cycle++;
+            stepped++;
+        }
+        for (unsigned n = 0; n < nodes; n++) {
+            uint32_t t = ec.timeout, c = (ec.enable ? KOLO_E2E_CTRL_EN : 0u) | (ec.max_retries & 0xfu) << 8;
+            cluster->mmio_write(static_cast<int>(n), 0, KOLO_CSR_E2E_TIMEOUT, &t, 4);
+            cluster->mmio_write(static_cast<int>(n), 0, KOLO_CSR_E2E_CTRL, &c, 4);
+        }
+    }
     for (Node &nd : node)
-        kolo_ni_set_e2e(nd.ni, &ec);
+        if (nd.ni)
+            kolo_ni_set_e2e(nd.ni, &ec);
     svc.reset(new Svc(this, topo, o.fw_compute, o.verbose > 1, stderr));
     svc->boot(cycle);
     uint64_t start = cycle;
@@ -974,7 +1056,8 @@ bool Sim::boot_service(std::string *err) {
         }
         svc->step(cycle);
         for (Node &nd : node)
-            kolo_ni_step(nd.ni);
+            if (nd.ni)
+                kolo_ni_step(nd.ni);
         net->step(cycle);
         cycle++;
         stepped++;
@@ -1318,6 +1401,33 @@ bool Sim::deliver(int n, kolo_pkt &p, bool &checked) {
 // Injected: the NI oracle's checks, then the reference model gets the packet
 // under a fresh id (header flit 1's address field, as in the C path); the id
 // is found again at ejection from the packet's content.
+// Route state fields a packet keeps on its way (signs, first/last step ports):
+// packets alike but for their route (an MGMT packet sent both ways round a
+// ring) are told apart by them.
+static uint32_t rs_fixed(const kolo_pkt &p) {
+    uint32_t rs = static_cast<uint32_t>(p.header[0] >> 36) & KOLO_RS_MASK;
+    return rs & (7u | 7u << KOLO_RS_FS_PORT_SHIFT | 7u << KOLO_RS_LS_PORT_SHIFT);
+}
+
+// --ni=rtl: the scoreboard id of packet p seen leaving the network (delivered
+// or dropped), the oldest in flight with its content and route; 0: none
+uint64_t Sim::rtl_take_id(const kolo_pkt &p) {
+    auto it = rtl_ids.find(pkt_key(p));
+    if (it == rtl_ids.end())
+        return 0;
+    auto &v = it->second;
+    size_t k = 0;
+    while (k < v.size() && v[k].second != rs_fixed(p))
+        k++;
+    if (k == v.size())
+        k = 0; // (the scoreboard then names what differs)
+    uint64_t id = v[k].first;
+    v.erase(v.begin() + static_cast<long>(k));
+    if (v.empty())
+        rtl_ids.erase(it);
+    return id;
+}
+
 void Sim::packet_injected(int n, const kolo_pkt &p) {
     Node &nd = node[static_cast<size_t>(n)];
     if (failed_check || !check_sent(nd, &p))
@@ -1335,7 +1445,7 @@ void Sim::packet_injected(int n, const kolo_pkt &p) {
                         node_name(nd.id).c_str(), kolo_model_last_error(model)));
         return;
     }
-    rtl_ids[pkt_key(p)].push_back(id);
+    rtl_ids[pkt_key(p)].emplace_back(id, rs_fixed(p));
     oracle_send(p);
     op_pkts[op]++;
     op_flits[op] += len + 2;
@@ -1346,17 +1456,13 @@ void Sim::packet_ejected(int n, const kolo_pkt &p) {
     Node &nd = node[static_cast<size_t>(n)];
     if (failed_check)
         return;
-    auto it = rtl_ids.find(pkt_key(p));
-    if (it == rtl_ids.end()) {
+    uint64_t id = rtl_take_id(p);
+    if (!id) {
         check_fail(strf("scoreboard: delivery at %s of a packet no NI injected (duplicated or "
                         "corrupted): header %#" PRIx64 " %#" PRIx64 ", %u payload flits",
                         node_name(nd.id).c_str(), p.header[0], p.header[1], p.len));
         return;
     }
-    uint64_t id = it->second.front();
-    it->second.erase(it->second.begin());
-    if (it->second.empty())
-        rtl_ids.erase(it);
     uint64_t hdr[2] = {p.header[0] & ~kResvMask, (p.header[1] & ~KOLO_MODEL_ID_MASK) | id};
     int rc = kolo_model_deliver(model, nd.id, hdr, p.payload, p.len);
     if (rc != KOLO_OK) {
@@ -1805,7 +1911,11 @@ int Sim::run() {
             std::fprintf(stderr, "kolo-sim: %s\n", err.c_str());
             return KOLO_SIM_EXIT_NOEXEC;
         }
-        net.reset(new ClusterNet(cluster.get()));
+        // with end-to-end on, a request whose packet (or response) was dropped
+        // waits in its NI for the timeout: requests unanswered and not given up
+        net.reset(new ClusterNet(cluster.get(), [this] {
+            return e2e && oracle_waiting + oracle_abandoned > ni_give_ups();
+        }));
         cluster->set_fault(o.fault, o.fault_n);
     } else if (o.net == KOLO_NET_RTL) {
         net.reset(rtl_factory(this, topo, &err));
@@ -1827,8 +1937,10 @@ int Sim::run() {
         if (cluster) {
             // default routing tables through BAR0 (MWr TLPs), as the firmware will
             kolo_table_default(&topo, nd.id, table.data());
+            rtl_routes.emplace_back(nodes, 0u);
             for (unsigned d = 0; d < nodes; d++) {
                 uint32_t e = table[d];
+                rtl_routes.back()[d] = e;
                 cluster->mmio_write(static_cast<int>(n), 0, KOLO_CSR_ROUTE(d), &e, 4);
             }
             continue;

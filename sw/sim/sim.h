@@ -104,6 +104,11 @@ class ClusterHost {
     virtual void packet_ejected(int node, const kolo_pkt &p) = 0;
     // A rule broken (PCIe TLP rules, local port framing, router errors).
     virtual void cluster_error(const std::string &msg) = 0;
+    // Faults (--svc): whole packet p, injected earlier by an NI, was dropped at
+    // router node n because its output `port` leads to a down link.
+    virtual void packet_dropped(int node, int port, const kolo_pkt &p) = 0;
+    // An MGMT packet node n's NI handed to its service block (mgmt_rx).
+    virtual void mgmt_received(int node, const kolo_pkt &p) = 0;
 };
 
 class Cluster {
@@ -129,6 +134,16 @@ class Cluster {
     // checkers see it; KOLO_FAULT_TLP: the N-th device TLP as the root
     // complex sees it), to show that the checkers notice
     virtual void set_fault(int kind, uint64_t n) = 0;
+    // ---- faults (--svc) ----
+    // take the link of node n's port `port` (both ends) down or up (kolo_torus link_down)
+    virtual void set_link(int node, int port, bool up) = 0;
+    virtual uint64_t fault_drops() const = 0;
+    // the service block of node n sends MGMT packet p (both header flits built)
+    // through its NI's mgmt_tx port; mgmt_ready: it may now
+    virtual bool mgmt_ready(int node) const = 0;
+    virtual void mgmt_send(int node, const kolo_pkt &p) = 0;
+    // node n's end-to-end counters (E2E_RETX, DUP_REQ, DUP_RESP, TIMEOUTS, UNREACH)
+    virtual void e2e_stats(int node, uint64_t out[5]) const = 0;
 };
 typedef Cluster *(*ClusterFactory)(ClusterHost *host, const kolo_topo &t, std::string *err);
 

@@ -474,10 +474,12 @@ int kolo_sim_resolve(kolo_sim_opts *o, char *err, size_t errlen) {
                        o->topo.size[0], o->topo.size[1], o->topo.size[2], nodes);
     if (o->rtl_trace && (o->net != KOLO_NET_RTL || o->ni == KOLO_NI_RTL))
         return err_out(err, errlen, "--rtl-trace needs --net=rtl (the Verilated routers)");
-    if (o->svc && o->ni == KOLO_NI_RTL)
+    /* --ni=rtl runs fault events and --svc (MGMT through the NIs' mgmt ports,
+       tables through BAR0); kolo-ctl and --trace read the C NI model's state */
+    if (o->ni == KOLO_NI_RTL && (o->ctl || o->trace))
         return err_out(err, errlen,
-                       "fault events, --svc and --ctl need the C NI model (--ni=model): the NI "
-                       "RTL has no end-to-end retransmission yet (docs/firmware.md)");
+                       "--ctl and --trace need the C NI model (--ni=model): they read its "
+                       "state (docs/firmware.md)");
     if (o->svc && o->fault)
         return err_out(err, errlen, "--fault cannot be combined with fault events, --svc or --ctl");
     for (unsigned i = 0; i < o->nevents; i++) {

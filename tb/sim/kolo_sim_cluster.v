@@ -60,7 +60,21 @@ module kolo_sim_cluster #(
     output wire [N*384-1:0] ni_stats,
     output wire [N*80-1:0]  ep_stats,     // {bad_tlp, cpl_err, cpl_timeout, ca, ur} per node
     output wire [N*64-1:0]  router_errors,
-    output wire [N*85-1:0]  ni_dbg
+    output wire [N*85-1:0]  ni_dbg,
+    // faults: link_down per router port (both ends of a failed link), as kolo_torus_sim
+    // (--net=rtl); the router port monitors name the flits dropped at a down link (mon_sunk)
+    input  wire [N*6-1:0]   link_down,
+    output wire [N*6-1:0]   mon_valid,
+    output wire [N*6*68-1:0] mon_flit,
+    output wire [N*6-1:0]   mon_sunk,
+    // MGMT packets of every node's service block (kolo_sim_node)
+    input  wire [N-1:0]     mgmt_tx_valid,
+    input  wire [N*66-1:0]  mgmt_tx_flit,
+    output wire [N-1:0]     mgmt_tx_ready,
+    output wire [N-1:0]     mgmt_rx_valid,
+    output wire [N*66-1:0]  mgmt_rx_flit,
+    input  wire [N-1:0]     mgmt_rx_ready,
+    output wire [N*5-1:0]   e2e_inc       // per node {unreach, timeout, dup_resp, dup_req, retx} pulses
 );
   localparam [11:0] DIM_M1 = {DIM_Z[3:0] - 4'd1, DIM_Y[3:0] - 4'd1, DIM_X[3:0] - 4'd1};
 
@@ -94,10 +108,10 @@ module kolo_sim_cluster #(
       .ej_flit(ej_flit),
       .ej_credit_valid(ej_credit_valid),
       .ej_credit_vc(ej_credit_vc),
-      .mon_valid(),
-      .mon_flit(),
-      .mon_sunk(),
-      .link_down({N * 6{1'b0}}),
+      .mon_valid(mon_valid),
+      .mon_flit(mon_flit),
+      .mon_sunk(mon_sunk),
+      .link_down(link_down),
       .stat_fault_drops(),
       .stat_errors(router_errors),
       .stat_out_flits(),
@@ -160,7 +174,14 @@ module kolo_sim_cluster #(
           .ej_credit_vc(ej_credit_vc[n*2+:2]),
           .ni_stats(ni_stats[n*384+:384]),
           .ep_stats(ep_stats[n*80+:80]),
-          .ni_dbg(ni_dbg[n*85+:85])
+          .ni_dbg(ni_dbg[n*85+:85]),
+          .mgmt_tx_valid(mgmt_tx_valid[n]),
+          .mgmt_tx_flit(mgmt_tx_flit[n*66+:66]),
+          .mgmt_tx_ready(mgmt_tx_ready[n]),
+          .mgmt_rx_valid(mgmt_rx_valid[n]),
+          .mgmt_rx_flit(mgmt_rx_flit[n*66+:66]),
+          .mgmt_rx_ready(mgmt_rx_ready[n]),
+          .e2e_inc(e2e_inc[n*5+:5])
       );
     end
   endgenerate

@@ -42,7 +42,16 @@ module kolo_sim_node (
     output wire [1:0]   ej_credit_vc,
     output wire [383:0] ni_stats,
     output wire [79:0]  ep_stats,     // {bad_tlp, cpl_err, cpl_timeout, ca, ur}
-    output wire [84:0]  ni_dbg
+    output wire [84:0]  ni_dbg,
+    // MGMT packets of the node's service block ({head, tail, data}, valid/ready per flit):
+    // the C++ service block model (sw/sim/svc.cpp) sends and receives them in band
+    input  wire         mgmt_tx_valid,
+    input  wire [65:0]  mgmt_tx_flit,
+    output wire         mgmt_tx_ready,
+    output wire         mgmt_rx_valid,
+    output wire [65:0]  mgmt_rx_flit,
+    input  wire         mgmt_rx_ready,
+    output wire [4:0]   e2e_inc       // end-to-end counter pulses (kolo_ni stat_e2e_inc)
 );
   /*verilator hier_block*/
   wire         mmio_wr_valid, mmio_wr_ready, mmio_rd_valid, mmio_rd_ready;
@@ -136,26 +145,32 @@ module kolo_sim_node (
   );
   /* verilator lint_on PINCONNECTEMPTY */
 
-  kolo_ni u_ni (
+  // svc_en = 1 for MGMT only: SVC_ROUTE 0 keeps every lookup on the BAR0 route table, which
+  // kolo-sim writes at start-up and again on every table switch of the service block model
+  // (a changed entry is the NI's end-to-end table-switch event, docs/ni.md 10).
+  kolo_ni #(
+      .SVC_ROUTE(0)
+  ) u_ni (
       .clk(clk),
       .rst(rst),
       .svc_node_id(node_id),
       .svc_dim_m1(dim_m1),
-      // no service block here: MGMT dropped and counted, the BAR0-written table
-      .svc_en(1'b0),
+      // MGMT to and from the C++ service block model; routes from the BAR0-written table
+      .svc_en(1'b1),
       /* verilator lint_off PINCONNECTEMPTY */
       .svc_rt_lk_valid(),
       .svc_rt_lk_id(),
-      .mgmt_tx_ready(),
-      .mgmt_rx_valid(),
-      .mgmt_rx_flit(),
       .stat_unreachable(),
       /* verilator lint_on PINCONNECTEMPTY */
       .svc_rt_lk_entry(32'd0),
       .svc_rt_switch(1'b0),
-      .mgmt_tx_valid(1'b0),
-      .mgmt_tx_flit(66'd0),
-      .mgmt_rx_ready(1'b1),
+      .mgmt_tx_valid(mgmt_tx_valid),
+      .mgmt_tx_flit(mgmt_tx_flit),
+      .mgmt_tx_ready(mgmt_tx_ready),
+      .mgmt_rx_valid(mgmt_rx_valid),
+      .mgmt_rx_flit(mgmt_rx_flit),
+      .mgmt_rx_ready(mgmt_rx_ready),
+      .stat_e2e_inc(e2e_inc),
       .mmio_wr_valid(mmio_wr_valid),
       .mmio_wr_ready(mmio_wr_ready),
       .mmio_wr_bar(mmio_wr_bar),

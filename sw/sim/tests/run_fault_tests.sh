@@ -7,9 +7,12 @@
 # connectivity). The programs check their own results (torus_work: tickets,
 # tallies, every word; sim_test_pe random: every byte against a shadow).
 #   sw/sim/tests/run_fault_tests.sh BUILD_DIR TEST
-# TEST: args 2x2x2 3x3x3 4x4x4 random ctl control rtl. random takes SEED.
+# TEST: args 2x2x2 3x3x3 4x4x4 random ctl control rtl rtlni. random takes SEED.
 # rtl runs on the RTL routers (kolo-sim-2x2x2, --net=rtl): the routers drop
 # packets for down links themselves (kolo_router port_down).
+# rtlni runs on the RTL NIs (kolo-sim-ni-2x2x2, --ni=rtl): PCIe endpoints and
+# kolo_ni on the RTL torus; MGMT through the NIs' mgmt ports, tables through
+# BAR0, the NIs' own end-to-end retransmission (docs/ni.md 10).
 set -u
 build=$1 test=$2
 RUN=$build/sim/kolo-run
@@ -61,7 +64,9 @@ args)
     expect 2 "no such node on a 2x2x2" -- "$RUN" -t 2x2x2 -n 2 --fail-node=100:2,0,0 "$PE" ops
     expect 2 "port 2 leads nowhere on a 4x1x1" -- "$RUN" -t 4x1x1 -n 2 --fail-link=100:0:Y+ "$PE" ops
     expect 2 "hosts PE 1" -- "$RUN" -t 2x2x2 -n 2 --fail-node=100:1 "$PE" ops
-    expect 2 "need the C NI model" -- "$RUN" -n 2 --ni=rtl --svc "$PE" ops
+    expect 2 "--ctl and --trace need the C NI model" -- "$RUN" -n 2 --ni=rtl --ctl "$PE" ops
+    expect 2 "--ctl and --trace need the C NI model" -- "$RUN" -n 2 --ni=rtl --fail-link=100:0:X+ \
+        --trace=/tmp/x.vcd "$PE" ops
     expect 2 "cannot be combined" -- "$RUN" -n 2 --svc --fault=drop "$PE" ops
     expect 2 "--rtl-trace needs --net=rtl" -- "$RUN" -n 2 --rtl-trace=/tmp/x.fst "$PE" ops
     expect 126 "3x3x3 torus with tracing: .*kolo-sim-trace-3x3x3 is missing" -- "$RUN" -t 3x3x3 -n 2 --net=rtl \
@@ -203,6 +208,18 @@ rtl)
     expect 0 "$OKW" -- "$RUN" $T $flap "$WORK" 150 && settled_ok "RTL routers: flapping link" drops retx
     expect 0 "$OKW" -- "$RUN" $T --fail-node=20000:7 --fail-link=30000:2:Z+ --restore-node=50000:7 \
         --restore-link=60000:2:Z+ "$WORK" 100 && settled_ok "RTL routers: node, link, both back"
+    ;;
+rtlni)
+    T="-t 2x2x2 -n 7 --ni=rtl --timeout=600 --report"
+    expect 0 "$OKW" -- "$RUN" $T --fail-link=20000+:0:X+ "$WORK" 60 && settled_ok "RTL NIs: one link" drops retx
+    expect 0 "$OKW" -- "$RUN" $T --fail-node=20000:7 --fail-link=30000:2:Z+ --restore-node=50000:7 \
+        --restore-link=60000:2:Z+ "$WORK" 40 && settled_ok "RTL NIs: node, link, both back" drops retx
+    # 16 table switches written through BAR0 under traffic (drops vary: not required)
+    flap=""
+    for i in $(seq 0 7); do
+        flap="$flap --fail-link=$((12000 + i * 6000))+:1:Y+ --restore-link=$((15000 + i * 6000)):1:Y+"
+    done
+    expect 0 "$OKW" -- "$RUN" $T $flap "$WORK" 150 && settled_ok "RTL NIs: flapping link"
     ;;
 control)
     # negative control: the flapping link of the 2x2x2 test without end-to-end

@@ -290,6 +290,7 @@ module tb_ni #(
             .mgmt_rx_valid(),
             .mgmt_rx_flit(),
             .stat_unreachable(),
+            .stat_e2e_inc(),
             /* verilator lint_on PINCONNECTEMPTY */
             .svc_rt_lk_entry(32'd0),
             .svc_rt_switch(1'b0),
