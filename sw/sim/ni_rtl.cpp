@@ -241,6 +241,13 @@ class RtlCluster : public Cluster {
             }
         }
         bool sunk = !sunk_f.empty();
+        // links that carry flits now (for fault events at CYCLE+: link_in_use)
+        for (unsigned w = 0; w < mon_slots; w += 32) {
+            unsigned k = mon_slots - w < 32 ? mon_slots - w : 32;
+            uint64_t bits = sig_get(top_->mon_valid, w, k);
+            for (; bits; bits &= bits - 1)
+                last_flit_[w + static_cast<unsigned>(__builtin_ctzll(bits))] = cycle_;
+        }
         // what moves at this edge
         uint64_t rx_fire = rx_valid & sig_get(top_->rx_tlp_ready, 0, kNodes);
         uint64_t tx_fire = tx_ready & sig_get(top_->tx_tlp_valid, 0, kNodes);
@@ -399,19 +406,30 @@ class RtlCluster : public Cluster {
         fault_n_ = n;
     }
 
-    void set_link(int n, int port, bool up) override {
+    // the other end of the link leaving node n through port: its slot n' * 6 + (port ^ 1)
+    static unsigned other_end(int n, int port) {
         unsigned x = static_cast<unsigned>(n) % KOLO_DIM_X,
                  y = static_cast<unsigned>(n) / KOLO_DIM_X % KOLO_DIM_Y,
                  z = static_cast<unsigned>(n) / (KOLO_DIM_X * KOLO_DIM_Y);
         const unsigned dim = static_cast<unsigned>(port) / 2, size[3] = {KOLO_DIM_X, KOLO_DIM_Y, KOLO_DIM_Z};
         unsigned c[3] = {x, y, z};
         c[dim] = (port & 1) ? (c[dim] + size[dim] - 1) % size[dim] : (c[dim] + 1) % size[dim];
-        unsigned other = c[0] + KOLO_DIM_X * (c[1] + KOLO_DIM_Y * c[2]);
+        return (c[0] + KOLO_DIM_X * (c[1] + KOLO_DIM_Y * c[2])) * 6 + static_cast<unsigned>(port ^ 1);
+    }
+
+    void set_link(int n, int port, bool up) override {
         sig_set(top_->link_down, static_cast<unsigned>(n) * 6 + static_cast<unsigned>(port), 1, up ? 0 : 1);
-        sig_set(top_->link_down, other * 6 + static_cast<unsigned>(port ^ 1), 1, up ? 0 : 1);
+        sig_set(top_->link_down, other_end(n, port), 1, up ? 0 : 1);
     }
 
     uint64_t fault_drops() const override { return drops_; }
+
+    // a flit crossed the link (either direction) in the last 4 cycles: packets
+    // queued behind it are likely to follow
+    bool link_in_use(int n, int port) const override {
+        unsigned a = static_cast<unsigned>(n) * 6 + static_cast<unsigned>(port), b = other_end(n, port);
+        return last_flit_[a] + 4 >= cycle_ || last_flit_[b] + 4 >= cycle_;
+    }
 
     bool mgmt_ready(int n) const override { return node_[static_cast<size_t>(n)].mgmt_tx.size() < 2 * KOLO_MAX_PKT; }
 
@@ -612,6 +630,7 @@ class RtlCluster : public Cluster {
     std::vector<NodeState> node_;
     uint64_t cycle_ = 0, last_move_ = 0, in_net_ = 0, flits_ = 0, reported_ = 0, drops_ = 0;
     std::vector<std::pair<unsigned, Flit>> sunk_now_;
+    std::vector<uint64_t> last_flit_ = std::vector<uint64_t>(static_cast<size_t>(kNodes) * 6, 0);
     std::vector<std::vector<uint64_t>> sunk_part_ =
         std::vector<std::vector<uint64_t>>(static_cast<size_t>(kNodes) * 24);
     int fault_ = KOLO_FAULT_NONE;

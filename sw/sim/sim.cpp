@@ -142,6 +142,7 @@ class ClusterNet : public Net {
     uint64_t flits_injected() const override { return c_->flits_injected(); }
     void set_link(int node, int port, bool up) override { c_->set_link(node, port, up); }
     uint64_t fault_drops() const override { return c_->fault_drops(); }
+    bool link_in_use(int node, int port) const override { return c_->link_in_use(node, port); }
 
   private:
     Cluster *c_;

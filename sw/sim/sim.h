@@ -137,6 +137,11 @@ class Cluster {
     // ---- faults (--svc) ----
     // take the link of node n's port `port` (both ends) down or up (kolo_torus link_down)
     virtual void set_link(int node, int port, bool up) = 0;
+    // traffic on the link leaving node through port now (fault events at CYCLE+)
+    virtual bool link_in_use(int node, int port) const {
+        (void)node, (void)port;
+        return true;
+    }
     virtual uint64_t fault_drops() const = 0;
     // the service block of node n sends MGMT packet p (both header flits built)
     // through its NI's mgmt_tx port; mgmt_ready: it may now
