@@ -15,7 +15,9 @@ FORMAL :=
 .DEFAULT_GOAL := help
 
 include mk/deps.mk
-include $(sort $(filter-out mk/deps.mk,$(wildcard mk/*.mk)))
+# synth.mk defines synth_unit, which other fragments call
+include mk/synth.mk
+include $(sort $(filter-out mk/deps.mk mk/synth.mk,$(wildcard mk/*.mk)))
 
 .PHONY: help test bench formal clean list-tests
 

@@ -196,27 +196,7 @@ $(addprefix bench-,$(NI_BENCH_ATOMIC)): bench-%: $(NI_BUILD)_torus/bench-atomic.
 	@grep "^$*:" $< ; grep "^BENCH $* " $<
 BENCHES += $(NI_BENCH_LAT) $(NI_BENCH_BW) $(NI_BENCH_ATOMIC)
 
-# Yosys synth_xilinx of kolo_ni at default parameters (see scripts/synth.sh)
-NI_SYNTH_RTL := $(shell find rtl -name '*.v' -not -path 'rtl/platform/*') $(wildcard rtl/include/*.vh)
-$(BUILD)/synth/ni_xc7.stat: $(NI_SYNTH_RTL) scripts/synth.sh | $(DEPS_STAMP)
-	@scripts/synth.sh run xc7 $(BUILD)/synth ni
-.PHONY: bench-ni_luts_xc7 bench-ni_ffs_xc7 bench-ni_bram_xc7
-bench-ni_luts_xc7: $(BUILD)/synth/ni_xc7.stat
-	@awk '$$1 ~ /^LUT[1-6]$$/ {n += $$2} END {print "BENCH ni_luts_xc7 " n + 0 " LUTs"}' $<
-bench-ni_ffs_xc7: $(BUILD)/synth/ni_xc7.stat
-	@awk '$$1 ~ /^FD[RSCP]E$$/ {n += $$2} END {print "BENCH ni_ffs_xc7 " n + 0 " FFs"}' $<
-bench-ni_bram_xc7: $(BUILD)/synth/ni_xc7.stat
-	@awk '$$1 == "RAMB36E1" {f += $$2} $$1 == "RAMB18E1" {h += $$2} END {print "BENCH ni_bram_xc7 " f + h / 2 " RAMB36"}' $<
-BENCHES += ni_luts_xc7 ni_ffs_xc7 ni_bram_xc7
-
-# the same for kolo_node (NI + service block + BAR0 window)
-$(BUILD)/synth/node_xc7.stat: $(NI_SYNTH_RTL) scripts/synth.sh | $(DEPS_STAMP)
-	@scripts/synth.sh run xc7 $(BUILD)/synth node
-.PHONY: bench-node_luts_xc7 bench-node_ffs_xc7 bench-node_bram_xc7
-bench-node_luts_xc7: $(BUILD)/synth/node_xc7.stat
-	@awk '$$1 ~ /^LUT[1-6]$$/ {n += $$2} END {print "BENCH node_luts_xc7 " n + 0 " LUTs"}' $<
-bench-node_ffs_xc7: $(BUILD)/synth/node_xc7.stat
-	@awk '$$1 ~ /^FD[RSCP]E$$/ {n += $$2} END {print "BENCH node_ffs_xc7 " n + 0 " FFs"}' $<
-bench-node_bram_xc7: $(BUILD)/synth/node_xc7.stat
-	@awk '$$1 == "RAMB36E1" {f += $$2} $$1 == "RAMB18E1" {h += $$2} END {print "BENCH node_bram_xc7 " f + h / 2 " RAMB36"}' $<
-BENCHES += node_luts_xc7 node_ffs_xc7 node_bram_xc7
+# Yosys synth_xilinx of kolo_ni, and of kolo_node (NI + service block + BAR0 window), at
+# default parameters (mk/synth.mk, scripts/synth.sh)
+$(eval $(call synth_unit,ni))
+$(eval $(call synth_unit,node))

@@ -108,37 +108,30 @@ sim-rtl: sim $(addprefix $(SIM_BUILD)/kolo-sim-,$(SIM_RTL_CFGS))
 
 sim-rtl-%: $(SIM_BUILD)/kolo-sim-% ;
 
-$(SIM_BUILD)/kolo-sim-%: sw/sim/net_rtl.cpp $(SIM_CORE_LIB) $(SIM_SW_LIBS) $(SIM_RTL_RTL) tb/torus/make_wrapper.sh \
-    $(SIM_HDRS) mk/sim.mk | $(KOLO_SIM) $(KOLO_RUN) $(DEPS_STAMP)
-	@mkdir -p $(SIM_BUILD)/rtl-$*
-	@tb/torus/make_wrapper.sh $(SIM_BUILD)/rtl-$*/kolo_torus_sim.v $(call sim_dim,$*,1) $(call sim_dim,$*,2) \
-	    $(call sim_dim,$*,3) 80 1 1 64 0
-	@echo "verilator kolo-sim $* (log: $(SIM_BUILD)/rtl-$*/build.log)"
-	@cd $(SIM_BUILD)/rtl-$* && $(TOP)/scripts/verilate_retry.sh build.log verilator $(SIM_RTL_VFLAGS) --Mdir obj -o ../../kolo-sim-$* \
-	    -CFLAGS "-O2 -std=c++17 -Wall -I$(TOP)/sw/include -I$(TOP)/sw/sim -I$(TOP)/tb/common -DKOLO_DIM_X=$(call sim_dim,$*,1) \
-	        -DKOLO_DIM_Y=$(call sim_dim,$*,2) -DKOLO_DIM_Z=$(call sim_dim,$*,3) -DKOLO_VC_DEPTH=80 -DKOLO_EJECT_CREDITS=64" \
-	    -LDFLAGS "$(abspath $(SIM_CORE_LIB)) $(abspath $(SIM_SW_LIBS)) -lrt" \
-	    kolo_torus_sim.v $(TOP)/sw/sim/net_rtl.cpp \
+# $(call sim_rtl_rule,<binary prefix>,<verilator flags>,<extra -D>,<words for the log line>):
+# build/sim/kolo-sim-<prefix>XxYxZ from net_rtl.cpp and a wrapper of that torus size
+define sim_rtl_rule
+$$(SIM_BUILD)/kolo-sim-$(1)%: sw/sim/net_rtl.cpp $$(SIM_CORE_LIB) $$(SIM_SW_LIBS) $$(SIM_RTL_RTL) tb/torus/make_wrapper.sh \
+    $$(SIM_HDRS) mk/sim.mk | $$(KOLO_SIM) $$(KOLO_RUN) $$(DEPS_STAMP)
+	@mkdir -p $$(SIM_BUILD)/rtl-$(1)$$*
+	@tb/torus/make_wrapper.sh $$(SIM_BUILD)/rtl-$(1)$$*/kolo_torus_sim.v $$(call sim_dim,$$*,1) $$(call sim_dim,$$*,2) \
+	    $$(call sim_dim,$$*,3) 80 1 1 64 0
+	@echo "verilator kolo-sim $$*$(4) (log: $$(SIM_BUILD)/rtl-$(1)$$*/build.log)"
+	@cd $$(SIM_BUILD)/rtl-$(1)$$* && $$(TOP)/scripts/verilate_retry.sh build.log verilator $(2) --Mdir obj \
+	    -o ../../kolo-sim-$(1)$$* \
+	    -CFLAGS "-O2 -std=c++17 -Wall -I$$(TOP)/sw/include -I$$(TOP)/sw/sim -I$$(TOP)/tb/common -DKOLO_DIM_X=$$(call sim_dim,$$*,1) \
+	        -DKOLO_DIM_Y=$$(call sim_dim,$$*,2) -DKOLO_DIM_Z=$$(call sim_dim,$$*,3) -DKOLO_VC_DEPTH=80 -DKOLO_EJECT_CREDITS=64 $(3)" \
+	    -LDFLAGS "$$(abspath $$(SIM_CORE_LIB)) $$(abspath $$(SIM_SW_LIBS)) -lrt" \
+	    kolo_torus_sim.v $$(TOP)/sw/sim/net_rtl.cpp \
 	    || { tail -n 40 build.log; exit 1; }
+endef
+$(eval $(call sim_rtl_rule,,$(SIM_RTL_VFLAGS),,))
 
 # kolo-sim-trace-XxYxZ: the same, flat (Verilator 5.006 cannot trace a --hierarchical model)
 # and with FST tracing, for --rtl-trace (make demo-waves)
 SIM_RTL_TRACE_VFLAGS := $(filter-out --hierarchical,$(SIM_RTL_VFLAGS)) --trace-fst --trace-structs
 sim-rtl-trace-%: $(SIM_BUILD)/kolo-sim-trace-% ;
-$(SIM_BUILD)/kolo-sim-trace-%: sw/sim/net_rtl.cpp $(SIM_CORE_LIB) $(SIM_SW_LIBS) $(SIM_RTL_RTL) tb/torus/make_wrapper.sh \
-    $(SIM_HDRS) mk/sim.mk | $(KOLO_SIM) $(KOLO_RUN) $(DEPS_STAMP)
-	@mkdir -p $(SIM_BUILD)/rtl-trace-$*
-	@tb/torus/make_wrapper.sh $(SIM_BUILD)/rtl-trace-$*/kolo_torus_sim.v $(call sim_dim,$*,1) $(call sim_dim,$*,2) \
-	    $(call sim_dim,$*,3) 80 1 1 64 0
-	@echo "verilator kolo-sim $* with tracing (log: $(SIM_BUILD)/rtl-trace-$*/build.log)"
-	@cd $(SIM_BUILD)/rtl-trace-$* && $(TOP)/scripts/verilate_retry.sh build.log verilator $(SIM_RTL_TRACE_VFLAGS) --Mdir obj \
-	    -o ../../kolo-sim-trace-$* \
-	    -CFLAGS "-O2 -std=c++17 -Wall -I$(TOP)/sw/include -I$(TOP)/sw/sim -I$(TOP)/tb/common -DKOLO_DIM_X=$(call sim_dim,$*,1) \
-	        -DKOLO_DIM_Y=$(call sim_dim,$*,2) -DKOLO_DIM_Z=$(call sim_dim,$*,3) -DKOLO_VC_DEPTH=80 -DKOLO_EJECT_CREDITS=64 \
-	        -DKOLO_TRACE" \
-	    -LDFLAGS "$(abspath $(SIM_CORE_LIB)) $(abspath $(SIM_SW_LIBS)) -lrt" \
-	    kolo_torus_sim.v $(TOP)/sw/sim/net_rtl.cpp \
-	    || { tail -n 40 build.log; exit 1; }
+$(eval $(call sim_rtl_rule,trace-,$(SIM_RTL_TRACE_VFLAGS),-DKOLO_TRACE, with tracing))
 
 # ---- RTL NIs (--ni=rtl): one Verilator build per torus size --------------------------------
 # tb/sim/kolo_sim_cluster.v: kolo_torus (ideal links) + per node kolo_pcie_ep + kolo_ni; the

@@ -44,17 +44,8 @@ test-unit-svc: $(SVC_BIN) | $(DEPS_STAMP)
 TESTS += unit-svc
 
 # ---- benchmarks -----------------------------------------------------------------------------
-# Yosys synth_xilinx of kolo_svc at default parameters (see scripts/synth.sh)
-$(BUILD)/synth/svc_xc7.stat: $(SVC_RTL) scripts/synth.sh | $(DEPS_STAMP)
-	@scripts/synth.sh run xc7 $(BUILD)/synth svc
-.PHONY: bench-svc_luts_xc7 bench-svc_ffs_xc7 bench-svc_bram_xc7
-bench-svc_luts_xc7: $(BUILD)/synth/svc_xc7.stat
-	@awk '$$1 ~ /^LUT[1-6]$$/ {n += $$2} END {print "BENCH svc_luts_xc7 " n + 0 " LUTs"}' $<
-bench-svc_ffs_xc7: $(BUILD)/synth/svc_xc7.stat
-	@awk '$$1 ~ /^FD[RSCP]E$$/ {n += $$2} END {print "BENCH svc_ffs_xc7 " n + 0 " FFs"}' $<
-bench-svc_bram_xc7: $(BUILD)/synth/svc_xc7.stat
-	@awk '$$1 == "RAMB36E1" {f += $$2} $$1 == "RAMB18E1" {h += $$2} END {print "BENCH svc_bram_xc7 " f + h / 2 " RAMB36"}' $<
-BENCHES += svc_luts_xc7 svc_ffs_xc7 svc_bram_xc7
+# Yosys synth_xilinx of kolo_svc at default parameters (mk/synth.mk, scripts/synth.sh)
+$(eval $(call synth_unit,svc,$$(SVC_RTL)))
 
 # the test must fail on a broken block: one-line mutants of rtl/svc, each built into the
 # harness and run (tb/unit/svc/mutants.sh). The negative control (one mutant: SCRATCH reads

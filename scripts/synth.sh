@@ -47,17 +47,14 @@ run)
 
 bench)
   name=$2 dir=$3
-  x=$dir/router_xc7.stat a=$dir/router_cyclonev.stat l=$dir/link_xc7.stat
+  x=$dir/router_xc7.stat a=$dir/router_cyclonev.stat
   case $name in
-    link_luts_xc7) v=$(count "$l" 'LUT[1-6]'); u=LUTs ;;
-    link_ffs_xc7) v=$(count "$l" 'FD[RSCP]E'); u=FFs ;;
-    link_bram_xc7)
-      v=$(awk -v h="$(count "$l" RAMB18E1)" -v f="$(count "$l" RAMB36E1)" \
-            'BEGIN {print f + h / 2}'); u=RAMB36 ;;
-    router_luts_xc7) v=$(count "$x" 'LUT[1-6]'); u=LUTs ;;
-    router_ffs_xc7) v=$(count "$x" 'FD[RSCP]E'); u=FFs ;;
-    router_bram_xc7)  # in RAMB36 equivalents: a RAMB18E1 is half of one
-      v=$(awk -v h="$(count "$x" RAMB18E1)" -v f="$(count "$x" RAMB36E1)" \
+    # any synthesized unit: <unit>_luts_xc7, _ffs_xc7, _bram_xc7 from <dir>/<unit>_xc7.stat
+    *_luts_xc7) v=$(count "$dir/${name%_luts_xc7}_xc7.stat" 'LUT[1-6]'); u=LUTs ;;
+    *_ffs_xc7) v=$(count "$dir/${name%_ffs_xc7}_xc7.stat" 'FD[RSCP]E'); u=FFs ;;
+    *_bram_xc7)  # in RAMB36 equivalents: a RAMB18E1 is half of one
+      b=$dir/${name%_bram_xc7}_xc7.stat
+      v=$(awk -v h="$(count "$b" RAMB18E1)" -v f="$(count "$b" RAMB36E1)" \
             'BEGIN {print f + h / 2}'); u=RAMB36 ;;
     router_lutram_xc7)
       # LUTs used as memory (Vivado's "LUT as Memory"): LUTs per primitive

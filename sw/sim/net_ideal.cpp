@@ -121,10 +121,8 @@ class IdealNet : public Net {
     // the two directions of the link leaving node index node through port:
     // node * 6 + port and its other end's (neighbour * 6 + (port ^ 1))
     void link_ends(int node, int port, uint16_t *a, uint16_t *b) const {
-        uint16_t id = kolo_node_id_of_index(&topo_, static_cast<unsigned>(node));
-        unsigned other = kolo_node_index(&topo_, kolo_neighbor(&topo_, id, port));
         *a = static_cast<uint16_t>(node * 6 + port);
-        *b = static_cast<uint16_t>(other * 6 + (port ^ 1));
+        *b = static_cast<uint16_t>(link_other_end(topo_, node, port));
     }
 
     void set_link(int node, int port, bool up) override {

@@ -57,7 +57,6 @@ using kolo_tb::flit_set;
 using kolo_tb::sig_clear;
 using kolo_tb::sig_get;
 using kolo_tb::sig_set;
-using kolo_tb::sig_word;
 
 constexpr int kNodes = KOLO_DIM_X * KOLO_DIM_Y * KOLO_DIM_Z;
 constexpr size_t kInjQueue = 2; // packets the local port holds before the NI waits
@@ -94,7 +93,7 @@ class RtlNet : public Net {
   public:
     explicit RtlNet(Sink *sink)
         : sink_(sink), ctx_(new VerilatedContext), inj_(kNodes), ej_(kNodes),
-          mon_(static_cast<size_t>(kNodes) * 24, 0), sunk_(static_cast<size_t>(kNodes) * 24, 0) {
+          hops_(kNodes), sunk_(kNodes) {
 #ifdef KOLO_TRACE
         ctx_->traceEverOn(true); // before the model is built
 #endif
@@ -212,14 +211,9 @@ class RtlNet : public Net {
     uint64_t flits_injected() const override { return flits_; }
 
     void set_link(int node, int port, bool up) override {
-        kolo_topo t{};
-        t.size[0] = KOLO_DIM_X;
-        t.size[1] = KOLO_DIM_Y;
-        t.size[2] = KOLO_DIM_Z;
-        uint16_t id = kolo_node_id_of_index(&t, static_cast<unsigned>(node));
-        unsigned other = kolo_node_index(&t, kolo_neighbor(&t, id, port));
+        const kolo_topo t = {{KOLO_DIM_X, KOLO_DIM_Y, KOLO_DIM_Z}};
         sig_set(top_->link_down, static_cast<unsigned>(node) * 6 + static_cast<unsigned>(port), 1, up ? 0 : 1);
-        sig_set(top_->link_down, other * 6 + static_cast<unsigned>(port ^ 1), 1, up ? 0 : 1);
+        sig_set(top_->link_down, link_other_end(t, node, port), 1, up ? 0 : 1);
     }
     uint64_t fault_drops() const override { return drops_; }
 
@@ -299,49 +293,24 @@ class RtlNet : public Net {
                                  std::to_string(vc));
         }
         const unsigned mon_slots = static_cast<unsigned>(kNodes) * 6;
-        for (unsigned w = 0; w < (mon_slots + 31) / 32; w++) {
-            uint32_t bits = sig_word(top_->mon_valid, w);
-            while (bits) {
-                unsigned b = static_cast<unsigned>(__builtin_ctz(bits));
-                bits &= bits - 1;
-                unsigned slot = w * 32 + b;
-                if (slot >= mon_slots)
-                    break;
-                moved = true;
-                Flit f = flit_get(top_->mon_flit, slot);
-                uint8_t &pend = mon_[slot * 4 + (f.vc & 3)];
-                if (f.head) {
-                    pend = 1;
-                } else if (pend) { // header flit 1: the packet id
-                    pend = 0;
-                    sink_->hop(kolo_tb::h1_addr(f.data), static_cast<int>(slot / 6),
-                               static_cast<int>(slot % 6), static_cast<int>(f.vc));
-                }
-            }
-        }
+        kolo_tb::for_each_set_bit(top_->mon_valid, mon_slots, [&](unsigned slot) {
+            moved = true;
+            Flit f = flit_get(top_->mon_flit, slot);
+            uint64_t id;
+            if (hops_.observe(static_cast<int>(slot / 6), static_cast<int>(slot % 6), f, &id))
+                sink_->hop(id, static_cast<int>(slot / 6), static_cast<int>(slot % 6), static_cast<int>(f.vc));
+        });
         // flits of packets dropped at down links: header flit 1 names the packet
-        for (unsigned w = 0; w < (mon_slots + 31) / 32; w++) {
-            uint32_t bits = sig_word(top_->mon_sunk, w);
-            while (bits) {
-                unsigned b = static_cast<unsigned>(__builtin_ctz(bits));
-                bits &= bits - 1;
-                unsigned slot = w * 32 + b;
-                if (slot >= mon_slots)
-                    break;
-                moved = true;
-                Flit f = flit_get(top_->mon_flit, slot);
-                uint8_t &pend = sunk_[slot * 4 + (f.vc & 3)];
-                if (f.head) {
-                    pend = 1;
-                } else if (pend) {
-                    pend = 0;
-                    drops_++;
-                    in_net_--;
-                    sink_->dropped(kolo_tb::h1_addr(f.data), static_cast<int>(slot / 6),
-                                   static_cast<int>(slot % 6));
-                }
-            }
-        }
+        kolo_tb::for_each_set_bit(top_->mon_sunk, mon_slots, [&](unsigned slot) {
+            moved = true;
+            Flit f = flit_get(top_->mon_flit, slot);
+            uint64_t id;
+            if (!sunk_.observe(static_cast<int>(slot / 6), static_cast<int>(slot % 6), f, &id))
+                return;
+            drops_++;
+            in_net_--;
+            sink_->dropped(id, static_cast<int>(slot / 6), static_cast<int>(slot % 6));
+        });
         for (int n = 0; n < kNodes; n++) {
             if (!sig_get(top_->ej_valid, static_cast<unsigned>(n), 1))
                 continue;
@@ -413,11 +382,9 @@ class RtlNet : public Net {
     void check_router_errors() {
         // every packet a router counted as dropped was seen on its monitor
         // port (the drops whose header flit 1 is still to come are pending)
-        uint64_t counted = 0, pending = 0;
+        uint64_t counted = 0, pending = sunk_.open();
         for (int n = 0; n < kNodes; n++)
             counted += sig_get(top_->stat_fault_drops, static_cast<unsigned>(n) * 32, 32);
-        for (uint8_t p : sunk_)
-            pending += p;
         if (counted != drops_ + pending && !drop_mismatch_) {
             drop_mismatch_ = true;
             sink_->net_error("routers counted " + std::to_string(counted) +
@@ -441,7 +408,7 @@ class RtlNet : public Net {
     std::unique_ptr<Vkolo_torus_sim> top_;
     std::vector<Injector> inj_;
     std::vector<Ejector> ej_;
-    std::vector<uint8_t> mon_, sunk_;
+    kolo_tb::Monitor hops_, sunk_; // router output ports: hops, and packets dropped at down links
     uint64_t in_net_ = 0, cycles_ = 0, flits_ = 0, reported_ = 0, drops_ = 0;
     bool drop_mismatch_ = false;
 #ifdef KOLO_TRACE

@@ -232,22 +232,12 @@ class RtlCluster : public Cluster {
         const unsigned mon_slots = static_cast<unsigned>(kNodes) * 6;
         std::vector<std::pair<unsigned, Flit>> &sunk_f = sunk_now_;
         sunk_f.clear();
-        for (unsigned w = 0; w < mon_slots; w += 32) {
-            unsigned k = mon_slots - w < 32 ? mon_slots - w : 32;
-            uint64_t bits = sig_get(top_->mon_sunk, w, k);
-            for (; bits; bits &= bits - 1) {
-                unsigned slot = w + static_cast<unsigned>(__builtin_ctzll(bits));
-                sunk_f.emplace_back(slot, flit_get(top_->mon_flit, slot));
-            }
-        }
+        kolo_tb::for_each_set_bit(top_->mon_sunk, mon_slots, [&](unsigned slot) {
+            sunk_f.emplace_back(slot, flit_get(top_->mon_flit, slot));
+        });
         bool sunk = !sunk_f.empty();
         // links that carry flits now (for fault events at CYCLE+: link_in_use)
-        for (unsigned w = 0; w < mon_slots; w += 32) {
-            unsigned k = mon_slots - w < 32 ? mon_slots - w : 32;
-            uint64_t bits = sig_get(top_->mon_valid, w, k);
-            for (; bits; bits &= bits - 1)
-                last_flit_[w + static_cast<unsigned>(__builtin_ctzll(bits))] = cycle_;
-        }
+        kolo_tb::for_each_set_bit(top_->mon_valid, mon_slots, [&](unsigned slot) { last_flit_[slot] = cycle_; });
         // what moves at this edge
         uint64_t rx_fire = rx_valid & sig_get(top_->rx_tlp_ready, 0, kNodes);
         uint64_t tx_fire = tx_ready & sig_get(top_->tx_tlp_valid, 0, kNodes);
@@ -406,15 +396,9 @@ class RtlCluster : public Cluster {
         fault_n_ = n;
     }
 
-    // the other end of the link leaving node n through port: its slot n' * 6 + (port ^ 1)
     static unsigned other_end(int n, int port) {
-        unsigned x = static_cast<unsigned>(n) % KOLO_DIM_X,
-                 y = static_cast<unsigned>(n) / KOLO_DIM_X % KOLO_DIM_Y,
-                 z = static_cast<unsigned>(n) / (KOLO_DIM_X * KOLO_DIM_Y);
-        const unsigned dim = static_cast<unsigned>(port) / 2, size[3] = {KOLO_DIM_X, KOLO_DIM_Y, KOLO_DIM_Z};
-        unsigned c[3] = {x, y, z};
-        c[dim] = (port & 1) ? (c[dim] + size[dim] - 1) % size[dim] : (c[dim] + 1) % size[dim];
-        return (c[0] + KOLO_DIM_X * (c[1] + KOLO_DIM_Y * c[2])) * 6 + static_cast<unsigned>(port ^ 1);
+        static const kolo_topo t = {{KOLO_DIM_X, KOLO_DIM_Y, KOLO_DIM_Z}};
+        return link_other_end(t, n, port);
     }
 
     void set_link(int n, int port, bool up) override {

@@ -15,6 +15,14 @@
 
 namespace kolo_sim {
 
+// The link leaving node index `node` through network port `port` arrives at
+// its neighbour's port port ^ 1: that end's index neighbour * 6 + (port ^ 1)
+// (the networks' per-port arrays and link_down bits are indexed node * 6 + port).
+inline unsigned link_other_end(const kolo_topo &t, int node, int port) {
+    uint16_t id = kolo_node_id_of_index(&t, static_cast<unsigned>(node));
+    return kolo_node_index(&t, kolo_neighbor(&t, id, port)) * 6 + static_cast<unsigned>(port ^ 1);
+}
+
 // What a network hands back to the simulator core.
 class Sink {
   public:

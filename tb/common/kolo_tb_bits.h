@@ -8,8 +8,10 @@
 #ifndef KOLO_TB_BITS_H
 #define KOLO_TB_BITS_H
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 namespace kolo_tb {
 
@@ -118,6 +120,49 @@ inline uint64_t h0_with_rs(uint64_t h0, uint32_t rs) {
     return (h0 & ~(0x7fffffull << 36)) | (static_cast<uint64_t>(rs & 0x7fffff) << 36);
 }
 inline uint64_t h1_addr(uint64_t h1) { return h1 & 0xffffffffffffull; }
+
+// fn(i) for every set bit i < nbits of a signal, lowest first
+template <class T, class F>
+inline void for_each_set_bit(const T &s, unsigned nbits, F fn) {
+    for (unsigned w = 0; w * 32 < nbits; w++)
+        for (uint32_t bits = sig_word(s, w); bits; bits &= bits - 1) {
+            unsigned i = w * 32 + static_cast<unsigned>(__builtin_ctz(bits));
+            if (i >= nbits) return;
+            fn(i);
+        }
+}
+
+// ---- monitor of router network output ports ----------------------------------------
+// A head flit on (node, port, vc) opens a slot; the next flit there is header
+// flit 1, whose address field is the packet id: that is one hop (or, on the
+// ports' mon_sunk flags, one packet dropped at a down link).
+class Monitor {
+  public:
+    explicit Monitor(int nodes) : pending_(static_cast<size_t>(nodes) * 6 * 4, 0) {}
+    // Returns true and sets *id when this flit completes the hop of a packet.
+    bool observe(int node_index, int port, const Flit &f, uint64_t *id) {
+        uint8_t &slot = pending_[(static_cast<size_t>(node_index) * 6 + port) * 4 + (f.vc & 3)];
+        if (f.head) {
+            slot = 1;
+            return false;
+        }
+        if (slot) {
+            slot = 0;
+            *id = h1_addr(f.data);
+            return true;
+        }
+        return false;
+    }
+    // heads seen whose header flit 1 is still to come
+    size_t open() const {
+        size_t n = 0;
+        for (uint8_t p : pending_) n += p;
+        return n;
+    }
+
+  private:
+    std::vector<uint8_t> pending_;
+};
 
 }  // namespace kolo_tb
 #endif

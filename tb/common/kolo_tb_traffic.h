@@ -256,30 +256,5 @@ inline int make_packet(kolo_model *m, uint64_t id, uint16_t src, uint16_t dst, i
     return KOLO_OK;
 }
 
-// ---- monitor of router network output ports ----------------------------------------
-// A head flit on (node, port, vc) opens a slot; the next flit there is header
-// flit 1, whose address field is the packet id: that is one hop.
-class Monitor {
-  public:
-    explicit Monitor(int nodes) : pending_(static_cast<size_t>(nodes) * 6 * 4, 0) {}
-    // Returns true and sets *id when this flit completes the hop of a packet.
-    bool observe(int node_index, int port, const Flit &f, uint64_t *id) {
-        uint8_t &slot = pending_[(static_cast<size_t>(node_index) * 6 + port) * 4 + (f.vc & 3)];
-        if (f.head) {
-            slot = 1;
-            return false;
-        }
-        if (slot) {
-            slot = 0;
-            *id = h1_addr(f.data);
-            return true;
-        }
-        return false;
-    }
-
-  private:
-    std::vector<uint8_t> pending_;
-};
-
 }  // namespace kolo_tb
 #endif

@@ -170,12 +170,12 @@ class TorusBench {
     // real links: lane clock edges between core clock edges (ps)
     uint64_t t_ps_ = 0, lane_next_ps_ = 0;
     void link_report(bool check);
-    // --cut: the two ends (node * 6 + port) of the cut link, packets the routers
-    // dropped at it (mon_sunk), and the sunk head flits waiting for their flit 1
+    // --cut: the two ends (node * 6 + port) of the cut link, and packets the
+    // routers dropped at it (mon_sunk)
     int cut_end_[2] = {-1, -1};
     bool cut_done_ = false;
     uint64_t sunk_drops_ = 0, link_lost_ = 0;
-    std::vector<uint8_t> sunk_pend_;
+    Monitor sunk_monitor_{KOLO_DIM_X * KOLO_DIM_Y * KOLO_DIM_Z};
     bool cut_link_down() const;
     bool only_lost_left() const;
     bool cut_checks();
@@ -200,7 +200,6 @@ bool TorusBench::setup(std::string *err) {
         uint16_t nb = kolo_neighbor(&topo_.t, topo_.id[cfg_.cut_node], cfg_.cut_port);
         cut_end_[0] = cfg_.cut_node * 6 + cfg_.cut_port;
         cut_end_[1] = static_cast<int>(kolo_node_index(&topo_.t, nb)) * 6 + (cfg_.cut_port ^ 1);
-        sunk_pend_.assign(static_cast<size_t>(topo_.n) * 24, 0);
     }
     tables_.resize(static_cast<size_t>(topo_.n) * topo_.n);
     kolo_tableset_default(&topo_.t, tables_.data());
@@ -405,18 +404,12 @@ bool TorusBench::observe_outputs() {
                 if (slot >= static_cast<unsigned>(n_nodes) * 6) break;
                 moved = true;
                 Flit f = flit_get(top_->mon_flit, slot);
-                uint8_t &pend = sunk_pend_[slot * 4 + (f.vc & 3)];
-                if (f.head) {
-                    pend = 1;
-                    continue;
-                }
-                if (!pend) continue;
-                pend = 0;
                 int node = static_cast<int>(slot / 6), port = static_cast<int>(slot % 6);
+                uint64_t id;
+                if (!sunk_monitor_.observe(node, port, f, &id)) continue;
                 if (static_cast<int>(slot) != cut_end_[0] && static_cast<int>(slot) != cut_end_[1])
                     return fail("cycle " + std::to_string(now_) + ": router " + topo_.name(node) +
                                 " dropped a packet at port " + port_name(port) + ", which is not the cut link");
-                uint64_t id = h1_addr(f.data);
                 if (kolo_model_drop(model_, id, topo_.id[node], port) != KOLO_OK)
                     return fail("drop of packet " + std::to_string(id) + ": " + kolo_model_last_error(model_));
                 live_.erase(id);
