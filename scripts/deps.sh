@@ -1,11 +1,13 @@
 #!/bin/bash
 # Install the tools kolo needs when they are missing. Arguments: command:package
-# pairs. Uses apt-get (as root, or through sudo when available).
+# pairs, where a "command" that starts with / is a file the package installs
+# (headers, specs). Uses apt-get (as root, or through sudo when available).
 set -euo pipefail
+have() { case $1 in /*) [ -e "$1" ] ;; *) command -v "$1" >/dev/null 2>&1 ;; esac; }
 missing=()
 for pair in "$@"; do
     cmd=${pair%%:*}; pkg=${pair#*:}
-    command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")
+    have "$cmd" || missing+=("$pkg")
 done
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0
@@ -21,5 +23,5 @@ $SUDO apt-get update -qq || true
 $SUDO apt-get install -y -qq --no-install-recommends $pkgs
 for pair in "$@"; do
     cmd=${pair%%:*}
-    command -v "$cmd" >/dev/null 2>&1 || { echo "deps: $cmd still missing after apt-get" >&2; exit 1; }
+    have "$cmd" || { echo "deps: $cmd still missing after apt-get" >&2; exit 1; }
 done
