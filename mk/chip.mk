@@ -10,11 +10,13 @@
 
 CHIP_BUILD := $(BUILD)/chip
 CHIP_RTL := $(wildcard rtl/chip/*.v rtl/common/*.v rtl/link/*.v rtl/ni/*.v rtl/node/*.v rtl/svc/*.v \
-    rtl/router/*.v rtl/cpu/*.v rtl/include/*.vh) tb/sim/kolo_sim_chips.v
+    rtl/router/*.v rtl/cpu/*.v rtl/include/*.vh) tb/sim/kolo_sim_chips.v tb/sim/kolo_sim_chip.v \
+    tb/sim/kolo_sim_chip_cfg.vh
 CHIP_TB := tb/chip/tb_chip.cpp tb/chip/kolo_chip_sim.h tb/common/kolo_chip_lanes.h tb/common/kolo_lane_model.h \
     tb/common/kolo_pcie_rc.h tb/common/kolo_tb_bits.h sw/include/kolo_svc_regs.h
 CHIP_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
-CHIP_VDIRS := -I$(TOP)/rtl/include $(addprefix -y $(TOP)/rtl/,chip common link ni node svc router cpu)
+CHIP_VDIRS := -I$(TOP)/rtl/include -I$(TOP)/tb/sim $(addprefix -y $(TOP)/rtl/,chip common link ni node svc router cpu) \
+    -y $(TOP)/tb/sim
 
 # $(call chip_tb,<name>,<gearbox width>,<PCIE_ASYNC>,<SP_ASYNC>,<train budget>)
 define chip_tb

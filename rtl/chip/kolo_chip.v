@@ -34,7 +34,7 @@
 // minus one {z, y, x}; change them only in reset.
 module kolo_chip #(
     // torus and network
-    parameter [5:0] PORT_EN      = 6'b111111,  // network ports built (X+ X- Y+ Y- Z+ Z-)
+    parameter PORT_EN            = 63,         // network ports built: bit p for X+ X- Y+ Y- Z+ Z- (63: all)
     parameter LANES              = 1,          // lanes per port, 1..4
     parameter E2E_NODES          = 16,         // largest torus (nodes) end-to-end retransmission covers
     parameter VC_DEPTH           = 80,         // router input buffer per VC (flits); also the links' credits
@@ -148,6 +148,7 @@ module kolo_chip #(
     output wire [6*512-1:0]        stat_link_counters,
     output wire [5:0]              stat_lane_reset,    // port p's lanes are in a reset round
     output wire [6*64-1:0]         stat_ni,
+    output wire [4:0]              stat_e2e_inc,       // end-to-end counter pulses (kolo_ni)
     output wire [84:0]             stat_ni_dbg,
     output wire [79:0]             stat_pcie,          // {bad_tlp, cpl_err, cpl_timeout, ca, ur}
     output wire [5:0]              stat_port_en        // RTR_PORT_EN & PORT_EN: ports in use
@@ -177,7 +178,8 @@ module kolo_chip #(
       .rst_out(rst_sync)
   );
   localparam integer RCW = $clog2(RESET_CYCLES + 1);
-  localparam [RCW-1:0] RESET_N = RESET_CYCLES;
+  localparam integer RESET_I = RESET_CYCLES;
+  localparam [RCW-1:0] RESET_N = RESET_I[RCW-1:0];
   reg [RCW-1:0] rst_cnt;
   reg rst_core;
   always @(posedge clk) begin
@@ -367,7 +369,7 @@ module kolo_chip #(
       .rtr_drop_bad({16'd0, stat_router_errors[47:32]} + {16'd0, stat_router_errors[31:16]} +
                     {16'd0, stat_router_errors[15:0]}),
       .rtr_fault_drops(stat_router_fault_drops), .rtr_out_flits(rtr_out_flits), .port_en(svc_port_en),
-      .stat_counters(stat_ni), .dbg_state(stat_ni_dbg)
+      .stat_counters(stat_ni), .stat_e2e_inc(stat_e2e_inc), .dbg_state(stat_ni_dbg)
   );
   /* verilator lint_on PINCONNECTEMPTY */
   assign mon_svc_wr = c_awvalid && c_awready;
@@ -379,7 +381,9 @@ module kolo_chip #(
   // ======================================================================================
   // A dimension of size 1 has no links: its ports are never in use.
   wire [5:0] dims_present = {{2{dim_m1[11:8] != 4'd0}}, {2{dim_m1[7:4] != 4'd0}}, {2{dim_m1[3:0] != 4'd0}}};
-  wire [5:0] port_en = PORT_EN & svc_port_en & dims_present;
+  localparam integer PORT_EN_I = PORT_EN;
+  localparam [5:0] PORTS_BUILT = PORT_EN_I[5:0];
+  wire [5:0] port_en = PORTS_BUILT & svc_port_en & dims_present;
   assign stat_port_en = port_en;
   wire [6:0]      r_in_valid, r_in_credit_valid, r_out_valid, r_out_sunk, r_out_credit_valid;
   wire [7*68-1:0] r_in_flit, r_out_flit;
@@ -429,7 +433,7 @@ module kolo_chip #(
   genvar p;
   generate
     for (p = 0; p < 6; p = p + 1) begin : g_port
-      if (PORT_EN[p]) begin : g_on
+      if (PORTS_BUILT[p]) begin : g_on
         kolo_chip_port #(
             .PORT(p),
             .LANES(LANES),

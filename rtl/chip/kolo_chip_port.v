@@ -29,9 +29,10 @@
 //   svc_up        the link is usable for the firmware: up, or retraining after
 //                 it was up (a retrain that succeeds is no fault), or hearing a
 //                 neighbour that is not the expected one (mis-cabling: the
-//                 link never comes up with it) with the same identity for
-//                 MISCABLE_STABLE cycles (a damaged INIT that passes its CRC-8,
-//                 one in 256 of those damaged, names a made-up neighbour once);
+//                 link never comes up with it) in MISCABLE_INITS INITs in a
+//                 row with the same identity (an INIT damaged so that it
+//                 still passes its CRC-8, one in 256 of those damaged, names a
+//                 made-up neighbour, never the same one twice in a row);
 //                 low when down, disabled, or still training after reset
 //   svc_peer_*    the neighbour: the unexpected one while one is heard, else
 //                 the expected one once the link has come up (it comes up only
@@ -47,7 +48,7 @@ module kolo_chip_port #(
     parameter PAUSE_SEQ    = 32,    // the gearbox's pause sequence value
     parameter OUT_CREDITS  = 80,    // the neighbour router's VC_DEPTH
     parameter TRAIN_BUDGET = 100000,
-    parameter MISCABLE_STABLE = 4096  // cycles a wrong neighbour must be heard before it is reported
+    parameter MISCABLE_INITS = 4  // INITs in a row from the same wrong neighbour before it is reported, 1..7
 ) (
     input  wire                    clk,
     input  wire                    rst,
@@ -96,6 +97,9 @@ module kolo_chip_port #(
     if (PORT < 0 || PORT > 5) begin : g_bad_port
       kolo_chip_port_PARAMETER_ERROR_PORT_0_to_5 u_error ();
     end
+    if (MISCABLE_INITS < 1 || MISCABLE_INITS > 7) begin : g_bad_inits
+      kolo_chip_port_PARAMETER_ERROR_MISCABLE_INITS_1_to_7 u_error ();
+    end
   endgenerate
 
   // ---- resets: one round for the PHY's core side and both lane domains ---------
@@ -114,8 +118,10 @@ module kolo_chip_port #(
 
   // ---- the expected neighbour -------------------------------------------------------
   localparam integer D = PORT / 2;
-  localparam [2:0] PEER_PORT = PORT ^ 1;
-  localparam [2:0] THIS_PORT = PORT;
+  localparam integer PEER_I = PORT ^ 1;
+  localparam integer PORT_I = PORT;
+  localparam [2:0] PEER_PORT = PEER_I[2:0];
+  localparam [2:0] THIS_PORT = PORT_I[2:0];
   wire [3:0] coord = node_id[4*D+:4], coord_m1 = dim_m1[4*D+:4];
   wire unused_dims = &{1'b0, dim_m1};  // only this port's dimension
   wire [3:0] nb = (PORT % 2 == 0) ? (coord == coord_m1 ? 4'd0 : coord + 4'd1)
@@ -140,6 +146,7 @@ module kolo_chip_port #(
   wire                  peer_valid;  // an INIT was heard since lock was last lost
   wire [11:0]           peer_id;
   wire [2:0]            peer_port;
+  wire                  peer_seen;   // a new INIT is in peer_*
 
   kolo_link #(
       .LANES(LANES),
@@ -167,6 +174,7 @@ module kolo_chip_port #(
       .stat_peer_valid(peer_valid),
       .stat_peer_id(peer_id),
       .stat_peer_port(peer_port),
+      .stat_peer_seen(peer_seen),
       .stat_counters(stat_counters),
       .tx_lane_clk(tx_clk),
       .tx_lane_rst(tx_lane_rst),
@@ -227,18 +235,23 @@ module kolo_chip_port #(
     if (rst || stat_state == 2'd0) was_up <= 1'b0;
     else if (link_up) was_up <= 1'b1;
   end
-  // a wrong neighbour counts once it has been heard, unchanged, for MISCABLE_STABLE cycles
-  localparam integer MSW = $clog2(MISCABLE_STABLE + 1);
-  localparam [MSW-1:0] MIS_N = MISCABLE_STABLE;
-  reg [MSW-1:0] mis_age;
-  reg [14:0]    mis_who;
+  // a wrong neighbour counts once MISCABLE_INITS INITs in a row named it
+  localparam integer MIS_I = MISCABLE_INITS;
+  localparam [2:0] MIS_N = MIS_I[2:0];
+  reg [2:0]  mis_run;  // INITs in a row from the wrong neighbour mis_who (saturating)
+  reg [14:0] mis_who;
   always @(posedge clk) begin
-    mis_who <= {peer_port, peer_id};
-    if (rst || !(peer_valid && miscabled) || mis_who != {peer_port, peer_id}) mis_age <= {MSW{1'b0}};
-    else if (mis_age != MIS_N) mis_age <= mis_age + 1'b1;
+    if (rst || !peer_valid) begin
+      mis_run <= 3'd0;
+    end else if (peer_seen) begin
+      mis_who <= {peer_port, peer_id};
+      if (!miscabled) mis_run <= 3'd0;
+      else if (mis_run != 3'd0 && mis_who == {peer_port, peer_id}) mis_run <= (mis_run == MIS_N) ? mis_run : mis_run + 3'd1;
+      else mis_run <= 3'd1;
+    end
   end
   wire usable = was_up && stat_state != 2'd0;
-  wire wrong_peer = peer_valid && miscabled && mis_age == MIS_N;
+  wire wrong_peer = peer_valid && miscabled && mis_run == MIS_N;
   assign down = (stat_state == 2'd0) || !enable;
   assign svc_up = enable && (usable || wrong_peer);
   assign svc_peer_valid = usable || wrong_peer;

@@ -50,7 +50,8 @@ module kolo_reset_seq #(
     output wire               busy
 );
   localparam integer HW = $clog2(HOLD + 1);
-  localparam [HW-1:0] HOLD_N = HOLD;
+  localparam integer HOLD_I = HOLD;
+  localparam [HW-1:0] HOLD_N = HOLD_I[HW-1:0];
   localparam [1:0] S_RUN = 2'd0, S_REQ = 2'd1, S_ACK = 2'd2;
 
   generate

@@ -47,7 +47,8 @@ module kolo_reset_sync #(
   // behaviour is then rst_out == rst_in || f_edges < STAGES, from the first
   // assertion of rst_in on (the chain's power-up value is unknown).
   localparam integer FW = $clog2(STAGES + 1);
-  localparam [FW-1:0] F_STAGES = STAGES;
+  localparam integer F_STAGES_I = STAGES;
+  localparam [FW-1:0] F_STAGES = F_STAGES_I[FW-1:0];
   reg f_clk_q = 1'b0;
   reg f_rst_q = 1'b0;
   reg f_seen_q = 1'b0;

@@ -28,12 +28,9 @@ module kolo_sync_bit #(
     end
   endgenerate
 
-  (* ASYNC_REG = "TRUE" *) reg [WIDTH-1:0] chain[0:STAGES-1];
-  integer s;
-  always @(posedge clk) begin
-    chain[0] <= in;
-    for (s = 1; s < STAGES; s = s + 1) chain[s] <= chain[s-1];
-  end
-  assign out = chain[STAGES-1];
+  // stage s at [s*WIDTH +: WIDTH]; stage 0 takes in
+  (* ASYNC_REG = "TRUE" *) reg [WIDTH*STAGES-1:0] chain;
+  always @(posedge clk) chain <= {chain[WIDTH*(STAGES-1)-1:0], in};
+  assign out = chain[WIDTH*(STAGES-1)+:WIDTH];
 endmodule
 `default_nettype wire

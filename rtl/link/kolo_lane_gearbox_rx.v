@@ -43,7 +43,8 @@ module kolo_lane_gearbox_rx #(
     output reg  [65:0]       m_word
 );
   localparam integer SW = $clog2(SLIP_SPACING + 1);
-  localparam [SW-1:0] SPACING = SLIP_SPACING;
+  localparam integer SPACING_I = SLIP_SPACING;
+  localparam [SW-1:0] SPACING = SPACING_I[SW-1:0];
 
   generate
     if (DATA_W != 32 && DATA_W != 64) begin : g_bad_width

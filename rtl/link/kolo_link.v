@@ -51,6 +51,7 @@ module kolo_link #(
     output wire                  stat_peer_valid,
     output wire [11:0]           stat_peer_id,
     output wire [2:0]            stat_peer_port,
+    output wire                  stat_peer_seen,
     output wire [16*32-1:0]      stat_counters,
     input  wire                  tx_lane_clk,
     input  wire                  tx_lane_rst,
@@ -85,7 +86,8 @@ module kolo_link #(
       .blk_rx_valid(blk_rx_valid), .blk_rx(blk_rx),
       .phy_rx_lock(phy_rx_lock), .phy_lock_loss(phy_lock_loss), .phy_rx_overflow(phy_rx_overflow),
       .stat_state(stat_state), .stat_miscabled(stat_miscabled), .stat_peer_valid(stat_peer_valid),
-      .stat_peer_id(stat_peer_id), .stat_peer_port(stat_peer_port), .stat_counters(stat_counters)
+      .stat_peer_id(stat_peer_id), .stat_peer_port(stat_peer_port), .stat_peer_seen(stat_peer_seen),
+      .stat_counters(stat_counters)
   );
 
   kolo_link_phy #(.LANES(LANES), .CC_INTERVAL(CC_INTERVAL)) u_phy (

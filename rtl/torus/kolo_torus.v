@@ -186,6 +186,7 @@ module kolo_torus #(
               .stat_peer_valid(),
               .stat_peer_id(),
               .stat_peer_port(),
+              .stat_peer_seen(),
               /* verilator lint_on PINCONNECTEMPTY */
               .stat_counters(link_counters[(n*6+p)*512+:512]),
               .tx_lane_clk(lane_clk),

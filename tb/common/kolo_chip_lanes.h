@@ -12,7 +12,8 @@
 //   the chip requested before it:     Beat b = rx_edge(slip); drive b.
 // The transmit side takes a beat whenever sequence != pause_seq (the
 // transceiver's pause); a whole block (one 64-bit beat, or two 32-bit beats,
-// the header with the first) goes into the lane model. The receive side (the
+// the header with the first; sequence 0 always starts a block, as the
+// transceiver's own block boundary) goes into the lane model. The receive side (the
 // far transceiver's gearbox) takes the next word out of the lane model when it
 // needs one and presents it as one or two beats, one beat per cycle, except
 // in its own gearbox gap (one cycle in 33 at a random phase, with random data
@@ -56,6 +57,8 @@ class LaneDir {
     void tx_edge(unsigned sequence, uint64_t data, unsigned header) {
         if (sequence == pause_seq_)
             return;  // the transceiver takes nothing now
+        if (sequence == 0)
+            have_half_ = false;  // a sequence starts with a block (its header), as the transceiver counts
         Word66 w;
         if (data_w_ == 64) {
             w = kolo_lane::w66_make(header, data);

@@ -103,7 +103,7 @@ module tb_link_top #(
       .rx_credit_valid(a_rx_credit_valid), .rx_credit_vc(a_rx_credit_vc),
       .link_up(a_link_up), .stat_state(a_stat_state), .stat_miscabled(a_stat_miscabled),
       /* verilator lint_off PINCONNECTEMPTY */  // the peer identity: tb_link checks stat_miscabled
-      .stat_peer_valid(), .stat_peer_id(), .stat_peer_port(),
+      .stat_peer_valid(), .stat_peer_id(), .stat_peer_port(), .stat_peer_seen(),
       /* verilator lint_on PINCONNECTEMPTY */
       .stat_counters(a_stat_counters),
       .tx_lane_clk(lane_clk_a), .tx_lane_rst(a_tx_lane_rst), .tx_lane_ready(1'b1),
@@ -127,7 +127,7 @@ module tb_link_top #(
       .rx_credit_valid(b_rx_credit_valid), .rx_credit_vc(b_rx_credit_vc),
       .link_up(b_link_up), .stat_state(b_stat_state), .stat_miscabled(b_stat_miscabled),
       /* verilator lint_off PINCONNECTEMPTY */  // the peer identity: tb_link checks stat_miscabled
-      .stat_peer_valid(), .stat_peer_id(), .stat_peer_port(),
+      .stat_peer_valid(), .stat_peer_id(), .stat_peer_port(), .stat_peer_seen(),
       /* verilator lint_on PINCONNECTEMPTY */
       .stat_counters(b_stat_counters),
       .tx_lane_clk(lane_clk_b), .tx_lane_rst(b_tx_lane_rst), .tx_lane_ready(1'b1),

@@ -6,45 +6,14 @@
 // neighbours' lanes (through its lane model) and plays every chip's host
 // (a PCIe root complex per chip) and, with SP_INTERNAL 0, its service
 // processor. Only the ports of dimensions of size > 1 are built (PORT_EN).
+// Each chip is a kolo_sim_chip (a Verilator hier_block: compiled once).
 // Chip n's port p is index n*6+p of the per-port vectors, its lane l of port
 // p index (n*6+p)*LANES+l of the per-lane vectors. Parameters come from
 // macros (Verilator 5.006 cannot take -G with --hierarchical): KOLO_SIM_DIM_X/Y/Z,
 // KOLO_CHIP_LANES, KOLO_CHIP_GT_DATA_W, KOLO_CHIP_PCIE_ASYNC,
 // KOLO_CHIP_SP_INTERNAL, KOLO_CHIP_SP_ASYNC, KOLO_CHIP_TRAIN_BUDGET,
 // KOLO_CHIP_FW_IMEM / KOLO_CHIP_FW_DMEM (firmware image files).
-`ifndef KOLO_SIM_DIM_X
-`define KOLO_SIM_DIM_X 2
-`endif
-`ifndef KOLO_SIM_DIM_Y
-`define KOLO_SIM_DIM_Y 1
-`endif
-`ifndef KOLO_SIM_DIM_Z
-`define KOLO_SIM_DIM_Z 1
-`endif
-`ifndef KOLO_CHIP_LANES
-`define KOLO_CHIP_LANES 1
-`endif
-`ifndef KOLO_CHIP_GT_DATA_W
-`define KOLO_CHIP_GT_DATA_W 64
-`endif
-`ifndef KOLO_CHIP_PCIE_ASYNC
-`define KOLO_CHIP_PCIE_ASYNC 0
-`endif
-`ifndef KOLO_CHIP_SP_INTERNAL
-`define KOLO_CHIP_SP_INTERNAL 0
-`endif
-`ifndef KOLO_CHIP_SP_ASYNC
-`define KOLO_CHIP_SP_ASYNC 0
-`endif
-`ifndef KOLO_CHIP_TRAIN_BUDGET
-`define KOLO_CHIP_TRAIN_BUDGET 20000
-`endif
-`ifndef KOLO_CHIP_FW_IMEM
-`define KOLO_CHIP_FW_IMEM ""
-`endif
-`ifndef KOLO_CHIP_FW_DMEM
-`define KOLO_CHIP_FW_DMEM ""
-`endif
+`include "kolo_sim_chip_cfg.vh"
 module kolo_sim_chips #(
     parameter DIM_X = `KOLO_SIM_DIM_X,
     parameter DIM_Y = `KOLO_SIM_DIM_Y,
@@ -142,6 +111,7 @@ module kolo_sim_chips #(
     output wire [NP*512-1:0]    stat_link_counters,
     output wire [NP-1:0]        stat_lane_reset,
     output wire [N*384-1:0]     stat_ni,
+    output wire [N*5-1:0]       stat_e2e_inc,
     output wire [N*85-1:0]      stat_ni_dbg,
     output wire [N*80-1:0]      stat_pcie,
     output wire [NP-1:0]        stat_port_en
@@ -149,7 +119,6 @@ module kolo_sim_chips #(
   localparam [3:0] DXM1 = DIM_X[3:0] - 4'd1;
   localparam [3:0] DYM1 = DIM_Y[3:0] - 4'd1;
   localparam [3:0] DZM1 = DIM_Z[3:0] - 4'd1;
-  localparam [5:0] PORT_EN = {{2{DIM_Z > 1}}, {2{DIM_Y > 1}}, {2{DIM_X > 1}}};
   localparam integer LW = 6 * LANES;  // lanes of one chip
 
   genvar n;
@@ -159,17 +128,7 @@ module kolo_sim_chips #(
       localparam integer Y = (n / DIM_X) % DIM_Y;
       localparam integer Z = n / (DIM_X * DIM_Y);
       localparam [11:0] NODE_ID = {Z[3:0], Y[3:0], X[3:0]};
-      kolo_chip #(
-          .PORT_EN(PORT_EN),
-          .LANES(LANES),
-          .GT_DATA_W(GT_W),
-          .PCIE_ASYNC(`KOLO_CHIP_PCIE_ASYNC),
-          .SP_INTERNAL(`KOLO_CHIP_SP_INTERNAL),
-          .SP_ASYNC(`KOLO_CHIP_SP_ASYNC),
-          .SP_IMEM_INIT(`KOLO_CHIP_FW_IMEM),
-          .SP_DMEM_INIT(`KOLO_CHIP_FW_DMEM),
-          .LINK_TRAIN_BUDGET(`KOLO_CHIP_TRAIN_BUDGET)
-      ) u_chip (
+      kolo_sim_chip u_chip (
           .clk(clk[n]), .rst(rst[n]), .node_id(NODE_ID), .dim_m1({DZM1, DYM1, DXM1}), .ready(ready[n]),
           .pcie_clk(pcie_clk[n]), .pcie_rst(pcie_rst[n]),
           .rx_tlp_valid(rx_tlp_valid[n]), .rx_tlp_ready(rx_tlp_ready[n]), .rx_tlp_hdr(rx_tlp_hdr[n*128+:128]),
@@ -217,7 +176,7 @@ module kolo_sim_chips #(
           .stat_link_state(stat_link_state[n*12+:12]),
           .stat_link_counters(stat_link_counters[n*6*512+:6*512]),
           .stat_lane_reset(stat_lane_reset[n*6+:6]),
-          .stat_ni(stat_ni[n*384+:384]), .stat_ni_dbg(stat_ni_dbg[n*85+:85]),
+          .stat_ni(stat_ni[n*384+:384]), .stat_e2e_inc(stat_e2e_inc[n*5+:5]), .stat_ni_dbg(stat_ni_dbg[n*85+:85]),
           .stat_pcie(stat_pcie[n*80+:80]), .stat_port_en(stat_port_en[n*6+:6])
       );
     end

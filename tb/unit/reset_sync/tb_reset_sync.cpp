@@ -38,9 +38,14 @@ class Tb {
     explicit Tb(uint64_t seed) : rng_(seed), chk_("unit-reset_sync") {
         ctx_.reset(new VerilatedContext);
         d_.reset(new Vtb_reset_sync(ctx_.get()));
+        // the requests rise after the first evaluation: a real edge of the
+        // asynchronous inputs (an input high from time 0 has none)
+        d_->rst_in = 0;
+        d_->seq_req = 0;
+        d_->dom_req = 0;
+        d_->eval();
         d_->rst_in = 1;
         d_->seq_req = 1;
-        d_->dom_req = 0;
         d_->eval();
     }
     tb::Checker &chk() { return chk_; }
@@ -226,13 +231,15 @@ class Tb {
         }
         d_->eval();
     }
+    bool word_phase_ = false;
     void after_c() {
-        if (d_->dom_rst) return;
+        if (d_->dom_rst || !word_phase_) return;
         chk_.check(had_.count(d_->word_out) != 0, "sync_word: out %05x was never in", d_->word_out);
     }
     void phase_sync_word() {
         set_periods();
         had_.clear();
+        word_phase_ = true;
         had_.insert(0x5A5A5);  // RESET_VALUE
         had_.insert(d_->word_in);
         set_req(true, 0);
