@@ -411,6 +411,21 @@ static void handle_events(kolo_fw *fw) {
             fw->stats.mbx_overflow++;
             request_sync(fw);
             break;
+        case KOLO_SVC_EVT_SP_FAULT: {
+            /* this processor faulted earlier (its trap handler has printed
+             * the details); the block counted it in SYS_SP_FAULTS */
+            uint32_t info = (e & KOLO_SVC_EVT_DATA_INFO_MASK) >> KOLO_SVC_EVT_DATA_INFO_SHIFT;
+            fw_line l;
+            fw->stats.sp_faults++;
+            ln_start(&l, fw);
+            ln_s(&l, "service processor fault, cause ");
+            ln_u(&l, info & 0xfu);
+            ln_s(&l, " at pc ");
+            ln_x(&l, (info >> 4) << 2, 6);
+            ln_s(&l, " (pc bits 21:2)");
+            log_line(fw, &l);
+            break;
+        }
         default: break;
         }
     }
