@@ -70,12 +70,12 @@ bench)
       # M10K block RAMs are not ALMs and not counted.
       half=$(count "$a" 'MISTRAL_ALUT[2-5]|MISTRAL_NOT|MISTRAL_ALUT_ARITH|MISTRAL_MLAB')
       v=$(( $(count "$a" MISTRAL_ALUT6) + (half + 1) / 2 )); u=ALMs ;;
-    router_logic_depth_xc7)
-      # LUT levels (LUTs and LUT RAM reads) on the path with the latest
+    *_logic_depth_xc7)
+      # any synthesized unit, from <dir>/<unit>_xc7.sta: LUT levels (LUTs and LUT RAM reads) on the path with the latest
       # arrival time that Yosys' sta finds (cell delays only, no routing);
       # MUXF7/8 and CARRY4 cells on the path do not count as levels.
       v=$(grep -cE '\((LUT[1-6]|RAM[0-9]+[MX][0-9SD]*)\.[A-Z0-9]+->' \
-            <(sed -n '/^Latest arrival/,/^$/p' "$dir/router_xc7.sta") || true); u=LUT_levels ;;
+            <(sed -n '/^Latest arrival/,/^$/p' "$dir/${name%_logic_depth_xc7}_xc7.sta") || true); u=LUT_levels ;;
     *) echo "synth.sh: unknown benchmark $name" >&2; exit 2 ;;
   esac
   echo "BENCH $name $v $u"
