@@ -569,7 +569,10 @@ int kolo_fw_init(kolo_fw *fw, kolo_hal *hal, const kolo_fw_config *cfg, void *ws
     ln_u(&l, fw->topo.size[2]);
     ln_s(&l, fw->set ? ", whole-set checks" : ", own-table checks");
     if (fw->cfg.verbose) log_line(fw, &l);
-    if (!fw->present) fw->stage = KOLO_FW_RUNNING; /* a 1x1x1 torus has no links */
+    if (!fw->present) { /* a 1x1x1 torus has no links: running at once, and FW_STATE says so */
+        fw->stage = KOLO_FW_RUNNING;
+        wr(fw, KOLO_SVC_SYS_FW_STATE, (uint32_t)fw->stage | (uint32_t)fw->installed_digest << 16);
+    }
     return 0;
 }
 

@@ -329,37 +329,8 @@ module kolo_svc #(
     end
   end
 
-  // ---- links --------------------------------------------------------------------------------
-  wire link_evt_push, mbx_ovf_push;
-  wire [31:0] link_evt_data;
-  kolo_svc_link u_link (
-      .clk(clk),
-      .rst(rst),
-      .node_id(node_id),
-      .dim_m1(dim_m1),
-      .link_up(link_up),
-      .link_peer_valid(link_peer_valid),
-      .link_peer_id(link_peer_id),
-      .link_peer_port(link_peer_port),
-      .link_crc_err(link_crc_err),
-      .link_replay(link_replay),
-      .link_tx_frame(link_tx_frame),
-      .link_rx_frame(link_rx_frame),
-      .hold(exec || mbx_ovf_push || sp_act),
-      .acc_port(link_port),
-      .acc_off(link_off),
-      .wr_en(wr && in_link),
-      .wr_data(op_wdata),
-      .rd_data(link_rd_data),
-      .rd_hit(link_rd_hit),
-      .wr_hit(link_wr_hit),
-      .link_enable(link_enable),
-      .link_loopback(link_loopback),
-      .evt_push(link_evt_push),
-      .evt_data(link_evt_data)
-  );
-
   // ---- service processor faults ---------------------------------------------------------------
+  wire mbx_ovf_push;   // a mailbox event (kolo_svc_mbx_rx) in this cycle
   // The pulse is registered (sp_pend); it acts (count, last pc/cause, event)
   // in the first cycle without a mailbox event, so at most one cycle late.
   reg sp_pend;
@@ -393,6 +364,36 @@ module kolo_svc #(
       $fatal;
     end
 `endif
+
+  // ---- links --------------------------------------------------------------------------------
+  wire link_evt_push;
+  wire [31:0] link_evt_data;
+  kolo_svc_link u_link (
+      .clk(clk),
+      .rst(rst),
+      .node_id(node_id),
+      .dim_m1(dim_m1),
+      .link_up(link_up),
+      .link_peer_valid(link_peer_valid),
+      .link_peer_id(link_peer_id),
+      .link_peer_port(link_peer_port),
+      .link_crc_err(link_crc_err),
+      .link_replay(link_replay),
+      .link_tx_frame(link_tx_frame),
+      .link_rx_frame(link_rx_frame),
+      .hold(exec || mbx_ovf_push || sp_act),
+      .acc_port(link_port),
+      .acc_off(link_off),
+      .wr_en(wr && in_link),
+      .wr_data(op_wdata),
+      .rd_data(link_rd_data),
+      .rd_hit(link_rd_hit),
+      .wr_hit(link_wr_hit),
+      .link_enable(link_enable),
+      .link_loopback(link_loopback),
+      .evt_push(link_evt_push),
+      .evt_data(link_evt_data)
+  );
 
   // ---- events -------------------------------------------------------------------------------
   wire [11:0] mbx_ovf_src;
