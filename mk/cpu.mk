@@ -16,7 +16,7 @@
 include mk/fw_rv32.mk
 CPU_BUILD := $(BUILD)/cpu
 CPU_RTL := $(wildcard rtl/cpu/*.v) rtl/include/kolo_sp_regs.vh
-CPU_TB := tb/unit/cpu/tb_cpu.cpp tb/unit/cpu/rv32_iss.h tb/unit/common/tb_util.h sw/include/kolo_sp_regs.h
+CPU_TB := tb/unit/cpu/tb_cpu.cpp tb/unit/cpu/rv32_iss.h tb/unit/cpu/sp_images.h tb/unit/common/tb_util.h sw/include/kolo_sp_regs.h
 CPU_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
 CPU_TB_TIMEOUT := 200
 CPU_TB_DEFS = -DTB_BUS_TIMEOUT=$(CPU_TB_TIMEOUT) -DTB_IMEM_BYTES=$(SP_IMEM_BYTES) -DTB_DMEM_BYTES=$(SP_DMEM_BYTES)
@@ -120,14 +120,14 @@ BENCHES += cpu_luts_xc7 cpu_ffs_xc7 cpu_bram_xc7 cpu_dsp_xc7 cpu_logic_depth_xc7
 SP_SVC_BUILD := $(CPU_BUILD)/sp_svc
 SP_SVC_BIN := $(SP_SVC_BUILD)/obj/tb_sp_svc
 SP_SVC_RTL := $(CPU_RTL) $(SVC_RTL)
-$(SP_SVC_BIN): $(SP_SVC_RTL) tb/unit/cpu/tb_sp_svc.v tb/unit/cpu/tb_sp_svc.cpp mk/cpu.mk sw/include/kolo_sp_regs.h \
+$(SP_SVC_BIN): $(SP_SVC_RTL) tb/unit/cpu/tb_sp_svc.v tb/unit/cpu/tb_sp_svc.cpp tb/unit/cpu/sp_images.h mk/cpu.mk sw/include/kolo_sp_regs.h \
                sw/include/kolo_svc_regs.h | $(DEPS_STAMP)
 	@mkdir -p $(SP_SVC_BUILD)
 	@echo "verilator tb_sp_svc (log: $(SP_SVC_BUILD)/build.log)"
 	@scripts/verilate_retry.sh $(SP_SVC_BUILD)/build.log verilator --cc --exe --build -O2 -Wall -j 2 \
 	    --x-assign unique --x-initial unique --top-module tb_sp_svc \
 	    -I$(TOP)/rtl/include -y $(TOP)/rtl/cpu -y $(TOP)/rtl/svc -y $(TOP)/rtl/common $(CPU_OBJCACHE) \
-	    -CFLAGS "-O2 -std=c++17 -Wall -Wextra -Werror -I$(TOP)/sw/include" \
+	    -CFLAGS "-O2 -std=c++17 -Wall -Wextra -Werror -I$(TOP)/sw/include -I$(TOP)/tb/unit/cpu" \
 	    --Mdir $(SP_SVC_BUILD)/obj -o tb_sp_svc $(TOP)/tb/unit/cpu/tb_sp_svc.v $(TOP)/tb/unit/cpu/tb_sp_svc.cpp \
 	    || { tail -n 40 $(SP_SVC_BUILD)/build.log; exit 1; }
 $(CPU_PROG)/sp_fault.elf: tb/unit/cpu/prog/sp_fault.c $(FW_RV32_COMMON) $(FW_RV32_H) | $(DEPS_STAMP)

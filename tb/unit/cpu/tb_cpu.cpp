@@ -39,6 +39,7 @@
 
 #include "kolo_sp_regs.h"
 #include "rv32_iss.h"
+#include "sp_images.h"
 #include "tb_util.h"
 
 namespace {
@@ -506,18 +507,8 @@ int main(int argc, char **argv) {
     }
     h.rng = tb::Rng(g_seed);
     h.slave.rng = &h.rng;
-    // kolo_sp loads imem.hex and dmem.hex of the working directory ($readmemh at elaboration):
-    // run in a directory of our own with links to the images
-    char tmpl[] = "/tmp/tb_cpu.XXXXXX";
-    char *dir = mkdtemp(tmpl);
-    if (!dir) fail("mkdtemp");
-    char cwd[4096];
-    if (!getcwd(cwd, sizeof cwd)) fail("getcwd");
-    auto abs = [&](const std::string &p) { return p[0] == '/' ? p : std::string(cwd) + "/" + p; };
-    std::string li = std::string(dir) + "/imem.hex", ld = std::string(dir) + "/dmem.hex";
-    if (symlink(abs(imem).c_str(), li.c_str()) || symlink(abs(dmem).c_str(), ld.c_str())) fail("symlink");
-    if (chdir(dir)) fail("chdir");
-
+    SpImages images;
+    if (!images.enter(imem, dmem)) fail("cannot set up a directory for the RAM images");
     rv32::Iss iss(KOLO_SP_IMEM_BASE, TB_IMEM_BYTES, KOLO_SP_DMEM_BASE, TB_DMEM_BYTES, KOLO_SP_IMEM_BASE);
     std::vector<uint8_t> ib = read_hex("imem.hex", TB_IMEM_BYTES), db = read_hex("dmem.hex", TB_DMEM_BYTES);
     std::copy(ib.begin(), ib.end(), iss.imem.begin());
@@ -542,10 +533,7 @@ int main(int argc, char **argv) {
     t->rst = 0;
     g_cyc = 0;
     // the RAMs have been loaded (initial blocks run at the first eval)
-    unlink(li.c_str());
-    unlink(ld.c_str());
-    if (chdir(cwd)) fail("chdir back");
-    rmdir(dir);
+    if (!images.leave()) fail("cannot leave %s", images.dir);
     while (h.finished < 0 && g_cyc < max_cycles) h.cycle();
     for (int i = 0; i < 2000 && (!h.console_expect.empty() || t->m_console_valid); i++) h.cycle();  // drain the console
     if (!h.console_line.empty() && !g_quiet) std::printf("console: %s\n", h.console_line.c_str());

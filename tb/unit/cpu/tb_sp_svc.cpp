@@ -23,6 +23,7 @@
 
 #include "kolo_sp_regs.h"
 #include "kolo_svc_regs.h"
+#include "sp_images.h"
 
 namespace {
 
@@ -137,14 +138,8 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "usage: tb_sp_svc --imem=F.hex --dmem=F.hex [--fw] [--expect=TEXT]...\n");
         return 2;
     }
-    // the RAMs load imem.hex / dmem.hex of the working directory at the first eval
-    char tmpl[] = "/tmp/tb_sp_svc.XXXXXX", cwd[4096];
-    char *dir = mkdtemp(tmpl);
-    if (!dir || !getcwd(cwd, sizeof cwd)) fail("mkdtemp/getcwd");
-    auto abs = [&](const std::string &p) { return p[0] == '/' ? p : std::string(cwd) + "/" + p; };
-    std::string li = std::string(dir) + "/imem.hex", ld = std::string(dir) + "/dmem.hex";
-    if (symlink(abs(imem).c_str(), li.c_str()) || symlink(abs(dmem).c_str(), ld.c_str()) || chdir(dir))
-        fail("cannot set up %s", dir);
+    SpImages images;   // the RAMs load imem.hex / dmem.hex of the working directory at the first eval
+    if (!images.enter(imem, dmem)) fail("cannot set up a directory for the RAM images");
     Run r;
     r.t = new Vtb_sp_svc;
     Vtb_sp_svc *t = r.t;
@@ -158,10 +153,7 @@ int main(int argc, char **argv) {
         t->eval();
     }
     t->rst = 0;
-    unlink(li.c_str());
-    unlink(ld.c_str());
-    if (chdir(cwd)) fail("chdir");
-    rmdir(dir);
+    if (!images.leave()) fail("cannot leave %s", images.dir);
 
     int rc = 0;
     if (!fw) {
