@@ -227,8 +227,9 @@ bench-fault_recovery_4x4x4: $(SIM_TEST_DEPS) $(BUILD)/examples/torus_work
 	    $(BUILD)/examples/torus_work 40 2>/dev/null | grep -E '^BENCH fault_(recovery|traffic)'
 BENCHES += fault_recovery_4x4x4
 
-# make demo DEMO_TORUS=2x2x2, checked: correct results, both faults handled,
-# trace and save file written
+# make demo DEMO_TORUS=2x2x2, checked: correct results, both faults handled, the
+# terminal tells the story and the summary and leaves the per-NI table to the log,
+# trace and save file written and checked against each other (the demo runs the check)
 .PHONY: test-demo-2x2x2
 test-demo-2x2x2: $(KOLO_RUN) $(KOLO_SIM) $(BUILD)/examples/torus_work
 	@out=$$($(MAKE) --no-print-directory demo DEMO_TORUS=2x2x2 2>&1); rc=$$?; echo "$$out" | tail -n 12; \
@@ -236,7 +237,12 @@ test-demo-2x2x2: $(KOLO_RUN) $(KOLO_SIM) $(BUILD)/examples/torus_work
 	[ $$rc = 0 ] || { echo "FAIL: make demo exit $$rc"; fail=1; }; \
 	echo "$$out" | grep -q 'demo: the job finished with correct results' || { echo "FAIL: no success line"; fail=1; }; \
 	[ $$(grep -c '^fault at .*new tables everywhere' $(BUILD)/demo/run.log) = 2 ] || { echo "FAIL: not both faults handled"; fail=1; }; \
-	fst2vcd $(BUILD)/demo/fault.fst 2>/dev/null | grep -q 'fault_events' || { echo "FAIL: no FST trace"; fail=1; }; \
+	[ $$(echo "$$out" | grep -c '^fault at .*new tables everywhere') = 2 ] || { echo "FAIL: the summary is not on the terminal"; fail=1; }; \
+	echo "$$out" | grep -q 'TX_PKTS\|^---- every NI' && { echo "FAIL: the per-NI table is on the terminal"; fail=1; }; \
+	grep -q '^---- every NI ----' $(BUILD)/demo/run.log && grep -q '^(1,1,1) ' $(BUILD)/demo/run.log \
+	    || { echo "FAIL: no per-NI table in run.log"; fail=1; }; \
+	grep -q '^BENCH demo_recovery_cycles' $(BUILD)/demo/run.log || { echo "FAIL: no BENCH lines in run.log"; fail=1; }; \
 	grep -q '^kolo.node_1_1_1.up' $(BUILD)/demo/fault.gtkw || { echo "FAIL: no save file"; fail=1; }; \
+	grep '^gtkw: .*fault.gtkw: [0-9]* signals' $(BUILD)/demo/gtkw-check.log || { echo "FAIL: save file not checked"; fail=1; }; \
 	[ $$fail = 0 ] && echo "demo-2x2x2: PASS"; exit $$fail
 TESTS += demo-2x2x2

@@ -95,7 +95,7 @@ bool Sim::trace_setup(std::string *err) {
         x.rx = vcd.add(sc, "ni_rx_pkts", 32);
         tsig.push_back(x);
     }
-    return vcd.open(o.trace, err);
+    return vcd.open(o.trace, 1000000u / o.core_mhz, err);
 }
 
 void Sim::trace_sample() {
@@ -159,7 +159,11 @@ void Sim::dump_state(FILE *f) {
                  kolo_model_pending(model), static_cast<size_t>(oracle_waiting));
 }
 
-void Sim::report(FILE *f, double wall) {
+// The report tells the story first: what ran, how it ended, what failed and
+// how the network recovered, then the traffic and the totals over all NIs.
+// KOLO_REPORT_FULL (and every failed run) adds the counters of every NI and
+// of every service processor behind a marker line.
+void Sim::report(FILE *f, double wall, bool full) {
     double us = static_cast<double>(cycle) / o.core_mhz;
     std::fprintf(f, "==== kolo-sim report ====\n");
     std::fprintf(f, "torus %ux%ux%u (%u nodes), %u PEs, network %s", topo.size[0], topo.size[1],
@@ -172,51 +176,24 @@ void Sim::report(FILE *f, double wall) {
         "cycles %" PRIu64 " (%.1f us at %u MHz; %" PRIu64 " stepped, the rest skipped while idle), "
         "wall %.2f s, %.0f stepped cycles/s\n",
         cycle, us, o.core_mhz, stepped, wall, wall > 0 ? static_cast<double>(stepped) / wall : 0.0);
-    uint64_t tp = 0, tf = 0;
-    std::string ops;
-    for (int i = 0; i < 16; i++) {
-        if (!op_pkts[i])
-            continue;
-        ops += strf(" %s %" PRIu64, kOpNames[i], op_pkts[i]);
-        tp += op_pkts[i];
-        tf += op_flits[i];
+    // PEs: the ones that ended otherwise than with status 0 by name, the rest counted
+    std::string odd, every;
+    unsigned clean = 0;
+    for (unsigned i = 0; i < npes; i++) {
+        const char *how = pe[i].reaped ? pe[i].how.c_str() : "running";
+        every += strf("%sPE %u: %s", i ? ", " : "", i, how);
+        if (pe[i].reaped && pe[i].how == "exit 0")
+            clean++;
+        else
+            odd += strf("%sPE %u: %s", odd.empty() ? "" : ", ", i, how);
     }
-    std::fprintf(f, "packets %" PRIu64 " (%" PRIu64 " flits):%s\n", tp, tf,
-                 ops.empty() ? " none" : ops.c_str());
-    kolo_model_stats ms;
-    kolo_model_get_stats(model, &ms);
-    std::fprintf(f,
-                 "scoreboard: %" PRIu64 " injected, %" PRIu64 " delivered, %" PRIu64
-                 " hops checked, %" PRIu64 " errors; NI oracle: %" PRIu64 " requests, %" PRIu64
-                 " responses (%" PRIu64 " NAK)\n",
-                 ms.injected, ms.delivered, ms.hops_checked, ms.errors, oracle_reqs, oracle_resps,
-                 oracle_naks);
-    std::fprintf(f, "%-10s %3s %8s %8s %8s %8s %8s %8s %7s %10s %10s\n", "NI", "PE", "TX_PKTS",
-                 "RX_PKTS", "NAK_SENT", "NAK_RCVD", "BAD_PKTS", "DMA_ERR", "ERR_CSR", "DMA_RD_B",
-                 "DMA_WR_B");
-    for (unsigned n = 0; n < nodes; n++) {
-        int i = static_cast<int>(n);
-        const Node &nd = node[n];
-        if (cluster) {
-            uint64_t st[6];
-            cluster->ni_stats(i, st);
-            std::fprintf(f,
-                         "%-10s %3s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
-                         " %8" PRIu64 " %7s %10" PRIu64 " %10" PRIu64 "\n",
-                         node_name(nd.id).c_str(), nd.pe >= 0 ? std::to_string(nd.pe).c_str() : "-",
-                         st[0], st[1], st[2], st[3], st[4], st[5], "-", nd.dma_rd, nd.dma_wr);
-            std::fprintf(f, "%-10s PCIe: %s\n", "", cluster->pcie_report(i).c_str());
-            continue;
-        }
-        std::fprintf(f,
-                     "%-10s %3s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
-                     " %8" PRIu64 " %7" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
-                     node_name(nd.id).c_str(), nd.pe >= 0 ? std::to_string(nd.pe).c_str() : "-",
-                     csr(i, KOLO_CSR_STAT_TX_PKTS), csr(i, KOLO_CSR_STAT_RX_PKTS),
-                     csr(i, KOLO_CSR_STAT_NAK_SENT), csr(i, KOLO_CSR_STAT_NAK_RCVD),
-                     csr(i, KOLO_CSR_STAT_BAD_PKTS), csr(i, KOLO_CSR_STAT_DMA_ERR),
-                     csr(i, KOLO_CSR_ERR_CSR, 4), nd.dma_rd, nd.dma_wr);
-    }
+    if (clean == npes)
+        std::fprintf(f, "PEs: all %u exited with status 0\n", npes);
+    else
+        std::fprintf(f, "PEs: %s%s\n", odd.c_str(),
+                     clean ? strf("; %u others exited with status 0", clean).c_str() : "");
+    if (!end_msg.empty())
+        std::fprintf(f, "end: %s\n", end_msg.c_str());
     if (svc) {
         kolo_ni_e2e_stats tot = e2e_totals();
         std::fprintf(f, "service processors booted in %" PRIu64 " cycles\n", boot_cycles);
@@ -252,15 +229,83 @@ void Sim::report(FILE *f, double wall) {
                      "NI oracle (end to end): %" PRIu64 " retransmissions seen, %" PRIu64
                      " duplicate responses delivered, %" PRIu64 " requests abandoned\n",
                      oracle_retx, oracle_dup_resps, oracle_abandoned);
-        svc->report(f);
+        svc->report(f, false);
     }
-    std::string pes;
-    for (unsigned i = 0; i < npes; i++)
-        pes += strf("%sPE %u: %s", i ? ", " : "", i, pe[i].reaped ? pe[i].how.c_str() : "running");
-    std::fprintf(f, "PEs: %s\n", pes.c_str());
-    if (!end_msg.empty())
-        std::fprintf(f, "end: %s\n", end_msg.c_str());
+    uint64_t tp = 0, tf = 0;
+    std::string ops;
+    for (int i = 0; i < 16; i++) {
+        if (!op_pkts[i])
+            continue;
+        ops += strf(" %s %" PRIu64, kOpNames[i], op_pkts[i]);
+        tp += op_pkts[i];
+        tf += op_flits[i];
+    }
+    std::fprintf(f, "packets %" PRIu64 " (%" PRIu64 " flits):%s\n", tp, tf,
+                 ops.empty() ? " none" : ops.c_str());
+    kolo_model_stats ms;
+    kolo_model_get_stats(model, &ms);
+    std::fprintf(f,
+                 "scoreboard: %" PRIu64 " injected, %" PRIu64 " delivered, %" PRIu64
+                 " hops checked, %" PRIu64 " errors; NI oracle: %" PRIu64 " requests, %" PRIu64
+                 " responses (%" PRIu64 " NAK)\n",
+                 ms.injected, ms.delivered, ms.hops_checked, ms.errors, oracle_reqs, oracle_resps,
+                 oracle_naks);
+    // every NI's counters: one row per NI (full), their sums always
+    enum { TX, RX, NAK_TX, NAK_RX, BAD, DMA_ERR, ERR_CSR, RD_B, WR_B, NCOL };
+    uint64_t sum[NCOL] = {};
+    std::string rows;
+    for (unsigned n = 0; n < nodes; n++) {
+        int i = static_cast<int>(n);
+        const Node &nd = node[n];
+        uint64_t c[NCOL] = {};
+        bool have_err_csr = !cluster;
+        if (cluster) {
+            uint64_t st[6];
+            cluster->ni_stats(i, st);
+            for (int k = 0; k < 6; k++)
+                c[k] = st[k];
+        } else {
+            c[TX] = csr(i, KOLO_CSR_STAT_TX_PKTS);
+            c[RX] = csr(i, KOLO_CSR_STAT_RX_PKTS);
+            c[NAK_TX] = csr(i, KOLO_CSR_STAT_NAK_SENT);
+            c[NAK_RX] = csr(i, KOLO_CSR_STAT_NAK_RCVD);
+            c[BAD] = csr(i, KOLO_CSR_STAT_BAD_PKTS);
+            c[DMA_ERR] = csr(i, KOLO_CSR_STAT_DMA_ERR);
+            c[ERR_CSR] = csr(i, KOLO_CSR_ERR_CSR, 4);
+        }
+        c[RD_B] = nd.dma_rd;
+        c[WR_B] = nd.dma_wr;
+        for (int k = 0; k < NCOL; k++)
+            sum[k] += c[k];
+        if (!full)
+            continue;
+        rows += strf("%-10s %3s %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8" PRIu64
+                     " %8" PRIu64 " %7s %10" PRIu64 " %10" PRIu64 "\n",
+                     node_name(nd.id).c_str(), nd.pe >= 0 ? std::to_string(nd.pe).c_str() : "-",
+                     c[TX], c[RX], c[NAK_TX], c[NAK_RX], c[BAD], c[DMA_ERR],
+                     have_err_csr ? std::to_string(c[ERR_CSR]).c_str() : "-", c[RD_B], c[WR_B]);
+        if (cluster)
+            rows += strf("%-10s PCIe: %s\n", "", cluster->pcie_report(i).c_str());
+    }
+    std::fprintf(f,
+                 "NIs (sum of %u): %" PRIu64 " packets sent, %" PRIu64 " received, NAK %" PRIu64
+                 " sent / %" PRIu64 " received, %" PRIu64 " bad packets, %" PRIu64
+                 " DMA errors, DMA %" PRIu64 " bytes read / %" PRIu64 " written%s\n",
+                 nodes, sum[TX], sum[RX], sum[NAK_TX], sum[NAK_RX], sum[BAD], sum[DMA_ERR],
+                 sum[RD_B], sum[WR_B], full ? "" : " (each NI: --report=full)");
     std::fprintf(f, "exit status %d\n", status);
+    if (!full)
+        return;
+    std::fprintf(f, "---- every NI ----\n");
+    std::fprintf(f, "%-10s %3s %8s %8s %8s %8s %8s %8s %7s %10s %10s\n", "NI", "PE", "TX_PKTS",
+                 "RX_PKTS", "NAK_SENT", "NAK_RCVD", "BAD_PKTS", "DMA_ERR", "ERR_CSR", "DMA_RD_B",
+                 "DMA_WR_B");
+    std::fputs(rows.c_str(), f);
+    std::fprintf(f, "---- every PE ----\nPEs: %s\n", every.c_str());
+    if (svc) {
+        std::fprintf(f, "---- every service processor ----\n");
+        svc->report(f, true);
+    }
 }
 
 Sim::~Sim() {
@@ -364,7 +409,8 @@ int Sim::run() {
             first = std::min(first, o.events[i].cycle);
         if (!o.trace_start && first != UINT64_MAX)
             from = first > 1000 ? first - 1000 : 0;
-        if (!net->rtl_trace(o.rtl_trace, from, from + (o.trace_cycles ? o.trace_cycles : 30000), &err)) {
+        if (!net->rtl_trace(o.rtl_trace, from, from + (o.trace_cycles ? o.trace_cycles : 30000),
+                            1000000u / o.core_mhz, &err)) {
             std::fprintf(stderr, "kolo-sim: %s\n", err.c_str());
             return KOLO_SIM_EXIT_USAGE;
         }
@@ -570,7 +616,7 @@ int Sim::run() {
         end_msg = "scoreboard / NI oracle error: " + check_msg;
     set_status(0);
     if (o.report || status != 0)
-        report(stderr, wall);
+        report(stderr, wall, o.report == KOLO_REPORT_FULL || status != 0);
     if (o.bench) {
         std::printf("BENCH %s_cycles %" PRIu64 " cycles\n", o.bench, cycle);
         std::printf("BENCH %s_sim_speed %.0f cycles/s\n", o.bench,

@@ -365,7 +365,7 @@ struct Sim : public Sink, public ClusterHost, public SvcHost {
         return true;
     }
     void dump_state(FILE *f);
-    void report(FILE *f, double wall);
+    void report(FILE *f, double wall, bool full);
     uint64_t csr(int n, uint32_t off, unsigned size = 8) {
         uint64_t v = 0;
         if (!node[n].ni || kolo_ni_mmio_read(node[n].ni, 0, off, size, &v))

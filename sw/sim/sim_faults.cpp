@@ -225,7 +225,7 @@ bool Sim::boot_service(std::string *err) {
     while (!failed_check && !(svc->settled() && svc->stats().installs >= nodes)) {
         if (cycle - start > 2000000) {
             *err = "the service processors did not boot within 2000000 cycles";
-            svc->report(stderr);
+            svc->report(stderr, true);
             return false;
         }
         svc->step(cycle);
