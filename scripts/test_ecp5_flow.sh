@@ -6,7 +6,11 @@
 #   - no port of the unit became a pin: 4 I/O (clk, clk2, ooc_din, ooc_dout);
 #   - both clock domains get an Fmax, and a critical path is reported;
 #   - the second run is a cache hit; the key changes with a parameter and
-#     with the content of a source file, and not with a touch.
+#     with the content of a source file, and not with a touch;
+#   - in context (--lpf, --bit; tb/ecp5/kolo_ecp5_flow_board.v): a real
+#     bitstream (the ECP5 preamble), the design's own 24 flip-flops, 9 pins,
+#     the bitstream again from the cache, and a port the LPF leaves unplaced
+#     fails the build.
 set -euo pipefail
 cd "${TOP:-$(dirname "$0")/..}"
 out=${BUILD:-build}/ecp5-test
@@ -45,4 +49,25 @@ touch "$dut"
 [ "$(flow -P WIDTH=8 --key-only)" = "$k8 cached" ] || fail "key changed on a touch"
 echo "// changed" >> "$dut"
 [ "$(flow -P WIDTH=8 --key-only | cut -d' ' -f2)" = not-cached ] || fail "key ignores source content"
-echo "PASS ecp5-flow ($(grep -o 'key .*' "$out/run1.txt" | head -1))"
+
+# in context: a board top with its LPF, to a bitstream
+board() {
+  scripts/ecp5_flow.py --top kolo_ecp5_flow_board --name flowboard --files tb/ecp5/kolo_ecp5_flow_board.v \
+    --out "$out" --clock clk12=12 --ecppack-opt=--compress "$@"
+}
+board --lpf tb/ecp5/kolo_ecp5_flow_board.lpf --bit "$out/board.bit" --bench > "$out/board1.txt" 2>&1 \
+  || { cat "$out/board1.txt"; fail "board flow failed"; }
+[ "$(bench "$out/board1.txt" ff_ecp5_flowboard)" = 24 ] || { cat "$out/board1.txt"; fail "board: expected 24 FFs"; }
+[ -n "$(bench "$out/board1.txt" bitstream_ecp5_flowboard_seconds)" ] || fail "board: no bitstream time"
+python3 -c "import sys; d=open(sys.argv[1],'rb').read(); sys.exit(0 if b'\\xff\\xff\\xbd\\xb3' in d[:4096] else 1)" \
+  "$out/board.bit" || fail "board: $out/board.bit has no ECP5 preamble"
+io=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['utilisation']['TRELLIS_IO']['used'])" \
+     "$out/flowboard/result.json")
+[ "$io" = 9 ] || fail "board: $io I/O pins, expected 9"
+rm "$out/board.bit"
+board --lpf tb/ecp5/kolo_ecp5_flow_board.lpf --bit "$out/board.bit" > "$out/board2.txt" 2>&1 || fail "board: cached run"
+grep -q ": cached key" "$out/board2.txt" && [ -s "$out/board.bit" ] || fail "board: no bitstream from the cache"
+grep -v 'led_n\[7\]' tb/ecp5/kolo_ecp5_flow_board.lpf > "$out/unplaced.lpf"
+if board --lpf "$out/unplaced.lpf" > "$out/board3.txt" 2>&1; then fail "board: an unplaced port was accepted"; fi
+grep -q "unconstrained" "$out/board3.txt" || { cat "$out/board3.txt"; fail "board: no 'unconstrained' message"; }
+echo "PASS ecp5-flow ($(grep -o 'key .*' "$out/run1.txt" | head -1); board $(grep -o 'key .*' "$out/board1.txt" | head -1))"

@@ -18,7 +18,7 @@
 //               and the TLP ports are in clk's domain)
 //   sp_clk      the service processor (SP_ASYNC = 1: kolo_axil_cdc onto the
 //               service block, kolo_sync_bit for its interrupt, a
-//               kolo_fifo_async for fault records; 0: sp_clk is not used)
+//               kolo_sync_word for its fault reports; 0: sp_clk is not used)
 //   lane_tx_clk[p], lane_rx_clk[p]   per port p: its lanes' TXUSRCLK2 and
 //               RXUSRCLK2 (kolo_chip_port: kolo_link_phy's FIFOs)
 // Resets: rst is the chip reset, asynchronous, active high (power-on, a
@@ -332,6 +332,9 @@ module kolo_chip #(
   wire [6*3-1:0]  svc_peer_port;
   wire [5:0]      link_enable, link_loopback, svc_port_en, port_down;
   wire [7*32-1:0] rtr_out_flits;
+  wire            sp_fault;        // the service processor's fault pulse, in clk's domain
+  wire [3:0]      sp_fault_cause;
+  wire [31:0]     sp_fault_pc;
 
   /* verilator lint_off PINCONNECTEMPTY */  // the router's drop counters by kind: in stat_errors
   kolo_node #(
@@ -361,6 +364,7 @@ module kolo_chip #(
       .s_axil_arvalid(c_arvalid), .s_axil_arready(c_arready), .s_axil_araddr(c_araddr),
       .s_axil_rvalid(c_rvalid), .s_axil_rready(c_rready), .s_axil_rdata(c_rdata), .s_axil_rresp(c_rresp),
       .irq(svc_irq),
+      .sp_fault(sp_fault), .sp_fault_cause(sp_fault_cause), .sp_fault_pc(sp_fault_pc),
       .link_up(svc_link_up), .link_peer_valid(svc_peer_valid), .link_peer_id(svc_peer_id),
       .link_peer_port(svc_peer_port), .link_crc_err(svc_crc_err), .link_replay(svc_replay),
       .link_tx_frame(svc_tx_frame), .link_rx_frame(svc_rx_frame),
@@ -513,6 +517,9 @@ module kolo_chip #(
   wire [3:0]  p_wstrb;
   wire [1:0]  p_bresp, p_rresp;
   wire        p_irq;
+  wire        p_fault;        // kolo_sp's fault pulse (bus error, illegal instruction, ...)
+  wire [3:0]  p_fault_cause;
+  wire [31:0] p_fault_pc;
   wire        rst_sp;
 
   generate
@@ -543,9 +550,48 @@ module kolo_chip #(
           .in (svc_irq),
           .out(p_irq)
       );
+      // Faults cross as one word {count, cause, pc} (kolo_sync_word: always
+      // whole); each change of the count is one fault pulse in clk's domain,
+      // with the cause and pc of the last fault sent. Faults closer together
+      // than one transfer (about 3 clk + 3 sp_clk edges) merge into one.
+      reg  [2:0]  f_count;
+      reg  [35:0] f_info;
+      wire [38:0] f_word;
+      always @(posedge sp_clk) begin
+        if (rst_sp) begin
+          f_count <= 3'd0;
+          f_info  <= 36'd0;
+        end else if (p_fault) begin
+          f_count <= f_count + 3'd1;
+          f_info  <= {p_fault_cause, p_fault_pc};
+        end
+      end
+      kolo_sync_word #(.WIDTH(39)) u_fault_sync (
+          .src_clk(sp_clk), .src_rst(rst_sp), .in({f_count, f_info}),
+          .dst_clk(clk), .dst_rst(rst_sp_core), .out(f_word)
+      );
+      reg [2:0]  f_seen;
+      reg        f_pulse;
+      reg [35:0] f_out;
+      always @(posedge clk) begin
+        if (rst_sp_core) begin
+          f_seen  <= 3'd0;
+          f_pulse <= 1'b0;
+        end else begin
+          f_seen  <= f_word[38:36];
+          f_pulse <= f_word[38:36] != f_seen;
+        end
+        f_out <= f_word[35:0];
+      end
+      assign sp_fault = f_pulse;
+      assign sp_fault_cause = f_out[35:32];
+      assign sp_fault_pc = f_out[31:0];
     end else begin : g_sp_sync
       wire unused_sp_clk = &{1'b0, sp_clk};
       assign rst_sp = rst_core;
+      assign sp_fault = p_fault;
+      assign sp_fault_cause = p_fault_cause;
+      assign sp_fault_pc = p_fault_pc;
       assign c_awvalid = p_awvalid;
       assign p_awready = c_awready;
       assign c_awaddr = p_awaddr;
@@ -578,7 +624,7 @@ module kolo_chip #(
       assign s_axil_rdata = 32'd0;
       assign s_axil_rresp = 2'b00;
       assign s_irq = 1'b0;
-      /* verilator lint_off PINCONNECTEMPTY */  // faults: to the service block once it takes them; trace: tests only
+      /* verilator lint_off PINCONNECTEMPTY */  // trace: tests only
       wire sp_domain_clk = (SP_ASYNC != 0) ? sp_clk : clk;
       kolo_sp #(
           .IMEM_BYTES(SP_IMEM_BYTES),
@@ -597,13 +643,16 @@ module kolo_chip #(
           .m_console_valid(sp_console_valid), .m_console_data(sp_console_data),
           .m_console_ready(sp_console_ready),
           .heartbeat(sp_heartbeat),
-          .fault(), .fault_cause(), .fault_pc(),
+          .fault(p_fault), .fault_cause(p_fault_cause), .fault_pc(p_fault_pc),
           .trace_valid(), .trace_trap(), .trace_cause(), .trace_pc(), .trace_insn(), .trace_rd(),
           .trace_rd_data(), .trace_mem_addr(), .trace_mem_wstrb(), .trace_mem_wdata()
       );
       /* verilator lint_on PINCONNECTEMPTY */
     end else begin : g_sp_ext
       wire unused_sp = &{1'b0, sp_console_ready, rst_sp};
+      assign p_fault = 1'b0;  // an external processor reports its faults itself
+      assign p_fault_cause = 4'd0;
+      assign p_fault_pc = 32'd0;
       assign sp_console_valid = 1'b0;
       assign sp_console_data = 8'd0;
       assign sp_heartbeat = 1'b0;
