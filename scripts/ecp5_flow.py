@@ -117,7 +117,8 @@ def elaborate_ports(yosys, files, incdirs, top, params, work):
     """The unit's ports after parameters, and the source files it uses."""
     chparam = " ".join(f"-chparam {k} {v}" for k, v in params.items())
     inc = " ".join(f"-I {d}" for d in incdirs)
-    script = (f"read_verilog -sv -defer {inc} {' '.join(files)}; "
+    # ECP5 primitives (a board top's DCUA, EHXPLLL, ...) as black boxes
+    script = (f"read_verilog -lib +/ecp5/cells_bb.v; read_verilog -sv -defer {inc} {' '.join(files)}; "
               f"hierarchy -top {top} {chparam}; proc; write_json {work}/ports.json")
     run(yosys + ["-q", "-p", script], log=f"{work}/ports.log", cwd=ROOT)
     mods = json.load(open(f"{work}/ports.json"))["modules"]
@@ -127,8 +128,10 @@ def elaborate_ports(yosys, files, incdirs, top, params, work):
     used = set()
     for m in mods.values():
         src = m["attributes"].get("src", "")
-        if src:
-            used.add(src.split(":")[0])
+        f = src.split(":")[0]
+        # the project's own files (not Yosys' cell library)
+        if f and not os.path.isabs(f) and not f.startswith(".."):
+            used.add(f)
     ports = []
     for name, p in tops[0]["ports"].items():
         if p["direction"] not in ("input", "output"):
@@ -359,7 +362,10 @@ def main():
         srcs = " ".join(os.path.join(ROOT, f) for f in used)
         if board:
             chparam = " ".join(f"-chparam {k} {v}" for k, v in params.items())
-            ys = (f"read_verilog -sv -defer {inc} {srcs}\n"
+            # the ECP5 primitives a board top instantiates (DCUA, EHXPLLL, ...)
+            # are known before hierarchy; synth_ecp5 reads them again
+            ys = (f"read_verilog -lib +/ecp5/cells_bb.v\n"
+                  f"read_verilog -sv -defer {inc} {srcs}\n"
                   f"hierarchy -top {a.top} {chparam}\n"
                   f"synth_ecp5 -top {a.top} -json {tmp}/netlist.json\n"
                   f"tee -q -o {tmp}/stat.json stat -json\n")
@@ -374,7 +380,7 @@ def main():
         print(f"ecp5_flow: {name}: synth_ecp5 of {a.top} {params or ''} ({versions['yosys']}; "
               f"log {cdir}/synth.log)", file=sys.stderr)
         t0 = time.time()
-        run(yosys + ["-q", "-l", f"{tmp}/synth.log", "-s", f"{tmp}/synth.ys"], cwd=tmp)
+        run(yosys + ["-q", "-l", f"{tmp}/synth.log", "-s", f"{tmp}/synth.ys"], log=f"{tmp}/synth.stdout", cwd=tmp)
         t_synth = time.time() - t0
         if board:
             lpf = lpf_text + "".join(f'\nFREQUENCY NET "{c}" {mhz} MHZ;' for c, mhz in clocks.items()) + "\n"

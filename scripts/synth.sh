@@ -19,6 +19,12 @@ set -euo pipefail
 cd "${TOP:-$(dirname "$0")/..}"
 mapfile -t files < <(find rtl -name '*.v' -not -path 'rtl/platform/*' | sort)
 read_rtl="read_verilog -sv -defer -I rtl/include ${files[*]}"
+# run: SYNTH_FILES (optional) reads only these files, elaborated at once (not deferred), so
+# that SYNTH_PRE (optional yosys commands, e.g. chparam -set of the top's parameters) can
+# act on the top before synthesis (kolo_sp: its IMEM holds the firmware image, or Yosys
+# folds a RAM nothing writes into constants)
+if [ -n "${SYNTH_FILES:-}" ]; then read_rtl="read_verilog -sv -I rtl/include $SYNTH_FILES"; fi
+[ -n "${SYNTH_PRE:-}" ] && read_rtl="$read_rtl; $SYNTH_PRE"
 
 # count <stat file> <cell type regex>: sum of the counts of matching cell types
 count() { awk -v re="^($2)\$" '$1 ~ re {n += $2} END {print n + 0}' "$1"; }
