@@ -342,9 +342,10 @@ int Sim::run() {
             return KOLO_SIM_EXIT_NOEXEC;
         }
         // with end-to-end on, a request whose packet (or response) was dropped
-        // waits in its NI for the timeout: requests unanswered and not given up
+        // waits in its NI for the timeout: requests unanswered and not given up,
+        // or (what the oracle cannot see) tags the NIs still hold
         net.reset(new ClusterNet(cluster.get(), [this] {
-            return e2e && oracle_waiting + oracle_abandoned > ni_give_ups();
+            return e2e && (oracle_waiting + oracle_abandoned > ni_give_ups() || cluster->tags_taken());
         }));
         cluster->set_fault(o.fault, o.fault_n);
     } else if (o.net == KOLO_NET_RTL) {

@@ -115,7 +115,7 @@ args)
         ok "partition healed: an operation issued during the cut failed (unreachable)"
     else
         fail "partition healed: status $rc"
-        tail -n 30 <<<"$out"
+        show_out
     fi
     grep -q "0 connected pairs unrouted" <<<"$out" || fail "partition healed: tables not whole again"
     # a partition that lasts: operations across it complete with an error,
@@ -203,7 +203,7 @@ ctl)
     rc=$?
     out=$(cat "$tmp/run.log")
     [ $rc = 0 ] && grep -q "t_random: PASS" <<<"$out" && ok "the program under kolo-ctl's faults finished: PASS" ||
-        { fail "run under kolo-ctl: status $rc"; tail -n 30 <<<"$out"; }
+        { fail "run under kolo-ctl: status $rc"; show_out; }
     settled_ok "kolo-ctl faults"
     ;;
 rtl)

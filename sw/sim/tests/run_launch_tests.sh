@@ -103,8 +103,10 @@ errors)
     # a PE that never comes: the others say which and stop
     server 2x2x2 3
     (SLURM_PROCID=0 SLURM_NTASKS=3 SHMEM_BOOT_TIMEOUT=3 "$T/t_init" >"$tmp/miss0.log" 2>&1) &
+    miss0=$!
     (SLURM_PROCID=1 SLURM_NTASKS=3 SHMEM_BOOT_TIMEOUT=3 "$T/t_init" >"$tmp/miss1.log" 2>&1) &
-    wait %1 %2 2>/dev/null
+    miss1=$!
+    wait $miss0 $miss1
     # (the first to give up stops the other: one of the two says it)
     out=$(cat "$tmp/miss0.log" "$tmp/miss1.log")
     grep -qE "no word from PEs 2 after [0-9]+ s \(SHMEM_BOOT_TIMEOUT\)" <<<"$out" &&
