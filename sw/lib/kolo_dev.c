@@ -267,8 +267,12 @@ int kolo_open(const char *uri, kolo_dev **out, char *err, size_t errlen) {
         rc = kolo_sim_backend_open(d, err, errlen);
     } else if (!strncmp(uri, "vfio:", 5)) {
         rc = kolo_vfio_backend_open(d, uri + 5, err, errlen);
+    } else if (!strncmp(uri, "uart:", 5)) {
+        rc = kolo_uart_backend_open(d, uri + 5, err, errlen);
     } else {
-        kolo_set_err(err, errlen, "kolo_open: unknown device \"%s\" (want \"sim\" or \"vfio:<bdf>\")",
+        kolo_set_err(err, errlen,
+                     "kolo_open: unknown device \"%s\" (want \"sim\", \"vfio:<bdf>\" or "
+                     "\"uart:<tty>[@baud]\")",
                      uri);
         rc = KOLO_E_INVAL;
     }

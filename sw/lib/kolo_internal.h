@@ -88,6 +88,7 @@ struct kolo_ctx {
 /* backends */
 int kolo_sim_backend_open(kolo_dev *dev, char *err, size_t errlen);
 int kolo_vfio_backend_open(kolo_dev *dev, const char *bdf, char *err, size_t errlen);
+int kolo_uart_backend_open(kolo_dev *dev, const char *spec, char *err, size_t errlen);
 
 /* helpers shared by the files of the library */
 void kolo_set_err(char *err, size_t errlen, const char *fmt, ...)
