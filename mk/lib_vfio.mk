@@ -38,3 +38,14 @@ $(LIB_BUILD)/test_uart: sw/tests/test_uart.c sw/tests/uart_board_model.c sw/test
 test-uart-host: $(LIB_BUILD)/test_uart $(DEPS_STAMP)
 	$(if $(SEED),SEED=$(SEED)) $<
 TESTS += uart-host
+
+# kolo-ctl --device=uart:<tty> against a board model on a pseudo-terminal
+$(LIB_BUILD)/uart_board_sim: sw/tests/uart_board_sim.c sw/tests/uart_board_model.c sw/tests/uart_board_model.h \
+    $(LIBKOLO) mk/lib_vfio.mk
+	@mkdir -p $(@D)
+	$(LIB_CC) $(LIB_CFLAGS) -Isw/tests sw/tests/uart_board_sim.c sw/tests/uart_board_model.c $(LIBKOLO) \
+	    -lutil -lpthread -o $@
+.PHONY: test-kolo-ctl-device
+test-kolo-ctl-device: $(KOLO_CTL) $(LIB_BUILD)/uart_board_sim sw/tests/test_kolo_ctl_dev.sh $(DEPS_STAMP)
+	sw/tests/test_kolo_ctl_dev.sh $(KOLO_CTL) $(LIB_BUILD)/uart_board_sim
+TESTS += kolo-ctl-device

@@ -70,9 +70,9 @@ $(SIM_OBJ)/kolo_svc_model.o: sw/model/kolo_svc_model.c $(SIM_HDRS) mk/sim.mk | $
 	@mkdir -p $(@D)
 	$(SIM_CC) $(SIM_CFLAGS) -c $< -o $@
 
-$(KOLO_CTL): sw/tools/kolo-ctl.c mk/sim.mk | $(DEPS_STAMP)
+$(KOLO_CTL): sw/tools/kolo-ctl.c sw/tools/kolo_ctl_dev.c $(LIBKOLO) mk/sim.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(SIM_CC) $(SIM_CFLAGS) $< -o $@
+	$(SIM_CC) $(SIM_CFLAGS) sw/tools/kolo-ctl.c sw/tools/kolo_ctl_dev.c $(LIBKOLO) -lpthread -o $@
 
 $(SIM_CORE_LIB): $(SIM_CORE_OBJS)
 	@rm -f $@

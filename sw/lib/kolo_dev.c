@@ -352,6 +352,12 @@ int kolo_dev_read_reg(kolo_dev *d, uint32_t off, unsigned size, uint64_t *val) {
     return d->be.mmio_read(d->user, 0, off, size, val) ? KOLO_E_IO : 0;
 }
 
+int kolo_dev_write_reg(kolo_dev *d, uint32_t off, unsigned size, uint64_t val) {
+    if (!d || (size != 4 && size != 8) || (off & (size - 1)) || off >= KOLO_BAR0_SIZE)
+        return KOLO_E_INVAL;
+    return d->be.mmio_write(d->user, 0, off, &val, size) ? KOLO_E_IO : 0;
+}
+
 /* ---- DMA memory ------------------------------------------------------------- */
 static size_t page_size(void) {
     long p = sysconf(_SC_PAGESIZE);
