@@ -260,6 +260,11 @@ def main():
     if not a.board:
         say(f"{a.cmd} needs a board: {', '.join(board_names())}")
         return 3
+    chip = os.path.join(ROOT, "rtl", "chip", "kolo_chip.v")
+    if a.cmd not in ("flash",) and not os.path.exists(chip):
+        say(f"{a.cmd} {a.board}: the board tops wrap kolo_chip, and rtl/chip/kolo_chip.v is not in "
+            f"this tree yet: nothing was built.")
+        return MISSING
     try:
         b = Board(a.board)
         if a.cmd == "filelist":
