@@ -71,3 +71,13 @@ TESTS += formal-$(1)
 FORMAL += $(1)
 endef
 $(foreach c,$(FORMAL_CELLS),$(eval $(call formal_cell_targets,$(c))))
+
+# ---- issue 19: assertions in every simulation ---------------------------------
+# formal/README.md says how the RTL's checks behave in simulation.
+#   make test-assert-planted  every Verilator build passes $(VL_CHECKS); each RTL
+#                             guard and two `ifdef FORMAL properties planted once:
+#                             the run stops (Verilator and Icarus)
+.PHONY: test-assert-planted
+test-assert-planted: $(DEPS_STAMP)
+	@tb/assert/run.sh
+TESTS += assert-planted
