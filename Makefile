@@ -33,7 +33,7 @@ help:
 	@echo "  make test     lint, unit, network, C and quick formal tests"
 	@echo "  make bench    every benchmark (lines 'BENCH <name> <value> <unit>')"
 	@echo "  make formal   full formal proofs"
-	@echo "  make lint     Verilator, Icarus and Yosys lint of all RTL"
+	@echo "  make lint     Verilator, Icarus, Yosys and slang lint of all RTL"
 	@echo "  make waves TEST=<name>  rerun one test with an FST window + .gtkw"
 	@echo "  make deps     install missing tools (apt-get)"
 

@@ -411,6 +411,21 @@ static void handle_events(kolo_fw *fw) {
             fw->stats.mbx_overflow++;
             request_sync(fw);
             break;
+        case KOLO_SVC_EVT_SP_FAULT: {
+            /* this processor faulted earlier (its trap handler has printed
+             * the details); the block counted it in SYS_SP_FAULTS */
+            uint32_t info = (e & KOLO_SVC_EVT_DATA_INFO_MASK) >> KOLO_SVC_EVT_DATA_INFO_SHIFT;
+            fw_line l;
+            fw->stats.sp_faults++;
+            ln_start(&l, fw);
+            ln_s(&l, "service processor fault, cause ");
+            ln_u(&l, info & 0xfu);
+            ln_s(&l, " at pc ");
+            ln_x(&l, (info >> 4) << 2, 6);
+            ln_s(&l, " (pc bits 21:2)");
+            log_line(fw, &l);
+            break;
+        }
         default: break;
         }
     }
@@ -554,7 +569,10 @@ int kolo_fw_init(kolo_fw *fw, kolo_hal *hal, const kolo_fw_config *cfg, void *ws
     ln_u(&l, fw->topo.size[2]);
     ln_s(&l, fw->set ? ", whole-set checks" : ", own-table checks");
     if (fw->cfg.verbose) log_line(fw, &l);
-    if (!fw->present) fw->stage = KOLO_FW_RUNNING; /* a 1x1x1 torus has no links */
+    if (!fw->present) { /* a 1x1x1 torus has no links: running at once, and FW_STATE says so */
+        fw->stage = KOLO_FW_RUNNING;
+        wr(fw, KOLO_SVC_SYS_FW_STATE, (uint32_t)fw->stage | (uint32_t)fw->installed_digest << 16);
+    }
     return 0;
 }
 

@@ -52,6 +52,7 @@ typedef struct {
     uint32_t mgmt_sent, mgmt_received, mgmt_bad, records_new, records_stale;
     uint32_t recomputes, installs, check_failures, unreachable_dsts;
     uint32_t txq_full, sync_requests;
+    uint32_t sp_faults;      /* SP_FAULT events: this service processor faulted */
     uint32_t unrouted_pairs; /* connected pairs the last table could not route */
     uint64_t last_install_time;  /* cycle of the last table switch */
     uint64_t last_change_time;   /* cycle the fault set last changed here */

@@ -1,7 +1,8 @@
 /* kolo_hal.h - the firmware's whole view of the hardware: 32-bit register
  * access on the service CSR bus (addresses of kolo_svc_regs.h), time in core
  * clock cycles, waiting for the interrupt line, and a log line. Each platform
- * implements it: fw/ppc440 (ML507 board / QEMU), sw/sim/svc.cpp (one
+ * implements it: fw/ppc440 (ML507 board / QEMU), fw/rv32 (kolo_sp, QEMU virt,
+ * vendor RISC-V soft cores), sw/sim/svc.cpp (one
  * firmware instance per simulated node). Freestanding C99. */
 #ifndef KOLO_HAL_H
 #define KOLO_HAL_H

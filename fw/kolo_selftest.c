@@ -1,6 +1,8 @@
 /* kolo_selftest.c - see kolo_selftest.h. Freestanding C99. */
 #include "kolo_selftest.h"
 
+#include "kolo_print.h"
+
 /* the sample tori: x, y, z */
 static const uint8_t st_tori[][3] = {
     {2, 2, 2}, {3, 3, 3}, {4, 4, 4}, {4, 4, 1}, {8, 1, 1}, {5, 3, 2},
@@ -136,6 +138,10 @@ size_t kolo_selftest_workspace_size(void) {
 }
 
 uint32_t kolo_selftest_run(void *ws, size_t ws_size, kolo_selftest_report *r) {
+    return kolo_selftest_run_tori(ws, ws_size, ST_NTORI, r);
+}
+
+uint32_t kolo_selftest_run_tori(void *ws, size_t ws_size, unsigned ntori, kolo_selftest_report *r) {
     uint32_t h = FNV_OFFSET, seed = ST_LCG_SEED;
     uintptr_t base;
     kolo_faults *f;
@@ -153,7 +159,9 @@ uint32_t kolo_selftest_run(void *ws, size_t ws_size, kolo_selftest_report *r) {
     f = (kolo_faults *)base;
     tables = (kolo_route_entry *)(base + align8(sizeof(kolo_faults)));
 
-    for (ti = 0; ti < ST_NTORI; ti++) {
+    if (ntori > ST_NTORI)
+        ntori = ST_NTORI;
+    for (ti = 0; ti < ntori; ti++) {
         kolo_topo t;
         unsigned nodes, i;
         size_t nent;
@@ -224,4 +232,25 @@ uint32_t kolo_selftest_run(void *ws, size_t ws_size, kolo_selftest_report *r) {
     h = fnv_u32(h, r->route_errors);
     r->digest = h;
     return h;
+}
+
+int kolo_selftest_print(const kolo_selftest_report *r, void (*putc)(char c)) {
+    if (r->error != KOLO_OK) {
+        kolo_print_str(putc, "kolo selftest: workspace too small\n");
+        return 1;
+    }
+    kolo_print_str(putc, "kolo selftest: tori ");
+    kolo_print_dec(putc, r->tori);
+    kolo_print_str(putc, ", fault sets ");
+    kolo_print_dec(putc, r->fault_sets);
+    kolo_print_str(putc, ", entries ");
+    kolo_print_dec(putc, r->entries);
+    kolo_print_str(putc, ", deadlock failures ");
+    kolo_print_dec(putc, r->deadlock_failures);
+    kolo_print_str(putc, ", unrouted pairs ");
+    kolo_print_dec(putc, r->unrouted_pairs);
+    kolo_print_str(putc, "\nkolo selftest digest 0x");
+    kolo_print_hex32(putc, r->digest);
+    kolo_print_str(putc, "\n");
+    return r->deadlock_failures || r->check_failures || r->route_errors;
 }

@@ -38,5 +38,17 @@ size_t kolo_selftest_workspace_size(void);
 /* Run the self-test; returns the digest (also in r->digest). With too small
  * a workspace nothing runs: r->error = KOLO_E_NOSPACE and 0 is returned. */
 uint32_t kolo_selftest_run(void *ws, size_t ws_size, kolo_selftest_report *r);
+/* The same over the first `tori` sample tori only (the quick self-test of
+ * slow targets such as a simulated core: 1 is the 2x2x2 torus); its digest
+ * is that of the shorter run, the same on every machine. */
+uint32_t kolo_selftest_run_tori(void *ws, size_t ws_size, unsigned tori, kolo_selftest_report *r);
+
+/* The self-test's lines, the same on every target (the tests compare them):
+ *   kolo selftest: tori N, fault sets N, entries N, deadlock failures N, unrouted pairs N
+ *   kolo selftest digest 0xXXXXXXXX
+ * (or "kolo selftest: workspace too small"), each ended by '\n', through
+ * putc. Returns 1 when the report shows a failure (a deadlock, a check, a
+ * routing error, no workspace), else 0. */
+int kolo_selftest_print(const kolo_selftest_report *r, void (*putc)(char c));
 
 #endif

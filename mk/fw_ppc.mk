@@ -1,7 +1,7 @@
 # mk/fw_ppc.mk - the service-processor firmware image for the PowerPC 440 of
 # the Xilinx ML507, booted in QEMU (virtex-ml507), and its routing self-test:
 #   build/fw/ppc440/kolo_fw_ppc440.elf   firmware image (fw/ppc440, fw/kolo_fw.c over the ML507 HAL,
-#                                        fw/kolo_selftest.c,
+#                                        fw/kolo_selftest.c, fw/kolo_print.c,
 #                                        sw/route built for powerpc-linux-gnu, freestanding)
 #   build/fw/selftest_native             the same self-test built for the host
 #   make fw-ppc                          both
@@ -16,10 +16,10 @@ FW_PPC_CFLAGS = -mcpu=440 -msoft-float -ffreestanding -fno-builtin -nostdlib -st
                  -fno-pie -msdata=none -G 0 -Wall -Wextra -Werror -Isw/include -Ifw
 FW_PPC_LDFLAGS := -no-pie -T fw/ppc440/ml507.ld -Wl,--build-id=none -Wl,--no-warn-rwx-segments
 FW_PPC_SRCS := fw/ppc440/start.S fw/ppc440/main.c fw/ppc440/uart16550.c fw/ppc440/libc_min.c \
-               fw/ppc440/hal_ml507.c fw/kolo_fw.c fw/kolo_selftest.c sw/route/kolo_route.c
-FW_PPC_H := fw/ppc440/uart16550.h fw/kolo_selftest.h fw/kolo_fw.h fw/kolo_hal.h sw/include/kolo_route.h \
+               fw/ppc440/hal_ml507.c fw/kolo_fw.c fw/kolo_selftest.c fw/kolo_print.c sw/route/kolo_route.c
+FW_PPC_H := fw/ppc440/uart16550.h fw/kolo_print.h fw/kolo_selftest.h fw/kolo_fw.h fw/kolo_hal.h sw/include/kolo_route.h \
             sw/include/kolo_svc_regs.h
-FW_SELFTEST_SRCS := fw/tools/selftest_native.c fw/kolo_selftest.c sw/route/kolo_route.c
+FW_SELFTEST_SRCS := fw/tools/selftest_native.c fw/kolo_selftest.c fw/kolo_print.c sw/route/kolo_route.c
 
 $(FW_PPC_BUILD)/kolo_fw_ppc440.elf: $(FW_PPC_SRCS) $(FW_PPC_H) fw/ppc440/ml507.ld mk/fw_ppc.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)

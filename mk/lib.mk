@@ -26,6 +26,8 @@ LIB_INC := -Isw/include -Isw/lib -Isw/shmem
 LIB_CFLAGS := -std=c11 -O2 -g $(LIB_WARN) $(LIB_INC)
 LIB_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 LIB_SAN_CFLAGS := -std=c11 -O1 -g $(LIB_WARN) $(LIB_SAN) $(LIB_INC)
+# ThreadSanitizer builds (build/lib/tsan): the threads test runs on them too
+LIB_TSAN_CFLAGS := -std=c11 -O1 -g $(LIB_WARN) -fsanitize=thread $(LIB_INC)
 LIB_SEED_ENV = $(if $(SEED),SEED=$(SEED))
 
 LIB_KOLO_SRCS := $(wildcard sw/lib/*.c)
@@ -37,15 +39,20 @@ LIB_KOLO_OBJS := $(patsubst sw/lib/%.c,$(LIB_BUILD)/obj/%.o,$(LIB_KOLO_SRCS))
 LIB_SHMEM_OBJS := $(patsubst sw/shmem/%.c,$(LIB_BUILD)/obj/shmem_%.o,$(LIB_SHMEM_SRCS))
 LIB_KOLO_SOBJS := $(patsubst sw/lib/%.c,$(LIB_BUILD)/san/obj/%.o,$(LIB_KOLO_SRCS))
 LIB_SHMEM_SOBJS := $(patsubst sw/shmem/%.c,$(LIB_BUILD)/san/obj/shmem_%.o,$(LIB_SHMEM_SRCS))
+LIB_KOLO_TOBJS := $(patsubst sw/lib/%.c,$(LIB_BUILD)/tsan/obj/%.o,$(LIB_KOLO_SRCS))
+LIB_SHMEM_TOBJS := $(patsubst sw/shmem/%.c,$(LIB_BUILD)/tsan/obj/shmem_%.o,$(LIB_SHMEM_SRCS))
 
 LIBKOLO := $(LIB_BUILD)/libkolo.a
 LIBKOLO_SHMEM := $(LIB_BUILD)/libkolo_shmem.a
 LIBKOLO_SAN := $(LIB_BUILD)/san/libkolo.a
 LIBKOLO_SHMEM_SAN := $(LIB_BUILD)/san/libkolo_shmem.a
+LIBKOLO_TSAN := $(LIB_BUILD)/tsan/libkolo.a
+LIBKOLO_SHMEM_TSAN := $(LIB_BUILD)/tsan/libkolo_shmem.a
 OSHCC := sw/shmem/oshcc
 
-.PHONY: lib examples
+.PHONY: lib lib-tsan examples
 lib: $(LIBKOLO) $(LIBKOLO_SHMEM) $(LIBKOLO_SAN) $(LIBKOLO_SHMEM_SAN)
+lib-tsan: $(LIBKOLO_TSAN) $(LIBKOLO_SHMEM_TSAN)
 
 $(LIB_BUILD)/obj/%.o: sw/lib/%.c $(LIB_HDRS) mk/lib.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)
@@ -59,6 +66,12 @@ $(LIB_BUILD)/san/obj/%.o: sw/lib/%.c $(LIB_HDRS) mk/lib.mk | $(DEPS_STAMP)
 $(LIB_BUILD)/san/obj/shmem_%.o: sw/shmem/%.c $(LIB_HDRS) mk/lib.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(LIB_CC) $(LIB_SAN_CFLAGS) -c $< -o $@
+$(LIB_BUILD)/tsan/obj/%.o: sw/lib/%.c $(LIB_HDRS) mk/lib.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(LIB_CC) $(LIB_TSAN_CFLAGS) -c $< -o $@
+$(LIB_BUILD)/tsan/obj/shmem_%.o: sw/shmem/%.c $(LIB_HDRS) mk/lib.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(LIB_CC) $(LIB_TSAN_CFLAGS) -c $< -o $@
 
 $(LIBKOLO): $(LIB_KOLO_OBJS)
 	@rm -f $@
@@ -70,6 +83,12 @@ $(LIBKOLO_SAN): $(LIB_KOLO_SOBJS)
 	@rm -f $@
 	ar rcs $@ $^
 $(LIBKOLO_SHMEM_SAN): $(LIB_SHMEM_SOBJS)
+	@rm -f $@
+	ar rcs $@ $^
+$(LIBKOLO_TSAN): $(LIB_KOLO_TOBJS)
+	@rm -f $@
+	ar rcs $@ $^
+$(LIBKOLO_SHMEM_TSAN): $(LIB_SHMEM_TOBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -117,14 +136,23 @@ $(LIB_BUILD)/shmem_tests/%: sw/tests/shmem/%.c sw/tests/shmem/shmem_test.h $(LIB
 	KOLO_SAN=1 KOLO_BUILD=$(abspath $(BUILD)) $(OSHCC) -O1 -g -Wall -Wextra -Werror -Isw/tests/shmem \
 	    $< -o $@ -lm
 
+# the threads test also under ThreadSanitizer
+$(LIB_BUILD)/shmem_tests/t_threads_tsan: sw/tests/shmem/t_threads.c sw/tests/shmem/shmem_test.h \
+    $(LIBKOLO_TSAN) $(LIBKOLO_SHMEM_TSAN) $(OSHCC) sw/shmem/shmem.h
+	@mkdir -p $(@D)
+	KOLO_SAN=thread KOLO_BUILD=$(abspath $(BUILD)) $(OSHCC) -O1 -g -Wall -Wextra -Werror -Isw/tests/shmem \
+	    $< -o $@ -lm
+
 LIB_SHMEM_RUN = sw/tests/shmem/run.sh $(abspath $(BUILD))
 LIB_SHMEM_T = $(LIB_BUILD)/shmem_tests
 
 # test group -> the programs it runs (see sw/tests/shmem/run.sh)
-LIB_SHMEM_GROUPS := init rma amo sync signal coll heap errors random
+LIB_SHMEM_GROUPS := init rma amo sync signal coll heap errors generic random
 lib_group_bins = $(LIB_SHMEM_T)/t_$(1)
 $(foreach g,$(LIB_SHMEM_GROUPS),$(eval test-lib-shmem-$(g): sim $(call lib_group_bins,$(g)) \
     sw/tests/shmem/run.sh ; $$(LIB_SEED_ENV) $$(LIB_SHMEM_RUN) $(g)))
+test-lib-shmem-threads: sim $(LIB_SHMEM_T)/t_threads $(LIB_SHMEM_T)/t_threads_tsan sw/tests/shmem/run.sh
+	$(LIB_SEED_ENV) $(LIB_SHMEM_RUN) threads
 test-lib-shmem-rtl: sim $(BUILD)/sim/kolo-sim-2x2x2 $(addprefix $(LIB_SHMEM_T)/,t_random t_signal t_amo t_coll) \
     sw/tests/shmem/run.sh
 	$(LIB_SEED_ENV) $(LIB_SHMEM_RUN) rtl
@@ -138,8 +166,8 @@ test-lib-shmem-rtlni-long: sim $(BUILD)/sim/kolo-sim-ni-2x2x2 \
 	$(LIB_SEED_ENV) $(LIB_SHMEM_RUN) rtlni-long
 test-lib-examples: sim $(LIB_EXAMPLE_BINS) sw/tests/shmem/run.sh
 	$(LIB_SHMEM_RUN) examples
-.PHONY: $(addprefix test-lib-shmem-,$(LIB_SHMEM_GROUPS) rtl rtlni rtlni-long) test-lib-examples
-LIB_SHMEM_GROUPS += rtl rtlni
+.PHONY: $(addprefix test-lib-shmem-,$(LIB_SHMEM_GROUPS) threads rtl rtlni rtlni-long) test-lib-examples
+LIB_SHMEM_GROUPS += threads rtl rtlni
 TESTS += $(addprefix lib-shmem-,$(LIB_SHMEM_GROUPS)) lib-examples
 
 # ---- benchmarks: latencies and bandwidth in simulated cycles -------------------------------

@@ -12,7 +12,8 @@ LINK_CELLS_BUILD := $(BUILD)/link_cells
 LINK_CELLS_RTL_DIR := $(TOP)/rtl/link
 LINK_CELLS_TB_DIR := $(TOP)/tb/unit
 LINK_CELLS_REF := $(TOP)/tb/common/kolo_linkref.h
-LINK_CELLS_VERILATOR := verilator $(VL_CHECKS) --cc --exe --build -O2 -Wall -j 2
+LINK_CELLS_VERILATOR := verilator $(VL_CHECKS) --cc --exe --build -O2 -Wall -j 2 -I$(TOP)/rtl/include
+LINK_CELLS_INC := $(wildcard rtl/include/*.vh)
 LINK_CELLS_CFLAGS := -O1 -std=c++17 -Wall -I$(LINK_CELLS_TB_DIR)/common -I$(TOP)/tb/common
 LINK_CELLS_SEED_ENV = $(if $(SEED),SEED=$(SEED))
 
@@ -22,7 +23,7 @@ LINK_CELLS_SEED_ENV = $(if $(SEED),SEED=$(SEED))
 define link_cells_unit
 $(LINK_CELLS_BUILD)/unit/$(1)/obj/tb_$(1): $(LINK_CELLS_TB_DIR)/$(1)/tb_$(1).v \
     $(LINK_CELLS_TB_DIR)/$(1)/tb_$(1).cpp $(2) $(LINK_CELLS_TB_DIR)/common/tb_util.h \
-    $(LINK_CELLS_REF) mk/link_cells.mk | $(DEPS_STAMP)
+    $(LINK_CELLS_REF) $(LINK_CELLS_INC) mk/link_cells.mk | $(DEPS_STAMP)
 	@mkdir -p $(LINK_CELLS_BUILD)/unit/$(1)
 	@echo "verilator tb_$(1)"
 	@$(LINK_CELLS_VERILATOR) --top-module tb_$(1) -CFLAGS "$(LINK_CELLS_CFLAGS)" \
@@ -44,5 +45,5 @@ $(LINK_CELLS_BUILD)/linkref_c11.ok: $(LINK_CELLS_REF) mk/link_cells.mk | $(DEPS_
 	@gcc -std=c11 -Wall -Wextra -pedantic -Werror -fsyntax-only -x c $<
 	@touch $@
 
-$(eval $(call link_cells_unit,crc32c,$(LINK_CELLS_RTL_DIR)/kolo_crc32c_64.v $(LINK_CELLS_RTL_DIR)/kolo_crc8_56.v,$(LINK_CELLS_BUILD)/linkref_c11.ok))
+$(eval $(call link_cells_unit,crc32c,$(LINK_CELLS_RTL_DIR)/kolo_crc32c_64.v $(LINK_CELLS_RTL_DIR)/kolo_crc32c_64x2.v $(LINK_CELLS_RTL_DIR)/kolo_crc8_56.v,$(LINK_CELLS_BUILD)/linkref_c11.ok))
 $(eval $(call link_cells_unit,scrambler,$(LINK_CELLS_RTL_DIR)/kolo_scrambler.v $(LINK_CELLS_RTL_DIR)/kolo_descrambler.v,))

@@ -8,7 +8,8 @@ LINK_CORE_BUILD := $(BUILD)/link_core
 LINK_CORE_BIN := $(LINK_CORE_BUILD)/obj/tb_link_core
 LINK_CORE_SRC := tb/unit/link_core/tb_link_core.v tb/unit/link_core/tb_link_core.cpp \
     $(wildcard rtl/link/kolo_link_core.v rtl/link/kolo_link_tx.v rtl/link/kolo_link_rx.v \
-    rtl/link/kolo_crc32c_64.v rtl/link/kolo_crc8_56.v) rtl/include/kolo_link_defs.vh tb/unit/common/tb_util.h
+    rtl/link/kolo_crc32c_64.v rtl/link/kolo_crc32c_64x2.v rtl/link/kolo_crc8_56.v) rtl/include/kolo_link_defs.vh \
+    rtl/include/kolo_crc32c_masks.vh tb/unit/common/tb_util.h
 
 $(LINK_CORE_BIN): $(LINK_CORE_SRC) mk/link_core.mk | $(DEPS_STAMP)
 	@mkdir -p $(LINK_CORE_BUILD)

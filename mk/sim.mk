@@ -40,10 +40,12 @@ KOLO_SIM := $(SIM_BUILD)/kolo-sim
 KOLO_RUN := $(SIM_BUILD)/kolo-run
 
 # the C NI model: build/sw/libkolo_ni_model.a from mk/ni_model.mk
-SIM_HDRS := $(wildcard sw/include/*.h) sw/sim/sim.h sw/sim/sim_opts.h sw/sim/svc.h sw/sim/ctl.h sw/sim/trace.h \
+SIM_HDRS := $(wildcard sw/include/*.h) sw/sim/sim.h sw/sim/sim_core.h sw/sim/sim_opts.h sw/sim/svc.h sw/sim/ctl.h \
+    sw/sim/trace.h \
     sw/lib/kolo_sim_client.h fw/kolo_fw.h fw/kolo_hal.h
 # the service processors: the service block model and the native firmware, one per node
-SIM_CORE_OBJS := $(SIM_OBJ)/sim.o $(SIM_OBJ)/net_ideal.o $(SIM_OBJ)/sim_opts.o $(SIM_OBJ)/svc.o \
+SIM_CORE_OBJS := $(SIM_OBJ)/sim.o $(SIM_OBJ)/sim_pes.o $(SIM_OBJ)/sim_oracle.o $(SIM_OBJ)/sim_faults.o \
+    $(SIM_OBJ)/net_ideal.o $(SIM_OBJ)/sim_opts.o $(SIM_OBJ)/svc.o \
     $(SIM_OBJ)/ctl.o $(SIM_OBJ)/trace.o $(SIM_OBJ)/kolo_fw.o $(SIM_OBJ)/kolo_svc_model.o
 KOLO_CTL := $(SIM_BUILD)/kolo-ctl
 SIM_CORE_LIB := $(SIM_BUILD)/libkolo_simcore.a
@@ -225,8 +227,9 @@ bench-fault_recovery_4x4x4: $(SIM_TEST_DEPS) $(BUILD)/examples/torus_work
 	    $(BUILD)/examples/torus_work 40 2>/dev/null | grep -E '^BENCH fault_(recovery|traffic)'
 BENCHES += fault_recovery_4x4x4
 
-# make demo DEMO_TORUS=2x2x2, checked: correct results, both faults handled,
-# trace and save file written
+# make demo DEMO_TORUS=2x2x2, checked: correct results, both faults handled, the
+# terminal tells the story and the summary and leaves the per-NI table to the log,
+# trace and save file written and checked against each other (the demo runs the check)
 .PHONY: test-demo-2x2x2
 test-demo-2x2x2: $(KOLO_RUN) $(KOLO_SIM) $(BUILD)/examples/torus_work
 	@out=$$($(MAKE) --no-print-directory demo DEMO_TORUS=2x2x2 2>&1); rc=$$?; echo "$$out" | tail -n 12; \
@@ -234,7 +237,12 @@ test-demo-2x2x2: $(KOLO_RUN) $(KOLO_SIM) $(BUILD)/examples/torus_work
 	[ $$rc = 0 ] || { echo "FAIL: make demo exit $$rc"; fail=1; }; \
 	echo "$$out" | grep -q 'demo: the job finished with correct results' || { echo "FAIL: no success line"; fail=1; }; \
 	[ $$(grep -c '^fault at .*new tables everywhere' $(BUILD)/demo/run.log) = 2 ] || { echo "FAIL: not both faults handled"; fail=1; }; \
-	fst2vcd $(BUILD)/demo/fault.fst 2>/dev/null | grep -q 'fault_events' || { echo "FAIL: no FST trace"; fail=1; }; \
+	[ $$(echo "$$out" | grep -c '^fault at .*new tables everywhere') = 2 ] || { echo "FAIL: the summary is not on the terminal"; fail=1; }; \
+	echo "$$out" | grep -q 'TX_PKTS\|^---- every NI' && { echo "FAIL: the per-NI table is on the terminal"; fail=1; }; \
+	grep -q '^---- every NI ----' $(BUILD)/demo/run.log && grep -q '^(1,1,1) ' $(BUILD)/demo/run.log \
+	    || { echo "FAIL: no per-NI table in run.log"; fail=1; }; \
+	grep -q '^BENCH demo_recovery_cycles' $(BUILD)/demo/run.log || { echo "FAIL: no BENCH lines in run.log"; fail=1; }; \
 	grep -q '^kolo.node_1_1_1.up' $(BUILD)/demo/fault.gtkw || { echo "FAIL: no save file"; fail=1; }; \
+	grep '^gtkw: .*fault.gtkw: [0-9]* signals' $(BUILD)/demo/gtkw-check.log || { echo "FAIL: save file not checked"; fail=1; }; \
 	[ $$fail = 0 ] && echo "demo-2x2x2: PASS"; exit $$fail
 TESTS += demo-2x2x2

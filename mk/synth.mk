@@ -16,14 +16,15 @@ SYNTH_BENCH_CYCLONEV := router_alms_cyclonev
 $(SYNTH_DIR)/router_%.stat: $(SYNTH_RTL) scripts/synth.sh | $(DEPS_STAMP)
 	@scripts/synth.sh run $* $(SYNTH_DIR)
 # $(call synth_unit,<unit>[,<rtl files>]): synth_xilinx of kolo_<unit> at default parameters
-# once, and its benchmarks bench-<unit>_luts_xc7, _ffs_xc7, _bram_xc7 (default files: all RTL)
+# once, and its benchmarks bench-<unit>_luts_xc7, _ffs_xc7, _bram_xc7, _logic_depth_xc7
+# (default files: all RTL)
 define synth_unit
 $$(SYNTH_DIR)/$(1)_xc7.stat: $(or $(2),$$(SYNTH_RTL)) scripts/synth.sh | $$(DEPS_STAMP)
 	@scripts/synth.sh run xc7 $$(SYNTH_DIR) $(1)
-.PHONY: bench-$(1)_luts_xc7 bench-$(1)_ffs_xc7 bench-$(1)_bram_xc7
-bench-$(1)_luts_xc7 bench-$(1)_ffs_xc7 bench-$(1)_bram_xc7: bench-%: $$(SYNTH_DIR)/$(1)_xc7.stat
+.PHONY: bench-$(1)_luts_xc7 bench-$(1)_ffs_xc7 bench-$(1)_bram_xc7 bench-$(1)_logic_depth_xc7
+bench-$(1)_luts_xc7 bench-$(1)_ffs_xc7 bench-$(1)_bram_xc7 bench-$(1)_logic_depth_xc7: bench-%: $$(SYNTH_DIR)/$(1)_xc7.stat
 	@scripts/synth.sh bench $$* $$(SYNTH_DIR)
-BENCHES += $(1)_luts_xc7 $(1)_ffs_xc7 $(1)_bram_xc7
+BENCHES += $(1)_luts_xc7 $(1)_ffs_xc7 $(1)_bram_xc7 $(1)_logic_depth_xc7
 endef
 # one end of a link (kolo_link: core + PHY, 1 lane, default parameters)
 $(eval $(call synth_unit,link))

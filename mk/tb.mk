@@ -40,7 +40,7 @@ $(TORUS_BUILD)/$(1)$(8)/tb_torus: $(TORUS_RTL) $(TORUS_TB_DEPS) | $(DEPS_STAMP)
 tb-torus-$(1)$(8): $(TORUS_BUILD)/$(1)$(8)/tb_torus
 endef
 
-TORUS_CFGS := 2x2x2 3x3x3 4x4x4 4x4x1 1x1x8 8x1x1 8x1x1_b0
+TORUS_CFGS := 2x1x1 2x2x2 3x3x3 4x4x4 4x4x1 1x1x8 8x1x1 8x1x1_b0
 cfg_dims = $(subst x, ,$(firstword $(subst _, ,$(1))))
 cfg_bubble = $(if $(findstring _b0,$(1)),0,1)
 $(foreach c,$(TORUS_CFGS),$(eval $(call torus_cfg,$(c),$(word 1,$(call cfg_dims,$(c))),$(word 2,$(call cfg_dims,$(c))),$(word 3,$(call cfg_dims,$(c))),$(call cfg_bubble,$(c)),--hierarchical,,)))
@@ -72,6 +72,7 @@ endef
 # Mixed traffic (all patterns, ordered and adaptive, both vnets, 0..32 payload
 # flits) with ejection backpressure on every torus shape of the issue.
 TORUS_MIX := --pattern=uniform:4,transpose,bitcomp,hotspot,neighbor --len=0-32 --bp=0.2
+$(eval $(call torus_test,2x1x1-mixed,2x1x1,10,$(TORUS_MIX) --rate=0.3 --packets=4000))
 $(eval $(call torus_test,2x2x2-mixed,2x2x2,11,$(TORUS_MIX) --rate=0.3 --packets=20000))
 $(eval $(call torus_test,3x3x3-mixed,3x3x3,12,$(TORUS_MIX) --rate=0.3 --packets=10000))
 $(eval $(call torus_test,4x4x4-mixed,4x4x4,13,$(TORUS_MIX) --rate=0.2 --packets=8000))
@@ -144,51 +145,65 @@ DEMO_ROUNDS ?= $(if $(filter 4x4x4,$(DEMO_TORUS)),100,300)
 DEMO_LINK_AT ?= 100000
 DEMO_NODE_AT ?= 130000
 .PHONY: demo demo-rtl
-demo: $(KOLO_RUN) $(KOLO_SIM) $(BUILD)/examples/torus_work scripts/demo_gtkw.sh | $(DEPS_STAMP)
+demo: $(KOLO_RUN) $(KOLO_SIM) $(BUILD)/examples/torus_work scripts/gtkw.py | $(DEPS_STAMP)
 	@mkdir -p $(DEMO_DIR)
 	@n=$(demo_nodes); last=$$((n - 1)); \
 	echo "==== kolo demo: $(DEMO_TORUS) torus, $$last PEs running torus_work ($(DEMO_ROUNDS) rounds) ===="; \
 	echo "cycle $(DEMO_LINK_AT): the link leaving node 0 through X+ fails; cycle $(DEMO_NODE_AT): node index $$last dies"; \
 	echo; \
-	$(KOLO_RUN) -t $(DEMO_TORUS) -n $$last --timeout=600 --report --bench=demo \
+	$(KOLO_RUN) -t $(DEMO_TORUS) -n $$last --timeout=600 --report=full --bench=demo \
 	    --fail-link=$(DEMO_LINK_AT):0:X+ --fail-node=$(DEMO_NODE_AT):$$last \
 	    --trace=$(DEMO_DIR)/fault.vcd --trace-window=$$(($(DEMO_LINK_AT) - 1000)):40000 \
 	    $(BUILD)/examples/torus_work $(DEMO_ROUNDS) > $(DEMO_DIR)/run.log 2>&1; rc=$$?; \
-	grep -v '^  [0-9a-f][0-9a-f][0-9a-f] \|^PEs: ' $(DEMO_DIR)/run.log; \
+	sed -n '/^---- every NI ----$$/q; /^BENCH /d; p' $(DEMO_DIR)/run.log; \
 	vcd2fst $(DEMO_DIR)/fault.vcd $(DEMO_DIR)/fault.fst && rm -f $(DEMO_DIR)/fault.vcd; \
 	last_id=$$(printf 'node_%d_%d_%d' $$(echo $(DEMO_TORUS) | awk -F x -v i=$$last '{print i % $$1, int(i / $$1) % $$2, int(i / ($$1 * $$2))}')); \
 	nb=$$(printf 'node_%d_0_0' $$((1 % $(word 1,$(subst x, ,$(DEMO_TORUS)))))); \
-	scripts/demo_gtkw.sh $(DEMO_DIR)/fault.fst $(DEMO_DIR)/fault.gtkw node_0_0_0 $$nb $$last_id > /dev/null; \
-	echo; echo "==== demo summary ===="; \
-	grep -E '^fault at|^faults:|^end to end:|torus_work: .* PEs' $(DEMO_DIR)/run.log; \
-	echo "trace of the failures: $(DEMO_DIR)/fault.fst (view: gtkwave $(DEMO_DIR)/fault.gtkw)"; \
-	echo "full log: $(DEMO_DIR)/run.log"; \
+	scripts/gtkw.py demo $(DEMO_DIR)/fault.fst $(DEMO_DIR)/fault.gtkw \
+	    --view=$$(($(DEMO_LINK_AT) - 1000)):$$(($(DEMO_LINK_AT) + 8000)) --mark=$(DEMO_LINK_AT),$(DEMO_NODE_AT) \
+	    node_0_0_0 $$nb $$last_id > /dev/null && \
+	scripts/gtkw.py check $(DEMO_DIR)/fault.gtkw --mark-at=$(DEMO_LINK_AT) > $(DEMO_DIR)/gtkw-check.log \
+	    || { cat $(DEMO_DIR)/gtkw-check.log; echo "demo: the trace's save file does not match the trace"; rc=1; }; \
+	echo; \
+	echo "trace of the failures: gtkwave $(DEMO_DIR)/fault.gtkw (opens on the link failure; marker A: the node)"; \
+	echo "every NI's and service processor's counters, and the BENCH lines: $(DEMO_DIR)/run.log"; \
 	if [ $$rc = 0 ]; then echo "demo: the job finished with correct results"; \
 	else echo "demo: FAILED (status $$rc)"; exit 1; fi
 
-# make demo-waves: the same story on the Verilated routers of a 2x2x2 torus
-# (kolo-sim --net=rtl): torus_work on 7 PEs, a link fails once traffic crosses
-# it, then node 7 dies; leaves an RTL waveform of the failure
-# (build/demo/rtl.fst, every signal of the 8 routers and links, GTKWave save
-# file rtl.gtkw showing the two routers of the failed link) beside the
-# system-level trace. Its traced Verilator build (kolo-sim-trace-2x2x2, flat)
-# takes about 12 minutes on 2 cores the first time; not part of make test.
+# make demo-waves: the same story on the Verilated routers (kolo-sim --net=rtl) of a
+# DEMO_WAVES_TORUS (2x2x2; 2x1x1 for the quick version in `make test`): torus_work on every
+# node but the last, the link leaving node 0 through X+ fails once traffic crosses it, then
+# (2x2x2) the last node dies; leaves an RTL waveform of the failure (build/demo/rtl.fst,
+# every signal of the routers and links, GTKWave save file rtl.gtkw showing the two routers
+# of the failed link) beside the system-level trace. Its traced Verilator build
+# (kolo-sim-trace-XxYxZ, flat) takes about 12 minutes on 2 cores for 2x2x2 the first time;
+# not part of make test.
+DEMO_WAVES_TORUS ?= 2x2x2
+DEMO_WAVES_DIR ?= $(DEMO_DIR)
+demo_waves_nodes = $(shell echo $$(( $(subst x, * ,$(DEMO_WAVES_TORUS)) )))
 .PHONY: demo-waves
-demo-waves: $(KOLO_RUN) $(KOLO_SIM) $(BUILD)/sim/kolo-sim-trace-2x2x2 $(BUILD)/examples/torus_work \
-    scripts/demo_gtkw.sh scripts/demo_rtl_gtkw.sh | $(DEPS_STAMP)
-	@mkdir -p $(DEMO_DIR)
-	@echo "==== kolo demo-waves: 2x2x2 torus of RTL routers, 7 PEs running torus_work ===="
-	@echo "from cycle 20000: the link leaving node 0 through X+ fails under traffic; cycle 40000: node 7 dies"
-	@$(KOLO_RUN) -t 2x2x2 -n 7 --net=rtl --timeout=600 --report \
-	    --fail-link=20000+:0:X+ --fail-node=40000:7 \
-	    --trace=$(DEMO_DIR)/waves-sys.vcd --rtl-trace=$(DEMO_DIR)/rtl.fst --trace-window=19500:6000 \
-	    $(BUILD)/examples/torus_work 100 > $(DEMO_DIR)/waves.log 2>&1; rc=$$?; \
-	grep -E '^fault at|^faults:|^end to end:|torus_work: .* PEs' $(DEMO_DIR)/waves.log; \
-	vcd2fst $(DEMO_DIR)/waves-sys.vcd $(DEMO_DIR)/waves-sys.fst && rm -f $(DEMO_DIR)/waves-sys.vcd; \
-	scripts/demo_gtkw.sh $(DEMO_DIR)/waves-sys.fst $(DEMO_DIR)/waves-sys.gtkw node_0_0_0 node_1_0_0 node_1_1_1 > /dev/null; \
-	scripts/demo_rtl_gtkw.sh $(DEMO_DIR)/rtl.fst $(DEMO_DIR)/rtl.gtkw 0 1 > /dev/null; \
-	echo "RTL waveform: gtkwave $(DEMO_DIR)/rtl.gtkw   (routers 0 and 1: port_down, out_sunk, stat_fault_drops)"; \
-	echo "system trace: gtkwave $(DEMO_DIR)/waves-sys.gtkw"; echo "full log: $(DEMO_DIR)/waves.log"; \
+demo-waves: $(KOLO_RUN) $(KOLO_SIM) $(BUILD)/sim/kolo-sim-trace-$(DEMO_WAVES_TORUS) $(BUILD)/examples/torus_work \
+    scripts/gtkw.py | $(DEPS_STAMP)
+	@mkdir -p $(DEMO_WAVES_DIR)
+	@n=$(demo_waves_nodes); pes=$$((n > 2 ? n - 1 : n)); d=$(DEMO_WAVES_DIR); \
+	node_fail=$$( [ $$n -gt 2 ] && echo "--fail-node=40000:$$((n - 1))" ); \
+	echo "==== kolo demo-waves: $(DEMO_WAVES_TORUS) torus of RTL routers, $$pes PEs running torus_work ===="; \
+	echo "from cycle 20000: the link leaving node 0 through X+ fails under traffic$${node_fail:+; cycle 40000: node $$((n - 1)) dies}"; \
+	$(KOLO_RUN) -t $(DEMO_WAVES_TORUS) -n $$pes --net=rtl --timeout=600 --report=full \
+	    --fail-link=20000+:0:X+ $$node_fail \
+	    --trace=$$d/waves-sys.vcd --rtl-trace=$$d/rtl.fst --trace-window=19500:$(or $(DEMO_WAVES_CYCLES),6000) \
+	    $(BUILD)/examples/torus_work $(or $(DEMO_WAVES_ROUNDS),100) > $$d/waves.log 2>&1; rc=$$?; \
+	grep -E '^fault at|^faults:|^end to end:|torus_work: .* PEs' $$d/waves.log; \
+	fail_at=$$(sed -n 's/^fault at cycle \([0-9]*\): link.*/\1/p' $$d/waves.log | head -n 1); \
+	vcd2fst $$d/waves-sys.vcd $$d/waves-sys.fst && rm -f $$d/waves-sys.vcd; \
+	{ scripts/gtkw.py demo $$d/waves-sys.fst $$d/waves-sys.gtkw --view=19500:$$((19500 + $(or $(DEMO_WAVES_CYCLES),6000))) \
+	    --mark=$$fail_at node_0_0_0 node_1_0_0 $$( [ $$n -gt 2 ] && echo node_1_1_1 ) && \
+	  scripts/gtkw.py rtl $$d/rtl.fst $$d/rtl.gtkw --view=$$((fail_at - 100)):$$((fail_at + 400)) \
+	    --mark=$$fail_at 0 1 && \
+	  scripts/gtkw.py check $$d/waves-sys.gtkw $$d/rtl.gtkw --mark-at=$$fail_at; } > $$d/gtkw-check.log 2>&1 \
+	    || { cat $$d/gtkw-check.log; echo "demo-waves: a save file does not match its trace"; rc=1; }; \
+	echo "RTL waveform: gtkwave $$d/rtl.gtkw   (routers 0 and 1: port_down, out_sunk, stat_fault_drops)"; \
+	echo "system trace: gtkwave $$d/waves-sys.gtkw"; echo "full log: $$d/waves.log"; \
 	if [ $$rc = 0 ]; then echo "demo-waves: the job finished with correct results"; \
 	else echo "demo-waves: FAILED (status $$rc)"; exit 1; fi
 
@@ -216,7 +231,7 @@ WAVE_CYCLES ?= 1000
 WAVE_NAME = $(patsubst torus-%,%,$(TEST))
 WAVE_CFG = $(TORUS_TEST_CFG_$(WAVE_NAME))
 .PHONY: waves
-waves: | $(DEPS_STAMP)
+waves: scripts/gtkw.py | $(DEPS_STAMP)
 	@if [ -z "$(TEST)" ] || [ -z "$(WAVE_CFG)" ]; then \
 	    echo "usage: make waves TEST=<test> [WAVE_START=cycle] [WAVE_CYCLES=n]"; \
 	    echo "tests with waves: $(filter torus-%,$(TESTS))"; exit 2; fi
@@ -225,6 +240,8 @@ waves: | $(DEPS_STAMP)
 	$(TORUS_BUILD)/$(WAVE_CFG)-trace/tb_torus $(TORUS_TEST_ARGS_$(WAVE_NAME)) \
 	    --trace-file=$(BUILD)/waves/$(WAVE_NAME).fst --trace-start=$(WAVE_START) --trace-cycles=$(WAVE_CYCLES) \
 	    || echo "waves: the test failed; its trace is written all the same"
-	@tb/torus/make_gtkw.sh $(BUILD)/waves/$(WAVE_NAME).fst $(BUILD)/waves/$(WAVE_NAME).gtkw
+	@scripts/gtkw.py torus $(BUILD)/waves/$(WAVE_NAME).fst $(BUILD)/waves/$(WAVE_NAME).gtkw \
+	    --view=$(WAVE_START):$$(($(WAVE_START)+$(WAVE_CYCLES)))
+	@scripts/gtkw.py check $(BUILD)/waves/$(WAVE_NAME).gtkw
 	@echo "waves: $(BUILD)/waves/$(WAVE_NAME).fst, cycles $(WAVE_START)..$$(($(WAVE_START)+$(WAVE_CYCLES)))"
 	@echo "view:  gtkwave $(BUILD)/waves/$(WAVE_NAME).gtkw"

@@ -5,6 +5,7 @@
 # One binary per build variant: build/tb/link/<variant>/tb_link.
 #   l1       LANES=1, default timers
 #   l4       LANES=4 (lane clock 17.6 ns against the 4 ns core clock)
+#   l2, l3   LANES=2, 3 (bandwidth benchmarks only)
 #   l1short  LANES=1, TRAIN_BUDGET=20000 (link down / mis-cabling within seconds)
 #
 #   make test-link-<name>     one test (SEED=<n> replays a seed)
@@ -36,6 +37,8 @@ $(LINK_TB_BUILD)/$(1)/tb_link: $(LINK_TB_RTL) $(LINK_TB_DEPS) | $(DEPS_STAMP)
 tb-link-$(1): $(LINK_TB_BUILD)/$(1)/tb_link
 endef
 $(eval $(call link_variant,l1,-GLANES=1))
+$(eval $(call link_variant,l2,-GLANES=2))
+$(eval $(call link_variant,l3,-GLANES=3))
 $(eval $(call link_variant,l4,-GLANES=4))
 $(eval $(call link_variant,l1short,-GLANES=1 -GTRAIN_BUDGET=20000))
 
@@ -148,3 +151,17 @@ bench-link_latency_cycles: $(LINK_L1) | $(DEPS_STAMP)
 bench-link_recovery_cycles_after_error: $(LINK_L1) | $(DEPS_STAMP)
 	$< --seed=1 --bench=rec --len=2 --iso-packets=300 --bench-name=link_recovery_cycles_after_error
 BENCHES += link_latency_cycles link_recovery_cycles_after_error
+
+# bandwidth per lane count: A->B saturated with 256-byte packets, Gb/s of
+# router packet words (64 bits each, headers included) delivered at B. One
+# lane runs at 10.3125 Gb/s (6.4 ns words); with n > 1 lanes the 64-bit core
+# at 250 MHz takes one block per cycle, so the lanes run at the fastest rate
+# it keeps up with, n x 4.4 ns per word (docs/link.md "Bandwidth").
+LINK_BW_LANE_PS := 1:6400 2:8800 3:13200 4:17600
+define link_bw_bench
+.PHONY: bench-link_bandwidth_gbps_$(1)lane
+bench-link_bandwidth_gbps_$(1)lane: $(LINK_TB_BUILD)/l$(1)/tb_link | $(DEPS_STAMP)
+	$$< --seed=1 --bench=eff --gbps --len=32 --lanes=$(1) --lane-ps=$(2) --bench-name=link_bandwidth_gbps_$(1)lane
+BENCHES += link_bandwidth_gbps_$(1)lane
+endef
+$(foreach b,$(LINK_BW_LANE_PS),$(eval $(call link_bw_bench,$(word 1,$(subst :, ,$(b))),$(word 2,$(subst :, ,$(b))))))

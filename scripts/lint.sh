@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # lint.sh - lint every RTL module under rtl/ (rtl/platform/ excluded: vendor
-# primitives) with three tools, each module as the top:
+# primitives) with four tools, each module as the top:
 #   verilator  --lint-only -Wall --assert -DFORMAL, as every Verilator build
 #              compiles the RTL (submodules found through -y <every rtl dir>)
 #   iverilog   -g2012 -Wall, all files given, -s <module>
 #   yosys      read_verilog -sv; hierarchy -check; proc; check -assert
 #              (and again with -formal for files that hold `ifdef FORMAL code
 #              or `KOLO_ASSERT guards)
+#   slang      scripts/lint_slang.py (pyslang from the venv): the strict front
+#              end; a name used before its declaration is an error there, as
+#              in Vivado and Quartus
 # Files are found by glob, so new rtl/ directories are linted without edits.
 # A module is linted at its default parameters, or at the points in POINTS.
 # Any message from any tool, or a non-zero exit, is a failure. Prints one
@@ -78,6 +81,9 @@ POINTS=(
 mapfile -t -O "${#files[@]}" files < <(find rtl/platform -name 'kolo_pcie_shim*.v' | sort)
 mapfile -t dirs < <(printf '%s\n' "${files[@]}" | xargs -n1 dirname | sort -u)
 
+# the venv's Python runs slang (pyslang)
+export SLANG_PY=${VENV_BIN:-.venv/bin}/python
+
 # Icarus messages that are not about the design: none seen with Icarus 11.
 # Add an extended regex here only with a comment saying why it is harmless.
 export FILTER_IVERILOG='^$'
@@ -86,9 +92,9 @@ export FILTER_IVERILOG='^$'
 # files and dirs (passed to the xargs workers as strings, rebuilt there).
 check() {  # n tool file module "params"
   local n=$1 tool=$2 file=$3 mod=$4 params=$5 msg rc=0 t0=${EPOCHREALTIME/./} ms
-  local vg="" ig="" yc="" fl="" p
+  local vg="" ig="" yc="" sg="" fl="" p
   for p in $params; do
-    vg+=" -G$p"; ig+=" -P$mod.$p"; yc+=" -chparam ${p%%=*} ${p#*=}"
+    vg+=" -G$p"; ig+=" -P$mod.$p"; yc+=" -chparam ${p%%=*} ${p#*=}"; sg+=" -G $p"
   done
   case $tool in
     verilator)
@@ -106,6 +112,9 @@ check() {  # n tool file module "params"
       # -defer: elaborate only the modules below this top
       msg=$(yosys -q -p "read_verilog -sv -defer $fl -I $inc ${files[*]};
               hierarchy -check -top $mod $yc; proc; check -assert" 2>&1) || rc=$? ;;
+    slang)
+      # shellcheck disable=SC2086
+      msg=$("$SLANG_PY" scripts/lint_slang.py --top "$mod" $sg -I $inc "${files[@]}" 2>&1) || rc=$? ;;
   esac
   [ $rc -eq 0 ] || msg+=$'\n'"(exit status $rc)"
   ms=$(( (${EPOCHREALTIME/./} - t0) / 1000 ))
@@ -123,7 +132,7 @@ for f in "${files[@]}"; do
     for e in "${POINTS[@]}"; do [ "${e%%|*}" = "$mod" ] && pts+=("${e#*|}"); done
     [ ${#pts[@]} -gt 0 ] || pts=("")
     for p in "${pts[@]}"; do
-      for t in verilator iverilog yosys; do list+=("$t|$f|$mod|$p"); done
+      for t in verilator iverilog yosys slang; do list+=("$t|$f|$mod|$p"); done
     done
     if grep -q '`ifdef FORMAL\|`KOLO_ASSERT' "$f"; then list+=("yosys-formal|$f|$mod|${pts[0]}"); fi
   done

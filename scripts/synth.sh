@@ -19,6 +19,12 @@ set -euo pipefail
 cd "${TOP:-$(dirname "$0")/..}"
 mapfile -t files < <(find rtl -name '*.v' -not -path 'rtl/platform/*' | sort)
 read_rtl="read_verilog -sv -defer -I rtl/include ${files[*]}"
+# run: SYNTH_FILES (optional) reads only these files, elaborated at once (not deferred), so
+# that SYNTH_PRE (optional yosys commands, e.g. chparam -set of the top's parameters) can
+# act on the top before synthesis (kolo_sp: its IMEM holds the firmware image, or Yosys
+# folds a RAM nothing writes into constants)
+if [ -n "${SYNTH_FILES:-}" ]; then read_rtl="read_verilog -sv -I rtl/include $SYNTH_FILES"; fi
+[ -n "${SYNTH_PRE:-}" ] && read_rtl="$read_rtl; $SYNTH_PRE"
 
 # count <stat file> <cell type regex>: sum of the counts of matching cell types
 count() { awk -v re="^($2)\$" '$1 ~ re {n += $2} END {print n + 0}' "$1"; }
@@ -70,12 +76,12 @@ bench)
       # M10K block RAMs are not ALMs and not counted.
       half=$(count "$a" 'MISTRAL_ALUT[2-5]|MISTRAL_NOT|MISTRAL_ALUT_ARITH|MISTRAL_MLAB')
       v=$(( $(count "$a" MISTRAL_ALUT6) + (half + 1) / 2 )); u=ALMs ;;
-    router_logic_depth_xc7)
-      # LUT levels (LUTs and LUT RAM reads) on the path with the latest
+    *_logic_depth_xc7)
+      # any synthesized unit, from <dir>/<unit>_xc7.sta: LUT levels (LUTs and LUT RAM reads) on the path with the latest
       # arrival time that Yosys' sta finds (cell delays only, no routing);
       # MUXF7/8 and CARRY4 cells on the path do not count as levels.
       v=$(grep -cE '\((LUT[1-6]|RAM[0-9]+[MX][0-9SD]*)\.[A-Z0-9]+->' \
-            <(sed -n '/^Latest arrival/,/^$/p' "$dir/router_xc7.sta") || true); u=LUT_levels ;;
+            <(sed -n '/^Latest arrival/,/^$/p' "$dir/${name%_logic_depth_xc7}_xc7.sta") || true); u=LUT_levels ;;
     *) echo "synth.sh: unknown benchmark $name" >&2; exit 2 ;;
   esac
   echo "BENCH $name $v $u"

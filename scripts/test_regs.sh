@@ -14,10 +14,20 @@ for pair in "$out/r.vh:rtl/include/kolo_svc_regs.vh" "$out/r.h:sw/include/kolo_s
         echo "FAIL: ${pair#*:} is not what $map gives: run 'make regs'"; fail=1
     fi
 done
+# the service processor's memory map
+spmap=rtl/regs/kolo_sp_regs.toml
+python3 scripts/gen_regs.py $spmap --vh "$out/sp.vh" --h "$out/sp.h" --ld "$out/sp.ld" --md "$out/sp.md"
+for pair in "$out/sp.vh:rtl/include/kolo_sp_regs.vh" "$out/sp.h:sw/include/kolo_sp_regs.h" \
+            "$out/sp.ld:fw/rv32/kolo_sp_regs.ld" "$out/sp.md:docs/sp-map.md"; do
+    if ! cmp -s "${pair%%:*}" "${pair#*:}"; then
+        echo "FAIL: ${pair#*:} is not what $spmap gives: run 'make regs'"; fail=1
+    fi
+done
 # the header compiles and its macros give the documented addresses
 cat > "$out/t.c" <<'C'
 #include <stdio.h>
 #include "kolo_svc_regs.h"
+#include "kolo_sp_regs.h"
 #define EXPECT(e, v) do { if ((e) != (v)) { printf("FAIL: %s = 0x%x, expected 0x%x\n", #e, (unsigned)(e), (unsigned)(v)); bad = 1; } } while (0)
 int main(void) {
     int bad = 0;
@@ -29,6 +39,10 @@ int main(void) {
     EXPECT(KOLO_SVC_EVT_DATA_TYPE_MASK, 0xFu);
     EXPECT(KOLO_SVC_RT_EPOCH_BANK_SHIFT, 16u);
     if (KOLO_SVC_RT_SHADOW_ENTRY(4095) + 4u > KOLO_SVC_SPACE) { puts("FAIL: shadow table beyond space"); bad = 1; }
+    EXPECT(KOLO_SP_CLINT_MTIME_LO, 0x0200BFF8u);
+    EXPECT(KOLO_SP_DMEM_BASE, 0x80100000u);
+    EXPECT(KOLO_SP_SVC_SIZE, KOLO_SVC_SPACE);
+    EXPECT(KOLO_SP_CONSOLE_LSR_THRE_MASK, 0x2000u);
     return bad;
 }
 C

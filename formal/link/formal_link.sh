@@ -61,9 +61,9 @@ top=kolo_link_formal
 files="$here/kolo_link_formal.v"
 for f in kolo_link_core kolo_link_tx kolo_link_rx kolo_crc8_56; do files+=" $root/rtl/link/$f.v"; done
 case $crc in
-  abs) files+=" $here/kolo_crc32c_64_abs.v" ;;
-  blind) files+=" $here/kolo_crc32c_64_blind.v" ;;
-  *) files+=" $root/rtl/link/kolo_crc32c_64.v" ;;
+  abs) files+=" $here/kolo_crc32c_64_abs.v $here/kolo_crc32c_64x2_steps.v" ;;
+  blind) files+=" $here/kolo_crc32c_64_blind.v $here/kolo_crc32c_64x2_steps.v" ;;
+  *) files+=" $root/rtl/link/kolo_crc32c_64.v $root/rtl/link/kolo_crc32c_64x2.v" ;;
 esac
 chparams=""
 for p in "${params[@]+"${params[@]}"}"; do chparams+="chparam -set ${p%%=*} ${p#*=} $top; "; done

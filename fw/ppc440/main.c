@@ -18,23 +18,7 @@ void ppc_main(void) {
     uart_init();
     uart_puts("kolo firmware " KOLO_FW_VERSION " (PowerPC 440, ML507)\n");
     kolo_selftest_run(selftest_ws, sizeof selftest_ws, &r);
-    if (r.error != KOLO_OK) {
-        uart_puts("kolo selftest: workspace too small\n");
-    } else {
-        uart_puts("kolo selftest: tori ");
-        uart_put_dec(r.tori);
-        uart_puts(", fault sets ");
-        uart_put_dec(r.fault_sets);
-        uart_puts(", entries ");
-        uart_put_dec(r.entries);
-        uart_puts(", deadlock failures ");
-        uart_put_dec(r.deadlock_failures);
-        uart_puts(", unrouted pairs ");
-        uart_put_dec(r.unrouted_pairs);
-        uart_puts("\nkolo selftest digest 0x");
-        uart_put_hex32(r.digest);
-        uart_puts("\n");
-    }
+    (void)kolo_selftest_print(&r, uart_putc);
     uart_puts("kolo selftest done\n");
 #ifdef KOLO_ML507_BOARD
     /* on the board (make fw-ppc-board): the service block is there, run the

@@ -38,20 +38,3 @@ void uart_puts(const char *s) {
     while (*s)
         uart_putc(*s++);
 }
-
-void uart_put_hex32(uint32_t v) {
-    int i;
-    for (i = 28; i >= 0; i -= 4)
-        uart_putc("0123456789abcdef"[(v >> i) & 0xfu]);
-}
-
-void uart_put_dec(uint32_t v) {
-    char buf[11];
-    int n = 0;
-    do {
-        buf[n++] = (char)('0' + v % 10u);
-        v /= 10u;
-    } while (v);
-    while (n)
-        uart_putc(buf[--n]);
-}

@@ -11,7 +11,5 @@
 void uart_init(void);
 void uart_putc(char c);          /* '\n' goes out as "\r\n" */
 void uart_puts(const char *s);
-void uart_put_hex32(uint32_t v); /* 8 digits, lower case, no prefix */
-void uart_put_dec(uint32_t v);
 
 #endif

@@ -42,6 +42,7 @@ module kolo_fifo_async #(
   localparam [PW-1:0] LAP = 3 << (PW - 2);  // Gray distance of one lap: top two bits
 
   reg [WIDTH-1:0] mem[0:DEPTH-1];
+  reg [PW-1:0] rd_gray;  // read pointer in Gray code (read side, below)
 
   // ---- write side -----------------------------------------------------------
   reg [PW-1:0] wr_bin;
@@ -75,8 +76,7 @@ module kolo_fifo_async #(
   end
 
   // ---- read side ------------------------------------------------------------
-  reg [PW-1:0] rd_bin;
-  reg [PW-1:0] rd_gray;
+  reg [PW-1:0] rd_bin;  // (rd_gray: declared above, where the write side samples it)
   (* ASYNC_REG = "TRUE" *) reg [PW-1:0] rd_sync1_gray;  // wr_gray, first stage
   (* ASYNC_REG = "TRUE" *) reg [PW-1:0] rd_sync2_gray;  // wr_gray, usable
   wire [PW-1:0] rd_bin_next = rd_bin + PTR_ONE;

@@ -178,6 +178,7 @@ module kolo_link_core #(
   );
 
   // ---- counters (index order in docs/link.md) --------------------------------------------
+  reg             miscabled_q;  // stat_miscabled a cycle ago (its rising edge counts)
   // one increment per counter and cycle, counter i at [i*32 +: 32]
   wire [16*32-1:0] inc = {
       31'd0, phy_rx_overflow,                              // 15 rx_overflows
@@ -198,7 +199,6 @@ module kolo_link_core #(
       31'd0, ev_crc_err                                    // 0 crc_errors
   };
   reg [16*32-1:0] cnt;
-  reg             miscabled_q;
   integer i;
   always @(posedge clk) begin
     if (rst) begin

@@ -11,7 +11,10 @@
 //     padded with IDLE blocks and sent as soon as a cycle offers no block.
 //   - rx_blk_valid/rx_blk: no ready, the core takes every block. Blocks are
 //     those received while lock (and alignment) held, minus IDLE and CC;
-//     invalid sync headers (00/11) are passed.
+//     invalid sync headers (00/11) are passed. With LANES = 1 they come
+//     straight from the clock-crossing FIFO's storage (combinational: the
+//     core registers them first); with LANES > 1 from a register after the
+//     lane unpacking.
 //   - phy_rx_lock: all lanes block-locked (and aligned when LANES > 1),
 //     through a two-flop synchroniser.
 //   - phy_lock_loss: one-cycle pulse each time that status falls (a lane
@@ -38,9 +41,10 @@
 //       CC cycle comes first, more if the FIFO holds earlier words); LANES > 1
 //       adds the packing: a word leaves with its LANES-th block or one core
 //       cycle after the last block of a burst (padded with IDLE).
-//   rx: a lane word is in the core-side FIFO 3 rx lane cycles after it is
-//       presented (5 with LANES > 1, plus the cycles by which the lane leads
-//       the slowest lane), and on rx_blk 3..4 core cycles later; with LANES > 1
+//   rx: a lane word is in the core-side FIFO at the rx lane edge that takes
+//       it (2 edges later with LANES > 1, plus the cycles by which the lane leads
+//       the slowest lane), and on rx_blk 2..3 core cycles later (3..4 with
+//       LANES > 1); with LANES > 1
 //       the blocks of one lane cycle follow in lane order, one per core cycle.
 //   Measured (tb/unit/link_phy, isolated blocks, A's tx plus B's rx, lane
 //   model delay removed): 45..54 ns with LANES=1 (6.4 ns lanes, 4 ns core),
@@ -197,25 +201,25 @@ module kolo_link_phy #(
   endgenerate
 
   // =========================================================================
-  // RX, lane clock: per lane input register, block lock, descrambler.
+  // RX, lane clock: per lane block lock and descrambler on the lane's word
+  // (rx_lane_data comes from the transceiver's own output register; the
+  // descrambler is one 3-input XOR); with bonded lanes one register (blk_q)
+  // before the deskew, with one lane none.
   // =========================================================================
   wire [LANES-1:0] ln_lock;  // lane locked when its block in ln_blk arrived
   wire [BW-1:0]    ln_blk;   // descrambled blocks {sync, payload}
 
   generate
     for (l = 0; l < LANES; l = l + 1) begin : g_rx_lane
-      reg [65:0] rx_q;  // {scrambled payload, sync} as the lane delivered it
-      reg [65:0] blk_q;
-      reg        lock_q;
-      wire       lock;
+      wire [65:0] rx_word = rx_lane_data[66*l+:66];  // {scrambled payload, sync}
+      wire        lock;
       wire [63:0] payload;
-      always @(posedge rx_lane_clk) rx_q <= rx_lane_data[66*l+:66];
       kolo_block_lock #(
           .SLIP_WAIT(SLIP_WAIT)
       ) u_lock (
           .clk     (rx_lane_clk),
           .rst     (rx_lane_rst),
-          .sync_hdr(rx_q[1:0]),
+          .sync_hdr(rx_word[1:0]),
           .lock    (lock),
           .slip    (rx_lane_slip[l])
       );
@@ -224,16 +228,26 @@ module kolo_link_phy #(
           .clk     (rx_lane_clk),
           .rst     (rx_lane_rst),
           .en      (1'b1),
-          .in_data (rx_q[65:2]),
+          .in_data (rx_word[65:2]),
           .out_data(payload)
       );
-      always @(posedge rx_lane_clk) begin
-        if (rx_lane_rst) lock_q <= 1'b0;
-        else lock_q <= lock;
-        blk_q <= {rx_q[1:0], payload};
+      if (LANES == 1) begin : g_direct
+        // one lane: the descrambled block goes straight into the FIFO
+        // (descrambler, IDLE/CC test, FIFO write: 4 LUT levels), paired
+        // with the lock state before its own header as with bonded lanes
+        assign ln_lock[l] = lock;
+        assign ln_blk[66*l+:66] = {rx_word[1:0], payload};
+      end else begin : g_reg
+        reg [65:0] blk_q;
+        reg        lock_q;
+        always @(posedge rx_lane_clk) begin
+          if (rx_lane_rst) lock_q <= 1'b0;
+          else lock_q <= lock;
+          blk_q <= {rx_word[1:0], payload};
+        end
+        assign ln_lock[l] = lock_q;
+        assign ln_blk[66*l+:66] = blk_q;
       end
-      assign ln_lock[l] = lock_q;
-      assign ln_blk[66*l+:66] = blk_q;
     end
   endgenerate
 
@@ -320,20 +334,18 @@ module kolo_link_phy #(
   // =========================================================================
   // RX, core clock: unpack one block per cycle; status synchronisers.
   // =========================================================================
-  reg        out_valid_q;
-  reg [65:0] out_blk_q;
-  assign rx_blk_valid = out_valid_q;
-  assign rx_blk = out_blk_q;
-
   generate
     if (LANES == 1) begin : g_unpack1
+      // straight from the FIFO (its storage read): kolo_link_rx registers
+      // the block with its decoded kind
       assign rxf_out_ready = 1'b1;
-      always @(posedge clk) begin
-        if (rst) out_valid_q <= 1'b0;
-        else out_valid_q <= rxf_out_valid;
-        out_blk_q <= rxf_out_data;
-      end
+      assign rx_blk_valid = rxf_out_valid;
+      assign rx_blk = rxf_out_data;
     end else begin : g_unpack
+      reg        out_valid_q;
+      reg [65:0] out_blk_q;
+      assign rx_blk_valid = out_valid_q;
+      assign rx_blk = out_blk_q;
       reg  [LANES-1:0] done;  // blocks of the head word already handed out
       wire [LANES-1:0] kept = rxf_out_data[BW+:LANES];
       wire [LANES-1:0] rem = kept & ~done;

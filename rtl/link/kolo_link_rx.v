@@ -60,21 +60,39 @@ module kolo_link_rx #(
   localparam [SEQ_W-1:0] SEQ_ONE = 1;
   localparam [SEQ_W-1:0] SEQ_HALF = 1 << (SEQ_W - 1);
 
-  // ---- block decode -------------------------------------------------------------
-  wire [1:0]  sync = blk[65:64];
-  wire [63:0] pl = blk[63:0];
-  wire [7:0]  btype = pl[7:0];
+  // ---- RX_DECODE: the block from the PHY, registered with its kind -------------
+  // (the PHY hands blocks straight from its clock-crossing FIFO: this is the
+  // first register on the core side)
+  wire [1:0]  in_sync = blk[65:64];
+  wire [7:0]  in_type = blk[7:0];
   wire [7:0]  crc8_calc;
-  kolo_crc8_56 u_crc8_rx (.data(pl[55:0]), .crc(crc8_calc));
-  wire        crc8_ok = crc8_calc == pl[63:56];
-  wire        is_data = blk_valid && sync == KOLO_SYNC_DATA;
-  wire        is_ctl  = blk_valid && sync == KOLO_SYNC_CTRL;
-  wire        is_bad_sync = blk_valid && (sync == 2'b00 || sync == 2'b11);
-  wire        is_sof  = is_ctl && btype == KOLO_BLK_SOF;
-  wire        is_init = is_ctl && btype == KOLO_BLK_INIT && crc8_ok;
-  wire        is_ctrl = is_ctl && btype == KOLO_BLK_CTRL && crc8_ok;
-  wire        is_fill = is_ctl && (btype == KOLO_BLK_IDLE || btype == KOLO_BLK_CC) && crc8_ok;
-  wire        is_bad_ctl = is_ctl && !is_sof && !is_init && !is_ctrl && !is_fill;
+  kolo_crc8_56 u_crc8_rx (.data(blk[55:0]), .crc(crc8_calc));
+  wire        crc8_ok = crc8_calc == blk[63:56];
+  wire        in_ctl = blk_valid && in_sync == KOLO_SYNC_CTRL;
+  wire        in_sof = in_ctl && in_type == KOLO_BLK_SOF;
+  wire        in_init = in_ctl && in_type == KOLO_BLK_INIT && crc8_ok;
+  wire        in_ctrl = in_ctl && in_type == KOLO_BLK_CTRL && crc8_ok;
+  wire        in_fill = in_ctl && (in_type == KOLO_BLK_IDLE || in_type == KOLO_BLK_CC) && crc8_ok;
+  reg  [63:0] pl;
+  reg         is_data, is_bad_sync, is_sof, is_init, is_ctrl, is_bad_ctl;
+  always @(posedge clk) begin
+    if (rst) begin
+      is_data <= 1'b0;
+      is_bad_sync <= 1'b0;
+      is_sof <= 1'b0;
+      is_init <= 1'b0;
+      is_ctrl <= 1'b0;
+      is_bad_ctl <= 1'b0;
+    end else begin
+      is_data <= blk_valid && in_sync == KOLO_SYNC_DATA;
+      is_bad_sync <= blk_valid && (in_sync == 2'b00 || in_sync == 2'b11);
+      is_sof <= in_sof;
+      is_init <= in_init;
+      is_ctrl <= in_ctrl;
+      is_bad_ctl <= in_ctl && !in_sof && !in_init && !in_ctrl && !in_fill;
+    end
+    pl <= blk[63:0];
+  end
   wire [5:0]  sof_len = pl[27:22];
   wire        sof_len_ok = sof_len >= 6'd2 && sof_len <= 6'd34;
 
@@ -93,22 +111,36 @@ module kolo_link_rx #(
   reg         nak_block;    // a NAK was scheduled since the last accepted frame
   reg         nak_pending;
 
+  // Pipeline (docs/link.md "Receiver pipeline"), one block per cycle:
+  //   stage RX_CRC (the cycle a data block arrives): the running CRC-32C over
+  //     the frame's data (crc_run) and, in parallel, the frame's final CRC as
+  //     if this block were its last (data block, then the SOF word with crc
+  //     0: kolo_crc32c_64x2), compared with the SOF's CRC into crc_ok_q;
+  //   stage RX_CHECK (the next cycle, chk_valid after the frame's last
+  //     block): crc_ok_q and the sequence number decide: accept (commit the
+  //     frame, hand it to delivery at once when nothing is queued), a
+  //     duplicate (re-ack) or an error (NAK); a rejected frame's blocks are
+  //     dropped (wr_ptr back to commit_ptr).
+  //   stage RX_DELIVER: one flit per cycle from the buffer to the router.
   wire [31:0] crc_blk;
   kolo_crc32c_64 u_crc_blk (.crc_in(crc_run), .data(pl), .crc_out(crc_blk));
   wire [31:0] crc_fin;
-  kolo_crc32c_64 u_crc_fin (.crc_in(crc_blk), .data(kolo_sof_word(f_seq, f_vc, f_len, 32'd0)),
-                            .crc_out(crc_fin));
+  kolo_crc32c_64x2 u_crc_fin (.crc_in(crc_run), .data0(pl), .data1(kolo_sof_word(f_seq, f_vc, f_len, 32'd0)),
+                              .crc_out(crc_fin));
+  reg         crc_ok_q;     // RX_CRC: the frame's CRC matches if the last block taken was its last
+  reg         chk_valid;    // RX_CHECK: the frame's last block was taken in the previous cycle
   wire        rx_full = (wr_ptr - rd_ptr) == RXB[RXB_W:0];
   wire        take_data = up && is_data && f_active && !rx_full;
   wire        frame_end = take_data && f_cnt + 6'd1 == f_len;
-  wire        crc_good = ~crc_fin == f_crc;
+  wire        chk = chk_valid && up;   // a retrain in between drops the frame (replayed later)
+  wire        crc_good = crc_ok_q;
   wire [SEQ_W-1:0] seq_behind = expected - f_seq;  // 1..HALF: already accepted
   wire        seq_now = f_seq == expected;
   wire        seq_old = seq_behind != {SEQ_W{1'b0}} && seq_behind <= SEQ_HALF;
-  wire        accept = frame_end && crc_good && seq_now;
+  wire        accept = chk && crc_good && seq_now;
   // frame errors: each one schedules a NAK (unless one is scheduled already)
-  wire        err_crc = frame_end && !crc_good;
-  wire        err_gap = frame_end && crc_good && !seq_now && !seq_old;
+  wire        err_crc = chk && !crc_good;
+  wire        err_gap = chk && crc_good && !seq_now && !seq_old;
   wire        err_frame = up && (
                   (is_data && f_active && rx_full)
                || (is_data && !f_active && !f_discard)
@@ -126,15 +158,16 @@ module kolo_link_rx #(
   reg [1:0]  d_vc;
   reg [5:0]  d_len, d_idx;
   wire       d_start = !d_active && !dq_empty;
-  wire       d_go = d_active || d_start;
-  wire [1:0] d_vc_now = d_active ? d_vc : dq_mem[dq_rd[3:0]][7:6];
-  wire [5:0] d_len_now = d_active ? d_len : dq_mem[dq_rd[3:0]][5:0];
+  wire       d_bypass = !d_active && dq_empty && accept;   // deliver the frame just accepted now
+  wire       d_go = d_active || d_start || d_bypass;
+  wire [1:0] d_vc_now = d_active ? d_vc : (dq_empty ? f_vc : dq_mem[dq_rd[3:0]][7:6]);
+  wire [5:0] d_len_now = d_active ? d_len : (dq_empty ? f_len : dq_mem[dq_rd[3:0]][5:0]);
   wire [5:0] d_idx_now = d_active ? d_idx : 6'd0;
   wire       d_last = d_idx_now + 6'd1 == d_len_now;
 
   always @(posedge clk) begin
     if (take_data) rxbuf[wr_ptr[RXB_W-1:0]] <= pl;
-    if (accept) dq_mem[dq_wr[3:0]] <= {f_vc, f_len};
+    if (accept && !d_bypass) dq_mem[dq_wr[3:0]] <= {f_vc, f_len};
   end
 
   always @(posedge clk) begin
@@ -150,6 +183,8 @@ module kolo_link_rx #(
       f_cnt <= 6'd0;
       f_crc <= 32'd0;
       crc_run <= 32'hFFFF_FFFF;
+      crc_ok_q <= 1'b0;
+      chk_valid <= 1'b0;
       expected <= {SEQ_W{1'b0}};
       nak_block <= 1'b0;
       dq_wr <= 5'd0;
@@ -161,7 +196,8 @@ module kolo_link_rx #(
       out_valid <= 1'b0;
       out_flit <= 68'd0;
     end else begin
-      // ---- receive
+      // ---- receive (RX_CRC)
+      chk_valid <= frame_end;
       if (up && is_sof) begin
         f_active <= sof_len_ok;
         f_discard <= !sof_len_ok;
@@ -171,24 +207,26 @@ module kolo_link_rx #(
         f_cnt <= 6'd0;
         f_crc <= pl[63:32];
         crc_run <= 32'hFFFF_FFFF;
-        wr_ptr <= commit_ptr;   // an unfinished frame before it is dropped
       end else if (take_data) begin
         wr_ptr <= wr_ptr + 1'b1;
         f_cnt <= f_cnt + 6'd1;
         crc_run <= crc_blk;
-        if (frame_end) begin
-          f_active <= 1'b0;
-          if (accept) begin
-            commit_ptr <= wr_ptr + 1'b1;
-            dq_wr <= dq_wr + 5'd1;
-            expected <= expected + SEQ_ONE;
-          end else begin
-            wr_ptr <= commit_ptr;
-          end
-        end
+        crc_ok_q <= ~crc_fin == f_crc;
+        if (frame_end) f_active <= 1'b0;
       end else if (err_frame) begin
         f_active <= 1'b0;
         f_discard <= 1'b1;
+      end
+      // ---- RX_CHECK: commit the frame whose last block came in the previous
+      // cycle, or drop its blocks. Any other cycle, the blocks of an
+      // unfinished frame are dropped by an SOF, a frame error, a retrain or
+      // the link going down. (No data block is taken in the cycle of a
+      // check: the frame's last block cleared f_active.)
+      if (accept) begin
+        commit_ptr <= wr_ptr;
+        if (!d_bypass) dq_wr <= dq_wr + 5'd1;
+        expected <= expected + SEQ_ONE;
+      end else if (chk || (up && is_sof) || err_frame || drop_frame || !up) begin
         wr_ptr <= commit_ptr;
       end
       // one NAK per error episode; the episode ends when a frame is accepted,
@@ -199,7 +237,6 @@ module kolo_link_rx #(
       if (drop_frame || !up) begin
         f_active <= 1'b0;
         f_discard <= 1'b0;
-        wr_ptr <= commit_ptr;
       end
       if (fresh_up) begin
         expected <= {SEQ_W{1'b0}};
@@ -246,7 +283,7 @@ module kolo_link_rx #(
       end
       peer_active <= is_ctrl || (is_sof && sof_len_ok);
       ev_crc_err <= err_crc;
-      ev_seq_err <= frame_end && crc_good && !seq_now;
+      ev_seq_err <= chk && crc_good && !seq_now;
       ev_frame_rx <= accept;
       ev_flits_rx <= accept ? f_len : 6'd0;
       ev_ctrl_err <= is_bad_ctl || is_bad_sync || (up && is_data && !f_active && !f_discard);
@@ -273,7 +310,7 @@ module kolo_link_rx #(
       ev_nak_sent <= ctrl_sent && nak_pending;
       nak_pending <= (nak_pending && !ctrl_sent) || schedule_nak;
       ctrl_dirty <= (ctrl_dirty && !ctrl_sent) || credit_valid || accept || schedule_nak
-                    || (frame_end && crc_good && seq_old);
+                    || (chk && crc_good && seq_old);
       if (fresh_up) begin
         nak_pending <= 1'b0;
         ctrl_dirty <= 1'b0;
@@ -281,7 +318,7 @@ module kolo_link_rx #(
     end
   end
   assign owed_zero = owed == 32'd0
-                     && dq_empty && !d_active;
+                     && dq_empty && !d_active && !chk_valid;
 
   wire [SEQ_W-1:0] ack_seq = expected - SEQ_ONE;
   wire [11:0] ack12 = {{(12-SEQ_W){1'b0}}, ack_seq};

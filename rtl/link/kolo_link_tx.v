@@ -114,13 +114,19 @@ module kolo_link_tx #(
   wire        in_drop = drop || (!in_head && skip[in_vc]);
   wire        in_keep = in_valid && !in_drop;
 
-  wire [5:0]  new_len = in_head ? 6'd1 : pkt_len[in_vc] + 6'd1;
+  // TX_IN stage (the cycle a flit arrives): the running CRC-32C of its VC's
+  // packet (crc_flit) and, in parallel, the frame's final CRC as if this
+  // flit were the tail (flit, then the SOF word with crc 0, in one flat
+  // kolo_crc32c_64x2), written into the frame ring with the tail.
+  // pkt_len holds the length the VC's next flit makes (one more than the
+  // flits so far), so that the trailer needs no adder.
+  wire [5:0]  new_len = in_head ? 6'd1 : pkt_len[in_vc];
   wire [31:0] crc_seed = in_head ? 32'hFFFF_FFFF : pkt_crc[in_vc];
   wire [31:0] crc_flit;
   kolo_crc32c_64 u_crc_flit (.crc_in(crc_seed), .data(in_data), .crc_out(crc_flit));
   wire [63:0] trailer = kolo_sof_word(seq_wr, in_vc, new_len, 32'd0);
   wire [31:0] crc_trailer;
-  kolo_crc32c_64 u_crc_trl (.crc_in(crc_flit), .data(trailer), .crc_out(crc_trailer));
+  kolo_crc32c_64x2 u_crc_trl (.crc_in(crc_seed), .data0(in_data), .data1(trailer), .crc_out(crc_trailer));
 
   integer v;
   always @(posedge clk) begin
@@ -138,7 +144,7 @@ module kolo_link_tx #(
   always @(posedge clk) begin
     if (rst) begin
       for (v = 0; v < 4; v = v + 1) begin
-        pkt_len[v] <= 6'd0;
+        pkt_len[v] <= 6'd1;
       end
       wr_ptr <= {4*VB_W{1'b0}};
       in_pkt <= 4'b0;
@@ -152,7 +158,7 @@ module kolo_link_tx #(
       end
       if (in_keep) begin
         wr_ptr[in_vc*VB_W+:VB_W] <= wr_ptr[in_vc*VB_W+:VB_W] + 1'b1;
-        pkt_len[in_vc] <= new_len;
+        pkt_len[in_vc] <= new_len + 6'd1;
         pkt_crc[in_vc] <= crc_flit;
         if (in_head) pkt_start[in_vc] <= wr_ptr[in_vc*VB_W+:VB_W];
         if (in_tail) seq_wr <= seq_wr + SEQ_ONE;
@@ -195,7 +201,30 @@ module kolo_link_tx #(
     end
   end
 
-  // a CTRL block is used only if its ACK and credits are plausible
+  // ---- received CTRL blocks, in two named stages ----------------------------------
+  // TX_CTRL_CHECK (the cycle kolo_link_rx presents a CTRL block): is its ACK
+  //   plausible (within the frames sent and not yet acked) and are its
+  //   credits (no VC more than is outstanding)? The verdict and the values
+  //   to apply are registered (cu_*).
+  // TX_CTRL_APPLY (the next cycle): seq_ack, the credit counts, the replay
+  //   timer and counter, and a NAK's go-back take the checked values.
+  // A CTRL block that arrives while another is being applied waits one cycle
+  //   (kolo_link_rx keeps the newest CTRL's fields; ACK and credits are
+  //   cumulative, so checking a newer block instead loses nothing, and a NAK
+  //   seen meanwhile is kept in nak_held). Between the two stages the checked
+  //   state only moves the safe way: seq_hi grows, owed - pending does not
+  //   shrink, seq_ack and seen_cum move only in TX_CTRL_APPLY; a flush (link
+  //   down) happens only while not up, and nothing is applied then.
+  reg              cu_valid;      // TX_CTRL_APPLY holds a checked, plausible CTRL
+  reg [SEQ_W-1:0]  cu_ack_next;   // one past its ACK
+  reg              cu_progress;   // it acknowledges at least one frame
+  reg              cu_nak;
+  reg [31:0]       cu_credits;    // its cumulative credit counts
+  reg [31:0]       cu_delta;      // the credits it returns, per VC
+  reg              ctrl_wait;     // a CTRL arrived during an apply: check it next cycle
+  reg              nak_held;      // a NAK arrived and is not checked yet
+  wire             ctrl_in = (ctrl_valid || ctrl_wait) && up;
+  wire             ctrl_check = ctrl_in && !cu_valid;
   wire [SEQ_W-1:0] ack_next = ctrl_ack + SEQ_ONE;
   wire [SEQ_W-1:0] ack_span = ack_next - seq_ack;   // frames it would free
   wire [SEQ_W-1:0] sent_span = seq_hi - seq_ack;
@@ -210,7 +239,30 @@ module kolo_link_tx #(
       if ({{(CW-8){1'b0}}, delta[k*8+:8]} > owed[k*CW+:CW] - pending[k*CW+:CW]) credits_ok = 1'b0;
     end
   end
-  wire ctrl_use = ctrl_valid && up && ack_ok && credits_ok;
+  wire ctrl_use = cu_valid && up;   // TX_CTRL_APPLY
+
+  always @(posedge clk) begin
+    if (rst) begin
+      cu_valid <= 1'b0;
+      cu_ack_next <= {SEQ_W{1'b0}};
+      cu_progress <= 1'b0;
+      cu_nak <= 1'b0;
+      cu_credits <= 32'd0;
+      cu_delta <= 32'd0;
+      ctrl_wait <= 1'b0;
+      nak_held <= 1'b0;
+    end else begin
+      cu_valid <= ctrl_check && ack_ok && credits_ok;
+      cu_ack_next <= ack_next;
+      cu_progress <= ack_span != {SEQ_W{1'b0}};
+      cu_nak <= ctrl_nak || nak_held;
+      cu_credits <= ctrl_credits;
+      cu_delta <= delta;
+      ctrl_wait <= ctrl_in && cu_valid;
+      if (ctrl_check || !up) nak_held <= 1'b0;
+      else if (ctrl_valid && ctrl_nak) nak_held <= 1'b1;
+    end
+  end
 
   integer w;
   always @(posedge clk) begin
@@ -230,9 +282,9 @@ module kolo_link_tx #(
                            - {{(CW-1){1'b0}}, give && give_vc == w[1:0]};
         pending[w*CW+:CW] <= pending[w*CW+:CW]
                       + {{(CW-1){1'b0}}, in_valid && in_drop && in_vc == w[1:0]}
-                      + (ctrl_use ? {{(CW-8){1'b0}}, delta[w*8+:8]} : {CW{1'b0}})
+                      + (ctrl_use ? {{(CW-8){1'b0}}, cu_delta[w*8+:8]} : {CW{1'b0}})
                       - {{(CW-1){1'b0}}, give && give_vc == w[1:0]};
-        if (ctrl_use) seen_cum[w*8+:8] <= ctrl_credits[w*8+:8];
+        if (ctrl_use) seen_cum[w*8+:8] <= cu_credits[w*8+:8];
         if (flush) begin
           // everything not yet returned goes back to the router now
           pending[w*CW+:CW] <= owed[w*CW+:CW] + {{(CW-1){1'b0}}, in_valid && in_vc == w[1:0]}
@@ -247,10 +299,10 @@ module kolo_link_tx #(
   reg [$clog2(REPLAY_TIMEOUT+1)-1:0] replay_timer;
   reg [$clog2(MAX_REPLAYS+1)-1:0] replay_count;
   reg rewind_req;
-  wire ack_progress = ctrl_use && ack_span != {SEQ_W{1'b0}};
+  wire ack_progress = ctrl_use && cu_progress;
   wire timer_fire = up && seq_hi != seq_ack && replay_timer == REPLAY_TIMEOUT[$clog2(REPLAY_TIMEOUT+1)-1:0];
-  wire nak_use = ctrl_use && ctrl_nak;
-  wire go_back = (nak_use && ack_next != seq_hi) || timer_fire;
+  wire nak_use = ctrl_use && cu_nak;
+  wire go_back = (nak_use && cu_ack_next != seq_hi) || timer_fire;
   assign idle = seq_ack == seq_wr;
 
   // ---- emitter --------------------------------------------------------------------------
@@ -280,7 +332,8 @@ module kolo_link_tx #(
   wire            emit_ctrl = slot && up && ctrl_due;
   wire            emit_sof = slot && up && !ctrl_due && !in_frame && frame_ready && !rewind_req;
   wire            emit_data = slot && up && !ctrl_due && in_frame;
-  wire            last_data = emit_data && tx_off + 6'd1 == fq_len;
+  reg             at_last;     // the next data block is the frame's last (tx_off + 1 == fq_len)
+  wire            last_data = emit_data && at_last;
   assign sent_init = emit_init;
   assign ctrl_sent = emit_ctrl;
 
@@ -291,14 +344,15 @@ module kolo_link_tx #(
   // ACK of its first copy may acknowledge it and frames after it; the
   // window test is made against the new ACK so that the frame on the wire,
   // now behind the ACK, is not taken for one far ahead.)
-  wire [SEQ_W-1:0] ack_new = ctrl_use ? ack_next : seq_ack;
+  wire [SEQ_W-1:0] ack_new = ctrl_use ? cu_ack_next : seq_ack;
   wire             rewind_now = rewind_req && (!in_frame || last_data);
-  reg  [SEQ_W-1:0] send_next;
-  always @* begin
-    send_next = last_data ? seq_send + SEQ_ONE : seq_send;
-    if (rewind_now) send_next = ack_new;
-    if ((!in_frame || last_data) && send_next - ack_new > seq_wr - ack_new) send_next = ack_new;
-  end
+  // (both window tests are made in parallel, before last_data picks one)
+  wire [SEQ_W-1:0] send_inc = seq_send + SEQ_ONE;
+  wire [SEQ_W-1:0] wr_span = seq_wr - ack_new;
+  wire             inc_outside = send_inc - ack_new > wr_span;
+  wire             cur_outside = seq_send - ack_new > wr_span;
+  wire             send_reset = rewind_now || (last_data ? inc_outside : (!in_frame && cur_outside));
+  wire [SEQ_W-1:0] send_next = send_reset ? ack_new : (last_data ? send_inc : seq_send);
   // the frame on the wire is still unacknowledged (not overtaken by an ACK)
   wire cur_unacked = seq_send - seq_ack < seq_wr - seq_ack;
 
@@ -308,6 +362,7 @@ module kolo_link_tx #(
       blk <= 66'd0;
       in_frame <= 1'b0;
       tx_off <= 6'd0;
+      at_last <= 1'b0;
       seq_ack <= {SEQ_W{1'b0}};
       seq_send <= {SEQ_W{1'b0}};
       seq_hi <= {SEQ_W{1'b0}};
@@ -330,7 +385,7 @@ module kolo_link_tx #(
       ev_frame_tx <= 1'b0;
       ev_data_tx <= 1'b0;
       ev_pkts_dropped <= {{SEQ_W{1'b0}}, in_valid && in_drop && in_tail};
-      ev_ctrl_err <= ctrl_valid && up && !(ack_ok && credits_ok);
+      ev_ctrl_err <= ctrl_check && !(ack_ok && credits_ok);
       if (blk_ready) blk_valid <= 1'b0;
 
       // ---- block selection
@@ -348,11 +403,13 @@ module kolo_link_tx #(
         fq_start <= fr_start[cur];
         in_frame <= 1'b1;
         tx_off <= 6'd0;
+        at_last <= cur_len == 6'd1;
         ev_frame_tx <= 1'b1;
       end else if (emit_data) begin
         blk_valid <= 1'b1;
         blk <= {2'b01, buf_mem[{fq_vc, cur_addr}]};
         tx_off <= tx_off + 6'd1;
+        at_last <= tx_off + 6'd2 == fq_len;
         ev_data_tx <= 1'b1;
         if (last_data) begin
           in_frame <= 1'b0;
@@ -374,7 +431,7 @@ module kolo_link_tx #(
       end
 
       // ---- acknowledgements and replay
-      if (ctrl_use) seq_ack <= ack_next;
+      if (ctrl_use) seq_ack <= cu_ack_next;
       seq_send <= send_next;
       if (ack_progress || !up || seq_hi == seq_ack) replay_timer <= 0;
       else if (replay_timer != REPLAY_TIMEOUT[$clog2(REPLAY_TIMEOUT+1)-1:0]) replay_timer <= replay_timer + 1'b1;

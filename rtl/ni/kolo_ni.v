@@ -228,6 +228,12 @@ module kolo_ni #(
   wire [3:0] dbg_cq;
   assign dbg_state = {tags_free, dbg_cq, dbg_rsp, dbg_txq, dbg_tx, dbg_tgt};
 
+  // end-to-end configuration (u_csr) and events (u_e2e)
+  wire e2e_en, e2e_sw_csr, rt_chg;
+  wire [3:0] e2e_retries;
+  wire [31:0] e2e_timeout;
+  wire inc_retx, inc_timeout, inc_unreach, dup_req, dup_resp;
+
   // ---- registers ------------------------------------------------------------------------
   kolo_ni_csr u_csr (
       .clk(clk), .rst(rst),
@@ -261,9 +267,6 @@ module kolo_ni #(
   wire unused_rt_in = rt_mm_in;
 
   // ---- end-to-end reliability ----------------------------------------------------------------
-  wire e2e_en, e2e_sw_csr, rt_chg;
-  wire [3:0] e2e_retries;
-  wire [31:0] e2e_timeout;
   wire e2e_push_gen, e2e_push_rtx, e2e_chk_pend;
   wire [7:0] e2e_push_tag, e2e_chk_tag;
   wire [11:0] e2e_push_dst;
@@ -275,7 +278,6 @@ module kolo_ni #(
   wire [255:0] rt_beat;
   wire e2e_rd_pend, e2e_rd_gen, ans, ans_done, gu_valid, gu_ready, wake;
   wire [7:0] ans_tag, gu_tag, gu_status, wake_tag;
-  wire inc_retx, inc_timeout, inc_unreach, dup_req, dup_resp;
   assign stat_e2e_inc = {inc_unreach, inc_timeout, dup_resp, dup_req, inc_retx};
   wire tx_unreach;
   assign stat_unreachable = tx_unreach || inc_unreach;
@@ -427,6 +429,11 @@ module kolo_ni #(
       .stat_pkt(ej_heads)
   );
 
+  // MGMT packets of the service block share vnet 1 with the responses
+  // (u_mgmt below: tg_* from the target, rp_* from the responder)
+  wire tg_valid, tg_cls, tg_ready, rp_valid, rp_ok, rp_ready;
+  wire [65:0] tg_flit, rp_flit;
+
   kolo_ni_tgt #(
       .GSLOTS(GSLOTS), .NODES(E2E_NODES)
   ) u_tgt (
@@ -446,9 +453,6 @@ module kolo_ni #(
       .stat_bad(bad_tgt), .stat_nak(nak_sent), .dbg(dbg_tgt)
   );
 
-  // MGMT packets of the service block share vnet 1 with the responses
-  wire tg_valid, tg_cls, tg_ready, rp_valid, rp_ok, rp_ready;
-  wire [65:0] tg_flit, rp_flit;
   kolo_ni_mgmt u_mgmt (
       .clk(clk), .rst(rst), .en(svc_en),
       .pk_valid(pk_valid[1]), .pk_flit(pk_flit[66+:66]), .pk_ok(pk_ok[1]), .pk_ready(pk_ready[1]),

@@ -201,7 +201,6 @@ module kolo_ni_csr (
   wire [2:0] cr = o[5:3];           // register within a context
   wire [1:0] wr_ = o[4:3];          // field within a window
   wire [8:0] dr = o[11:3];          // register within a doorbell page
-  wire unused_o = &{1'b0, o[1:0], ro[1:0]};
 
   // merge a 4- or 8-byte write into a 64-bit register
   function automatic [63:0] merge(input [63:0] old, input [63:0] v, input is_8, input hi);
@@ -263,6 +262,11 @@ module kolo_ni_csr (
     end
   end
 
+  // PIO hand-off (below): a BAR2 write waits while the PIO FIFO is full
+  wire pio_push = exec && w1_bar == 2'd2 && !err_w;
+  wire pio_in_ready;
+  wire pio_wait = pio_push && !pio_in_ready;
+
   // ---- per-context SIZES and CTRL fields ----------------------------------------------
   wire w_go = exec && !pio_wait;
   wire we_sz_lo = w_go && e_sz && !en_c && !o[2];
@@ -305,9 +309,6 @@ module kolo_ni_csr (
   endgenerate
 
   // ---- PIO hand-off ------------------------------------------------------------------
-  wire pio_push = exec && w1_bar == 2'd2 && !err_w;
-  wire pio_in_ready;
-  wire pio_wait = pio_push && !pio_in_ready;
   /* verilator lint_off UNUSEDSIGNAL */
   wire [1:0] pio_count;
   /* verilator lint_on UNUSEDSIGNAL */
@@ -408,6 +409,7 @@ module kolo_ni_csr (
   localparam R_IDLE = 3'd0, R_DEC = 3'd1, R_VAL = 3'd2, R_RT = 3'd3, R_RESP = 3'd4, R_RT2 = 3'd5;
   reg [2:0] rs;
   reg [31:0] ro;
+  wire unused_o = &{1'b0, o[1:0], ro[1:0]};
   reg r_ok;
   reg r_8;
   reg r_err;      // counted in ERR_CSR

@@ -73,6 +73,7 @@ module kolo_ni_sq #(
   localparam SW = $clog2(DQ);        // slot bits
   localparam RW = $clog2(NREC);
   localparam NW = $clog2(BATCH + 1);
+  localparam QW = $clog2(QR);
 
   // (per-context registers live in g_q below: indexed writes into flat
   // vectors cost wide shifters in synthesis)
@@ -117,7 +118,6 @@ module kolo_ni_sq #(
   reg [SW-1:0] rec_slot[0:NREC-1];
   reg [NW-1:0] rec_n[0:NREC-1];
   reg [NREC-1:0] rec_epoch;
-  localparam QW = $clog2(QR);
   reg [QW-1:0] rec_q[0:NREC-1];    // the context's queue entry
   reg [RW-1:0] rec_free;   // lowest free record
   reg rec_any;

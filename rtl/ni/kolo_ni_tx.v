@@ -285,8 +285,8 @@ module kolo_ni_tx #(
   wire [8:0] room_b = 9'd256 - {1'b0, c_raddr[7:0]};
   // bytes of a PUT/GET packet: min(room_b, c_rem) (room_b <= 256: a short compare)
   wire [8:0] n_pl = (c_rem[30:9] != 22'd0 || room_b < c_rem[8:0]) ? room_b : c_rem[8:0];
-  wire p_atomic = !c_get && !streaming_put && is_atomic && !act[c_slot];
   reg streaming_put;  // c_* describes a PUT from host memory
+  wire p_atomic = !c_get && !streaming_put && is_atomic && !act[c_slot];
   wire [8:0] nm1 = n_pl - 9'd1;
   wire [5:0] pl_flits = p_atomic ? (d_op == D_CSWAP ? 6'd2 : 6'd1) :
                         c_get ? 6'd1 : nm1[8:3] + 6'd1;

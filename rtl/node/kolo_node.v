@@ -94,6 +94,10 @@ module kolo_node #(
     output wire [31:0]   s_axil_rdata,
     output wire [1:0]    s_axil_rresp,
     output wire          irq,
+    // service processor faults (kolo_sp fault, fault_cause, fault_pc): SP_FAULT event
+    input  wire          sp_fault,
+    input  wire [3:0]    sp_fault_cause,
+    input  wire [31:0]   sp_fault_pc,
     // links and router (port p = X+ X- Y+ Y- Z+ Z-)
     input  wire [5:0]        link_up,
     input  wire [5:0]        link_peer_valid,
@@ -175,6 +179,7 @@ module kolo_node #(
       .rt_epoch(), .rt_switch(rt_switch), .ni_unreachable(ni_unreachable),
       .mgmt_tx_valid(mtx_valid), .mgmt_tx_ready(mtx_ready), .mgmt_tx_flit(mtx_flit),
       .mgmt_rx_valid(mrx_valid), .mgmt_rx_ready(mrx_ready), .mgmt_rx_flit(mrx_flit),
+      .sp_fault(sp_fault), .sp_fault_cause(sp_fault_cause), .sp_fault_pc(sp_fault_pc),
       .irq(irq)
   );
   /* verilator lint_on PINCONNECTEMPTY */

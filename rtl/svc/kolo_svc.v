@@ -29,7 +29,12 @@
 // Inputs: straps node_id and dim_m1 ({z,y,x} ring sizes - 1); link status
 // and one-cycle counter pulses per port; the router's counters as values;
 // ni_unreachable pulses count RT_UNREACHABLE. irq (registered) is the OR
-// of the enabled IRQ_STATUS bits.
+// of the enabled IRQ_STATUS bits. sp_fault (a pulse from the service
+// processor, kolo_sp, with its cause and pc; pulses at least 2 cycles apart,
+// an error guard checks it) raises the SP_FAULT event and counts in
+// SYS_SP_FAULTS: registered once, it acts in the next cycle without a
+// mailbox event (at most one cycle later), as one step of the sequential
+// model after the mailbox tail; the link sequencer waits in that cycle.
 module kolo_svc #(
     parameter ADDR_W = 15,                 // must span KOLO_SVC_SPACE (checked)
     parameter [63:0] TIME_RESET = 64'd0    // SYS_TIME after reset (tests start it near a carry)
@@ -106,6 +111,10 @@ module kolo_svc #(
     input  wire              mgmt_rx_valid,
     output wire              mgmt_rx_ready,
     input  wire [65:0]       mgmt_rx_flit,
+    // service processor faults (kolo_sp fault, fault_cause, fault_pc)
+    input  wire              sp_fault,
+    input  wire [3:0]        sp_fault_cause,
+    input  wire [31:0]       sp_fault_pc,
     output reg               irq
 );
   `include "kolo_svc_regs.vh"
@@ -122,6 +131,7 @@ module kolo_svc #(
                                  `KOLO_SVC_RT_SHADOW_ENTRY_COUNT * `KOLO_SVC_RT_SHADOW_ENTRY_STRIDE;
   localparam [31:0] OUTF_END = `KOLO_SVC_RTR_OUT_FLITS + `KOLO_SVC_RTR_OUT_FLITS_COUNT * `KOLO_SVC_RTR_OUT_FLITS_STRIDE;
   localparam [31:0] EVT_MBX_OVERFLOW = {28'd0, `KOLO_SVC_EVT_MBX_OVERFLOW};
+  localparam [31:0] EVT_SP_FAULT = {28'd0, `KOLO_SVC_EVT_SP_FAULT};
   localparam [31:0] PORT_EN_RESET = `KOLO_SVC_RTR_PORT_EN_RESET;
 
   // ---- bus front end -----------------------------------------------------------------
@@ -206,6 +216,7 @@ module kolo_svc #(
       `KOLO_SVC_SYS_ID, `KOLO_SVC_SYS_VERSION, `KOLO_SVC_SYS_NODE_ID, `KOLO_SVC_SYS_TORUS,
       `KOLO_SVC_SYS_SCRATCH, `KOLO_SVC_SYS_HOST_ACCESS, `KOLO_SVC_SYS_HOST_REFUSED, `KOLO_SVC_SYS_BAD_ACCESS,
       `KOLO_SVC_SYS_TIME_LO, `KOLO_SVC_SYS_TIME_HI, `KOLO_SVC_SYS_FW_STATE, `KOLO_SVC_SYS_FW_HEARTBEAT,
+      `KOLO_SVC_SYS_SP_FAULTS, `KOLO_SVC_SYS_SP_FAULT_PC, `KOLO_SVC_SYS_SP_FAULT_CAUSE,
       `KOLO_SVC_RTR_PORT_EN, `KOLO_SVC_RTR_PORT_DOWN, `KOLO_SVC_RTR_DROP_ROUTE, `KOLO_SVC_RTR_DROP_BAD,
       `KOLO_SVC_RTR_FAULT_DROPS, `KOLO_SVC_RT_EPOCH, `KOLO_SVC_RT_ENTRIES, `KOLO_SVC_RT_SWITCHES,
       `KOLO_SVC_RT_UNREACHABLE, `KOLO_SVC_EVT_STATUS, `KOLO_SVC_EVT_DATA, `KOLO_SVC_EVT_IRQ_EN,
@@ -318,8 +329,42 @@ module kolo_svc #(
     end
   end
 
+  // ---- service processor faults ---------------------------------------------------------------
+  wire mbx_ovf_push;   // a mailbox event (kolo_svc_mbx_rx) in this cycle
+  // The pulse is registered (sp_pend); it acts (count, last pc/cause, event)
+  // in the first cycle without a mailbox event, so at most one cycle late.
+  reg sp_pend;
+  reg [3:0] sp_cause_q, sp_last_cause;
+  reg [31:0] sp_pc_q, sp_last_pc, sp_faults;
+  wire sp_act = sp_pend && !mbx_ovf_push;
+  always @(posedge clk) begin
+    if (rst) begin
+      sp_pend <= 1'b0;
+      sp_faults <= 32'd0;
+      sp_last_cause <= 4'd0;
+      sp_last_pc <= 32'd0;
+    end else begin
+      if (sp_fault) sp_pend <= 1'b1;
+      else if (sp_act) sp_pend <= 1'b0;
+      if (sp_act) begin
+        sp_faults <= sp_faults + 32'd1;
+        sp_last_cause <= sp_cause_q;
+        sp_last_pc <= sp_pc_q;
+      end
+    end
+    if (sp_fault) begin
+      sp_cause_q <= sp_fault_cause;
+      sp_pc_q <= sp_fault_pc;
+    end
+  end
+`ifndef SYNTHESIS
+`include "kolo_assert.vh"
+  // sp_fault pulses at least 2 cycles apart (closer, one fault would be lost)
+  always @(posedge clk) if (!rst) `KOLO_ASSERT(!(sp_fault && sp_pend && !sp_act));
+`endif
+
   // ---- links --------------------------------------------------------------------------------
-  wire link_evt_push, mbx_ovf_push;
+  wire link_evt_push;
   wire [31:0] link_evt_data;
   kolo_svc_link u_link (
       .clk(clk),
@@ -334,7 +379,7 @@ module kolo_svc #(
       .link_replay(link_replay),
       .link_tx_frame(link_tx_frame),
       .link_rx_frame(link_rx_frame),
-      .hold(exec || mbx_ovf_push),
+      .hold(exec || mbx_ovf_push || sp_act),
       .acc_port(link_port),
       .acc_off(link_off),
       .wr_en(wr && in_link),
@@ -359,8 +404,9 @@ module kolo_svc #(
   ) u_evt (
       .clk(clk),
       .rst(rst),
-      .push(mbx_ovf_push || link_evt_push),
-      .push_data(mbx_ovf_push ? {12'd0, mbx_ovf_src, 8'd0} | EVT_MBX_OVERFLOW : link_evt_data),
+      .push(mbx_ovf_push || sp_act || link_evt_push),
+      .push_data(mbx_ovf_push ? {12'd0, mbx_ovf_src, 8'd0} | EVT_MBX_OVERFLOW :
+                 sp_act ? {sp_pc_q[21:2], sp_cause_q, 8'd0} | EVT_SP_FAULT : link_evt_data),
       .pop(rd_evt_data),
       .clear(wr_reg_evt_ctrl && op_wdata[`KOLO_SVC_EVT_CTRL_CLEAR_LO]),
       .head_data(evt_head),
@@ -459,6 +505,9 @@ module kolo_svc #(
       `KOLO_SVC_SYS_TIME_HI: rd_mux = time_hi_latched;
       `KOLO_SVC_SYS_FW_STATE: rd_mux = fw_state;
       `KOLO_SVC_SYS_FW_HEARTBEAT: rd_mux = fw_heartbeat;
+      `KOLO_SVC_SYS_SP_FAULTS: rd_mux = sp_faults;
+      `KOLO_SVC_SYS_SP_FAULT_PC: rd_mux = sp_last_pc;
+      `KOLO_SVC_SYS_SP_FAULT_CAUSE: rd_mux = {28'd0, sp_last_cause};
       `KOLO_SVC_RTR_PORT_EN: rd_mux = {26'd0, port_en};
       `KOLO_SVC_RTR_PORT_DOWN: rd_mux = {26'd0, rtr_port_down};
       `KOLO_SVC_RTR_DROP_ROUTE: rd_mux = rtr_drop_route;

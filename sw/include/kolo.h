@@ -19,7 +19,12 @@
  *    only memory from kolo_dma_alloc(), kolo_mem_register() or a window is.
  *    The blocking calls stage other buffers through DMA-able bounce memory;
  *    the non-blocking ones refuse them (KOLO_E_NOTREG).
- *  - One thread at a time per device (the library takes no locks).
+ *  - Threads: every call is thread-safe. Each context has a mutex that its
+ *    calls hold (a call that waits lets go of it while it backs off, so
+ *    other threads keep posting and polling on the same context); the
+ *    device has one for its memory regions, windows and context table; the
+ *    simulator client one for its MMIO ring. Separate contexts (up to
+ *    kolo_dev_num_ctx(), 16) let threads post without contending at all.
  *
  * This header is self-contained: it does not include the NI model's header.
  * It repeats the NI status codes (enum kolo_status_code) unless

@@ -77,6 +77,10 @@ void kolo_svc_set_router(kolo_svc_model *m, uint8_t port_down, uint32_t drop_rou
                          uint32_t fault_drops, const uint32_t out_flits[7]);
 /* Operations the NI completed with an error for an invalid entry (RT_UNREACHABLE). */
 void kolo_svc_add_unreachable(kolo_svc_model *m, uint32_t n);
+/* The service processor took a fault (kolo_sp's fault pulse: RISC-V
+ * exception code `cause`, instruction address pc): SYS_SP_FAULTS + 1, the
+ * last cause and pc, event SP_FAULT with INFO = pc[21:2] << 4 | cause. */
+void kolo_svc_sp_fault(kolo_svc_model *m, unsigned cause, uint32_t pc);
 /* A MGMT packet arrived for this node. 0 taken; -1 dropped (buffer full:
  * RX_DROPS, MBX_OVERFLOW event) or malformed (nwords 0 or > 64; not
  * counted). */

@@ -6,7 +6,7 @@
 
 #define KOLO_SVC_SPACE 0x8000u
 #define KOLO_SVC_HOST_BASE 0x8000u
-#define KOLO_SVC_MAP_VERSION 0x0100u
+#define KOLO_SVC_MAP_VERSION 0x0101u
 
 /* event types (EVT_DATA.TYPE) */
 #define KOLO_SVC_EVT_NONE 0u /* FIFO empty */
@@ -15,12 +15,13 @@
 #define KOLO_SVC_EVT_MISCABLED 3u /* the peer announced another node id or port than the torus expects; INFO = peer id and port */
 #define KOLO_SVC_EVT_ERR_THRESHOLD 4u /* a link's CRC error count passed LINK_ERR_THRESH; INFO = count */
 #define KOLO_SVC_EVT_MBX_OVERFLOW 5u /* a MGMT packet was dropped because the mailbox receive buffer was full */
+#define KOLO_SVC_EVT_SP_FAULT 6u /* the service processor took a fault (illegal instruction, bus error, misaligned access); INFO = cause 3:0, pc 21:2 in 23:4 */
 
 /* ---- SYS: identity, time and firmware state */
 #define KOLO_SVC_SYS_ID (0x0000u + 0x00u)
 #define KOLO_SVC_SYS_ID_RESET 0x4B4F4C53u
 #define KOLO_SVC_SYS_VERSION (0x0000u + 0x04u)
-#define KOLO_SVC_SYS_VERSION_RESET 0x100u
+#define KOLO_SVC_SYS_VERSION_RESET 0x101u
 #define KOLO_SVC_SYS_NODE_ID (0x0000u + 0x08u)
 #define KOLO_SVC_SYS_NODE_ID_ID_SHIFT 0u
 #define KOLO_SVC_SYS_NODE_ID_ID_MASK 0xFFFu
@@ -45,6 +46,11 @@
 #define KOLO_SVC_SYS_FW_STATE_FAULT_GEN_SHIFT 16u
 #define KOLO_SVC_SYS_FW_STATE_FAULT_GEN_MASK 0xFFFF0000u
 #define KOLO_SVC_SYS_FW_HEARTBEAT (0x0000u + 0x2Cu)
+#define KOLO_SVC_SYS_SP_FAULTS (0x0000u + 0x30u)
+#define KOLO_SVC_SYS_SP_FAULT_PC (0x0000u + 0x34u)
+#define KOLO_SVC_SYS_SP_FAULT_CAUSE (0x0000u + 0x38u)
+#define KOLO_SVC_SYS_SP_FAULT_CAUSE_CAUSE_SHIFT 0u
+#define KOLO_SVC_SYS_SP_FAULT_CAUSE_CAUSE_MASK 0xFu
 
 /* ---- RTR: router: port enables and counters */
 #define KOLO_SVC_RTR_PORT_EN (0x0100u + 0x00u)

@@ -8,10 +8,16 @@
  * takes a write-combining mapping; VFIO maps BARs uncached, so this backend
  * refuses 64-byte writes and libkolo contexts on it never use PIO.
  *
+ * Before it opens anything, kolo_vfio_check (kolo_vfio_sysfs.c) looks at
+ * the host's side piece by piece (IOMMU group, vfio-pci loaded and bound,
+ * the group viable, the device nodes, access), so the first error names the
+ * missing piece and its fix (the same checks as the kolo-bind tool).
+ *
  * For tests, env KOLO_VFIO_ROOT prefixes every path (/sys..., /dev/vfio...).
  */
 #define _GNU_SOURCE
 #include "kolo_internal.h"
+#include "kolo_vfio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -166,6 +172,11 @@ int kolo_vfio_backend_open(kolo_dev *d, const char *bdf_in, char *err, size_t er
                      "kolo_open(vfio): \"%s\" is not a PCI address (want dddd:bb:dd.f or bb:dd.f)",
                      bdf_in ? bdf_in : "(null)");
         return KOLO_E_INVAL;
+    }
+    rc = kolo_vfio_check(root, bdf, 0, 0, link, sizeof link);
+    if (rc != KOLO_VFIO_OK) {
+        kolo_set_err(err, errlen, "kolo_open(vfio:%s): %s", bdf, link);
+        return KOLO_E_NODEV;
     }
     snprintf(path, sizeof path, "%s/sys/bus/pci/devices/%s/iommu_group", root, bdf);
     n = readlink(path, link, sizeof link - 1);

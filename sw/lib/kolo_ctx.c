@@ -9,10 +9,16 @@
  * flight, so the NI's PIO buffer never overflows and the completion queue
  * can never fill (the NI never waits for CQ_CI because of us, and we never
  * wait for an MMIO slot while the NI waits for us).
+ *
+ * Threads: every public call on a context holds the context's mutex; a call
+ * that waits (for a free slot, a completion, quiet) lets go of it while it
+ * backs off, so other threads keep posting and polling on the same context.
+ * A request's `done` is stored with release and read with acquire.
  */
 #define _GNU_SOURCE
 #include "kolo_internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,8 +27,19 @@
 #define SQ_PI_VALUE(pi) (pi)
 #define CQ_CI_VALUE(ci) (ci)
 
-static inline uint64_t raddr_key(uint64_t raddr, uint8_t key) {
+uint64_t kolo_raddr_key(uint64_t raddr, uint8_t key) {
     return (raddr & KOLO_ADDR_MASK) | (uint64_t)key << 48;
+}
+
+/* The descriptor must be in memory before the doorbell write reaches the
+ * device. ThreadSanitizer does not take __atomic_thread_fence (and has no
+ * business with device ordering): the instruction itself there. */
+static inline void desc_barrier(void) {
+#if defined(__SANITIZE_THREAD__) && (defined(__x86_64__) || defined(__i386__))
+    __asm__ __volatile__("mfence" ::: "memory");
+#else
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
 }
 
 /* ---- completions ------------------------------------------------------------- */
@@ -66,7 +83,7 @@ static void complete_one(kolo_ctx *c, uint16_t index, uint8_t status, uint64_t r
             r->result = sl->result_size == 4 ? (uint32_t)result : result;
             r->status = err;
             r->priv_ctx = NULL;
-            r->done = 1;
+            __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
         } else if (err) {
             note_error(c, err);
         }
@@ -115,12 +132,14 @@ static int check_status(kolo_ctx *c) {
 }
 
 int kolo_progress(kolo_ctx *c) {
+    int n;
     if (!c)
         return KOLO_E_INVAL;
-    {
-        int n = poll_cq(c);
-        return c->stopped ? c->stopped : n;
-    }
+    pthread_mutex_lock(&c->lock);
+    n = poll_cq(c);
+    n = c->stopped ? c->stopped : n;
+    pthread_mutex_unlock(&c->lock);
+    return n;
 }
 
 /* Wait until cond(c, arg) holds, polling completions. */
@@ -141,7 +160,9 @@ static int wait_for(kolo_ctx *c, wait_cond cond, const void *arg) {
             return 0;
         if (n == 0 && c->dev->wait_timeout > 0)
             t0 = kolo_now();
+        pthread_mutex_unlock(&c->lock); /* other threads may post and poll meanwhile */
         rc = kolo_wait_step(c->dev, &n, t0);
+        pthread_mutex_lock(&c->lock);
         if (rc)
             return rc;
         /* now and then look at STATUS: a stopped queue never completes */
@@ -159,7 +180,7 @@ static int cond_slot_free(kolo_ctx *c, const void *arg) {
 }
 static int cond_req_done(kolo_ctx *c, const void *arg) {
     (void)c;
-    return ((const kolo_req *)arg)->done != 0;
+    return __atomic_load_n(&((const kolo_req *)arg)->done, __ATOMIC_ACQUIRE) != 0;
 }
 static int cond_all_done(kolo_ctx *c, const void *arg) {
     (void)arg;
@@ -170,9 +191,12 @@ static int cond_pio_room(kolo_ctx *c, const void *arg) {
     return c->pio_inflight < c->pio_max;
 }
 
+/* a request of ours: wait for it (the context's lock held) */
+static void cancel_l(kolo_ctx *c, kolo_req *r);
+
 /* ---- posting --------------------------------------------------------------- */
 /* Reserve the next SQ slot (waiting for its earlier occupant, or KOLO_E_AGAIN). */
-static int sq_reserve(kolo_ctx *c, uint32_t *slot) {
+int kolo_sq_reserve(kolo_ctx *c, uint32_t *slot) {
     if (c->stopped)
         return c->stopped;
     if (!cond_slot_free(c, NULL)) {
@@ -192,7 +216,7 @@ static int sq_reserve(kolo_ctx *c, uint32_t *slot) {
 }
 
 /* Write the descriptor into the reserved slot and ring the doorbell. */
-static int sq_post(kolo_ctx *c, uint32_t s, kolo_desc *d, const kolo_slot *info, kolo_req *req) {
+int kolo_sq_post(kolo_ctx *c, uint32_t s, kolo_desc *d, const kolo_slot *info, kolo_req *req) {
     kolo_slot *sl = &c->slots[s];
     d->flags |= KOLO_DF_COMPLETE;
     if (c->fence_pending) {
@@ -215,7 +239,7 @@ static int sq_post(kolo_ctx *c, uint32_t s, kolo_desc *d, const kolo_slot *info,
     c->pi++;
     c->st.sq_posts++;
     c->st.doorbells++;
-    __atomic_thread_fence(__ATOMIC_SEQ_CST); /* descriptor before doorbell */
+    desc_barrier(); /* descriptor before doorbell */
     if (kolo_mmio_w32(c->dev, KOLO_CSR_DOORBELL(c->index) + KOLO_DB_SQ_PI, SQ_PI_VALUE(c->pi))) {
         /* the doorbell never reached the NI: nothing will complete */
         c->stopped = KOLO_E_IO;
@@ -225,7 +249,7 @@ static int sq_post(kolo_ctx *c, uint32_t s, kolo_desc *d, const kolo_slot *info,
 }
 
 /* a PIO operation: descriptor + up to 32 bytes of payload in one 64-byte write */
-static int pio_post(kolo_ctx *c, kolo_desc *d, const void *payload, size_t len) {
+int kolo_pio_post(kolo_ctx *c, kolo_desc *d, const void *payload, size_t len) {
     uint64_t buf[8];
     int rc;
     if (c->stopped)
@@ -249,7 +273,7 @@ static int pio_post(kolo_ctx *c, kolo_desc *d, const void *payload, size_t len) 
     return 0;
 }
 
-static int pio_usable(kolo_ctx *c, size_t len) {
+int kolo_pio_usable(kolo_ctx *c, size_t len) {
     if ((c->flags & KOLO_CTX_NO_PIO) || c->fence_pending || len > KOLO_PIO_MAX || !c->pio_max)
         return 0;
     if (c->pio_inflight >= c->pio_max)
@@ -257,16 +281,16 @@ static int pio_usable(kolo_ctx *c, size_t len) {
     return c->pio_inflight < c->pio_max;
 }
 
-static void desc_init(kolo_desc *d, uint8_t op, uint16_t node, uint32_t len, uint64_t raddr,
+void kolo_desc_init(kolo_desc *d, uint8_t op, uint16_t node, uint32_t len, uint64_t raddr,
                       uint8_t key) {
     memset(d, 0, sizeof *d);
     d->op = op;
     d->dst = node;
     d->len = len;
-    d->raddr_key = raddr_key(raddr, key);
+    d->raddr_key = kolo_raddr_key(raddr, key);
 }
 
-static int check_rma(kolo_ctx *c, uint16_t node, uint64_t raddr, const void *buf, size_t len) {
+int kolo_check_rma(kolo_ctx *c, uint16_t node, uint64_t raddr, const void *buf, size_t len) {
     if (!c || !buf)
         return KOLO_E_INVAL;
     if (!len || len > KOLO_MAX_LEN)
@@ -278,301 +302,8 @@ static int check_rma(kolo_ctx *c, uint16_t node, uint64_t raddr, const void *buf
     return 0;
 }
 
-/* ---- put --------------------------------------------------------------------- */
-static const kolo_slot no_info;
-
-static int put_pio(kolo_ctx *c, uint16_t node, uint64_t raddr, uint8_t key, const void *src,
-                   size_t len) {
-    kolo_desc d;
-    desc_init(&d, KOLO_D_PUT, node, (uint32_t)len, raddr, key);
-    return pio_post(c, &d, src, len);
-}
-
-static int put_inline(kolo_ctx *c, uint16_t node, uint64_t raddr, uint8_t key, const void *src,
-                      size_t len, kolo_req *req) {
-    kolo_desc d;
-    uint32_t s;
-    int rc = sq_reserve(c, &s);
-    if (rc)
-        return rc;
-    desc_init(&d, KOLO_D_PUT, node, (uint32_t)len, raddr, key);
-    d.flags = KOLO_DF_INLINE;
-    memcpy(&d.w2, src, len); /* bytes 16.. of the descriptor: w2 then w3 */
-    c->st.inline_posts++;
-    return sq_post(c, s, &d, &no_info, req);
-}
-
-static int put_dma(kolo_ctx *c, uint16_t node, uint64_t raddr, uint8_t key, const void *src,
-                   size_t len, kolo_req *req) {
-    kolo_desc d;
-    uint32_t s;
-    int rc = sq_reserve(c, &s);
-    if (rc)
-        return rc;
-    desc_init(&d, KOLO_D_PUT, node, (uint32_t)len, raddr, key);
-    d.w2 = (uint64_t)(uintptr_t)src;
-    return sq_post(c, s, &d, &no_info, req);
-}
-
-static int put_bounce(kolo_ctx *c, uint16_t node, uint64_t raddr, uint8_t key, const void *src,
-                      size_t len, kolo_req *req) {
-    kolo_desc d;
-    uint32_t s;
-    uint8_t *b;
-    int rc = sq_reserve(c, &s);
-    if (rc)
-        return rc;
-    b = c->bounce + (size_t)s * KOLO_BOUNCE_SIZE;
-    memcpy(b, src, len);
-    desc_init(&d, KOLO_D_PUT, node, (uint32_t)len, raddr, key);
-    d.w2 = (uint64_t)(uintptr_t)b;
-    c->st.bounce_posts++;
-    return sq_post(c, s, &d, &no_info, req);
-}
-
-/* blocking put: src reusable on return */
-static int put_blocking(kolo_ctx *c, uint16_t node, uint64_t raddr, uint8_t key,
-                        const void *src, size_t len) {
-    if (pio_usable(c, len))
-        return put_pio(c, node, raddr, key, src, len);
-    if (len <= KOLO_INLINE_MAX && !(c->flags & KOLO_CTX_NO_INLINE))
-        return put_inline(c, node, raddr, key, src, len, NULL);
-    if (len <= KOLO_BOUNCE_SIZE)
-        return put_bounce(c, node, raddr, key, src, len, NULL);
-    if (kolo_mem_dma_ok(c->dev, src, len)) {
-        kolo_req r;
-        int rc = put_dma(c, node, raddr, key, src, len, &r);
-        return rc ? rc : kolo_wait(c, &r);
-    }
-    /* memory the NI cannot reach: stage it through bounce buffers */
-    while (len) {
-        size_t n = len < KOLO_BOUNCE_SIZE ? len : KOLO_BOUNCE_SIZE;
-        int rc = put_bounce(c, node, raddr, key, src, n, NULL);
-        if (rc)
-            return rc;
-        src = (const uint8_t *)src + n;
-        raddr += n;
-        len -= n;
-    }
-    return 0;
-}
-
-int kolo_put(kolo_ctx *c, uint16_t node, uint64_t raddr, uint8_t key, const void *src,
-             size_t len) {
-    int rc = check_rma(c, node, raddr, src, len);
-    return rc ? rc : put_blocking(c, node, raddr, key, src, len);
-}
-
-int kolo_put_nb(kolo_ctx *c, uint16_t node, uint64_t raddr, uint8_t key, const void *src,
-                size_t len, kolo_req *req) {
-    int rc = check_rma(c, node, raddr, src, len);
-    if (rc)
-        return rc;
-    if (!req && pio_usable(c, len))
-        return put_pio(c, node, raddr, key, src, len);
-    if (len <= KOLO_INLINE_MAX && !(c->flags & KOLO_CTX_NO_INLINE))
-        return put_inline(c, node, raddr, key, src, len, req);
-    if (!kolo_mem_dma_ok(c->dev, src, len))
-        return KOLO_E_NOTREG;
-    return put_dma(c, node, raddr, key, src, len, req);
-}
-
-int kolo_put_inline(kolo_ctx *c, uint16_t node, uint64_t raddr, uint8_t key, const void *src,
-                    size_t len) {
-    int rc = check_rma(c, node, raddr, src, len);
-    if (rc)
-        return rc;
-    if (len > KOLO_INLINE_MAX)
-        return KOLO_E_LEN;
-    return put_inline(c, node, raddr, key, src, len, NULL);
-}
-
-int kolo_put_pio(kolo_ctx *c, uint16_t node, uint64_t raddr, uint8_t key, const void *src,
-                 size_t len) {
-    int rc = check_rma(c, node, raddr, src, len);
-    if (rc)
-        return rc;
-    if (len > KOLO_PIO_MAX)
-        return KOLO_E_LEN;
-    if (c->fence_pending || !c->pio_max) /* a fence goes through the queue */
-        return len <= KOLO_INLINE_MAX ? put_inline(c, node, raddr, key, src, len, NULL)
-                                      : put_bounce(c, node, raddr, key, src, len, NULL);
-    return put_pio(c, node, raddr, key, src, len);
-}
-
-/* ---- get --------------------------------------------------------------------- */
-static int get_post(kolo_ctx *c, uint16_t node, uint64_t raddr, uint8_t key, void *dst,
-                    size_t len, int bounce, kolo_req *req) {
-    kolo_desc d;
-    kolo_slot info;
-    uint32_t s;
-    int rc = sq_reserve(c, &s);
-    if (rc)
-        return rc;
-    memset(&info, 0, sizeof info);
-    desc_init(&d, KOLO_D_GET, node, (uint32_t)len, raddr, key);
-    if (bounce) {
-        d.w2 = (uint64_t)(uintptr_t)(c->bounce + (size_t)s * KOLO_BOUNCE_SIZE);
-        info.copy_dst = dst;
-        info.copy_len = (uint32_t)len;
-        c->st.bounce_posts++;
-    } else {
-        d.w2 = (uint64_t)(uintptr_t)dst;
-    }
-    return sq_post(c, s, &d, &info, req);
-}
-
-int kolo_get(kolo_ctx *c, uint16_t node, uint64_t raddr, uint8_t key, void *dst, size_t len) {
-    kolo_req r;
-    int rc = check_rma(c, node, raddr, dst, len);
-    if (rc)
-        return rc;
-    if (kolo_mem_dma_ok(c->dev, dst, len)) {
-        rc = get_post(c, node, raddr, key, dst, len, 0, &r);
-        return rc ? rc : kolo_wait(c, &r);
-    }
-    while (len) { /* memory the NI cannot reach: through bounce buffers */
-        size_t n = len < KOLO_BOUNCE_SIZE ? len : KOLO_BOUNCE_SIZE;
-        rc = get_post(c, node, raddr, key, dst, n, 1, &r);
-        rc = rc ? rc : kolo_wait(c, &r);
-        if (rc)
-            return rc;
-        dst = (uint8_t *)dst + n;
-        raddr += n;
-        len -= n;
-    }
-    return 0;
-}
-
-int kolo_get_nb(kolo_ctx *c, uint16_t node, uint64_t raddr, uint8_t key, void *dst, size_t len,
-                kolo_req *req) {
-    int rc = check_rma(c, node, raddr, dst, len);
-    if (rc)
-        return rc;
-    if (!kolo_mem_dma_ok(c->dev, dst, len))
-        return KOLO_E_NOTREG;
-    return get_post(c, node, raddr, key, dst, len, 0, req);
-}
-
-/* ---- atomics ------------------------------------------------------------------ */
-static int check_amo(kolo_ctx *c, int op, unsigned size, uint16_t node, uint64_t raddr) {
-    if (!c)
-        return KOLO_E_INVAL;
-    if (op < KOLO_AMO_ADD || op > KOLO_AMO_OR || (size != 4 && size != 8))
-        return KOLO_E_INVAL;
-    if (!kolo_dev_node_valid(c->dev, node))
-        return KOLO_E_NODE;
-    if (raddr > KOLO_ADDR_MASK - (size - 1))
-        return KOLO_E_ADDR;
-    if (raddr & (size - 1))
-        return KOLO_E_ALIGN;
-    return 0;
-}
-
-static void amo_desc(kolo_desc *d, int op, unsigned size, uint16_t node, uint64_t raddr,
-                     uint8_t key, uint64_t operand, uint64_t compare) {
-    desc_init(d, (uint8_t)op, node, 0, raddr, key);
-    if (size == 4) {
-        d->flags = KOLO_DF_SIZE32;
-        operand &= 0xffffffffu;
-        compare &= 0xffffffffu;
-    }
-    d->w2 = operand;
-    d->w3 = op == KOLO_AMO_CSWAP ? compare : 0;
-}
-
-static int amo_post(kolo_ctx *c, int op, unsigned size, uint16_t node, uint64_t raddr,
-                    uint8_t key, uint64_t operand, uint64_t compare, void *result,
-                    kolo_req *req) {
-    kolo_desc d;
-    kolo_slot info;
-    uint32_t s;
-    int rc;
-    amo_desc(&d, op, size, node, raddr, key, operand, compare);
-    if (!req && !result && !kolo_amo_fetches(op) && (c->flags & KOLO_CTX_PIO_AMO) &&
-        pio_usable(c, 0))
-        return pio_post(c, &d, NULL, 0);
-    rc = sq_reserve(c, &s);
-    if (rc)
-        return rc;
-    memset(&info, 0, sizeof info);
-    if (result && kolo_amo_fetches(op)) {
-        info.result = result;
-        info.result_size = (uint8_t)size;
-    }
-    return sq_post(c, s, &d, &info, req);
-}
-
-int kolo_atomic(kolo_ctx *c, int op, unsigned size, uint16_t node, uint64_t raddr, uint8_t key,
-                uint64_t operand, uint64_t compare, uint64_t *old) {
-    int rc = check_amo(c, op, size, node, raddr);
-    if (rc)
-        return rc;
-    if (kolo_amo_fetches(op)) {
-        kolo_req r;
-        rc = amo_post(c, op, size, node, raddr, key, operand, compare, NULL, &r);
-        rc = rc ? rc : kolo_wait(c, &r);
-        if (!rc && old)
-            *old = r.result;
-        return rc;
-    }
-    if (old)
-        *old = 0;
-    return amo_post(c, op, size, node, raddr, key, operand, compare, NULL, NULL);
-}
-
-int kolo_atomic_nb(kolo_ctx *c, int op, unsigned size, uint16_t node, uint64_t raddr,
-                   uint8_t key, uint64_t operand, uint64_t compare, void *result, kolo_req *req) {
-    int rc = check_amo(c, op, size, node, raddr);
-    if (rc)
-        return rc;
-    /* the old value comes in the completion entry: result may be any memory */
-    return amo_post(c, op, size, node, raddr, key, operand, compare, result, req);
-}
-
-/* ---- put with signal ---------------------------------------------------------- */
-static int signal_post(kolo_ctx *c, uint16_t node, uint64_t sig_raddr, uint8_t sig_key,
-                       uint64_t value, int sig_op) {
-    c->fence_pending = 1; /* the signal waits for the data's response */
-    if (sig_op == KOLO_SIG_SET) {
-        if (c->flags & KOLO_CTX_NO_INLINE)
-            return put_bounce(c, node, sig_raddr, sig_key, &value, 8, NULL);
-        return put_inline(c, node, sig_raddr, sig_key, &value, 8, NULL);
-    }
-    return amo_post(c, KOLO_AMO_ADD, 8, node, sig_raddr, sig_key, value, 0, NULL, NULL);
-}
-
-static int check_signal(kolo_ctx *c, uint16_t node, uint64_t raddr, const void *src, size_t len,
-                        uint64_t sig_raddr, int sig_op) {
-    int rc = check_rma(c, node, raddr, src, len);
-    if (rc)
-        return rc;
-    if (sig_op != KOLO_SIG_SET && sig_op != KOLO_SIG_ADD)
-        return KOLO_E_INVAL;
-    if (sig_raddr > KOLO_ADDR_MASK - 7)
-        return KOLO_E_ADDR;
-    if (sig_raddr & 7)
-        return KOLO_E_ALIGN;
-    return 0;
-}
-
-int kolo_put_signal(kolo_ctx *c, uint16_t node, uint64_t raddr, uint8_t key, const void *src,
-                    size_t len, uint64_t sig_raddr, uint8_t sig_key, uint64_t value, int sig_op) {
-    int rc = check_signal(c, node, raddr, src, len, sig_raddr, sig_op);
-    rc = rc ? rc : put_blocking(c, node, raddr, key, src, len);
-    return rc ? rc : signal_post(c, node, sig_raddr, sig_key, value, sig_op);
-}
-
-int kolo_put_signal_nb(kolo_ctx *c, uint16_t node, uint64_t raddr, uint8_t key,
-                       const void *src, size_t len, uint64_t sig_raddr, uint8_t sig_key,
-                       uint64_t value, int sig_op) {
-    int rc = check_signal(c, node, raddr, src, len, sig_raddr, sig_op);
-    rc = rc ? rc : kolo_put_nb(c, node, raddr, key, src, len, NULL);
-    return rc ? rc : signal_post(c, node, sig_raddr, sig_key, value, sig_op);
-}
-
 /* ---- fence, quiet, requests ------------------------------------------------------ */
-int kolo_fence(kolo_ctx *c) {
+static int fence_l(kolo_ctx *c) {
     if (!c)
         return KOLO_E_INVAL;
     if (c->sq_busy || c->pio_inflight)
@@ -580,7 +311,7 @@ int kolo_fence(kolo_ctx *c) {
     return c->stopped;
 }
 
-int kolo_quiet(kolo_ctx *c) {
+static int quiet_l(kolo_ctx *c) {
     int rc;
     if (!c)
         return KOLO_E_INVAL;
@@ -589,11 +320,13 @@ int kolo_quiet(kolo_ctx *c) {
         kolo_desc d;
         uint32_t s;
         kolo_req r;
-        rc = sq_reserve(c, &s);
+        rc = kolo_sq_reserve(c, &s);
         if (!rc) {
-            desc_init(&d, KOLO_D_NOP, 0, 0, 0, 0);
+            kolo_desc_init(&d, KOLO_D_NOP, 0, 0, 0, 0);
             c->fence_pending = 1;
-            rc = sq_post(c, s, &d, &no_info, &r);
+            kolo_slot none;
+            memset(&none, 0, sizeof none);
+            rc = kolo_sq_post(c, s, &d, &none, &r);
         }
         if (!rc)
             rc = wait_for(c, cond_req_done, &r);
@@ -602,7 +335,7 @@ int kolo_quiet(kolo_ctx *c) {
         if (!rc)
             rc = wait_for(c, cond_all_done, NULL);
         if (rc && !r.done)
-            kolo_req_cancel(c, &r);
+            cancel_l(c, &r);
         if (rc)
             return rc;
     }
@@ -612,55 +345,87 @@ int kolo_quiet(kolo_ctx *c) {
     return rc ? rc : c->stopped;
 }
 
-int kolo_pending_error(const kolo_ctx *c) {
+int kolo_pending_error(const kolo_ctx *cc) {
+    kolo_ctx *c = (kolo_ctx *)(uintptr_t)cc; /* the lock is not part of the value */
+    int rc;
     if (!c)
         return KOLO_E_INVAL;
-    return c->sticky_err ? c->sticky_err : c->stopped;
+    pthread_mutex_lock(&c->lock);
+    rc = c->sticky_err ? c->sticky_err : c->stopped;
+    pthread_mutex_unlock(&c->lock);
+    return rc;
 }
 
-int kolo_test(kolo_ctx *c, kolo_req *r) {
+static int test_l(kolo_ctx *c, kolo_req *r) {
     if (!c || !r)
         return KOLO_E_INVAL;
-    if (r->done)
+    if (cond_req_done(c, r))
         return 1;
     poll_cq(c);
-    if (r->done)
+    if (cond_req_done(c, r))
         return 1;
     return c->stopped ? c->stopped : 0;
 }
 
-int kolo_wait(kolo_ctx *c, kolo_req *r) {
+int kolo_wait_req(kolo_ctx *c, kolo_req *r) {
     int rc;
     if (!c || !r)
         return KOLO_E_INVAL;
     rc = wait_for(c, cond_req_done, r);
     if (rc) {
-        kolo_req_cancel(c, r);
+        cancel_l(c, r);
         return rc;
     }
     return r->status;
 }
 
-void kolo_req_cancel(kolo_ctx *c, kolo_req *r) {
-    if (!c || !r || r->done || r->priv_ctx != c)
+static void cancel_l(kolo_ctx *c, kolo_req *r) {
+    if (!c || !r || cond_req_done(c, r) || r->priv_ctx != c)
         return;
     if (r->priv_slot >= 0 && (uint32_t)r->priv_slot < c->sq_n && c->slots[r->priv_slot].req == r)
         c->slots[r->priv_slot].req = NULL;
     r->priv_ctx = NULL;
 }
 
-unsigned kolo_ctx_outstanding(const kolo_ctx *c) { return c ? c->sq_busy + c->pio_inflight : 0; }
+unsigned kolo_ctx_outstanding(const kolo_ctx *cc) {
+    kolo_ctx *c = (kolo_ctx *)(uintptr_t)cc;
+    unsigned n;
+    if (!c)
+        return 0;
+    pthread_mutex_lock(&c->lock);
+    n = c->sq_busy + c->pio_inflight;
+    pthread_mutex_unlock(&c->lock);
+    return n;
+}
 
-void kolo_ctx_get_stats(const kolo_ctx *c, kolo_ctx_stats *s) {
-    if (c && s)
-        *s = c->st;
+void kolo_ctx_get_stats(const kolo_ctx *cc, kolo_ctx_stats *s) {
+    kolo_ctx *c = (kolo_ctx *)(uintptr_t)cc;
+    if (!c || !s)
+        return;
+    pthread_mutex_lock(&c->lock);
+    *s = c->st;
+    pthread_mutex_unlock(&c->lock);
+}
+
+
+/* ---- the public calls: the work under the context's lock --------------------------- */
+int kolo_fence(kolo_ctx *c) { LOCKED(c, fence_l(c)); }
+int kolo_quiet(kolo_ctx *c) { LOCKED(c, quiet_l(c)); }
+int kolo_test(kolo_ctx *c, kolo_req *r) { LOCKED(c, test_l(c, r)); }
+int kolo_wait(kolo_ctx *c, kolo_req *r) { LOCKED(c, r ? kolo_wait_req(c, r) : KOLO_E_INVAL); }
+void kolo_req_cancel(kolo_ctx *c, kolo_req *r) {
+    if (!c)
+        return;
+    pthread_mutex_lock(&c->lock);
+    cancel_l(c, r);
+    pthread_mutex_unlock(&c->lock);
 }
 
 unsigned kolo_ctx_index(const kolo_ctx *c) { return c ? c->index : 0; }
 kolo_dev *kolo_ctx_dev(kolo_ctx *c) { return c ? c->dev : NULL; }
 
 /* ---- open / close ----------------------------------------------------------------- */
-int kolo_ctx_open(kolo_dev *d, const kolo_ctx_opts *opts, kolo_ctx **out) {
+static int ctx_open_l(kolo_dev *d, const kolo_ctx_opts *opts, kolo_ctx **out) {
     kolo_ctx_opts o = {-1, 0, 0, 0};
     kolo_ctx *c;
     size_t sq_bytes, cq_bytes, off_cq, off_b;
@@ -702,6 +467,7 @@ int kolo_ctx_open(kolo_dev *d, const kolo_ctx_opts *opts, kolo_ctx **out) {
     c = (kolo_ctx *)calloc(1, sizeof *c);
     if (!c)
         return KOLO_E_NOMEM;
+    pthread_mutex_init(&c->lock, NULL);
     c->dev = d;
     c->index = (unsigned)idx;
     c->flags = o.flags;
@@ -724,6 +490,7 @@ int kolo_ctx_open(kolo_dev *d, const kolo_ctx_opts *opts, kolo_ctx **out) {
     if (!c->mem || !c->slots) {
         kolo_dma_free(d, c->mem);
         free(c->slots);
+        pthread_mutex_destroy(&c->lock);
         free(c);
         return KOLO_E_NOMEM;
     }
@@ -746,6 +513,7 @@ int kolo_ctx_open(kolo_dev *d, const kolo_ctx_opts *opts, kolo_ctx **out) {
         kolo_mmio_w64(d, KOLO_CSR_CTX(idx) + KOLO_CTX_CTRL, 0);
         kolo_dma_free(d, c->mem);
         free(c->slots);
+        pthread_mutex_destroy(&c->lock);
         free(c);
         return rc;
     }
@@ -754,21 +522,37 @@ int kolo_ctx_open(kolo_dev *d, const kolo_ctx_opts *opts, kolo_ctx **out) {
     return 0;
 }
 
+/* the device's table of open contexts is guarded by its lock */
+int kolo_ctx_open(kolo_dev *d, const kolo_ctx_opts *opts, kolo_ctx **out) {
+    int rc;
+    if (!d)
+        return ctx_open_l(d, opts, out);
+    pthread_mutex_lock(&d->lock);
+    rc = ctx_open_l(d, opts, out);
+    pthread_mutex_unlock(&d->lock);
+    return rc;
+}
+
 int kolo_ctx_close(kolo_ctx *c) {
     int rc;
     kolo_dev *d;
     if (!c)
         return 0;
     d = c->dev;
-    rc = c->stopped ? c->stopped : kolo_quiet(c);
+    pthread_mutex_lock(&c->lock);
+    rc = c->stopped ? c->stopped : quiet_l(c);
+    pthread_mutex_unlock(&c->lock);
     kolo_mmio_w64(d, KOLO_CSR_CTX(c->index) + KOLO_CTX_CTRL, 0);
     {
         uint64_t st; /* flush: the NI is off before the queues are freed */
         kolo_mmio_r64(d, KOLO_CSR_CTX(c->index) + KOLO_CTX_STATUS, &st);
     }
+    pthread_mutex_lock(&d->lock);
     d->ctx_open[c->index] = NULL;
+    pthread_mutex_unlock(&d->lock);
     kolo_dma_free(d, c->mem);
     free(c->slots);
+    pthread_mutex_destroy(&c->lock);
     free(c);
     return rc;
 }

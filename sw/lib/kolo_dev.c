@@ -194,6 +194,13 @@ static kolo_dev *dev_new(void) {
     const char *t;
     if (!d)
         return NULL;
+    {
+        pthread_mutexattr_t ma; /* recursive: window calls register memory */
+        pthread_mutexattr_init(&ma);
+        pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+        pthread_mutex_init(&d->lock, &ma);
+        pthread_mutexattr_destroy(&ma);
+    }
     t = getenv("KOLO_WAIT_TIMEOUT");
     if (t && *t)
         d->wait_timeout = strtod(t, NULL);
@@ -220,6 +227,7 @@ int kolo_open_backend(const kolo_backend *be, void *user, kolo_dev **out, char *
     snprintf(d->name, sizeof d->name, "%s", be->name ? be->name : "custom");
     rc = dev_probe(d, err, errlen);
     if (rc) {
+        pthread_mutex_destroy(&d->lock);
         free(d); /* the caller keeps its backend */
         return rc;
     }
@@ -265,6 +273,7 @@ int kolo_open(const char *uri, kolo_dev **out, char *err, size_t errlen) {
         rc = KOLO_E_INVAL;
     }
     if (rc) {
+        pthread_mutex_destroy(&d->lock);
         free(d);
         return rc;
     }
@@ -272,6 +281,7 @@ int kolo_open(const char *uri, kolo_dev **out, char *err, size_t errlen) {
     if (rc) {
         if (d->be.close)
             d->be.close(d->user);
+        pthread_mutex_destroy(&d->lock);
         free(d);
         return rc;
     }
@@ -299,6 +309,7 @@ void kolo_close(kolo_dev *d) {
     free(d->regions);
     if (d->be.close)
         d->be.close(d->user);
+    pthread_mutex_destroy(&d->lock);
     free(d);
 }
 
@@ -389,7 +400,7 @@ static void region_del(kolo_dev *d, size_t i) {
     d->regions[i] = d->regions[--d->nregions];
 }
 
-void *kolo_dma_alloc(kolo_dev *d, size_t len) {
+static void *dma_alloc_l(kolo_dev *d, size_t len) {
     size_t ps = page_size();
     void *p;
     if (!d || !len || len > ((size_t)1 << 40))
@@ -405,7 +416,7 @@ void *kolo_dma_alloc(kolo_dev *d, size_t len) {
     return p;
 }
 
-void kolo_dma_free(kolo_dev *d, void *p) {
+static void dma_free_l(kolo_dev *d, void *p) {
     size_t i;
     if (!d || !p)
         return;
@@ -416,7 +427,7 @@ void kolo_dma_free(kolo_dev *d, void *p) {
         }
 }
 
-int kolo_mem_register(kolo_dev *d, void *addr, size_t len) {
+static int mem_register_l(kolo_dev *d, void *addr, size_t len) {
     if (!d || !addr)
         return KOLO_E_INVAL;
     if (!len || (uintptr_t)addr + len < (uintptr_t)addr)
@@ -424,7 +435,7 @@ int kolo_mem_register(kolo_dev *d, void *addr, size_t len) {
     return region_add(d, (uintptr_t)addr, len, 0);
 }
 
-int kolo_mem_unregister(kolo_dev *d, void *addr) {
+static int mem_unregister_l(kolo_dev *d, void *addr) {
     size_t i;
     if (!d || !addr)
         return KOLO_E_INVAL;
@@ -436,7 +447,7 @@ int kolo_mem_unregister(kolo_dev *d, void *addr) {
     return KOLO_E_NOTREG;
 }
 
-int kolo_mem_dma_ok(const kolo_dev *d, const void *addr, size_t len) {
+static int mem_dma_ok_l(const kolo_dev *d, const void *addr, size_t len) {
     if (!d || !addr)
         return 0;
     if (!d->be.dma_map)
@@ -445,8 +456,8 @@ int kolo_mem_dma_ok(const kolo_dev *d, const void *addr, size_t len) {
 }
 
 /* ---- windows --------------------------------------------------------------------- */
-int kolo_win_open(kolo_dev *d, int index, void *base, size_t len, unsigned rights, int check,
-                  unsigned owner_ctx, uint8_t *key) {
+static int win_open_l(kolo_dev *d, int index, void *base, size_t len, unsigned rights, int check,
+                      unsigned owner_ctx, uint8_t *key) {
     uint32_t ctrl;
     uint8_t k;
     int rc, w = index;
@@ -496,7 +507,7 @@ int kolo_win_open(kolo_dev *d, int index, void *base, size_t len, unsigned right
     }
     if (rc) {
         if (d->win[w].mapped)
-            kolo_mem_unregister(d, base);
+            mem_unregister_l(d, base);
         d->win[w].mapped = 0;
         return rc;
     }
@@ -508,7 +519,7 @@ int kolo_win_open(kolo_dev *d, int index, void *base, size_t len, unsigned right
     return w;
 }
 
-int kolo_win_close(kolo_dev *d, int w) {
+static int win_close_l(kolo_dev *d, int w) {
     int rc;
     if (!d || w < 0 || w >= KOLO_NUM_WIN)
         return KOLO_E_INVAL;
@@ -520,8 +531,58 @@ int kolo_win_close(kolo_dev *d, int w) {
         rc = kolo_mmio_r32(d, KOLO_CSR_ID, &id);
     }
     if (d->win[w].mapped)
-        kolo_mem_unregister(d, (void *)d->win[w].base);
+        mem_unregister_l(d, (void *)d->win[w].base);
     d->win[w].open = 0;
     d->win[w].mapped = 0;
     return rc;
+}
+
+/* ---- the public calls: under the device's lock (threads) ----------------------------- */
+#define DEV_LOCKED(d, T, call)                                                                     \
+    do {                                                                                           \
+        T r_;                                                                                      \
+        pthread_mutex_lock(&(d)->lock);                                                            \
+        r_ = (call);                                                                               \
+        pthread_mutex_unlock(&(d)->lock);                                                          \
+        return r_;                                                                                 \
+    } while (0)
+
+void *kolo_dma_alloc(kolo_dev *d, size_t len) {
+    if (!d)
+        return NULL;
+    DEV_LOCKED(d, void *, dma_alloc_l(d, len));
+}
+void kolo_dma_free(kolo_dev *d, void *p) {
+    if (!d)
+        return;
+    pthread_mutex_lock(&d->lock);
+    dma_free_l(d, p);
+    pthread_mutex_unlock(&d->lock);
+}
+int kolo_mem_register(kolo_dev *d, void *addr, size_t len) {
+    if (!d)
+        return KOLO_E_INVAL;
+    DEV_LOCKED(d, int, mem_register_l(d, addr, len));
+}
+int kolo_mem_unregister(kolo_dev *d, void *addr) {
+    if (!d)
+        return KOLO_E_INVAL;
+    DEV_LOCKED(d, int, mem_unregister_l(d, addr));
+}
+int kolo_mem_dma_ok(const kolo_dev *cd, const void *addr, size_t len) {
+    kolo_dev *d = (kolo_dev *)(uintptr_t)cd; /* the lock is not part of the value */
+    if (!d || !d->be.dma_map) /* (every address is DMA-able: nothing to look up) */
+        return mem_dma_ok_l(d, addr, len);
+    DEV_LOCKED(d, int, mem_dma_ok_l(d, addr, len));
+}
+int kolo_win_open(kolo_dev *d, int index, void *base, size_t len, unsigned rights, int check,
+                  unsigned owner_ctx, uint8_t *key) {
+    if (!d)
+        return KOLO_E_INVAL;
+    DEV_LOCKED(d, int, win_open_l(d, index, base, len, rights, check, owner_ctx, key));
+}
+int kolo_win_close(kolo_dev *d, int w) {
+    if (!d)
+        return KOLO_E_INVAL;
+    DEV_LOCKED(d, int, win_close_l(d, w));
 }

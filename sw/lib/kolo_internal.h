@@ -7,6 +7,7 @@
 #include "kolo_ni_model.h"
 #include "kolo.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -45,6 +46,7 @@ struct kolo_dev {
     } win[KOLO_NUM_WIN];
     kolo_ctx *ctx_open[KOLO_NI_NUM_CTX];
     void *sim_client; /* kolo_sim_client of the "sim" backend */
+    pthread_mutex_t lock; /* (recursive) regions, windows, the table of open contexts */
     double wait_timeout; /* seconds, 0 = none (env KOLO_WAIT_TIMEOUT) */
 };
 
@@ -80,6 +82,7 @@ struct kolo_ctx {
     int sticky_err; /* first error of an operation without a request */
     int stopped;    /* KOLO_E_STOPPED once STATUS.error was seen */
     kolo_ctx_stats st;
+    pthread_mutex_t lock; /* every call on the context holds it (released while waiting) */
 };
 
 /* backends */
@@ -101,5 +104,34 @@ double kolo_now(void);
 void kolo_backoff(unsigned long n);
 /* parse "dddd:bb:dd.f" or "bb:dd.f" into canonical "dddd:bb:dd.f" (13 chars + NUL) */
 int kolo_parse_bdf(const char *s, char out[16]);
+
+/* ---- the queues of a context (kolo_ctx.c), used by the operations (kolo_ops.c);
+ * all with the context's lock held ---- */
+uint64_t kolo_raddr_key(uint64_t raddr, uint8_t key);
+void kolo_desc_init(kolo_desc *d, uint8_t op, uint16_t node, uint32_t len, uint64_t raddr,
+                    uint8_t key);
+/* arguments of a put/get: 0 or KOLO_E_* */
+int kolo_check_rma(kolo_ctx *c, uint16_t node, uint64_t raddr, const void *buf, size_t len);
+/* reserve the next SQ slot (may wait, letting go of the lock), then post into it */
+int kolo_sq_reserve(kolo_ctx *c, uint32_t *slot);
+int kolo_sq_post(kolo_ctx *c, uint32_t s, kolo_desc *d, const kolo_slot *info, kolo_req *req);
+/* a PIO operation (descriptor + up to 32 bytes); is PIO usable for len now? */
+int kolo_pio_post(kolo_ctx *c, kolo_desc *d, const void *payload, size_t len);
+int kolo_pio_usable(kolo_ctx *c, size_t len);
+/* wait for a request of this context */
+int kolo_wait_req(kolo_ctx *c, kolo_req *r);
+
+/* a public call on context c: the work under its lock */
+#define LOCKED(c, call)                                                                            \
+    do {                                                                                           \
+        int rc_;                                                                                   \
+        if (!(c))                                                                                  \
+            return KOLO_E_INVAL;                                                                   \
+        pthread_mutex_lock(&(c)->lock);                                                            \
+        rc_ = (call);                                                                              \
+        pthread_mutex_unlock(&(c)->lock);                                                          \
+        return rc_;                                                                                \
+    } while (0)
+
 
 #endif

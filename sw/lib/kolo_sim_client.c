@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -24,6 +25,7 @@ struct kolo_sim_client {
     kolo_mmio_ring *ring;
     pid_t ppid; /* parent at attach: a change means kolo-sim has gone */
     pid_t sim_pid;
+    pthread_mutex_t lock; /* the ring has one producer: one thread at a time */
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...) {
@@ -120,6 +122,7 @@ kolo_sim_client *kolo_sim_attach(char *err, size_t errlen) {
         munmap(p, (size_t)st.st_size);
         return NULL;
     }
+    pthread_mutex_init(&c->lock, NULL);
     c->shm = s;
     c->size = (size_t)st.st_size;
     c->pe = pe;
@@ -138,6 +141,7 @@ void kolo_sim_detach(kolo_sim_client *c) {
         return;
     __atomic_store_n(&c->slot->state, (uint32_t)KOLO_PE_EXITED, __ATOMIC_RELEASE);
     munmap(c->shm, c->size);
+    pthread_mutex_destroy(&c->lock);
     free(c);
 }
 
@@ -228,7 +232,9 @@ int kolo_sim_mmio_write(kolo_sim_client *c, int bar, uint64_t off, const void *d
     }
     if (off & (size - 1))
         return -1;
+    pthread_mutex_lock(&c->lock);
     push_req(c, kind, bar, off, data, size);
+    pthread_mutex_unlock(&c->lock);
     return 0;
 }
 
@@ -236,6 +242,7 @@ int kolo_sim_mmio_read(kolo_sim_client *c, int bar, uint64_t off, unsigned size,
     uint32_t kind;
     uint64_t pos;
     unsigned long n = 0;
+    int rc;
     kolo_mmio_ring *r;
     if (val)
         *val = ~0ull;
@@ -243,13 +250,15 @@ int kolo_sim_mmio_read(kolo_sim_client *c, int bar, uint64_t off, unsigned size,
         return -1;
     kind = size == 4 ? KOLO_MMIO_R32 : KOLO_MMIO_R64;
     r = c->ring;
+    pthread_mutex_lock(&c->lock); /* one read in flight per PE */
     pos = push_req(c, kind, bar, off, NULL, 0);
     while (__atomic_load_n(&r->rd_done, __ATOMIC_ACQUIRE) != pos + 1)
         wait_step(c, &n);
-    if (r->rd_err)
-        return -1;
-    *val = size == 4 ? (r->rd_data & 0xffffffffull) : r->rd_data;
-    return 0;
+    rc = r->rd_err ? -1 : 0;
+    if (!rc)
+        *val = size == 4 ? (r->rd_data & 0xffffffffull) : r->rd_data;
+    pthread_mutex_unlock(&c->lock);
+    return rc;
 }
 
 unsigned kolo_sim_pe(const kolo_sim_client *c) { return c->pe; }

@@ -12,8 +12,10 @@
  * sched_yield, then short sleeps) so that the simulator and the other PEs
  * keep the CPU; when the simulator has gone (sim_alive 0, its pid gone, or
  * the parent process changed) the PE prints a message and exits with 3.
- * One client per process; the calls are not thread-safe (one thread at a
- * time). C11, links with nothing but libc.
+ * One client per process; the calls are thread-safe (the ring has one
+ * producer: a mutex lets one thread at a time append, and a read holds it
+ * until its answer is in). C11, links with nothing but libc (glibc 2.34 and
+ * later have pthreads in libc; -pthread before that).
  */
 #ifndef KOLO_SIM_CLIENT_H
 #define KOLO_SIM_CLIENT_H

@@ -28,6 +28,7 @@ struct kolo_svc_model {
     uint64_t time;
     uint32_t time_hi_latched;
     uint32_t scratch, host_access, host_refused, bad_access, fw_state, fw_heartbeat;
+    uint32_t sp_faults, sp_fault_pc, sp_fault_cause;
     uint8_t port_en, port_down;
     uint32_t drop_route, drop_bad, fault_drops, out_flits[7];
     svc_link link[6];
@@ -154,6 +155,13 @@ void kolo_svc_set_router(kolo_svc_model *m, uint8_t port_down, uint32_t drop_rou
 
 void kolo_svc_add_unreachable(kolo_svc_model *m, uint32_t n) { m->unreachable += n; }
 
+void kolo_svc_sp_fault(kolo_svc_model *m, unsigned cause, uint32_t pc) {
+    m->sp_faults++;
+    m->sp_fault_pc = pc;
+    m->sp_fault_cause = cause & 0xfu;
+    push_event(m, KOLO_SVC_EVT_SP_FAULT, 0, ((pc >> 2) & 0xfffffu) << 4 | (cause & 0xfu));
+}
+
 int kolo_svc_mgmt_deliver(kolo_svc_model *m, uint16_t src, const uint32_t *words, unsigned nwords) {
     if (nwords == 0 || nwords > KOLO_SVC_MBX_WORDS || !words) return -1;
     if (m->rx_count == KOLO_SVC_MBX_RX_PKTS) {
@@ -256,6 +264,9 @@ int kolo_svc_read(kolo_svc_model *m, uint32_t addr, uint32_t *data, int host) {
     case KOLO_SVC_SYS_HOST_ACCESS: v = m->host_access; break;
     case KOLO_SVC_SYS_HOST_REFUSED: v = m->host_refused; break;
     case KOLO_SVC_SYS_BAD_ACCESS: v = m->bad_access; break;
+    case KOLO_SVC_SYS_SP_FAULTS: v = m->sp_faults; break;
+    case KOLO_SVC_SYS_SP_FAULT_PC: v = m->sp_fault_pc; break;
+    case KOLO_SVC_SYS_SP_FAULT_CAUSE: v = m->sp_fault_cause; break;
     case KOLO_SVC_SYS_TIME_LO:
         v = (uint32_t)m->time;
         m->time_hi_latched = (uint32_t)(m->time >> 32);

@@ -238,6 +238,8 @@ int shmem_n_pes(void);
 int shmem_pe_accessible(int pe);
 int shmem_addr_accessible(const void *addr, int pe);
 void *shmem_ptr(const void *dest, int pe);
+/* from OpenSHMEM 1.6: dest on team member pe; NULL unless load/store can reach it */
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
 void shmem_info_get_version(int *major, int *minor);
 void shmem_info_get_name(char *name);
 /* deprecated names */
@@ -425,6 +427,12 @@ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value
     void shmem_ctx_##N##_atomic_xor(shmem_ctx_t ctx, T *dest, T value, int pe);
 KSHMEM_AMO_STD_TYPES(KSHMEM_DECL_AMO_STD)
 KSHMEM_AMO_EXT_TYPES(KSHMEM_DECL_AMO_FSS)
+/* deprecated fetch, set, swap names of the extended types */
+#define KSHMEM_DECL_AMO_FSS_DEP(T, N)                                                              \
+    T shmem_##N##_fetch(const T *source, int pe);                                                  \
+    void shmem_##N##_set(T *dest, T value, int pe);                                                \
+    T shmem_##N##_swap(T *dest, T value, int pe);
+KSHMEM_AMO_EXT_TYPES(KSHMEM_DECL_AMO_FSS_DEP)
 KSHMEM_AMO_BIT_TYPES(KSHMEM_DECL_AMO_BIT)
 
 /* ---- memory ordering, point-to-point synchronisation ------------------------------------- */
@@ -514,6 +522,10 @@ void shmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_star
                       int logPE_stride, int PE_size, long *pSync);
 void shmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start,
                       int logPE_stride, int PE_size, long *pSync);
+void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                       int PE_start, int logPE_stride, int PE_size, long *pSync);
+void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                       int PE_start, int logPE_stride, int PE_size, long *pSync);
 
 #define KSHMEM_DECL_RED(T, N, OP)                                                                  \
     int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce);
@@ -536,112 +548,21 @@ KSHMEM_REDUCE_ARITH_TYPES(KSHMEM_DECL_RED_ARITH)
 KSHMEM_TOALL_BIT_TYPES(KSHMEM_DECL_TOALL_BIT)
 KSHMEM_TOALL_ARITH_TYPES(KSHMEM_DECL_TOALL_ARITH)
 
-/* ---- C11 type-generic interfaces (default context forms) ------------------------------------ */
-#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__cplusplus)
-#define KSHMEM_G_RMA(d, op)                                                                        \
-    _Generic(*(d), float: shmem_float_##op, double: shmem_double_##op,                            \
-             long double: shmem_longdouble_##op, char: shmem_char_##op,                            \
-             signed char: shmem_schar_##op, short: shmem_short_##op, int: shmem_int_##op,          \
-             long: shmem_long_##op, long long: shmem_longlong_##op,                                \
-             unsigned char: shmem_uchar_##op, unsigned short: shmem_ushort_##op,                   \
-             unsigned int: shmem_uint_##op, unsigned long: shmem_ulong_##op,                       \
-             unsigned long long: shmem_ulonglong_##op)
-#define shmem_put(dest, source, nelems, pe) KSHMEM_G_RMA(dest, put)(dest, source, nelems, pe)
-#define shmem_get(dest, source, nelems, pe) KSHMEM_G_RMA(dest, get)(dest, source, nelems, pe)
-#define shmem_put_nbi(dest, source, nelems, pe)                                                    \
-    KSHMEM_G_RMA(dest, put_nbi)(dest, source, nelems, pe)
-#define shmem_get_nbi(dest, source, nelems, pe)                                                    \
-    KSHMEM_G_RMA(dest, get_nbi)(dest, source, nelems, pe)
-#define shmem_p(dest, value, pe) KSHMEM_G_RMA(dest, p)(dest, value, pe)
-#define shmem_g(source, pe) KSHMEM_G_RMA(source, g)(source, pe)
-#define shmem_iput(dest, source, dst, sst, nelems, pe)                                             \
-    KSHMEM_G_RMA(dest, iput)(dest, source, dst, sst, nelems, pe)
-#define shmem_iget(dest, source, dst, sst, nelems, pe)                                             \
-    KSHMEM_G_RMA(dest, iget)(dest, source, dst, sst, nelems, pe)
-#define shmem_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe)                       \
-    KSHMEM_G_RMA(dest, put_signal)(dest, source, nelems, sig_addr, signal, sig_op, pe)
-#define shmem_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe)                   \
-    KSHMEM_G_RMA(dest, put_signal_nbi)(dest, source, nelems, sig_addr, signal, sig_op, pe)
-
-#define KSHMEM_G_AMO_STD(d, op)                                                                    \
-    _Generic(*(d), int: shmem_int_##op, long: shmem_long_##op, long long: shmem_longlong_##op,    \
-             unsigned int: shmem_uint_##op, unsigned long: shmem_ulong_##op,                       \
-             unsigned long long: shmem_ulonglong_##op)
-#define KSHMEM_G_AMO_EXT(d, op)                                                                    \
-    _Generic(*(d), float: shmem_float_##op, double: shmem_double_##op, int: shmem_int_##op,       \
-             long: shmem_long_##op, long long: shmem_longlong_##op,                                \
-             unsigned int: shmem_uint_##op, unsigned long: shmem_ulong_##op,                       \
-             unsigned long long: shmem_ulonglong_##op)
-#define KSHMEM_G_AMO_BIT(d, op)                                                                    \
-    _Generic(*(d), unsigned int: shmem_uint_##op, unsigned long: shmem_ulong_##op,                \
-             unsigned long long: shmem_ulonglong_##op)
-#define shmem_atomic_fetch(source, pe) KSHMEM_G_AMO_EXT(source, atomic_fetch)(source, pe)
-#define shmem_atomic_set(dest, value, pe) KSHMEM_G_AMO_EXT(dest, atomic_set)(dest, value, pe)
-#define shmem_atomic_swap(dest, value, pe) KSHMEM_G_AMO_EXT(dest, atomic_swap)(dest, value, pe)
-#define shmem_atomic_compare_swap(dest, cond, value, pe)                                           \
-    KSHMEM_G_AMO_STD(dest, atomic_compare_swap)(dest, cond, value, pe)
-#define shmem_atomic_fetch_inc(dest, pe) KSHMEM_G_AMO_STD(dest, atomic_fetch_inc)(dest, pe)
-#define shmem_atomic_inc(dest, pe) KSHMEM_G_AMO_STD(dest, atomic_inc)(dest, pe)
-#define shmem_atomic_fetch_add(dest, value, pe)                                                    \
-    KSHMEM_G_AMO_STD(dest, atomic_fetch_add)(dest, value, pe)
-#define shmem_atomic_add(dest, value, pe) KSHMEM_G_AMO_STD(dest, atomic_add)(dest, value, pe)
-#define shmem_atomic_fetch_and(dest, value, pe)                                                    \
-    KSHMEM_G_AMO_BIT(dest, atomic_fetch_and)(dest, value, pe)
-#define shmem_atomic_and(dest, value, pe) KSHMEM_G_AMO_BIT(dest, atomic_and)(dest, value, pe)
-#define shmem_atomic_fetch_or(dest, value, pe)                                                     \
-    KSHMEM_G_AMO_BIT(dest, atomic_fetch_or)(dest, value, pe)
-#define shmem_atomic_or(dest, value, pe) KSHMEM_G_AMO_BIT(dest, atomic_or)(dest, value, pe)
-#define shmem_atomic_fetch_xor(dest, value, pe)                                                    \
-    KSHMEM_G_AMO_BIT(dest, atomic_fetch_xor)(dest, value, pe)
-#define shmem_atomic_xor(dest, value, pe) KSHMEM_G_AMO_BIT(dest, atomic_xor)(dest, value, pe)
-
-#define KSHMEM_G_P2P(d, op)                                                                        \
-    _Generic(*(d), short: shmem_short_##op, int: shmem_int_##op, long: shmem_long_##op,           \
-             long long: shmem_longlong_##op, unsigned short: shmem_ushort_##op,                    \
-             unsigned int: shmem_uint_##op, unsigned long: shmem_ulong_##op,                       \
-             unsigned long long: shmem_ulonglong_##op)
-/* shmem_wait_until(long *, ...) also exists as a deprecated function; the
- * generic macro takes precedence and handles long the same way */
-#define shmem_wait_until(ivar, cmp, cmp_value)                                                     \
-    KSHMEM_G_P2P(ivar, wait_until)(ivar, cmp, cmp_value)
-#define shmem_test(ivar, cmp, cmp_value) KSHMEM_G_P2P(ivar, test)(ivar, cmp, cmp_value)
-#define shmem_wait_until_all(ivars, n, status, cmp, v)                                             \
-    KSHMEM_G_P2P(ivars, wait_until_all)(ivars, n, status, cmp, v)
-#define shmem_wait_until_any(ivars, n, status, cmp, v)                                             \
-    KSHMEM_G_P2P(ivars, wait_until_any)(ivars, n, status, cmp, v)
-#define shmem_wait_until_some(ivars, n, idx, status, cmp, v)                                       \
-    KSHMEM_G_P2P(ivars, wait_until_some)(ivars, n, idx, status, cmp, v)
-#define shmem_test_all(ivars, n, status, cmp, v) KSHMEM_G_P2P(ivars, test_all)(ivars, n, status, cmp, v)
-#define shmem_test_any(ivars, n, status, cmp, v) KSHMEM_G_P2P(ivars, test_any)(ivars, n, status, cmp, v)
-#define shmem_test_some(ivars, n, idx, status, cmp, v)                                             \
-    KSHMEM_G_P2P(ivars, test_some)(ivars, n, idx, status, cmp, v)
-
-#define KSHMEM_G_RED_ARITH(d, op)                                                                  \
-    _Generic(*(d), char: shmem_char_##op, signed char: shmem_schar_##op, short: shmem_short_##op, \
-             int: shmem_int_##op, long: shmem_long_##op, long long: shmem_longlong_##op,          \
-             unsigned char: shmem_uchar_##op, unsigned short: shmem_ushort_##op,                   \
-             unsigned int: shmem_uint_##op, unsigned long: shmem_ulong_##op,                       \
-             unsigned long long: shmem_ulonglong_##op, float: shmem_float_##op,                    \
-             double: shmem_double_##op, long double: shmem_longdouble_##op)
-#define KSHMEM_G_RED_BIT(d, op)                                                                    \
-    _Generic(*(d), unsigned char: shmem_uchar_##op, unsigned short: shmem_ushort_##op,            \
-             unsigned int: shmem_uint_##op, unsigned long: shmem_ulong_##op,                       \
-             unsigned long long: shmem_ulonglong_##op)
-#define shmem_sum_reduce(team, dest, source, n) KSHMEM_G_RED_ARITH(dest, sum_reduce)(team, dest, source, n)
-#define shmem_prod_reduce(team, dest, source, n) KSHMEM_G_RED_ARITH(dest, prod_reduce)(team, dest, source, n)
-#define shmem_max_reduce(team, dest, source, n) KSHMEM_G_RED_ARITH(dest, max_reduce)(team, dest, source, n)
-#define shmem_min_reduce(team, dest, source, n) KSHMEM_G_RED_ARITH(dest, min_reduce)(team, dest, source, n)
-#define shmem_and_reduce(team, dest, source, n) KSHMEM_G_RED_BIT(dest, and_reduce)(team, dest, source, n)
-#define shmem_or_reduce(team, dest, source, n) KSHMEM_G_RED_BIT(dest, or_reduce)(team, dest, source, n)
-#define shmem_xor_reduce(team, dest, source, n) KSHMEM_G_RED_BIT(dest, xor_reduce)(team, dest, source, n)
-#define shmem_broadcast(team, dest, source, n, root)                                               \
-    KSHMEM_G_RMA(dest, broadcast)(team, dest, source, n, root)
-#define shmem_collect(team, dest, source, n) KSHMEM_G_RMA(dest, collect)(team, dest, source, n)
-#define shmem_fcollect(team, dest, source, n) KSHMEM_G_RMA(dest, fcollect)(team, dest, source, n)
-#define shmem_alltoall(team, dest, source, n) KSHMEM_G_RMA(dest, alltoall)(team, dest, source, n)
+/* complex sum and product (both tables; C only: C++ has no _Complex) */
+#ifndef __cplusplus
+#define KSHMEM_REDUCE_COMPLEX_TYPES(X) X(double _Complex, complexd) X(float _Complex, complexf)
+#define KSHMEM_DECL_RED_COMPLEX(T, N)                                                              \
+    KSHMEM_DECL_RED(T, N, sum)                                                                     \
+    KSHMEM_DECL_RED(T, N, prod) KSHMEM_DECL_TOALL(T, N, sum) KSHMEM_DECL_TOALL(T, N, prod)
+KSHMEM_REDUCE_COMPLEX_TYPES(KSHMEM_DECL_RED_COMPLEX)
 #endif
 
 #ifdef __cplusplus
 }
+#endif
+
+/* C11 type-generic interfaces: every generic family, default and context forms */
+#ifndef KSHMEM_BUILDING_LIBRARY
+#include "shmem_c11.h"
 #endif
 #endif

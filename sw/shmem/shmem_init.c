@@ -26,10 +26,10 @@
 #include "kolo_sim_client.h"
 #include "shmemx.h"
 
-kshmem_state kshmem;
-struct kshmem_team kshmem_team_world = {0, 1, 0, -1, {0}, 1};
-struct kshmem_team kshmem_team_shared = {0, 1, 1, 0, {0}, 1};
-struct kshmem_ctx kshmem_ctx_default = {&kshmem_team_world, 1};
+kshmem_state kshmem = {.lock = PTHREAD_MUTEX_INITIALIZER, .coll_lock = PTHREAD_MUTEX_INITIALIZER};
+struct kshmem_team kshmem_team_world = {KSHMEM_TEAM_MAGIC, 0, 1, 0, -1, {0}, 1, NULL};
+struct kshmem_team kshmem_team_shared = {KSHMEM_TEAM_MAGIC, 0, 1, 1, 0, {0}, 1, NULL};
+struct kshmem_ctx kshmem_ctx_default = {KSHMEM_CTX_MAGIC, 1, &kshmem_team_world, 0, NULL, NULL};
 
 #define KSHMEM_INFO_MAGIC 0x314D4853484F4C4Bull /* "KLOHSHM1" */
 #define KSHMEM_HEAP_ADDR 0x500000000000ull /* clear of ASan/LSan allocator space (0x6000...) */
@@ -56,15 +56,26 @@ void kshmem_fatal(const char *fmt, ...) {
     _exit(1);
 }
 
+void kshmem_bad_arg(const char *fn, const char *arg, const char *fmt, ...) {
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    kshmem_fatal("%s: argument %s %s", fn, arg, what);
+}
+
 void kshmem_check_init(const char *fn) {
     if (!kshmem.initialized || kshmem.finalized)
-        kshmem_fatal("%s called %s", fn, kshmem.finalized ? "after shmem_finalize" : "before shmem_init");
+        kshmem_fatal("%s: called %s", fn,
+                     kshmem.finalized ? "after shmem_finalize" : "before shmem_init");
 }
 
 void kshmem_check_pe(const char *fn, int pe) {
     kshmem_check_init(fn);
     if (pe < 0 || pe >= kshmem.npes)
-        kshmem_fatal("%s: PE %d outside 0..%d", fn, pe, kshmem.npes - 1);
+        kshmem_bad_arg(fn, "pe", "= %d is outside 0..%d (shmem_n_pes() = %d)", pe,
+                       kshmem.npes - 1, kshmem.npes);
 }
 
 void kshmem_rc(const char *fn, int rc) {
@@ -83,8 +94,8 @@ int kshmem_is_symmetric(const void *addr, size_t len) {
     return 0;
 }
 
-void kshmem_xlate(const char *fn, const void *addr, size_t len, int pe, uint64_t *raddr,
-                  uint8_t *key) {
+void kshmem_xlate(const char *fn, const char *arg, const void *addr, size_t len, int pe,
+                  uint64_t *raddr, uint8_t *key) {
     uintptr_t a = (uintptr_t)addr;
     switch (kshmem_is_symmetric(addr, len)) {
     case 1:
@@ -96,10 +107,20 @@ void kshmem_xlate(const char *fn, const void *addr, size_t len, int pe, uint64_t
         *key = kshmem.peer[pe].data_key;
         return;
     default:
-        kshmem_fatal("%s: %p (%zu bytes) is not symmetric (not in the symmetric heap or the "
-                     "program's global/static data)",
-                     fn, addr, len);
+        if (kshmem_is_symmetric(addr, 1))
+            kshmem_bad_arg(fn, "nelems", "reaches past the end of the symmetric %s: %zu bytes from "
+                           "%s = %p",
+                           kshmem_is_symmetric(addr, 1) == 1 ? "heap" : "data", len, arg, addr);
+        kshmem_bad_arg(fn, arg, "= %p is not symmetric (not in the symmetric heap or the "
+                       "program's global/static data)",
+                       addr);
     }
+}
+
+size_t kshmem_bytes(const char *fn, size_t nelems, size_t es) {
+    if (es && nelems > SIZE_MAX / es)
+        kshmem_bad_arg(fn, "nelems", "= %zu is too large (times %zu bytes overflows)", nelems, es);
+    return nelems * es;
 }
 
 void kshmem_wait_step(unsigned long *n) {
@@ -182,7 +203,7 @@ static void at_exit_finalize(void) {
         shmem_finalize();
 }
 
-void shmem_init(void) {
+static void init_common(const char *fn, int level) {
     char err[512];
     kolo_sim_client *sim;
     kolo_pe_slot *slot;
@@ -193,9 +214,17 @@ void shmem_init(void) {
     int rc, i;
 
     if (kshmem.initialized && !kshmem.finalized)
-        return;
+        kshmem_fatal("%s: called a second time (the library is initialised already)", fn);
     if (kshmem.finalized)
-        kshmem_fatal("shmem_init after shmem_finalize is not supported");
+        kshmem_fatal("%s: called after shmem_finalize (not supported)", fn);
+    {
+        pthread_mutexattr_t ma; /* collectives nest (malloc calls barrier_all) */
+        pthread_mutexattr_init(&ma);
+        pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+        pthread_mutex_init(&kshmem.coll_lock, &ma);
+        pthread_mutexattr_destroy(&ma);
+    }
+    kshmem.thread_level = level;
     rc = kolo_open(NULL, &kshmem.dev, err, sizeof err);
     if (rc)
         kshmem_fatal("shmem_init: %s", err);
@@ -211,6 +240,10 @@ void shmem_init(void) {
     rc = kolo_ctx_open(kshmem.dev, NULL, &kshmem.ctx);
     if (rc)
         kshmem_fatal("shmem_init: opening the NI context: %s", kolo_strerror(rc));
+    kshmem.nic[0].kc = kshmem.ctx;
+    kshmem.nic[0].users = 1;
+    kshmem.nnic = 1;
+    kshmem_ctx_default.nic = &kshmem.nic[0];
 
     /* symmetric data: the executable's writable segments */
     dl_iterate_phdr(find_data, &seg);
@@ -224,8 +257,14 @@ void shmem_init(void) {
     kshmem.scratch_len = KSHMEM_SCRATCH;
     kshmem.heap_len = (user_heap + kshmem.scratch_len + 2 * 64 * (size_t)kshmem.npes + 4096 + ps - 1) &
                       ~(ps - 1);
+#if defined(__SANITIZE_THREAD__)
+    /* 0x500000000000 is not application memory under ThreadSanitizer, whose
+     * mmap then drops the hint and keeps MAP_FIXED_NOREPLACE (address 0) */
+    heap = MAP_FAILED;
+#else
     heap = mmap((void *)(uintptr_t)KSHMEM_HEAP_ADDR, kshmem.heap_len, PROT_READ | PROT_WRITE,
                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+#endif
     if (heap == MAP_FAILED) { /* taken: anywhere (addresses are translated), 2 MiB aligned */
         size_t a = (size_t)2 << 20;
         uint8_t *m = (uint8_t *)mmap(NULL, kshmem.heap_len + a, PROT_READ | PROT_WRITE,
@@ -318,17 +357,25 @@ void shmem_init(void) {
     shmem_barrier_all();
 }
 
+void shmem_init(void) { init_common("shmem_init", SHMEM_THREAD_SINGLE); }
+
+/* every level is provided: libkolo locks its contexts and the simulator client its ring */
 int shmem_init_thread(int requested, int *provided) {
-    (void)requested;
-    shmem_init();
+    if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
+        kshmem_bad_arg("shmem_init_thread", "requested",
+                       "= %d is none of SHMEM_THREAD_SINGLE, _FUNNELED, _SERIALIZED, _MULTIPLE",
+                       requested);
+    init_common("shmem_init_thread", requested);
     if (provided)
-        *provided = SHMEM_THREAD_SINGLE;
+        *provided = requested;
     return 0;
 }
 
 void shmem_query_thread(int *provided) {
-    if (provided)
-        *provided = SHMEM_THREAD_SINGLE;
+    kshmem_check_init("shmem_query_thread");
+    if (!provided)
+        kshmem_bad_arg("shmem_query_thread", "provided", "is NULL");
+    *provided = kshmem.thread_level;
 }
 
 int shmem_initialized(void) { return kshmem.initialized && !kshmem.finalized; }
@@ -338,11 +385,25 @@ void shmem_finalize(void) {
     if (!kshmem.initialized || kshmem.finalized)
         return;
     shmem_barrier_all();
-    rc = kolo_quiet(kshmem.ctx);
-    if (rc)
-        fprintf(stderr, "kolo-shmem (PE %d): shmem_finalize: %s\n", kshmem.me, kolo_strerror(rc));
+    for (unsigned i = 0; i < kshmem.nnic; i++) {
+        rc = kolo_ctx_close(kshmem.nic[i].kc); /* quiet first */
+        if (rc)
+            fprintf(stderr, "kolo-shmem (PE %d): shmem_finalize: %s\n", kshmem.me,
+                    kolo_strerror(rc));
+        kshmem.nic[i].kc = NULL;
+    }
+    kshmem.nnic = 0;
+    while (kshmem.ctxs) { /* handles are dead from here on */
+        struct kshmem_ctx *c = kshmem.ctxs;
+        kshmem.ctxs = c->next;
+        free(c);
+    }
+    while (kshmem.teams) {
+        struct kshmem_team *t = kshmem.teams;
+        kshmem.teams = t->next;
+        free(t);
+    }
     kshmem.finalized = 1;
-    kolo_ctx_close(kshmem.ctx);
     kshmem.ctx = NULL;
     kolo_close(kshmem.dev); /* closes the windows, detaches from kolo-sim */
     kshmem.dev = NULL;
@@ -366,9 +427,11 @@ int shmem_my_pe(void) { return kshmem.initialized && !kshmem.finalized ? kshmem.
 int shmem_n_pes(void) { return kshmem.initialized && !kshmem.finalized ? kshmem.npes : -1; }
 int _my_pe(void) { return shmem_my_pe(); }
 int _num_pes(void) { return shmem_n_pes(); }
+/* deprecated; unlike shmem_init, calls after the first do nothing */
 void start_pes(int npes) {
     (void)npes;
-    shmem_init();
+    if (!kshmem.initialized)
+        shmem_init();
 }
 
 int shmem_pe_accessible(int pe) { return shmem_initialized() && pe >= 0 && pe < kshmem.npes; }
@@ -382,6 +445,15 @@ void *shmem_ptr(const void *dest, int pe) {
     if (shmem_initialized() && pe == kshmem.me && kshmem_is_symmetric(dest, 1))
         return (void *)(uintptr_t)dest;
     return NULL;
+}
+
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe) {
+    int w;
+    if (!shmem_initialized() || team == SHMEM_TEAM_INVALID || team->magic != KSHMEM_TEAM_MAGIC ||
+        pe < 0 || pe >= team->size)
+        return NULL;
+    w = team->start + pe * team->stride;
+    return shmem_ptr(dest, w);
 }
 
 void shmem_pcontrol(int level, ...) { (void)level; }
@@ -399,47 +471,52 @@ void shmem_info_get_name(char *name) {
 }
 
 /* ---- symmetric heap (collective: every PE makes the same calls) ------------------------ */
-static void *heap_alloc(const char *fn, size_t size, size_t align) {
+/* every PE makes the same calls (collective), so the offsets agree; one
+ * thread of a PE at a time (coll_lock; recursive: the barrier takes it too) */
+static void *heap_alloc(const char *fn, size_t size, size_t align, int zero) {
     void *p;
     kshmem_check_init(fn);
+    pthread_mutex_lock(&kshmem.coll_lock);
     p = size ? shmh_alloc(&kshmem.heap, size, align) : NULL;
+    if (p && zero)
+        memset(p, 0, size);
     shmem_barrier_all();
-    (void)fn;
+    pthread_mutex_unlock(&kshmem.coll_lock);
     return p;
 }
 
-void *shmem_malloc(size_t size) { return heap_alloc("shmem_malloc", size, 16); }
+void *shmem_malloc(size_t size) { return heap_alloc("shmem_malloc", size, 16, 0); }
 void *shmem_malloc_with_hints(size_t size, long hints) {
-    (void)hints;
-    return heap_alloc("shmem_malloc_with_hints", size, 16);
+    if (hints & ~(SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE))
+        kshmem_bad_arg("shmem_malloc_with_hints", "hints", "= %#lx has unknown bits", hints);
+    return heap_alloc("shmem_malloc_with_hints", size, 16, 0);
 }
 
 void *shmem_calloc(size_t count, size_t size) {
-    void *p;
-    if (size && count > (size_t)-1 / size)
-        return heap_alloc("shmem_calloc", 0, 16);
-    kshmem_check_init("shmem_calloc");
-    p = (count && size) ? shmh_alloc(&kshmem.heap, count * size, 16) : NULL;
-    if (p)
-        memset(p, 0, count * size);
-    shmem_barrier_all();
-    return p;
+    /* an overflowing product is a request nobody can satisfy: NULL */
+    size_t n = size && count > SIZE_MAX / size ? SIZE_MAX : count * size;
+    return heap_alloc("shmem_calloc", n == SIZE_MAX ? 0 : n, 16, 1);
 }
 
 void *shmem_align(size_t alignment, size_t size) {
-    if (!alignment || (alignment & (alignment - 1))) {
-        kshmem_check_init("shmem_align");
-        shmem_barrier_all();
-        return NULL;
-    }
-    return heap_alloc("shmem_align", size, alignment);
+    if (!alignment || (alignment & (alignment - 1)))
+        kshmem_bad_arg("shmem_align", "alignment", "= %zu is not a power of two", alignment);
+    return heap_alloc("shmem_align", size, alignment, 0);
+}
+
+static void check_heap_ptr(const char *fn, void *ptr) {
+    if (ptr && !shmh_block_size(&kshmem.heap, ptr))
+        kshmem_bad_arg(fn, "ptr", "= %p was not returned by shmem_malloc (or was freed)", ptr);
 }
 
 void shmem_free(void *ptr) {
     kshmem_check_init("shmem_free");
+    pthread_mutex_lock(&kshmem.coll_lock);
+    check_heap_ptr("shmem_free", ptr);
     shmem_barrier_all();
-    if (ptr && shmh_free(&kshmem.heap, ptr))
-        kshmem_fatal("shmem_free: %p was not returned by shmem_malloc", ptr);
+    if (ptr)
+        shmh_free(&kshmem.heap, ptr);
+    pthread_mutex_unlock(&kshmem.coll_lock);
 }
 
 void *shmem_realloc(void *ptr, size_t size) {
@@ -452,9 +529,9 @@ void *shmem_realloc(void *ptr, size_t size) {
         shmem_free(ptr);
         return NULL;
     }
+    pthread_mutex_lock(&kshmem.coll_lock);
+    check_heap_ptr("shmem_realloc", ptr);
     old = shmh_block_size(&kshmem.heap, ptr);
-    if (!old)
-        kshmem_fatal("shmem_realloc: %p was not returned by shmem_malloc", ptr);
     shmem_barrier_all(); /* nobody writes the old block any more */
     p = shmh_alloc(&kshmem.heap, size, 16);
     if (p) {
@@ -462,6 +539,7 @@ void *shmem_realloc(void *ptr, size_t size) {
         shmh_free(&kshmem.heap, ptr);
     }
     shmem_barrier_all();
+    pthread_mutex_unlock(&kshmem.coll_lock);
     return p;
 }
 
@@ -473,6 +551,11 @@ void *shmemalign(size_t alignment, size_t size) { return shmem_align(alignment, 
 /* ---- extensions (shmemx.h) --------------------------------------------------------- */
 uint64_t shmemx_kolo_cycles(void) {
     return kshmem.sim ? kolo_sim_cycle((kolo_sim_client *)kshmem.sim) : 0;
+}
+int shmemx_ctx_nic(shmem_ctx_t ctx) {
+    if (!shmem_initialized() || ctx == SHMEM_CTX_INVALID || ctx->magic != KSHMEM_CTX_MAGIC)
+        return -1;
+    return (int)kolo_ctx_index(ctx->nic->kc);
 }
 unsigned shmemx_kolo_core_mhz(void) {
     return kshmem.sim ? kolo_sim_core_mhz((kolo_sim_client *)kshmem.sim) : 0;

@@ -1,7 +1,19 @@
-/* shmem_internal.h - private state of libkolo_shmem. */
+/* shmem_internal.h - private state of libkolo_shmem.
+ *
+ * Threads (SHMEM_THREAD_MULTIPLE): libkolo locks each NI context and the
+ * simulator client its ring, so operations from several threads are safe
+ * as they are. The library's own shared state is guarded here: `lock`
+ * (contexts, teams, the pool of NI contexts), `coll_lock` (collectives and
+ * the symmetric heap: one collective at a time per PE, which the spec leaves
+ * to the program anyway). Everything else is written once, in shmem_init.
+ */
 #ifndef KOLO_SHMEM_INTERNAL_H
 #define KOLO_SHMEM_INTERNAL_H
 
+/* the library defines the typed routines: no C11 generic macros inside it */
+#define KSHMEM_BUILDING_LIBRARY 1
+
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -9,16 +21,34 @@
 #include "shmem.h"
 #include "symheap.h"
 
+#define KSHMEM_TEAM_MAGIC 0x6d616574u /* "team" */
+#define KSHMEM_CTX_MAGIC 0x78746374u  /* "tctx" */
+#define KSHMEM_DEAD_MAGIC 0x64616564u /* "dead": destroyed (kept, so that a stale handle is caught) */
+
 struct kshmem_team {
+    uint32_t magic;
     int start, stride, size; /* world PEs start + i * stride, i < size */
     int my;                  /* my index, -1 if not a member */
     shmem_team_config_t config;
     int predefined;
+    struct kshmem_team *next; /* every team made, freed at finalize */
 };
 
+#define KSHMEM_MAX_NIC 16 /* NI contexts per NI (docs/ni.md) */
+
+/* One NI context of this PE; shmem contexts beyond the NI's own share one. */
+typedef struct {
+    kolo_ctx *kc;
+    int users; /* shmem contexts on it (the default context counts) */
+} kshmem_nic;
+
 struct kshmem_ctx {
-    shmem_team_t team;
+    uint32_t magic;
     int predefined;
+    shmem_team_t team;
+    long options;
+    kshmem_nic *nic;
+    struct kshmem_ctx *next; /* every context made, freed at finalize */
 };
 
 typedef struct {
@@ -29,15 +59,22 @@ typedef struct {
 
 typedef struct {
     int initialized, finalized;
+    int thread_level; /* provided */
     kolo_dev *dev;
-    kolo_ctx *ctx;
-    void *sim; /* kolo_sim_client */
+    kolo_ctx *ctx; /* the default context's NI context */
+    void *sim;     /* kolo_sim_client */
     int me, npes;
     uint16_t my_node;
     uintptr_t data_base, heap_base;
     size_t data_len, heap_len;
     kshmem_peer *peer;
     shmh heap;
+    /* NI contexts: nic[0] is the default context's */
+    kshmem_nic nic[KSHMEM_MAX_NIC];
+    unsigned nnic; /* NI contexts open */
+    struct kshmem_team *teams; /* made by splits (under lock) */
+    struct kshmem_ctx *ctxs;   /* made by ctx_create (under lock) */
+    pthread_mutex_t lock, coll_lock;
     /* internal symmetric objects (first allocations of the heap) */
     volatile uint64_t *sync_recv; /* [npes] sync signals received from each PE */
     uint64_t *sync_expect;        /* [npes] private: signals consumed so far */
@@ -48,29 +85,49 @@ typedef struct {
 
 extern kshmem_state kshmem;
 
-/* error: message and shmem_global_exit(1) */
+/* ---- errors: one line on stderr, then shmem_global_exit(1) ------------------------ */
 void kshmem_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* "fn: argument arg <what>" */
+void kshmem_bad_arg(const char *fn, const char *arg, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), noreturn));
 void kshmem_check_init(const char *fn);
+/* world PE number pe, checked */
 void kshmem_check_pe(const char *fn, int pe);
-/* symmetric address -> remote address and key; fatal if not symmetric */
-void kshmem_xlate(const char *fn, const void *addr, size_t len, int pe, uint64_t *raddr,
-                  uint8_t *key);
-int kshmem_is_symmetric(const void *addr, size_t len);
-/* one wait-loop iteration: progress completions, back off */
-void kshmem_wait_step(unsigned long *n);
 /* libkolo failures are fatal */
 void kshmem_rc(const char *fn, int rc);
 
-/* RMA cores (bytes) */
-void kshmem_put(shmem_ctx_t ctx, void *dest, const void *src, size_t n, int pe, int nbi);
-void kshmem_get(shmem_ctx_t ctx, void *dest, const void *src, size_t n, int pe, int nbi);
-/* atomic on world PE pe; returns the old value of fetching ops */
-uint64_t kshmem_amo(const char *fn, int op, unsigned size, void *dest, uint64_t operand,
-                    uint64_t compare, int pe);
-int kshmem_ctx_pe(shmem_ctx_t ctx, const char *fn, int pe);
-void kshmem_quiet(void);
-void kshmem_sync_set(int start, int stride, int size);
-/* a team as a set; fatal if invalid */
+/* ---- contexts and teams ------------------------------------------------------------- */
+/* ctx checked (initialised library, a live context; SHMEM_CTX_INVALID is an error) */
+struct kshmem_ctx *kshmem_ctx_get(const char *fn, shmem_ctx_t ctx);
+/* pe of ctx's team as a world PE, checked */
+int kshmem_ctx_pe(const char *fn, const struct kshmem_ctx *c, int pe);
+/* a team as a set; fatal if invalid or this PE is not a member */
 void kshmem_team_set(const char *fn, shmem_team_t team, int *start, int *stride, int *size);
+/* an active set (PE_start, logPE_stride, PE_size) checked, this PE in it */
+void kshmem_active_set(const char *fn, int start, int log_stride, int size, int *stride, int *my);
+
+/* ---- symmetric addresses ------------------------------------------------------------- */
+/* 1: heap, 2: data, 0: not symmetric */
+int kshmem_is_symmetric(const void *addr, size_t len);
+/* addr (argument `arg` of fn, len bytes) on world PE pe -> remote address and key */
+void kshmem_xlate(const char *fn, const char *arg, const void *addr, size_t len, int pe,
+                  uint64_t *raddr, uint8_t *key);
+/* nelems * es, or an error naming nelems */
+size_t kshmem_bytes(const char *fn, size_t nelems, size_t es);
+
+/* ---- data movement cores ---------------------------------------------------------------- */
+/* contiguous put/get of n bytes to/from world PE pe on NI context kc */
+void kshmem_put_bytes(const char *fn, kolo_ctx *kc, void *dest, const void *src, size_t n, int pe,
+                      int nbi);
+void kshmem_get_bytes(const char *fn, kolo_ctx *kc, void *dest, const void *src, size_t n, int pe,
+                      int nbi);
+/* atomic on world PE pe (NI context kc; NULL: the default one); returns the
+ * old value of fetching ops. arg names the address argument in messages. */
+uint64_t kshmem_amo(const char *fn, const char *arg, kolo_ctx *kc, int op, unsigned size,
+                    void *dest, uint64_t operand, uint64_t compare, int pe);
+void kshmem_quiet(const char *fn, kolo_ctx *kc);
+void kshmem_sync_set(int start, int stride, int size);
+/* one wait-loop iteration: progress completions, back off */
+void kshmem_wait_step(unsigned long *n);
 
 #endif

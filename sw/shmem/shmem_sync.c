@@ -14,25 +14,31 @@
 #include <stdint.h>
 #include <string.h>
 
+/* fence and quiet on SHMEM_CTX_INVALID do nothing (as specified); on a
+ * context that was destroyed they are an error */
 void shmem_ctx_fence(shmem_ctx_t ctx) {
     if (ctx == SHMEM_CTX_INVALID)
         return;
+    kshmem_rc("shmem_ctx_fence", kolo_fence(kshmem_ctx_get("shmem_ctx_fence", ctx)->nic->kc));
+}
+void shmem_fence(void) {
     kshmem_check_init("shmem_fence");
     kshmem_rc("shmem_fence", kolo_fence(kshmem.ctx));
 }
-void shmem_fence(void) { shmem_ctx_fence(SHMEM_CTX_DEFAULT); }
 
-void kshmem_quiet(void) { kshmem_rc("shmem_quiet", kolo_quiet(kshmem.ctx)); }
+void kshmem_quiet(const char *fn, kolo_ctx *kc) { kshmem_rc(fn, kolo_quiet(kc ? kc : kshmem.ctx)); }
 
 void shmem_ctx_quiet(shmem_ctx_t ctx) {
     if (ctx == SHMEM_CTX_INVALID)
         return;
-    kshmem_check_init("shmem_quiet");
-    kshmem_quiet();
+    kshmem_quiet("shmem_ctx_quiet", kshmem_ctx_get("shmem_ctx_quiet", ctx)->nic->kc);
 }
-void shmem_quiet(void) { shmem_ctx_quiet(SHMEM_CTX_DEFAULT); }
+void shmem_quiet(void) {
+    kshmem_check_init("shmem_quiet");
+    kshmem_quiet("shmem_quiet", kshmem.ctx);
+}
 
-/* ---- barriers ---------------------------------------------------------------------- */
+/* ---- barriers (callers hold coll_lock: one collective at a time per PE) ------------------ */
 void kshmem_sync_set(int start, int stride, int size) {
     int r, d;
     if (size <= 1)
@@ -43,8 +49,8 @@ void kshmem_sync_set(int start, int stride, int size) {
         int from = start + ((r - d + size) % size) * stride;
         uint64_t want;
         unsigned long n = 0;
-        kshmem_amo("shmem_sync", KOLO_AMO_ADD, 8, (void *)(uintptr_t)&kshmem.sync_recv[kshmem.me],
-                   1, 0, to);
+        kshmem_amo("shmem_sync", "dest", NULL, KOLO_AMO_ADD, 8,
+                   (void *)(uintptr_t)&kshmem.sync_recv[kshmem.me], 1, 0, to);
         want = ++kshmem.sync_expect[from];
         while (__atomic_load_n(&kshmem.sync_recv[from], __ATOMIC_ACQUIRE) < want)
             kshmem_wait_step(&n);
@@ -52,45 +58,45 @@ void kshmem_sync_set(int start, int stride, int size) {
 }
 
 static void check_set(const char *fn, int start, int log_stride, int size) {
-    kshmem_check_init(fn);
-    if (start < 0 || log_stride < 0 || log_stride > 30 || size < 1 ||
-        start + (long)(size - 1) * (1L << log_stride) >= kshmem.npes)
-        kshmem_fatal("%s: active set (start %d, log stride %d, size %d) outside the %d PEs", fn,
-                     start, log_stride, size, kshmem.npes);
-    if (kshmem.me < start || (kshmem.me - start) % (1 << log_stride) ||
-        (kshmem.me - start) >> log_stride >= size)
-        kshmem_fatal("%s: this PE is not in the active set (start %d, log stride %d, size %d)", fn,
-                     start, log_stride, size);
+    int stride, my;
+    kshmem_active_set(fn, start, log_stride, size, &stride, &my);
+}
+
+static void sync_locked(int start, int stride, int size, int quiet) {
+    pthread_mutex_lock(&kshmem.coll_lock);
+    if (quiet)
+        kshmem_quiet("shmem_barrier", kshmem.ctx);
+    kshmem_sync_set(start, stride, size);
+    pthread_mutex_unlock(&kshmem.coll_lock);
 }
 
 void shmem_barrier_all(void) {
     kshmem_check_init("shmem_barrier_all");
-    kshmem_quiet();
-    kshmem_sync_set(0, 1, kshmem.npes);
+    sync_locked(0, 1, kshmem.npes, 1);
 }
 
 void shmem_sync_all(void) {
     kshmem_check_init("shmem_sync_all");
-    kshmem_sync_set(0, 1, kshmem.npes);
+    sync_locked(0, 1, kshmem.npes, 0);
 }
 
 void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync) {
     (void)pSync;
     check_set("shmem_barrier", PE_start, logPE_stride, PE_size);
-    kshmem_quiet();
-    kshmem_sync_set(PE_start, 1 << logPE_stride, PE_size);
+    sync_locked(PE_start, 1 << logPE_stride, PE_size, 1);
 }
 
+/* (shmem_sync is also the C11 generic macro in user code: see shmem_c11.h) */
 void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync) {
     (void)pSync;
     check_set("shmem_sync", PE_start, logPE_stride, PE_size);
-    kshmem_sync_set(PE_start, 1 << logPE_stride, PE_size);
+    sync_locked(PE_start, 1 << logPE_stride, PE_size, 0);
 }
 
 int shmem_team_sync(shmem_team_t team) {
     int start, stride, size;
     kshmem_team_set("shmem_team_sync", team, &start, &stride, &size);
-    kshmem_sync_set(start, stride, size);
+    sync_locked(start, stride, size, 0);
     return 0;
 }
 
@@ -106,7 +112,21 @@ int shmem_team_sync(shmem_team_t team) {
 static void check_cmp(const char *fn, int cmp) {
     kshmem_check_init(fn);
     if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)
-        kshmem_fatal("%s: unknown comparison %d", fn, cmp);
+        kshmem_bad_arg(fn, "cmp", "= %d is none of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE", cmp);
+}
+
+/* the checks of the vector forms: ivars (and indices, cmp_values) given when nelems > 0 */
+static void check_vec(const char *fn, int cmp, const void *ivars, size_t nelems, int some,
+                      const void *indices, int vec, const void *values) {
+    check_cmp(fn, cmp);
+    if (!nelems)
+        return;
+    if (!ivars)
+        kshmem_bad_arg(fn, "ivars", "is NULL (nelems = %zu)", nelems);
+    if (some && !indices)
+        kshmem_bad_arg(fn, "indices", "is NULL (nelems = %zu)", nelems);
+    if (vec && !values)
+        kshmem_bad_arg(fn, "cmp_values", "is NULL (nelems = %zu)", nelems);
 }
 
 #define KSHMEM_DEF_P2P(T, N)                                                                       \
@@ -115,13 +135,13 @@ static void check_cmp(const char *fn, int cmp) {
         return CMP_OK(cmp, x, v);                                                                  \
     }                                                                                              \
     int shmem_##N##_test(T *ivar, int cmp, T cmp_value) {                                          \
-        check_cmp("shmem_" #N "_test", cmp);                                                       \
+        check_vec("shmem_" #N "_test", cmp, ivar, 1, 0, NULL, 0, NULL);                            \
         kolo_progress(kshmem.ctx);                                                                 \
         return test_##N(ivar, cmp, cmp_value);                                                     \
     }                                                                                              \
     void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value) {                                   \
         unsigned long n = 0;                                                                       \
-        check_cmp("shmem_" #N "_wait_until", cmp);                                                 \
+        check_vec("shmem_" #N "_wait_until", cmp, ivar, 1, 0, NULL, 0, NULL);                      \
         while (!test_##N(ivar, cmp, cmp_value))                                                    \
             kshmem_wait_step(&n);                                                                  \
     }                                                                                              \
@@ -155,91 +175,108 @@ static void check_cmp(const char *fn, int cmp) {
                 return 1;                                                                          \
         return 0;                                                                                  \
     }                                                                                              \
-    static void wait_all_##N(T *iv, size_t n, const int *st, int cmp, const T *v, int vec) {       \
+    static void wait_all_##N(const char *fn, T *iv, size_t n, const int *st, int cmp, const T *v,  \
+                             int vec) {                                                            \
         unsigned long k = 0;                                                                       \
-        check_cmp("shmem_" #N "_wait_until_all", cmp);                                             \
+        check_vec(fn, cmp, iv, n, 0, NULL, vec, v);                                                \
         while (!all_##N(iv, n, st, cmp, v, vec))                                                   \
             kshmem_wait_step(&k);                                                                  \
     }                                                                                              \
-    static size_t wait_any_##N(T *iv, size_t n, const int *st, int cmp, const T *v, int vec) {     \
+    static size_t wait_any_##N(const char *fn, T *iv, size_t n, const int *st, int cmp,            \
+                               const T *v, int vec) {                                              \
         unsigned long k = 0;                                                                       \
         size_t r;                                                                                  \
-        check_cmp("shmem_" #N "_wait_until_any", cmp);                                             \
+        check_vec(fn, cmp, iv, n, 0, NULL, vec, v);                                                \
         if (!active_##N(n, st))                                                                    \
             return SIZE_MAX;                                                                       \
         while ((r = any_##N(iv, n, st, cmp, v, vec)) == SIZE_MAX)                                  \
             kshmem_wait_step(&k);                                                                  \
         return r;                                                                                  \
     }                                                                                              \
-    static size_t wait_some_##N(T *iv, size_t n, size_t *idx, const int *st, int cmp, const T *v,  \
-                                int vec) {                                                         \
+    static size_t wait_some_##N(const char *fn, T *iv, size_t n, size_t *idx, const int *st,       \
+                                int cmp, const T *v, int vec) {                                    \
         unsigned long k = 0;                                                                       \
         size_t r;                                                                                  \
-        check_cmp("shmem_" #N "_wait_until_some", cmp);                                            \
+        check_vec(fn, cmp, iv, n, 1, idx, vec, v);                                                 \
         if (!active_##N(n, st))                                                                    \
             return 0;                                                                              \
         while ((r = some_##N(iv, n, idx, st, cmp, v, vec)) == 0)                                   \
             kshmem_wait_step(&k);                                                                  \
         return r;                                                                                  \
     }                                                                                              \
+    static int test_all_##N(const char *fn, T *iv, size_t n, const int *st, int cmp, const T *v,   \
+                            int vec) {                                                             \
+        check_vec(fn, cmp, iv, n, 0, NULL, vec, v);                                                \
+        kolo_progress(kshmem.ctx);                                                                 \
+        return all_##N(iv, n, st, cmp, v, vec);                                                    \
+    }                                                                                              \
+    static size_t test_any_##N(const char *fn, T *iv, size_t n, const int *st, int cmp,            \
+                               const T *v, int vec) {                                              \
+        check_vec(fn, cmp, iv, n, 0, NULL, vec, v);                                                \
+        kolo_progress(kshmem.ctx);                                                                 \
+        return any_##N(iv, n, st, cmp, v, vec);                                                    \
+    }                                                                                              \
+    static size_t test_some_##N(const char *fn, T *iv, size_t n, size_t *idx, const int *st,       \
+                                int cmp, const T *v, int vec) {                                    \
+        check_vec(fn, cmp, iv, n, 1, idx, vec, v);                                                 \
+        kolo_progress(kshmem.ctx);                                                                 \
+        return some_##N(iv, n, idx, st, cmp, v, vec);                                              \
+    }                                                                                              \
     void shmem_##N##_wait_until_all(T *ivars, size_t nelems, const int *status, int cmp,          \
                                     T cmp_value) {                                                 \
-        wait_all_##N(ivars, nelems, status, cmp, &cmp_value, 0);                                   \
+        wait_all_##N("shmem_" #N "_wait_until_all", ivars, nelems, status, cmp, &cmp_value, 0);    \
     }                                                                                              \
     size_t shmem_##N##_wait_until_any(T *ivars, size_t nelems, const int *status, int cmp,        \
                                       T cmp_value) {                                               \
-        return wait_any_##N(ivars, nelems, status, cmp, &cmp_value, 0);                            \
+        return wait_any_##N("shmem_" #N "_wait_until_any", ivars, nelems, status, cmp,             \
+                            &cmp_value, 0);                                                        \
     }                                                                                              \
     size_t shmem_##N##_wait_until_some(T *ivars, size_t nelems, size_t *indices,                  \
                                        const int *status, int cmp, T cmp_value) {                  \
-        return wait_some_##N(ivars, nelems, indices, status, cmp, &cmp_value, 0);                  \
+        return wait_some_##N("shmem_" #N "_wait_until_some", ivars, nelems, indices, status, cmp,  \
+                             &cmp_value, 0);                                                       \
     }                                                                                              \
     int shmem_##N##_test_all(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value) {   \
-        check_cmp("shmem_" #N "_test_all", cmp);                                                   \
-        kolo_progress(kshmem.ctx);                                                                 \
-        return all_##N(ivars, nelems, status, cmp, &cmp_value, 0);                                 \
+        return test_all_##N("shmem_" #N "_test_all", ivars, nelems, status, cmp, &cmp_value, 0);   \
     }                                                                                              \
     size_t shmem_##N##_test_any(T *ivars, size_t nelems, const int *status, int cmp,              \
                                 T cmp_value) {                                                     \
-        check_cmp("shmem_" #N "_test_any", cmp);                                                   \
-        kolo_progress(kshmem.ctx);                                                                 \
-        return any_##N(ivars, nelems, status, cmp, &cmp_value, 0);                                 \
+        return test_any_##N("shmem_" #N "_test_any", ivars, nelems, status, cmp, &cmp_value, 0);   \
     }                                                                                              \
     size_t shmem_##N##_test_some(T *ivars, size_t nelems, size_t *indices, const int *status,     \
                                  int cmp, T cmp_value) {                                           \
-        check_cmp("shmem_" #N "_test_some", cmp);                                                  \
-        kolo_progress(kshmem.ctx);                                                                 \
-        return some_##N(ivars, nelems, indices, status, cmp, &cmp_value, 0);                       \
+        return test_some_##N("shmem_" #N "_test_some", ivars, nelems, indices, status, cmp,        \
+                             &cmp_value, 0);                                                       \
     }                                                                                              \
     void shmem_##N##_wait_until_all_vector(T *ivars, size_t nelems, const int *status, int cmp,   \
                                            T *cmp_values) {                                        \
-        wait_all_##N(ivars, nelems, status, cmp, cmp_values, 1);                                   \
+        wait_all_##N("shmem_" #N "_wait_until_all_vector", ivars, nelems, status, cmp,             \
+                     cmp_values, 1);                                                               \
     }                                                                                              \
     size_t shmem_##N##_wait_until_any_vector(T *ivars, size_t nelems, const int *status, int cmp, \
                                              T *cmp_values) {                                      \
-        return wait_any_##N(ivars, nelems, status, cmp, cmp_values, 1);                            \
+        return wait_any_##N("shmem_" #N "_wait_until_any_vector", ivars, nelems, status, cmp,      \
+                            cmp_values, 1);                                                        \
     }                                                                                              \
     size_t shmem_##N##_wait_until_some_vector(T *ivars, size_t nelems, size_t *indices,           \
                                               const int *status, int cmp, T *cmp_values) {         \
-        return wait_some_##N(ivars, nelems, indices, status, cmp, cmp_values, 1);                  \
+        return wait_some_##N("shmem_" #N "_wait_until_some_vector", ivars, nelems, indices,        \
+                             status, cmp, cmp_values, 1);                                          \
     }                                                                                              \
     int shmem_##N##_test_all_vector(T *ivars, size_t nelems, const int *status, int cmp,          \
                                     T *cmp_values) {                                               \
-        check_cmp("shmem_" #N "_test_all_vector", cmp);                                            \
-        kolo_progress(kshmem.ctx);                                                                 \
-        return all_##N(ivars, nelems, status, cmp, cmp_values, 1);                                 \
+        return test_all_##N("shmem_" #N "_test_all_vector", ivars, nelems, status, cmp,            \
+                            cmp_values, 1);                                                        \
     }                                                                                              \
     size_t shmem_##N##_test_any_vector(T *ivars, size_t nelems, const int *status, int cmp,       \
                                        T *cmp_values) {                                            \
-        check_cmp("shmem_" #N "_test_any_vector", cmp);                                            \
-        kolo_progress(kshmem.ctx);                                                                 \
-        return any_##N(ivars, nelems, status, cmp, cmp_values, 1);                                 \
+        return test_any_##N("shmem_" #N "_test_any_vector", ivars, nelems, status, cmp,            \
+                            cmp_values, 1);                                                        \
     }                                                                                              \
     size_t shmem_##N##_test_some_vector(T *ivars, size_t nelems, size_t *indices,                 \
                                         const int *status, int cmp, T *cmp_values) {               \
-        check_cmp("shmem_" #N "_test_some_vector", cmp);                                           \
-        kolo_progress(kshmem.ctx);                                                                 \
-        return some_##N(ivars, nelems, indices, status, cmp, cmp_values, 1);                       \
+        return test_some_##N("shmem_" #N "_test_some_vector", ivars, nelems, indices, status,      \
+                             cmp, cmp_values, 1);                                                  \
     }
 KSHMEM_P2P_TYPES(KSHMEM_DEF_P2P)
 
@@ -259,6 +296,9 @@ void shmem_longlong_wait(long long *ivar, long long v) {
 /* ---- signals --------------------------------------------------------------------------- */
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr) {
     kshmem_check_init("shmem_signal_fetch");
+    if (!sig_addr || ((uintptr_t)sig_addr & 7))
+        kshmem_bad_arg("shmem_signal_fetch", "sig_addr", "= %p is not 8-byte aligned",
+                       (const void *)sig_addr);
     return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
 }
 
@@ -266,28 +306,46 @@ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value
     unsigned long n = 0;
     uint64_t v;
     check_cmp("shmem_signal_wait_until", cmp);
+    if (!sig_addr || ((uintptr_t)sig_addr & 7))
+        kshmem_bad_arg("shmem_signal_wait_until", "sig_addr", "= %p is not 8-byte aligned",
+                       (void *)sig_addr);
     while (v = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE), !CMP_OK(cmp, v, cmp_value))
         kshmem_wait_step(&n);
     return v;
 }
 
-/* ---- locks: a word at PE 0, taken with compare-and-swap ------------------------------------ */
+/* ---- locks: a word at PE 0, taken with compare-and-swap (me + 1: held by me) -------------- */
+static int lock_try(const char *fn, long *lock) {
+    long me1 = kshmem.me + 1;
+    uint64_t old = kshmem_amo(fn, "lock", NULL, KOLO_AMO_CSWAP, sizeof(long), lock,
+                              (uint64_t)me1, 0, 0);
+    if ((long)old == me1)
+        kshmem_bad_arg(fn, "lock", "= %p is held by this PE already (the lock is not "
+                       "reentrant)",
+                       (void *)lock);
+    return old == 0;
+}
+
 void shmem_set_lock(long *lock) {
     unsigned long n = 0;
     kshmem_check_init("shmem_set_lock");
-    while (kshmem_amo("shmem_set_lock", KOLO_AMO_CSWAP, sizeof(long), lock,
-                      (uint64_t)kshmem.me + 1, 0, 0) != 0)
+    while (!lock_try("shmem_set_lock", lock))
         kshmem_wait_step(&n);
 }
 
 int shmem_test_lock(long *lock) {
     kshmem_check_init("shmem_test_lock");
-    return kshmem_amo("shmem_test_lock", KOLO_AMO_CSWAP, sizeof(long), lock,
-                      (uint64_t)kshmem.me + 1, 0, 0) != 0;
+    return !lock_try("shmem_test_lock", lock);
 }
 
 void shmem_clear_lock(long *lock) {
+    uint64_t old;
     kshmem_check_init("shmem_clear_lock");
-    kshmem_quiet(); /* what was done under the lock is complete */
-    kshmem_amo("shmem_clear_lock", KOLO_AMO_SWAP, sizeof(long), lock, 0, 0, 0);
+    kshmem_quiet("shmem_clear_lock", kshmem.ctx); /* what was done under the lock is complete */
+    /* released only if this PE holds it: compare-and-swap me + 1 -> 0 */
+    old = kshmem_amo("shmem_clear_lock", "lock", NULL, KOLO_AMO_CSWAP, sizeof(long), lock, 0,
+                     (uint64_t)(kshmem.me + 1), 0);
+    if ((long)old != kshmem.me + 1)
+        kshmem_bad_arg("shmem_clear_lock", "lock", "= %p is not held by this PE (%s)", (void *)lock,
+                       old ? "another PE holds it" : "nobody held it");
 }

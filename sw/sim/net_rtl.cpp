@@ -123,8 +123,10 @@ class RtlNet : public Net {
     }
 
 #ifdef KOLO_TRACE
-    bool rtl_trace(const std::string &path, uint64_t from, uint64_t to, std::string *) override {
+    bool rtl_trace(const std::string &path, uint64_t from, uint64_t to, unsigned ps_per_cycle,
+                   std::string *) override {
         trace_path_ = path;
+        trace_ps_ = ps_per_cycle;
         trace_from_ = from;
         trace_to_ = to;
         return true;
@@ -222,12 +224,12 @@ class RtlNet : public Net {
         top_->clk = 0;
         top_->eval();
 #ifdef KOLO_TRACE
-        if (tfp_) tfp_->dump(trace_now_ * 4000); // ps: 4 ns per cycle at 250 MHz
+        if (tfp_) tfp_->dump(trace_now_ * trace_ps_); // rising edge at the start of the cycle
 #endif
         top_->clk = 1;
         top_->eval();
 #ifdef KOLO_TRACE
-        if (tfp_) tfp_->dump(trace_now_ * 4000 + 2000);
+        if (tfp_) tfp_->dump(trace_now_ * trace_ps_ + trace_ps_ / 2);
 #endif
     }
 
@@ -415,6 +417,7 @@ class RtlNet : public Net {
     std::unique_ptr<VerilatedFstC> tfp_;
     std::string trace_path_;
     uint64_t trace_from_ = 0, trace_to_ = 0, trace_now_ = 0;
+    unsigned trace_ps_ = 4000; // one core cycle in ps
 #endif
 };
 

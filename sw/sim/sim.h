@@ -72,10 +72,12 @@ class Net {
         (void)node, (void)port, (void)up;
         std::abort(); // overridden by every network that supports faults
     }
-    // Write an FST waveform of the RTL between cycles [from, to) to path.
-    // False (err set) when this build cannot trace.
-    virtual bool rtl_trace(const std::string &path, uint64_t from, uint64_t to, std::string *err) {
-        (void)path, (void)from, (void)to;
+    // Write an FST waveform of the RTL between cycles [from, to) to path,
+    // one core cycle lasting ps_per_cycle picoseconds (the same time axis as
+    // the system trace of --trace). False (err set) when this build cannot trace.
+    virtual bool rtl_trace(const std::string &path, uint64_t from, uint64_t to, unsigned ps_per_cycle,
+                           std::string *err) {
+        (void)path, (void)from, (void)to, (void)ps_per_cycle;
         *err = "this network cannot write RTL waveforms";
         return false;
     }

@@ -40,8 +40,10 @@ void kolo_sim_usage(const char *prog, int is_run) {
         "      --timeout=SEC       wall-clock limit of the run (default 0: none)\n"
         "      --timeout-cycles=N  simulated-cycle limit (default 0: none)\n"
         "      --grace=SEC         once a PE failed, the others are killed after SEC (default 2)\n"
-        "      --report            print the report at the end (always printed when the run "
-        "fails)\n"
+        "      --report[=full]     print the report at the end: the story first (result, faults,\n"
+        "                          recovery, retransmissions, totals); =full adds the counters\n"
+        "                          of every NI and every service processor (always printed in\n"
+        "                          full when the run fails)\n"
         "      --bench=NAME        print 'BENCH NAME_<metric> <value> <unit>' lines at the end\n"
         "      --hop-latency=N     ideal network: cycles per hop (default 4)\n"
         "      --mmio-per-cycle=N  MMIO requests taken per PE per cycle (default 1)\n"
@@ -261,7 +263,7 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
                                        {"timeout", required_argument, 0, O_TIMEOUT},
                                        {"timeout-cycles", required_argument, 0, O_TCYC},
                                        {"grace", required_argument, 0, O_GRACE},
-                                       {"report", no_argument, 0, O_REPORT},
+                                       {"report", optional_argument, 0, O_REPORT},
                                        {"bench", required_argument, 0, O_BENCH},
                                        {"hop-latency", required_argument, 0, O_HOPLAT},
                                        {"mmio-per-cycle", required_argument, 0, O_MMIO},
@@ -339,7 +341,12 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
                 return err_out(err, errlen, "bad --grace '%s': seconds", a);
             break;
         case O_REPORT:
-            o->report = 1;
+            if (!optarg || !strcmp(optarg, "summary"))
+                o->report = KOLO_REPORT_SUMMARY;
+            else if (!strcmp(optarg, "full"))
+                o->report = KOLO_REPORT_FULL;
+            else
+                return err_out(err, errlen, "bad --report '%s': summary or full", optarg);
             break;
         case O_BENCH:
             if (!*a)

@@ -13,6 +13,9 @@ extern "C" {
 #endif
 
 enum { KOLO_NET_IDEAL = 0, KOLO_NET_RTL = 1 };
+/* --report: none, the story (summary), or the story then every NI's and
+ * service processor's counters (full) */
+enum { KOLO_REPORT_NONE = 0, KOLO_REPORT_SUMMARY = 1, KOLO_REPORT_FULL = 2 };
 /* --ni: the C NI model per node, or the NI RTL (kolo_pcie_ep + kolo_ni) */
 enum { KOLO_NI_MODEL = 0, KOLO_NI_RTL = 1 };
 /* --fault=KIND[:N]: break the N-th packet (N-th ordered one for reorder, N-th
@@ -60,7 +63,7 @@ typedef struct {
     double timeout_s;        /* 0: none */
     uint64_t timeout_cycles; /* 0: none */
     double grace_s;          /* after a PE failed, the others get this long */
-    int report;
+    int report;              /* KOLO_REPORT_* */
     const char *bench;       /* NULL or the prefix of BENCH lines */
     unsigned hop_latency;    /* ideal network, cycles per hop */
     unsigned mmio_per_cycle; /* ring requests taken per PE per cycle */

@@ -242,10 +242,11 @@ bool Svc::firmware_errors(std::string *why) const {
     return false;
 }
 
-void Svc::report(FILE *f) const {
+void Svc::report(FILE *f, bool per_node) const {
     fprintf(f, "service processors: MGMT sent %llu, delivered %llu, dropped %llu; table switches %llu\n",
             static_cast<unsigned long long>(stats_.mgmt_sent), static_cast<unsigned long long>(stats_.mgmt_delivered),
             static_cast<unsigned long long>(stats_.mgmt_dropped), static_cast<unsigned long long>(stats_.installs));
+    if (!per_node) return;
     fprintf(f, "  node  stage epoch faults  events up/down  mgmt tx/rx  records new/stale  recomputes  unreach  "
                "mbx_ovf/sync_req\n");
     for (unsigned i = 0; i < nodes_; i++) {

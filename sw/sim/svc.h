@@ -60,7 +60,8 @@ class Svc {
     // Service register access for kolo-ctl (host=true: as through BAR0).
     int reg_read(int n, uint32_t addr, uint32_t *v);
     int reg_write(int n, uint32_t addr, uint32_t v, bool host);
-    void report(FILE *f) const;
+    // the totals line; with per_node, a table of every node's firmware after it
+    void report(FILE *f, bool per_node) const;
     // the firmware's recent log lines of node n (oldest first)
     const std::deque<std::string> &log(int n) const;
     bool node_up(int n) const;

@@ -25,13 +25,20 @@ int VcdTrace::add(const std::string &scope, const std::string &name, unsigned wi
     return static_cast<int>(sig_.size() - 1);
 }
 
-bool VcdTrace::open(const std::string &path, std::string *err) {
+bool VcdTrace::open(const std::string &path, unsigned ps_per_cycle, std::string *err) {
+    if (ps_per_cycle == 0) {
+        *err = "--trace: a core cycle of 0 ps";
+        return false;
+    }
     f_ = std::fopen(path.c_str(), "w");
     if (!f_) {
         *err = "--trace " + path + ": " + std::strerror(errno);
         return false;
     }
-    std::fprintf(f_, "$date kolo-sim $end\n$version kolo-sim fault trace $end\n$timescale 4ns $end\n");
+    bool whole_ns = ps_per_cycle % 1000 == 0;
+    units_per_cycle_ = whole_ns ? ps_per_cycle / 1000 : ps_per_cycle;
+    std::fprintf(f_, "$date\n  kolo-sim\n$end\n$version\n  kolo-sim fault trace\n$end\n");
+    std::fprintf(f_, "$timescale\n  1%s\n$end\n", whole_ns ? "ns" : "ps");
     std::fprintf(f_, "$scope module kolo $end\n");
     std::string open_scope;
     for (const Sig &s : sig_) {
@@ -50,7 +57,7 @@ bool VcdTrace::open(const std::string &path, std::string *err) {
     return true;
 }
 
-void VcdTrace::commit(uint64_t time) {
+void VcdTrace::commit(uint64_t cycle) {
     if (!f_)
         return;
     bool stamped = false;
@@ -58,7 +65,7 @@ void VcdTrace::commit(uint64_t time) {
         if (!first_ && cur_[i] == last_[i])
             continue;
         if (!stamped) {
-            std::fprintf(f_, "#%llu\n", static_cast<unsigned long long>(time));
+            std::fprintf(f_, "#%llu\n", static_cast<unsigned long long>(cycle * units_per_cycle_));
             stamped = true;
         }
         const Sig &s = sig_[i];

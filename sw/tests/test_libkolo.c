@@ -366,9 +366,22 @@ static void test_open_errors(void) {
     snprintf(p, sizeof p, "%s/sys/bus/pci/devices/0000:03:00.0/iommu_group", tmpdir);
     CHECK(symlink("../../../../kernel/iommu_groups/17", p) == 0, "symlink: %s", strerror(errno));
     rc = open_msg("vfio:03:00.0", err, sizeof err);
-    CHECK(rc == KOLO_E_NODEV && strstr(err, "/dev/vfio/vfio") && strstr(err, "vfio-pci"),
-          "no /dev/vfio: %d %s", rc, err);
+    CHECK(rc == KOLO_E_NODEV && strstr(err, "modprobe vfio-pci"), "no vfio-pci: %d %s", rc, err);
+    /* bound to vfio-pci with its group node (each missing piece: test_vfio.c) */
+    mkpath("%s/sys/bus/pci/drivers/vfio-pci", tmpdir);
+    snprintf(p, sizeof p, "%s/sys/bus/pci/devices/0000:03:00.0/driver", tmpdir);
+    CHECK(symlink("../../../../bus/pci/drivers/vfio-pci", p) == 0, "symlink: %s", strerror(errno));
     mkpath("%s/dev/vfio", tmpdir);
+    snprintf(p, sizeof p, "%s/dev/vfio/17", tmpdir);
+    {
+        int fd = open(p, O_CREAT | O_WRONLY, 0644);
+        CHECK(fd >= 0, "create %s", p);
+        if (fd >= 0)
+            close(fd);
+    }
+    rc = open_msg("vfio:03:00.0", err, sizeof err);
+    CHECK(rc == KOLO_E_NODEV && strstr(err, "/dev/vfio/vfio") && strstr(err, "missing"),
+          "no /dev/vfio: %d %s", rc, err);
     snprintf(p, sizeof p, "%s/dev/vfio/vfio", tmpdir);
     {
         int fd = open(p, O_CREAT | O_WRONLY, 0644);

@@ -250,6 +250,18 @@ int main(void) {
     W(m, KOLO_SVC_MBX_RX_POP, 1); /* on empty: nothing */
     CHECK(R(m, KOLO_SVC_MBX_RX_COUNT) == KOLO_SVC_MBX_RX_PKTS);
 
+    /* service processor faults: counted, last pc and cause, SP_FAULT event; read-only */
+    CHECK(R(m, KOLO_SVC_SYS_SP_FAULTS) == 0u);
+    kolo_svc_sp_fault(m, 2, 0x80001234u);
+    kolo_svc_sp_fault(m, 0x17, 0x80400008u); /* cause keeps 4 bits */
+    CHECK(R(m, KOLO_SVC_SYS_SP_FAULTS) == 2u);
+    CHECK(R(m, KOLO_SVC_SYS_SP_FAULT_PC) == 0x80400008u && R(m, KOLO_SVC_SYS_SP_FAULT_CAUSE) == 7u);
+    e = R(m, KOLO_SVC_EVT_DATA);
+    CHECK((e & 0xffu) == KOLO_SVC_EVT_SP_FAULT && (e >> 8) == ((0x1234u >> 2) << 4 | 2u));
+    e = R(m, KOLO_SVC_EVT_DATA);
+    CHECK((e & 0xffu) == KOLO_SVC_EVT_SP_FAULT && (e >> 8) == (((0x80400008u >> 2) & 0xfffffu) << 4 | 7u));
+    CHECK(kolo_svc_write(m, KOLO_SVC_SYS_SP_FAULTS, 0, 0) == -1);
+
     /* router counters in */
     uint32_t of[7] = {1, 2, 3, 4, 5, 6, 7};
     kolo_svc_set_router(m, 0x41, 2, 3, 4, of);

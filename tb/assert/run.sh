@@ -56,6 +56,7 @@ plants=(
   "ctx_retire|rtl/ni/kolo_ni_ctx.v|KOLO_ASSERT(!(h_ret|vi"
   "ctx_put|rtl/ni/kolo_ni_ctx.v|KOLO_ASSERT(!(h_pd|vi"
   "e2e_pend|rtl/ni/kolo_ni_e2e.v|KOLO_ASSERT(!(p_orig \&\& pend\[push_tag\]))|vi"
+  "svc_fault|rtl/svc/kolo_svc.v|KOLO_ASSERT(!(sp_fault \&\& sp_pend \&\& !sp_act))|vi"
   "fifo_count|rtl/common/kolo_fifo_sync.v|assert(used <= FULL)|v"
   "arb_mask|rtl/common/kolo_arb_rr.v|assert(((mask << 1) \& ~mask)|v"
 )

@@ -97,6 +97,12 @@ module tb_assert;
       .rt_ready(1'b0), .rt_done(1'b0), .lk_gnt(1'b0), .lk_rvalid(1'b0), .lk_entry(32'd0),
       .lk_ok(1'b0), .rd_tag(8'd0), .ans(1'b0), .ans_tag(8'd0), .ans_done(1'b0), .gu_ready(1'b1)
   );
+  // kolo_svc: service processor fault pulses too close together
+  reg s_fault = 1'b0;
+  kolo_svc u_svc (
+      .clk(clk), .rst(rst), .node_id(12'h000), .dim_m1(12'h000), .sp_fault(s_fault),
+      .sp_fault_cause(4'd1), .sp_fault_pc(32'd0)
+  );
   /* verilator lint_on PINMISSING */
 
   // ---- common cells: `ifdef FORMAL properties -------------------------------
@@ -219,6 +225,13 @@ module tb_assert;
         p_push <= 1'b1;
         repeat (2) @(posedge clk);
         p_push <= 1'b0;
+      end
+      "svc_fault": begin  // two pulses in a row while an overflow event holds the first
+        force u_svc.mbx_ovf_push = 1'b1;
+        s_fault <= 1'b1;
+        repeat (2) @(posedge clk);
+        s_fault <= 1'b0;
+        #1 release u_svc.mbx_ovf_push;
       end
       // `ifdef FORMAL properties (Verilator builds only: Icarus runs without FORMAL)
       "fifo_count": begin  // count beyond DEPTH

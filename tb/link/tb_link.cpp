@@ -119,6 +119,8 @@ struct Config {
     uint64_t after_recovery = 0;
     // lanes
     unsigned delay = 8;
+    uint64_t lane_ps = 0;  // lane word period override
+    bool gbps = false;
     unsigned skew = 0;
     bool slip = false;
     double ppm_a = 100, ppm_b = 100;
@@ -405,6 +407,7 @@ void LinkBench::setup() {
 
     // clocks
     lane_nominal_fs_ = lanes_ == 1 ? 6400 * kFsPerPs : static_cast<uint64_t>(4.0 * 4000 * 1.1) * kFsPerPs;
+    if (cfg_.lane_ps > 0) lane_nominal_fs_ = cfg_.lane_ps * kFsPerPs;
     double fa = 1.0 + cfg_.ppm_a * 1e-6, fb = 1.0 - cfg_.ppm_b * 1e-6;
     clk_[0].period = static_cast<uint64_t>(std::llround(kCorePeriodFs * fa));
     clk_[1].period = static_cast<uint64_t>(std::llround(kCorePeriodFs * fb));
@@ -1160,7 +1163,15 @@ void LinkBench::bench_report() {
                     " lane words x %d lanes\n",
                     (win_t1_fs_ - win_t0_fs_) / 1e9, win_flits_, win_payload_, win_lane_edges_, lanes_);
         std::printf("# payload-only efficiency %.2f %%\n", pay);
-        std::printf("BENCH %s %.2f %%\n", n.c_str(), eff);
+        double win_ns = static_cast<double>(win_t1_fs_ - win_t0_fs_) / 1e6;
+        double gbps = win_ns > 0 ? static_cast<double>(win_flits_) * 64.0 / win_ns : 0.0;
+        double lane_gbps = 66.0 * 1e6 / static_cast<double>(lane_nominal_fs_);
+        std::printf("# delivered %.3f Gb/s of router packet words (payload only %.3f Gb/s); lanes %d x %.4f Gb/s "
+                    "line rate = %.3f Gb/s of 64-bit words; 64-bit core at 250 MHz: 16.000 Gb/s\n",
+                    gbps, win_ns > 0 ? static_cast<double>(win_payload_) * 64.0 / win_ns : 0.0, lanes_, lane_gbps,
+                    lanes_ * lane_gbps * 64.0 / 66.0);
+        if (cfg_.gbps) std::printf("BENCH %s %.3f Gb/s\n", n.c_str(), gbps);
+        else std::printf("BENCH %s %.2f %%\n", n.c_str(), eff);
     } else if (cfg_.bench == "lat") {
         std::printf("# zero-load head latency %.2f cycles (p50 %" PRIu64 ", max %" PRIu64
                     "), tail %.2f cycles, lane model delay %u words = %.2f core cycles, %zu packets\n",
@@ -1254,6 +1265,8 @@ int main(int argc, char **argv) {
     o.add("stall-len", "300", "receiving router: longest stall in cycles");
     o.add("after-recovery", "200", "--expect-down: packets per direction to send after the link is back");
     o.add("delay", "8", "lane propagation delay in lane words");
+    o.add("lane-ps", "0", "lane word period in ps (0: 6400 with one lane, 17600 with more)");
+    o.add("gbps", "0", "bench eff: the BENCH value is the delivered Gb/s (packet words x 64 bits)");
     o.add("skew", "0", "extra random delay per lane, 0..N words");
     o.add("slip", "0", "random start-up block boundary offset (0..65 bits) on every lane");
     o.add("ppm", "100", "clock offset: p (A +p ppm, B -p ppm) or pa,pb");
@@ -1331,6 +1344,8 @@ int main(int argc, char **argv) {
     c.stall_len = static_cast<int>(std::max<long long>(1, o.integer("stall-len")));
     c.after_recovery = static_cast<uint64_t>(o.integer("after-recovery"));
     c.delay = static_cast<unsigned>(o.integer("delay"));
+    c.lane_ps = static_cast<uint64_t>(o.integer("lane-ps"));
+    c.gbps = o.flag("gbps");
     c.skew = static_cast<unsigned>(o.integer("skew"));
     c.slip = o.flag("slip");
     {

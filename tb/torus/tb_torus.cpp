@@ -165,7 +165,7 @@ class TorusBench {
 #ifdef KOLO_TRACE
     std::unique_ptr<VerilatedFstC> tfp_;
     bool tracing_ = false;
-    uint64_t sim_time_ = 0;
+    bool out_of_reset_ = false; // the window counts cycles from the end of reset
 #endif
     // real links: lane clock edges between core clock edges (ps)
     uint64_t t_ps_ = 0, lane_next_ps_ = 0;
@@ -251,21 +251,24 @@ bool TorusBench::setup(std::string *err) {
     for (int i = 0; i < 5; i++) tick();
     top_->rst = 0;
     top_->lane_rst = 0;
+#ifdef KOLO_TRACE
+    out_of_reset_ = true;
+#endif
     return true;
 }
 
 void TorusBench::tick() {
 #ifdef KOLO_TRACE
     if (tfp_) {
-        bool in_window = now_ >= cfg_.trace_start && now_ < cfg_.trace_start + cfg_.trace_cycles;
+        bool in_window = out_of_reset_ && now_ >= cfg_.trace_start && now_ < cfg_.trace_start + cfg_.trace_cycles;
         tracing_ = in_window;
     }
 #endif
     top_->clk = 0;
     top_->eval();
 #ifdef KOLO_TRACE
-    if (tracing_) tfp_->dump(sim_time_);
-    sim_time_ += 5;
+    // real time in ps: cycle now_ spans [now_ * 4000, now_ * 4000 + 4000), 4 ns at 250 MHz
+    if (tracing_) tfp_->dump(now_ * 4000);
 #endif
 #if KOLO_REAL_LINKS
     // core clock 4.0 ns, lane clock 6.4 ns (a 10.3125 Gb/s lane's block rate
@@ -286,8 +289,7 @@ void TorusBench::tick() {
     top_->clk = 1;
     top_->eval();
 #ifdef KOLO_TRACE
-    if (tracing_) tfp_->dump(sim_time_);
-    sim_time_ += 5;
+    if (tracing_) tfp_->dump(now_ * 4000 + 2000); // the rising edge
 #endif
 }
 

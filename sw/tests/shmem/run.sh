@@ -1,7 +1,7 @@
 #!/bin/bash
 # run.sh - OpenSHMEM tests of libkolo_shmem under kolo-run (mk/lib.mk).
 #   sw/tests/shmem/run.sh BUILD_DIR GROUP
-# GROUP: init rma amo sync signal coll heap errors random rtl rtlni rtlni-long examples.
+# GROUP: init rma amo sync signal coll heap errors generic random rtl rtlni rtlni-long examples.
 # Random programs take SEED from the environment (printed by PE 0).
 set -u
 build=$1 group=$2
@@ -62,17 +62,67 @@ heap)
     SHMEM_SYMMETRIC_SIZE=3M run 0 "PASS" -- -n 2 $T/t_heap 3M
     ;;
 errors)
-    run 1 "not symmetric" -- -n 2 $T/t_errors nonsym
-    run 1 "PE 5 outside 0..1" -- -n 2 $T/t_errors badpe
-    run 1 "before shmem_init" -- -n 2 $T/t_errors noinit
-    run 1 "not symmetric" -- -n 2 $T/t_errors toolong
-    run 1 "not aligned" -- -n 2 $T/t_errors align
+    # each misuse: status 1, and every message line (kolo-shmem ...) names the
+    # routine and the argument (one line per PE that committed it)
+    while read -r case pat; do
+        out=$($RUN -n 2 $T/t_errors "$case" 2>&1); rc=$?
+        lines=$(grep '^kolo-shmem' <<<"$out")
+        if [ $rc = 1 ] && [ -n "$lines" ] && ! grep -qvE -- "$pat" <<<"$lines"; then
+            echo "ok: t_errors $case -> 1: $(head -n 1 <<<"$lines")"
+        else
+            echo "FAIL: t_errors $case -> $rc, want 1 and /$pat/"; echo "$out" | tail -n 8 | sed 's/^/    /'
+            fails=$((fails + 1))
+        fi
+    done <<'EOF'
+nonsym      shmem_long_put: argument dest = 0x[0-9a-f]+ is not symmetric
+noinit      shmem_long_p: called before shmem_init
+badpe       shmem_long_p: argument pe = 5 is outside 0\.\.1
+toolong     shmem_getmem: argument nelems reaches past the end of the symmetric data
+align       shmem_long_atomic_add: argument dest = 0x[0-9a-f]+ is not aligned to 8 bytes
+badfree     shmem_free: argument ptr = 0x[0-9a-f]+ was not returned by shmem_malloc
+nullsrc     shmem_long_put: argument source is NULL
+cmp         shmem_long_wait_until: argument cmp = 99 is none of SHMEM_CMP_
+sigop       shmem_putmem_signal: argument sig_op = 7 is neither
+sigalign    shmem_putmem_signal: argument sig_addr = 0x[0-9a-f]+ is not 8-byte aligned
+stride      shmem_long_iput: argument dst = 0
+teaminv     shmem_long_sum_reduce: argument team is SHMEM_TEAM_INVALID
+teamdead    shmem_team_sync: argument team = 0x[0-9a-f]+ is not a live team
+root        shmem_long_broadcast: argument PE_root = 9 is outside 0\.\.1
+aset        shmem_barrier: argument PE_size = 9
+nreduce     shmem_long_sum_to_all: argument nreduce = -1 is negative
+ctxinv      shmem_ctx_long_p: argument ctx is SHMEM_CTX_INVALID
+ctxdead     shmem_ctx_long_p: argument ctx = 0x[0-9a-f]+ is not a live context
+ctxpe       shmem_ctx_long_p: argument pe = 3 is outside 0\.\.0 \(the context's team has 1 PEs\)
+ctxdefault  shmem_ctx_destroy: argument ctx is SHMEM_CTX_DEFAULT
+teamworld   shmem_team_destroy: argument team is a predefined team
+init2       shmem_init: called a second time
+thread      shmem_init_thread: argument requested = 7
+alignment   shmem_align: argument alignment = 3 is not a power of two
+lockheld    shmem_set_lock: argument lock = 0x[0-9a-f]+ is held by this PE already
+locknotheld shmem_clear_lock: argument lock = 0x[0-9a-f]+ is not held by this PE
+nullfetch   shmem_long_atomic_fetch_nbi: argument fetch is NULL
+vecnull     shmem_long_wait_until_all_vector: argument cmp_values is NULL
+hints       shmem_malloc_with_hints: argument hints = 0x100000 has unknown bits
+fcolldest   shmem_long_fcollect: argument dest = 0x[0-9a-f]+ \(16 bytes\) is not symmetric
+nelems      shmem_long_put: argument nelems = [0-9]+ is too large
+final       shmem_long_p: called after shmem_finalize
+EOF
     run 17 "" -- -n 4 $T/t_errors exit17
-    run 1 "was not returned by shmem_malloc" -- -n 2 $T/t_errors badfree
     # outside kolo-run: a clean message, status 1
     out=$($T/t_errors nosim 2>&1); rc=$?
     if [ $rc = 1 ] && grep -q "kolo-run" <<<"$out"; then echo "ok: t_errors nosim outside kolo-run -> 1";
     else echo "FAIL: t_errors nosim outside kolo-run -> $rc: $out"; fails=$((fails + 1)); fi
+    ;;
+threads)
+    # 4 and 6 threads per PE (6 x 4 private contexts: more than the NI's 16, some share)
+    run 0 "PASS" -- -n 2 $T/t_threads 4
+    run 0 "PASS" -- -n 3 $T/t_threads 6
+    # the same under ThreadSanitizer: a race report ends the PE with status 66
+    TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}" run 0 "PASS" -- -n 2 $T/t_threads_tsan 4
+    ;;
+generic)
+    run 0 "PASS" -- -n 2 $T/t_generic
+    run 0 "PASS" -- -n 5 $T/t_generic
     ;;
 random)
     run 0 "PASS" -- -n 8 $T/t_random

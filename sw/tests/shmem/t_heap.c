@@ -26,10 +26,10 @@ int main(int argc, char **argv) {
     p[3] = shmem_malloc_with_hints(64, SHMEM_MALLOC_ATOMICS_REMOTE);
     p[4] = shmalloc(24);
     p[5] = shmemalign(256, 8);
-    p[6] = shmem_align(3, 8); /* not a power of two */
+    p[6] = shmem_calloc((size_t)1 << 62, 16); /* size overflows: NULL (alignment 3: t_errors) */
     p[7] = shmem_calloc(0, 8);
     CHECK(p[0] && p[1] && p[2] && p[3] && p[4] && p[5], "allocations");
-    CHECK(!p[6] && !p[7], "bad alignment, zero calloc: NULL");
+    CHECK(!p[6] && !p[7], "overflowing calloc, zero calloc: NULL");
     CHECK(((uintptr_t)p[2] & 4095) == 0 && ((uintptr_t)p[5] & 255) == 0, "aligned");
     CHECK(((uintptr_t)p[0] & 15) == 0 && ((uintptr_t)p[3] & 15) == 0, "16-byte aligned");
     for (i = 0; i < 50; i++)

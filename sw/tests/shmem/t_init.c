@@ -20,12 +20,12 @@ int main(void) {
 
     CHECK(shmem_my_pe() == -1, "my_pe before init");
     CHECK(shmem_init_thread(SHMEM_THREAD_MULTIPLE, &prov) == 0, "init_thread");
-    CHECK(prov == SHMEM_THREAD_SINGLE, "provided %d", prov);
-    shmem_init(); /* a second init is harmless */
+    CHECK(prov == SHMEM_THREAD_MULTIPLE, "provided %d", prov);
+    start_pes(0); /* start_pes after init does nothing (a second shmem_init is an error) */
     me = shmem_my_pe();
     n = shmem_n_pes();
     shmem_query_thread(&prov);
-    CHECK(prov == SHMEM_THREAD_SINGLE, "query_thread");
+    CHECK(prov == SHMEM_THREAD_MULTIPLE, "query_thread");
     CHECK(n >= 1 && me >= 0 && me < n, "me %d n %d", me, n);
     CHECK(_my_pe() == me && _num_pes() == n, "deprecated names");
     CHECK(shmem_team_my_pe(SHMEM_TEAM_WORLD) == me, "team world my_pe");
@@ -118,7 +118,7 @@ int main(void) {
     }
     shmem_team_destroy(row);
     shmem_team_destroy(col);
-    shmem_team_destroy(SHMEM_TEAM_WORLD); /* ignored */
+    shmem_team_destroy(SHMEM_TEAM_INVALID); /* no operation (destroying WORLD is an error: t_errors) */
 
     /* contexts */
     CHECK(shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx) == 0 && ctx != SHMEM_CTX_INVALID, "ctx create");
@@ -132,13 +132,14 @@ int main(void) {
         shmem_barrier_all();
         CHECK(box == 7 + (me + n - 1) % n, "ctx put");
         CHECK(shmem_ctx_long_g(ctx, &box, me) == 7 + (me + n - 1) % n, "ctx g self");
-        /* operations on SHMEM_CTX_INVALID do nothing */
-        shmem_ctx_long_p(SHMEM_CTX_INVALID, &box, 99, 0);
+        /* fence, quiet and destroy on SHMEM_CTX_INVALID do nothing (RMA on it is an
+         * error: t_errors) */
+        shmem_ctx_fence(SHMEM_CTX_INVALID);
         shmem_ctx_quiet(SHMEM_CTX_INVALID);
+        shmem_ctx_destroy(SHMEM_CTX_INVALID);
         CHECK(shmem_ctx_get_team(SHMEM_CTX_INVALID, &t) != 0 && t == SHMEM_TEAM_INVALID, "invalid ctx team");
     }
     shmem_ctx_destroy(ctx);
-    shmem_ctx_destroy(SHMEM_CTX_DEFAULT); /* ignored */
     shmem_free(heap);
     T_FINISH();
 }

@@ -129,6 +129,8 @@ int main(int argc, char** argv) {
                   (unsigned long long)w, dut->crc_out, want);
         chk.check(dut->crc2_out == want2, "two steps reg %08x words %016llx %016llx: RTL %08x, C %08x", reg,
                   (unsigned long long)w, (unsigned long long)w2, dut->crc2_out, want2);
+        chk.check(dut->crc2x_out == want2, "kolo_crc32c_64x2 reg %08x words %016llx %016llx: RTL %08x, C %08x",
+                  reg, (unsigned long long)w, (unsigned long long)w2, dut->crc2x_out, want2);
         steps++;
         if (chk.failures() > 20) break;
     }

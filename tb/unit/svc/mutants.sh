@@ -29,6 +29,8 @@ mutants=(
   kolo_svc_mbx_rx.v "r_words <= MAX_WORDS" "r_words <= MAX_WORDS + 8'd1"
   kolo_svc_mbx_tx.v "{hi_valid ? w_hi[pk] : 32'd0, w_lo[pk]}" "{(hi_valid || words[0]) ? w_hi[pk] : 32'd0, w_lo[pk]}"
   kolo_svc_mbx_tx.v "end else if (busy && mgmt_tx_ready) begin" "end else if (busy) begin"
+  kolo_svc.v "sp_act ? {sp_pc_q[21:2], sp_cause_q, 8'd0}" "sp_act ? {sp_pc_q[22:3], sp_cause_q, 8'd0}"
+  kolo_svc.v "wire sp_act = sp_pend && !mbx_ovf_push;" "wire sp_act = sp_pend;"
 )
 
 fail=0

@@ -5,7 +5,9 @@
 // counter pulses, the router counters, MGMT packets into the receive port,
 // back-pressure on the transmit port and a routing-table lookup, and steps
 // the model in the block's order: the bus access the block executes in this
-// cycle (probe p_exec), a received tail (packet stored or dropped), the
+// cycle (probe p_exec), a received tail (packet stored or dropped), a
+// service processor fault (the pulses the harness drove, in order, when the
+// block acts on one: probe p_sp_act, 1 or 2 cycles after its pulse), the
 // event action of the link sequencer (probes p_act_*), counter pulses, the
 // tail of a sent packet. Compared: every read value and response code, the
 // irq line, link_enable/loopback and port_en, rt_epoch and the rt_switch
@@ -143,6 +145,16 @@ struct World {
     std::deque<RxPkt> rxq;
     size_t rx_pos = 0;
     bool rx_last_open = false;  // the last packet generated had no tail
+    // service processor fault pulses driven and not yet acted on: cycle, cause, pc
+    struct SpFault {
+        uint64_t cyc;
+        unsigned cause;
+        uint32_t pc;
+    };
+    std::deque<SpFault> sp_pend;
+    uint64_t sp_last_pulse = 0;
+    bool sp_force = false;  // directed: pulse in the next cycle
+    unsigned long n_sp = 0, cov_sp_late = 0;  // faults, faults that waited for a mailbox event
     // stats
     unsigned long n_reads = 0, n_writes = 0, n_err = 0, n_lookups = 0, n_tx = 0, n_rx = 0, n_rx_drop = 0,
                   n_acts = 0, n_switch = 0, n_irq = 0;
@@ -227,6 +239,20 @@ struct World {
         top->link_tx_frame = txf;
         top->link_rx_frame = rxf;
         top->ni_unreachable = rand_io && rng.chance(2);
+        // service processor faults: pulses at least 2 cycles apart (kolo_sp's are), bursts and singles
+        top->sp_fault = 0;
+        if ((sp_force || (rand_io && rng.chance(quiet ? 0 : 1) && rng.chance(20))) &&
+            (sp_last_pulse == 0 || g_cyc >= sp_last_pulse + 2)) {
+            sp_force = false;
+            top->sp_fault = 1;
+            top->sp_fault_cause = (uint8_t)rng.bits(4);
+            top->sp_fault_pc = (uint32_t)rng.next();
+            sp_pend.push_back({g_cyc, top->sp_fault_cause, top->sp_fault_pc});
+            sp_last_pulse = g_cyc;
+        } else {
+            top->sp_fault_cause = (uint8_t)rng.bits(4);  // ignored without the pulse
+            top->sp_fault_pc = (uint32_t)rng.next();
+        }
         // router counters (values; the block reads them when a read executes)
         if (rand_io && rng.chance(1)) {
             uint32_t of[7];
@@ -336,7 +362,22 @@ struct World {
                 rx_pos = 0;
             }
         }
-        // 3. the event action of the link sequencer
+        // 3. a service processor fault
+        if (top->p_sp_act) {
+            if (sp_pend.empty()) fail("SP fault acted on without a pulse");
+            SpFault f = sp_pend.front();
+            sp_pend.pop_front();
+            if (g_cyc < f.cyc + 1 || g_cyc > f.cyc + 2)
+                fail("SP fault of cycle %llu acted on in cycle %llu (1 or 2 cycles after)", (unsigned long long)f.cyc,
+                     (unsigned long long)g_cyc);
+            if (top->p_act_valid) fail("SP fault and a link action in one cycle");
+            if (g_cyc == f.cyc + 2) cov_sp_late++;
+            kolo_svc_sp_fault(m, f.cause, f.pc);
+            n_sp++;
+        } else if (!sp_pend.empty() && g_cyc > sp_pend.front().cyc + 2) {
+            fail("SP fault of cycle %llu never acted on", (unsigned long long)sp_pend.front().cyc);
+        }
+        // 4. the event action of the link sequencer
         if (top->p_act_valid) {
             int p = top->p_act_port;
             n_acts++;
@@ -352,14 +393,14 @@ struct World {
                 kolo_svc_set_link(m, p, 0, 0, 0);
             }
         }
-        // 4. counter pulses
+        // 5. counter pulses
         for (int p = 0; p < 6; p++) {
             uint32_t c = (top->link_crc_err >> p) & 1, r = (top->link_replay >> p) & 1,
                      t = (top->link_tx_frame >> p) & 1, x = (top->link_rx_frame >> p) & 1;
             if (c | r | t | x) kolo_svc_link_count(m, p, c, r, t, x);
         }
         if (top->ni_unreachable) kolo_svc_add_unreachable(m, 1);
-        // 5. a flit sent; its tail completes the send
+        // 6. a flit sent; its tail completes the send
         uint64_t fl[2] = {get_bits(top->mgmt_tx_flit, 0, 64), get_bits(top->mgmt_tx_flit, 64, 2)};
         if (tx_held && (!top->mgmt_tx_valid || fl[0] != tx_held_flit[0] || fl[1] != tx_held_flit[1]))
             fail("mgmt_tx: a flit offered and not taken was withdrawn or changed");
@@ -537,7 +578,8 @@ struct World {
                                        KOLO_SVC_SYS_TIME_HI, KOLO_SVC_SYS_FW_STATE, KOLO_SVC_SYS_FW_HEARTBEAT,
                                        KOLO_SVC_RTR_PORT_EN, KOLO_SVC_RTR_PORT_DOWN, KOLO_SVC_RTR_DROP_ROUTE,
                                        KOLO_SVC_RTR_DROP_BAD, KOLO_SVC_RTR_FAULT_DROPS, KOLO_SVC_RT_EPOCH,
-                                       KOLO_SVC_RT_ENTRIES, KOLO_SVC_RT_SWITCHES, KOLO_SVC_RT_UNREACHABLE};
+                                       KOLO_SVC_RT_ENTRIES, KOLO_SVC_RT_SWITCHES, KOLO_SVC_RT_UNREACHABLE,
+                                       KOLO_SVC_SYS_SP_FAULTS, KOLO_SVC_SYS_SP_FAULT_PC, KOLO_SVC_SYS_SP_FAULT_CAUSE};
         if (r < 22) {  // mailbox receive
             static const uint32_t a[] = {KOLO_SVC_MBX_RX_STATUS, KOLO_SVC_MBX_RX_SRC, KOLO_SVC_MBX_RX_DATA,
                                          KOLO_SVC_MBX_RX_DATA, KOLO_SVC_MBX_RX_DATA, KOLO_SVC_MBX_RX_POP,
@@ -732,6 +774,16 @@ void directed(World &w) {
     w.up[p] = 0;
     w.stable_since[p] = g_cyc;
     w.idle(5);
+    while (w.rd(KOLO_SVC_EVT_DATA) & 0xfu) {
+    }
+    // a service processor fault: counted, last cause and pc, SP_FAULT event with cause and pc[21:2]
+    w.sp_force = true;
+    w.idle(4);
+    w.expect(w.rd(KOLO_SVC_SYS_SP_FAULTS) == 1, "SP_FAULTS");
+    uint32_t e = w.rd(KOLO_SVC_EVT_DATA);
+    uint32_t pc = w.rd(KOLO_SVC_SYS_SP_FAULT_PC), cause = w.rd(KOLO_SVC_SYS_SP_FAULT_CAUSE);
+    w.expect((e & 0xffu) == KOLO_SVC_EVT_SP_FAULT && e >> 8 == (((pc >> 2) & 0xfffffu) << 4 | cause) && cause < 16,
+             "SP_FAULT event");
     w.wr(KOLO_SVC_SYS_HOST_ACCESS, 0);
     w.wr(KOLO_SVC_EVT_IRQ_EN, 0);
 }
@@ -808,13 +860,13 @@ int main(int argc, char **argv) {
         w.cycle();
     }
     std::printf("coverage: events read: LINK_UP %lu, LINK_DOWN %lu, MISCABLED %lu, ERR_THRESHOLD %lu, "
-                "MBX_OVERFLOW %lu, none %lu; host writes taken %lu; packets stored %lu; TIME_LO reads %lu; "
-                "cycles an access waited for the table copy %lu\n",
-                w.cov_evt[1], w.cov_evt[2], w.cov_evt[3], w.cov_evt[4], w.cov_evt[5], w.cov_evt[0], w.cov_host_wr,
-                w.cov_stored, w.cov_time_lo, w.cov_stalled);
+                "MBX_OVERFLOW %lu, SP_FAULT %lu, none %lu; host writes taken %lu; packets stored %lu; TIME_LO reads "
+                "%lu; cycles an access waited for the table copy %lu; SP faults %lu (%lu after a mailbox event)\n",
+                w.cov_evt[1], w.cov_evt[2], w.cov_evt[3], w.cov_evt[4], w.cov_evt[5], w.cov_evt[6], w.cov_evt[0],
+                w.cov_host_wr, w.cov_stored, w.cov_time_lo, w.cov_stalled, w.n_sp, w.cov_sp_late);
     // a long random run that never reached one of these would prove little: fail it
     if (cycles >= 100000) {
-        for (int e = 0; e <= 5; e++)
+        for (int e = 0; e <= KOLO_SVC_EVT_SP_FAULT; e++)
             if (!w.cov_evt[e]) fail("coverage: no event of type %d read in the random phase", e);
         bool copy_long = w.entries >= 8;  // a copy of 1..7 entries is rarely waited for
         if (!w.cov_host_wr || !w.cov_stored || !w.cov_time_lo || (copy_long && !w.cov_stalled) || !w.n_tx ||

@@ -2,8 +2,8 @@
 // tb_svc - kolo_svc for tb_svc.cpp (co-simulation with kolo_svc_model): the
 // block with every port brought out, plus probes that tell the harness when
 // the block executes a bus access (p_exec) and which event action its link
-// sequencer takes (p_act_*), so that the model is stepped in the block's
-// order. The probes only time the model; every value is compared.
+// sequencer takes (p_act_*), and when a service processor fault acts
+// (p_sp_act), so that the model is stepped in the block's order. The probes only time the model; every value is compared.
 module tb_svc #(
     parameter [63:0] TIME_RESET = 64'h0000_0000_ffff_f000   // SYS_TIME crosses a 32-bit carry early
 ) (
@@ -73,13 +73,17 @@ module tb_svc #(
     input  wire         mgmt_rx_valid,
     output wire         mgmt_rx_ready,
     input  wire [65:0]  mgmt_rx_flit,
+    input  wire         sp_fault,
+    input  wire [3:0]   sp_fault_cause,
+    input  wire [31:0]  sp_fault_pc,
     output wire         irq,
     output wire         p_exec,
     output wire         p_act_valid,
     output wire         p_act_thresh,
     output wire [2:0]   p_act_port,
     output wire         p_act_up,
-    output wire         p_copying
+    output wire         p_copying,
+    output wire         p_sp_act
 );
   kolo_svc #(
       .ADDR_W(15),
@@ -151,6 +155,9 @@ module tb_svc #(
       .mgmt_rx_valid(mgmt_rx_valid),
       .mgmt_rx_ready(mgmt_rx_ready),
       .mgmt_rx_flit(mgmt_rx_flit),
+      .sp_fault(sp_fault),
+      .sp_fault_cause(sp_fault_cause),
+      .sp_fault_pc(sp_fault_pc),
       .irq(irq)
   );
   assign p_exec = u_dut.exec;
@@ -159,5 +166,6 @@ module tb_svc #(
   assign p_act_port = u_dut.u_link.act_port;
   assign p_act_up = u_dut.u_link.act_up;
   assign p_copying = u_dut.rt_copying;
+  assign p_sp_act = u_dut.sp_act;
 endmodule
 `default_nettype wire

@@ -12,7 +12,8 @@
 //   set_link           link_up/peer_* input levels (the block's sequencer
 //                      raises the events a few cycles later)
 //   link_count         one-cycle link_* counter pulses, one per event
-//   set_router         rtr_* input values; add_unreachable: ni_unreachable pulses
+//   set_router         rtr_* input values; add_unreachable: ni_unreachable pulses;
+//                      sp_fault: one sp_fault pulse (and a cycle after it)
 //   mgmt_deliver       the packet as flits on mgmt_rx_* (docs/svc.md section 5
 //                      framing); -1 when RX_COUNT (read through the host port,
 //                      no side effects) did not go up: dropped or malformed
@@ -105,6 +106,9 @@ struct kolo_svc_model {
     // counter pulses still to give, per port: crc, replay, tx, rx
     uint32_t pulses[6][4] = {};
     uint32_t unreachable_pulses = 0;
+    int sp_fault_cycles = 0;  // 2: the pulse, 1: the cycle after (pulses 2 cycles apart)
+    unsigned sp_cause = 0;
+    uint32_t sp_pc = 0;
 
     // receive: the packet being fed
     std::vector<Flit> rx;
@@ -187,6 +191,9 @@ struct kolo_svc_model {
         top->link_tx_frame = txf;
         top->link_rx_frame = rxf;
         top->ni_unreachable = unreachable_pulses != 0;
+        top->sp_fault = sp_fault_cycles == 2;
+        top->sp_fault_cause = (uint8_t)(sp_cause & 0xfu);
+        top->sp_fault_pc = sp_pc;
         top->mgmt_rx_valid = rx_pos < rx.size();
         if (top->mgmt_rx_valid) {
             const Flit &f = rx[rx_pos];
@@ -267,6 +274,7 @@ struct kolo_svc_model {
             for (int k = 0; k < 4; k++)
                 if (pulses[p][k]) pulses[p][k]--;
         if (unreachable_pulses) unreachable_pulses--;
+        if (sp_fault_cycles) sp_fault_cycles--;
         if (top->link_enable != last_en || top->link_loopback != last_lb || top->port_en != last_pen) {
             last_en = top->link_enable, last_lb = top->link_loopback, last_pen = top->port_en;
             if (env.port_ctrl) env.port_ctrl(env.ctx, last_en, last_lb, last_pen);
@@ -453,6 +461,13 @@ void kolo_svc_set_router(kolo_svc_model *m, uint8_t port_down, uint32_t drop_rou
 void kolo_svc_add_unreachable(kolo_svc_model *m, uint32_t n) {
     m->unreachable_pulses += n;
     m->run_until([](const kolo_svc_model *x) { return x->unreachable_pulses == 0; }, "ni_unreachable pulses");
+}
+
+void kolo_svc_sp_fault(kolo_svc_model *m, unsigned cause, uint32_t pc) {
+    m->sp_fault_cycles = 2;
+    m->sp_cause = cause;
+    m->sp_pc = pc;
+    m->run_until([](const kolo_svc_model *x) { return x->sp_fault_cycles == 0; }, "sp_fault pulse");
 }
 
 int kolo_svc_mgmt_deliver(kolo_svc_model *m, uint16_t src, const uint32_t *words, unsigned nwords) {

@@ -1,0 +1,46 @@
+/* main_fw.c - the service-processor firmware image for kolo_sp: boots the
+ * firmware (fw/kolo_fw.c) over the service block and runs its loop forever.
+ * The loop wakes at least every KOLO_RV32_HEARTBEAT_CYCLES core cycles even
+ * when the firmware has nothing due, so that SYS_FW_HEARTBEAT counts and the
+ * heartbeat LED toggles while it is alive (default 2^25: 7.5 toggles a
+ * second at 250 MHz; simulations build it with a shorter period). Tori up to
+ * KOLO_RV32_CHECK_NODES nodes get the whole-set checks; larger ones check
+ * their own table's paths (kolo_fw_init). */
+#include "kolo_fw.h"
+#include "kolo_rv32.h"
+
+#define KOLO_RV32_CHECK_NODES 64u
+#define KOLO_RV32_WS_BYTES (24u * 1024u)
+#ifndef KOLO_RV32_HEARTBEAT_CYCLES
+#define KOLO_RV32_HEARTBEAT_CYCLES (1u << 25)
+#endif
+
+kolo_hal *kolo_rv32_hal(void);
+
+static kolo_fw rv32_fw;
+static uint64_t rv32_ws[KOLO_RV32_WS_BYTES / sizeof(uint64_t)];
+static kolo_route_entry rv32_set[KOLO_RV32_CHECK_NODES * KOLO_RV32_CHECK_NODES];
+
+void kolo_rv32_main(void) {
+    kolo_fw_config cfg;
+    int beat = 0;
+    uint64_t next_beat;
+    kolo_rv32_puts("kolo firmware " KOLO_FW_VERSION " (RV32IM, kolo_sp)\n");
+    kolo_fw_default_config(&cfg);
+    if (kolo_fw_init(&rv32_fw, kolo_rv32_hal(), &cfg, rv32_ws, sizeof rv32_ws, rv32_set,
+                     sizeof rv32_set / sizeof rv32_set[0])) {
+        kolo_rv32_puts("kolo firmware: init failed (torus too large for this image?)\n");
+        for (;;) __asm__ volatile("wfi");
+    }
+    next_beat = kolo_hal_time(kolo_rv32_hal()) + KOLO_RV32_HEARTBEAT_CYCLES;
+    for (;;) {
+        uint64_t due;
+        kolo_fw_step(&rv32_fw);
+        if (kolo_hal_time(kolo_rv32_hal()) >= next_beat) {
+            kolo_rv32_heartbeat(beat ^= 1);
+            next_beat += KOLO_RV32_HEARTBEAT_CYCLES;
+        }
+        due = kolo_fw_deadline(&rv32_fw);
+        kolo_hal_wait(kolo_rv32_hal(), due < next_beat ? due : next_beat);
+    }
+}

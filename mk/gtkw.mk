@@ -1,0 +1,29 @@
+# mk/gtkw.mk - the GTKWave save files kolo writes, checked against their traces.
+# Every target that writes a .gtkw (make demo, make waves, make demo-waves, and
+# any later one) writes it with scripts/gtkw.py and runs `scripts/gtkw.py check`
+# on it before it says it is done. test-gtkw makes each kind on the smallest
+# torus (the demo's own save file is checked inside test-demo-2x2x2), checks
+# them, and plants faults that the check must find: a signal name that is not
+# in the trace, a view after the end of the trace, a marker outside the view.
+GTKW_T := $(BUILD)/gtkw-test
+.PHONY: test-gtkw
+test-gtkw: scripts/gtkw.py $(BUILD)/tb/torus/2x1x1-trace/tb_torus $(BUILD)/sim/kolo-sim-trace-2x1x1 | $(DEPS_STAMP)
+	@rm -rf $(GTKW_T) && mkdir -p $(GTKW_T)
+	@$(MAKE) --no-print-directory waves TEST=torus-2x1x1-mixed WAVE_START=300 WAVE_CYCLES=400 > $(GTKW_T)/waves.log 2>&1 \
+	    || { cat $(GTKW_T)/waves.log; echo "FAIL: make waves"; exit 1; }
+	@grep '^gtkw: .*waves' $(GTKW_T)/waves.log
+	@$(MAKE) --no-print-directory demo-waves DEMO_WAVES_TORUS=2x1x1 DEMO_WAVES_DIR=$(GTKW_T) DEMO_WAVES_ROUNDS=40 \
+	    DEMO_WAVES_CYCLES=3000 > $(GTKW_T)/demo-waves.log 2>&1 \
+	    || { cat $(GTKW_T)/demo-waves.log; echo "FAIL: make demo-waves"; exit 1; }
+	@cat $(GTKW_T)/gtkw-check.log
+	@cp $(BUILD)/waves/2x1x1-mixed.gtkw $(GTKW_T)/waves.gtkw
+	@fail=0; for g in waves waves-sys rtl; do \
+	    for k in name view mark; do \
+	        scripts/gtkw.py plant $$k $(GTKW_T)/$$g.gtkw $(GTKW_T)/bad-$$k-$$g.gtkw || { fail=1; continue; }; \
+	        if scripts/gtkw.py check $(GTKW_T)/bad-$$k-$$g.gtkw > $(GTKW_T)/bad-$$k-$$g.log 2>&1; then \
+	            echo "FAIL: the check passed $$g.gtkw with a planted $$k fault"; fail=1; \
+	        else echo "planted $$k fault in $$g.gtkw: $$(head -n 1 $(GTKW_T)/bad-$$k-$$g.log)"; fi; \
+	    done; \
+	done; \
+	[ $$fail = 0 ] && echo "gtkw: PASS"; exit $$fail
+TESTS += gtkw

@@ -1,0 +1,333 @@
+// sim_pes.cpp - kolo-sim: the shared-memory segment, the PEs (fork, reap,
+// kill), their MMIO rings and the NIs' DMA into their memory (sim_core.h).
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstring>
+
+#include "sim_core.h"
+
+namespace kolo_sim {
+
+// ---- NI environment callbacks ----------------------------------------------------------
+int env_dma_read(void *user, uint64_t addr, void *buf, size_t len) {
+    Node *nd = static_cast<Node *>(user);
+    return nd->sim->dma(*nd, addr, buf, len, false);
+}
+int env_dma_write(void *user, uint64_t addr, const void *buf, size_t len) {
+    Node *nd = static_cast<Node *>(user);
+    return nd->sim->dma(*nd, addr, const_cast<void *>(buf), len, true);
+}
+int env_send(void *user, const kolo_pkt *p) {
+    Node *nd = static_cast<Node *>(user);
+    return nd->sim->ni_send(*nd, p);
+}
+void env_msi(void *user, unsigned) { static_cast<Node *>(user)->msi++; }
+
+int Sim::dma(Node &nd, uint64_t addr, void *buf, size_t len, bool write) {
+    if (len == 0)
+        return 0;
+    if (nd.pe < 0) {
+        nd.dma_fail++;
+        return -1;
+    }
+    Pe &x = pe[static_cast<size_t>(nd.pe)];
+    kolo_pe_slot *slot = kolo_sim_shm_pe_slot(shm, static_cast<uint32_t>(nd.pe));
+    uint32_t st = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
+    // only a live, attached PE: a reaped pid may already belong to someone else
+    if (x.reaped || st != KOLO_PE_RUNNING || slot->pid <= 0) {
+        nd.dma_fail++;
+        return -1;
+    }
+    struct iovec local = {buf, len};
+    struct iovec remote = {reinterpret_cast<void *>(static_cast<uintptr_t>(addr)), len};
+    ssize_t r = write ? process_vm_writev(slot->pid, &local, 1, &remote, 1, 0)
+                      : process_vm_readv(slot->pid, &local, 1, &remote, 1, 0);
+    if (r != static_cast<ssize_t>(len)) {
+        nd.dma_fail++;
+        if (o.verbose > 1)
+            std::fprintf(stderr,
+                         "kolo-sim: DMA %s of %zu bytes at %#" PRIx64 " in PE %d failed (%s)\n",
+                         write ? "write" : "read", len, addr, nd.pe,
+                         r < 0 ? std::strerror(errno) : "partial");
+        return -1;
+    }
+    (write ? nd.dma_wr : nd.dma_rd) += len;
+    return 0;
+}
+
+void Sim::mmio_read_done(int n, uint64_t token, uint64_t data, bool err) {
+    int i = node[static_cast<size_t>(n)].pe;
+    if (i < 0)
+        return;
+    kolo_mmio_ring *r = kolo_sim_ring(shm, static_cast<unsigned>(i));
+    r->rd_data = data;
+    r->rd_err = err ? 1 : 0;
+    __atomic_store_n(&r->rd_done, token + 1, __ATOMIC_RELEASE);
+}
+
+// ---- shared memory and PEs ---------------------------------------------------------------
+// Segments of kolo-sim runs that were killed (SIGKILL leaves the name behind):
+// /dev/shm/kolo-sim.<pid>.<n> whose pid no longer exists.
+static void remove_stale_segments() {
+    DIR *d = opendir("/dev/shm");
+    if (!d)
+        return;
+    while (struct dirent *e = readdir(d)) {
+        int pid;
+        unsigned n;
+        char tail;
+        if (std::sscanf(e->d_name, "kolo-sim.%d.%u%c", &pid, &n, &tail) != 2 || pid <= 0)
+            continue;
+        if (kill(pid, 0) == 0 || errno != ESRCH)
+            continue;
+        shm_unlink((std::string("/") + e->d_name).c_str());
+    }
+    closedir(d);
+}
+
+bool Sim::create_shm(std::string *err) {
+    static unsigned seq = 0;
+    remove_stale_segments();
+    shm_size = kolo_sim_shm_size(npes);
+    int fd = -1;
+    for (int tries = 0; tries < 100 && fd < 0; tries++) {
+        shm_name = strf("/kolo-sim.%d.%u", static_cast<int>(getpid()), seq++);
+        fd = shm_open(shm_name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        *err = strf("shm_open(%s): %s", shm_name.c_str(), std::strerror(errno));
+        return false;
+    }
+    if (ftruncate(fd, static_cast<off_t>(shm_size))) {
+        *err = strf("ftruncate(%s, %zu): %s", shm_name.c_str(), shm_size, std::strerror(errno));
+        close(fd);
+        shm_unlink(shm_name.c_str());
+        return false;
+    }
+    void *p = mmap(nullptr, shm_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        *err = strf("mmap(%s): %s", shm_name.c_str(), std::strerror(errno));
+        shm_unlink(shm_name.c_str());
+        return false;
+    }
+    std::memset(p, 0, shm_size);
+    shm = static_cast<kolo_sim_shm *>(p);
+    shm->magic = KOLO_SIM_MAGIC;
+    shm->version = KOLO_SIM_VERSION;
+    shm->npes = npes;
+    std::memcpy(shm->torus, topo.size, 3);
+    shm->sim_pid = static_cast<int32_t>(getpid());
+    shm->core_mhz = o.core_mhz;
+    for (unsigned i = 0; i < npes; i++) {
+        kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, i);
+        s->node_id = node[i].id;
+        s->ctx = 0;
+    }
+    __atomic_store_n(&shm->sim_alive, 1u, __ATOMIC_RELEASE);
+    return true;
+}
+
+void Sim::start_pes() {
+    char **pargv = argv + o.prog_index;
+    std::string snpes = std::to_string(npes);
+    std::fflush(nullptr);
+    for (unsigned i = 0; i < npes; i++) {
+        pid_t pid = fork();
+        if (pid < 0) {
+            std::fprintf(stderr, "kolo-sim: fork of PE %u: %s\n", i, std::strerror(errno));
+            set_status(KOLO_SIM_EXIT_CHECK);
+            kill_rest("fork failed");
+            return;
+        }
+        if (pid == 0) {
+            setpgid(0, 0);
+            signal(SIGCHLD, SIG_DFL);
+            signal(SIGINT, SIG_DFL);
+            signal(SIGTERM, SIG_DFL);
+            signal(SIGHUP, SIG_DFL);
+            setenv("KOLO_SIM_SHM", shm_name.c_str(), 1);
+            setenv("KOLO_PE", std::to_string(i).c_str(), 1);
+            setenv("KOLO_NPES", snpes.c_str(), 1);
+            // PCIe posted writes cannot fail visibly: tests that provoke DMA
+            // write failures need to know which NI they run on
+            setenv("KOLO_SIM_NI", o.ni == KOLO_NI_RTL ? "rtl" : "model", 1);
+            if (ctl)
+                setenv("KOLO_SIM_CTL", ctl->path().c_str(), 1);
+            execv(prog_path.c_str(), pargv);
+            std::fprintf(stderr, "kolo-sim: PE %u: exec %s: %s\n", i, prog_path.c_str(),
+                         std::strerror(errno));
+            _exit(KOLO_SIM_EXIT_NOEXEC);
+        }
+        setpgid(pid, pid);
+        pe[i].pid = pid;
+        node[i].pe = static_cast<int>(i);
+        if (o.verbose)
+            std::fprintf(stderr, "kolo-sim: PE %u pid %d on node %s\n", i, pid,
+                         node_name(node[i].id).c_str());
+    }
+}
+
+void Sim::kill_rest(const char *why) {
+    std::string who;
+    for (unsigned i = 0; i < npes; i++) {
+        Pe &x = pe[i];
+        if (x.reaped || x.pid <= 0)
+            continue;
+        if (kill(-x.pid, SIGKILL) && kill(x.pid, SIGKILL))
+            continue;
+        x.killed_by_us = true;
+        who += " " + std::to_string(i);
+    }
+    if (!who.empty() && why && *why)
+        std::fprintf(stderr, "kolo-sim: killing PEs%s (%s)\n", who.c_str(), why);
+    killed_rest = true;
+}
+
+void Sim::reap() {
+    g_sigchld = 0;
+    for (;;) {
+        int ws;
+        pid_t pid = waitpid(-1, &ws, WNOHANG);
+        if (pid <= 0)
+            break;
+        for (unsigned i = 0; i < npes; i++) {
+            Pe &x = pe[i];
+            if (x.pid != pid || x.reaped)
+                continue;
+            x.reaped = true;
+            kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, i);
+            __atomic_store_n(&s->state, static_cast<uint32_t>(KOLO_PE_EXITED), __ATOMIC_RELEASE);
+            if (WIFEXITED(ws)) {
+                x.status = WEXITSTATUS(ws);
+                x.how = strf("exit %d", x.status);
+            } else if (WIFSIGNALED(ws)) {
+                x.status = 128 + WTERMSIG(ws);
+                x.how = strf("killed by signal %d (%s)", WTERMSIG(ws), strsignal(WTERMSIG(ws)));
+            }
+            if (o.verbose)
+                std::fprintf(stderr, "kolo-sim: cycle %" PRIu64 ": PE %u %s\n", cycle, i,
+                             x.how.c_str());
+            if (x.killed_by_us && WIFSIGNALED(ws)) {
+                x.how += " (by kolo-sim)";
+                break;
+            }
+            if (global_exit)
+                break;
+            if (x.status != 0) {
+                if (WIFSIGNALED(ws))
+                    std::fprintf(stderr, "kolo-sim: PE %u (pid %d) %s\n", i, pid, x.how.c_str());
+                else
+                    std::fprintf(stderr, "kolo-sim: PE %u exited with status %d\n", i, x.status);
+                if (first_failed_pe < 0) {
+                    first_failed_pe = static_cast<int>(i);
+                    t_first_fail = now_s();
+                }
+                set_status(x.status);
+            }
+            break;
+        }
+    }
+}
+
+bool Sim::rings_empty() const {
+    for (unsigned i = 0; i < npes; i++) {
+        kolo_mmio_ring *r = kolo_sim_ring(shm, i);
+        if (__atomic_load_n(&r->head, __ATOMIC_ACQUIRE) != r->tail)
+            return false;
+    }
+    return true;
+}
+
+bool Sim::drain_rings(bool *bad) {
+    bool act = false;
+    for (unsigned i = 0; i < npes; i++) {
+        kolo_mmio_ring *r = kolo_sim_ring(shm, i);
+        uint64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+        uint64_t tail = r->tail;
+        if (head == tail)
+            continue;
+        if (head - tail > KOLO_SIM_RING) {
+            check_fail(strf("PE %u broke its MMIO ring (head %" PRIu64 ", tail %" PRIu64 ")", i,
+                            head, tail));
+            *bad = true;
+            return act;
+        }
+        kolo_ni *ni = node[i].ni;
+        for (unsigned n = 0; n < o.mmio_per_cycle && tail != head; n++) {
+            const kolo_mmio_req &q = r->req[tail % KOLO_SIM_RING];
+            int bar = static_cast<int>(q.bar);
+            if (cluster) {
+                // the root complex queues requests in order; a full queue holds the PE back
+                if (!cluster->mmio_ready(static_cast<int>(i)))
+                    break;
+                unsigned wlen = q.kind == KOLO_MMIO_W32    ? 4
+                                : q.kind == KOLO_MMIO_W64  ? 8
+                                : q.kind == KOLO_MMIO_W512 ? 64
+                                                           : 0;
+                if (wlen) {
+                    cluster->mmio_write(static_cast<int>(i), bar, q.offset, q.data, wlen);
+                } else if (q.kind == KOLO_MMIO_R32 || q.kind == KOLO_MMIO_R64) {
+                    cluster->mmio_read(static_cast<int>(i), bar, q.offset,
+                                       q.kind == KOLO_MMIO_R32 ? 4 : 8, tail);
+                } else {
+                    check_fail(
+                        strf("PE %u: MMIO request of unknown kind %u in its ring", i, q.kind));
+                    *bad = true;
+                    return act;
+                }
+                tail++;
+                __atomic_store_n(&r->tail, tail, __ATOMIC_RELEASE);
+                pe[i].mmio++;
+                act = true;
+                continue;
+            }
+            // PCIe flow control: a write the NI cannot take now holds back this PE's later MMIO
+            if ((q.kind == KOLO_MMIO_W32 || q.kind == KOLO_MMIO_W64 || q.kind == KOLO_MMIO_W512) &&
+                !kolo_ni_mmio_write_ready(ni, bar, q.offset))
+                break;
+            switch (q.kind) {
+            case KOLO_MMIO_W32:
+                kolo_ni_mmio_write(ni, bar, q.offset, q.data, 4);
+                break;
+            case KOLO_MMIO_W64:
+                kolo_ni_mmio_write(ni, bar, q.offset, q.data, 8);
+                break;
+            case KOLO_MMIO_W512:
+                kolo_ni_mmio_write(ni, bar, q.offset, q.data, 64);
+                break;
+            case KOLO_MMIO_R32:
+            case KOLO_MMIO_R64: {
+                uint64_t v = 0;
+                int rc = kolo_ni_mmio_read(ni, bar, q.offset, q.kind == KOLO_MMIO_R32 ? 4 : 8, &v);
+                r->rd_data = rc ? ~0ull : v;
+                r->rd_err = rc ? 1 : 0;
+                __atomic_store_n(&r->rd_done, tail + 1, __ATOMIC_RELEASE);
+                break;
+            }
+            default:
+                check_fail(strf("PE %u: MMIO request of unknown kind %u in its ring", i, q.kind));
+                *bad = true;
+                return act;
+            }
+            tail++;
+            __atomic_store_n(&r->tail, tail, __ATOMIC_RELEASE);
+            pe[i].mmio++;
+            act = true;
+        }
+    }
+    return act;
+}
+
+} // namespace kolo_sim
