@@ -13,6 +13,7 @@
 # Build and logs: build/assert/.
 set -u -o pipefail
 cd "${TOP:-$(dirname "$0")/../..}"
+TOP=$PWD
 out=${BUILD:-build}/assert
 mkdir -p "$out"
 vl_checks=${VL_CHECKS:---assert -DFORMAL}
