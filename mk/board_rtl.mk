@@ -14,7 +14,7 @@ $(BOARD_LANE_BIN): tb/unit/board_lane/tb_board_lane.v tb/unit/board_lane/tb_boar
     tb/unit/common/tb_util.h mk/board_rtl.mk | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/boards/unit/board_lane
 	@echo "verilator tb_board_lane"
-	@verilator --cc --exe --build -O2 -Wall -j 2 --top-module tb_board_lane -CFLAGS "-O1 -std=c++17 -Wall -I$(TOP)/tb/unit/common" \
+	@verilator $(VL_CHECKS) --cc --exe --build -O2 -Wall -j 2 --top-module tb_board_lane -CFLAGS "-O1 -std=c++17 -Wall -I$(TOP)/tb/unit/common" \
 	    --Mdir $(BUILD)/boards/unit/board_lane/obj -o tb_board_lane $(addprefix $(TOP)/,tb/unit/board_lane/tb_board_lane.v \
 	    tb/unit/board_lane/tb_board_lane.cpp $(BOARD_LANE_RTL)) > $(BUILD)/boards/unit/board_lane/build.log 2>&1 \
 	    || { cat $(BUILD)/boards/unit/board_lane/build.log; exit 1; }
@@ -34,7 +34,7 @@ $(UART_BRIDGE_BIN): tb/unit/uart_bridge/tb_uart_bridge.v tb/unit/uart_bridge/tb_
     mk/board_rtl.mk | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/boards/unit/uart_bridge
 	@echo "verilator tb_uart_bridge"
-	@verilator --cc --exe --build -O2 -Wall -j 2 --top-module tb_uart_bridge -I$(TOP)/rtl/include \
+	@verilator $(VL_CHECKS) --cc --exe --build -O2 -Wall -j 2 --top-module tb_uart_bridge -I$(TOP)/rtl/include \
 	    -CFLAGS "-O1 -std=c++17 -Wall -I$(TOP)/tb/unit/common -I$(TOP)/sw/include" \
 	    --Mdir $(BUILD)/boards/unit/uart_bridge/obj -o tb_uart_bridge \
 	    $(addprefix $(TOP)/,tb/unit/uart_bridge/tb_uart_bridge.v tb/unit/uart_bridge/tb_uart_bridge.cpp \
