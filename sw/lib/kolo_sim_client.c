@@ -203,7 +203,6 @@ void kolo_sim_detach(kolo_sim_client *c) {
     munmap(c->shm, c->size);
     pthread_mutex_destroy(&c->lock);
     pthread_mutex_destroy(&c->wlock);
-    /* (the threads' records stay: their threads may still point to them) */
     free(c);
 }
 
@@ -276,10 +275,12 @@ static kolo_sim_thread *me_thread(kolo_sim_client *c) {
         return t;
     for (t = c->threads; t && !__atomic_load_n(&t->dead, __ATOMIC_ACQUIRE); t = t->next)
         ;
-    if (!t) {
-        t = (kolo_sim_thread *)calloc(1, sizeof *t);
-        if (!t)
-            return NULL;
+    if (!t) { /* (static: a thread's key may outlive the client; no leak at exit) */
+        static kolo_sim_thread pool[256];
+        static unsigned used;
+        if (used == sizeof pool / sizeof pool[0])
+            return NULL; /* more threads than that: the rest take no part */
+        t = &pool[used++];
         t->next = c->threads;
         c->threads = t;
     }
@@ -357,6 +358,10 @@ void kolo_sim_wait_idle(kolo_sim_client *c, uint32_t seq, unsigned long *n) {
     }
     set_thread(c, T_SLEEPING, seq);
     sleep_on_seq(c, seq, n);
+    /* awake: out until it looks again (it may first wait for a lock another
+     * thread holds while that one waits on the simulator: as SLEEPING with an
+     * old dma_seq it would hold time back for good) */
+    set_thread(c, T_OUT, 0);
 }
 
 void kolo_sim_wait_end(kolo_sim_client *c) {
