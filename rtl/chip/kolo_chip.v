@@ -289,6 +289,12 @@ module kolo_chip #(
       .clk(clk), .rst(rst_core),
       .rx_tlp_valid(ep_rx_valid), .rx_tlp_ready(ep_rx_ready), .rx_tlp_hdr(ep_rx_hdr),
       .rx_tlp_data(ep_rx_data), .rx_tlp_sop(ep_rx_sop), .rx_tlp_eop(ep_rx_eop), .rx_tlp_dw_en(ep_rx_dw_en),
+      // completions arrive on rx_tlp_* (7-series and Avalon-ST shims); a separate completion
+      // stream (UltraScale RC), np_credit and the completion buffer's credits are not chip
+      // ports yet: tied off, credits unlimited (as tb/sim/kolo_sim_node.v)
+      .rx_cpl_valid(1'b0), .rx_cpl_ready(), .rx_cpl_hdr(128'd0), .rx_cpl_data(256'd0), .rx_cpl_sop(1'b0),
+      .rx_cpl_eop(1'b0), .rx_cpl_dw_en(8'd0), .np_credit(),
+      .cfg_cpl_hdr(12'd4095), .cfg_cpl_data(16'd65535),
       .tx_tlp_valid(ep_tx_valid), .tx_tlp_ready(ep_tx_ready), .tx_tlp_hdr(ep_tx_hdr),
       .tx_tlp_data(ep_tx_data), .tx_tlp_sop(ep_tx_sop), .tx_tlp_eop(ep_tx_eop), .tx_tlp_dw_en(ep_tx_dw_en),
       .mmio_wr_valid(mmio_wr_valid), .mmio_wr_ready(mmio_wr_ready), .mmio_wr_bar(mmio_wr_bar),
