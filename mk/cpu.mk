@@ -119,7 +119,7 @@ BENCHES += cpu_luts_xc7 cpu_ffs_xc7 cpu_bram_xc7 cpu_dsp_xc7 cpu_logic_depth_xc7
 #                      torus and on a 2x1x1 whose links never come up (boot timeout, a table for it)
 SP_SVC_BUILD := $(CPU_BUILD)/sp_svc
 SP_SVC_BIN := $(SP_SVC_BUILD)/obj/tb_sp_svc
-SP_SVC_RTL := $(CPU_RTL) $(SVC_RTL)
+SP_SVC_RTL := $(CPU_RTL) $(wildcard rtl/svc/*.v rtl/common/*.v) rtl/include/kolo_svc_regs.vh   # (mk/svc.mk comes later)
 $(SP_SVC_BIN): $(SP_SVC_RTL) tb/unit/cpu/tb_sp_svc.v tb/unit/cpu/tb_sp_svc.cpp tb/unit/cpu/sp_images.h mk/cpu.mk sw/include/kolo_sp_regs.h \
                sw/include/kolo_svc_regs.h | $(DEPS_STAMP)
 	@mkdir -p $(SP_SVC_BUILD)

@@ -114,6 +114,7 @@ typedef struct kolo_dev kolo_dev;
 
 /* Open an NI. uri:
  *   "sim"               the simulator's NI of this PE (under kolo-run)
+ *   "sim:<PE>"          the NI of PE <PE> of a kolo-sim --server (KOLO_SIM_SHM names it)
  *   "vfio:<pci-bdf>"    a board bound to vfio-pci, e.g. vfio:0000:03:00.0
  *                       (the domain may be left out: vfio:03:00.0)
  *   NULL or ""          env KOLO_DEVICE, else "sim" when KOLO_SIM_SHM is set
