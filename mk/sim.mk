@@ -70,9 +70,9 @@ $(SIM_OBJ)/kolo_svc_model.o: sw/model/kolo_svc_model.c $(SIM_HDRS) mk/sim.mk | $
 	@mkdir -p $(@D)
 	$(SIM_CC) $(SIM_CFLAGS) -c $< -o $@
 
-$(KOLO_CTL): sw/tools/kolo-ctl.c mk/sim.mk | $(DEPS_STAMP)
+$(KOLO_CTL): sw/tools/kolo-ctl.c sw/tools/kolo_ctl_dev.c $(LIBKOLO) mk/sim.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(SIM_CC) $(SIM_CFLAGS) $< -o $@
+	$(SIM_CC) $(SIM_CFLAGS) sw/tools/kolo-ctl.c sw/tools/kolo_ctl_dev.c $(LIBKOLO) -lpthread -o $@
 
 $(SIM_CORE_LIB): $(SIM_CORE_OBJS)
 	@rm -f $@
@@ -119,7 +119,7 @@ $$(SIM_BUILD)/kolo-sim-$(1)%: sw/sim/net_rtl.cpp $$(SIM_CORE_LIB) $$(SIM_SW_LIBS
 	@tb/torus/make_wrapper.sh $$(SIM_BUILD)/rtl-$(1)$$*/kolo_torus_sim.v $$(call sim_dim,$$*,1) $$(call sim_dim,$$*,2) \
 	    $$(call sim_dim,$$*,3) 80 1 1 64 0
 	@echo "verilator kolo-sim $$*$(4) (log: $$(SIM_BUILD)/rtl-$(1)$$*/build.log)"
-	@cd $$(SIM_BUILD)/rtl-$(1)$$* && $$(TOP)/scripts/verilate_retry.sh build.log verilator $(2) --Mdir obj \
+	@cd $$(SIM_BUILD)/rtl-$(1)$$* && $$(TOP)/scripts/verilate_retry.sh build.log verilator $$(VL_CHECKS) $(2) --Mdir obj \
 	    -o ../../kolo-sim-$(1)$$* \
 	    -CFLAGS "-O2 -std=c++17 -Wall -I$$(TOP)/sw/include -I$$(TOP)/sw/sim -I$$(TOP)/tb/common -DKOLO_DIM_X=$$(call sim_dim,$$*,1) \
 	        -DKOLO_DIM_Y=$$(call sim_dim,$$*,2) -DKOLO_DIM_Z=$$(call sim_dim,$$*,3) -DKOLO_VC_DEPTH=80 -DKOLO_EJECT_CREDITS=64 $(3)" \
@@ -143,7 +143,7 @@ $(eval $(call sim_rtl_rule,trace-,$(SIM_RTL_TRACE_VFLAGS),-DKOLO_TRACE, with tra
 # with the project's flags.
 SIM_RTLNI_CFGS := 2x2x2
 SIM_RTLNI_RTL := $(SIM_RTL_RTL) $(wildcard rtl/ni/*.v) tb/sim/kolo_sim_cluster.v tb/sim/kolo_sim_node.v
-SIM_RTLNI_VFLAGS := --cc --build -O3 -j 2 --x-assign fast --x-initial fast --hierarchical \
+SIM_RTLNI_VFLAGS := $(VL_CHECKS) --cc --build -O3 -j 2 --x-assign fast --x-initial fast --hierarchical \
     -Wno-fatal -I$(TOP)/rtl/include -y $(TOP)/rtl/ni -y $(TOP)/rtl/common -y $(TOP)/rtl/router \
     -y $(TOP)/rtl/torus -y $(TOP)/rtl/link -y $(TOP)/tb/sim --top-module kolo_sim_cluster $(SIM_RTL_OBJCACHE)
 SIM_VLT_INC := $(shell verilator --getenv VERILATOR_ROOT 2>/dev/null)/include

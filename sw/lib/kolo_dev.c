@@ -287,9 +287,12 @@ int kolo_open(const char *uri, kolo_dev **out, char *err, size_t errlen) {
         }
     } else if (!strncmp(uri, "vfio:", 5)) {
         rc = kolo_vfio_backend_open(d, uri + 5, err, errlen);
+    } else if (!strncmp(uri, "uart:", 5)) {
+        rc = kolo_uart_backend_open(d, uri + 5, err, errlen);
     } else {
         kolo_set_err(err, errlen,
-                     "kolo_open: unknown device \"%s\" (want \"sim\", \"sim:<PE>\" or \"vfio:<bdf>\")",
+                     "kolo_open: unknown device \"%s\" (want \"sim\", \"sim:<PE>\", \"vfio:<bdf>\" or "
+                     "\"uart:<tty>[@baud]\")",
                      uri);
         rc = KOLO_E_INVAL;
     }
@@ -367,6 +370,12 @@ int kolo_dev_read_reg(kolo_dev *d, uint32_t off, unsigned size, uint64_t *val) {
     if (!d || !val || (size != 4 && size != 8) || (off & (size - 1)) || off >= KOLO_BAR0_SIZE)
         return KOLO_E_INVAL;
     return d->be.mmio_read(d->user, 0, off, size, val) ? KOLO_E_IO : 0;
+}
+
+int kolo_dev_write_reg(kolo_dev *d, uint32_t off, unsigned size, uint64_t val) {
+    if (!d || (size != 4 && size != 8) || (off & (size - 1)) || off >= KOLO_BAR0_SIZE)
+        return KOLO_E_INVAL;
+    return d->be.mmio_write(d->user, 0, off, &val, size) ? KOLO_E_IO : 0;
 }
 
 /* ---- DMA memory ------------------------------------------------------------- */

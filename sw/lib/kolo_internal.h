@@ -94,6 +94,7 @@ struct kolo_ctx {
 /* pe: the slot (kolo-sim --server: the launcher's rank), -1: KOLO_PE */
 int kolo_sim_backend_open(kolo_dev *dev, int pe, char *err, size_t errlen);
 int kolo_vfio_backend_open(kolo_dev *dev, const char *bdf, char *err, size_t errlen);
+int kolo_uart_backend_open(kolo_dev *dev, const char *spec, char *err, size_t errlen);
 
 /* helpers shared by the files of the library */
 void kolo_set_err(char *err, size_t errlen, const char *fmt, ...)

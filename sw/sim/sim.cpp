@@ -213,7 +213,8 @@ void Sim::report(FILE *f, double wall, bool full) {
         std::fprintf(f,
                      "faults: %" PRIu64 " packets dropped at failed links, %" PRIu64
                      " at dead nodes; installed table sets checked %" PRIu64
-                     " (deadlock-free, no failed link used; %" PRIu64 " connected pairs unrouted "
+                     " (deadlock-free with a verified certificate, no failed link used; %" PRIu64
+                     " connected pairs unrouted "
                      "in the last)\n",
                      fault_drops_seen, dead_drops, tables_checked, unrouted_pairs);
         std::fprintf(f,
