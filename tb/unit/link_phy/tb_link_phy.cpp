@@ -281,7 +281,7 @@ struct Flow {
     uint64_t accepted = 0;
     // tx lane check
     Descrambler dsc[kLanes];
-    bool tx_reset_word = true;  // the tx lane word register holds its reset value
+    bool tx_reset_word = true;  // the lanes took no word since the last tx lane reset
     unsigned tx_gap_phase = 0, rx_gap_phase[kLanes] = {};
     uint64_t tx_lane_cycles = 0, rx_lane_cycles = 0;
     uint64_t tx_cycles = 0, cc_rows = 0, idle_blocks = 0;
@@ -487,9 +487,9 @@ struct Sim {
             w[l] = get_word(p.tx_lane_data, l);
             uint64_t scr = (uint64_t)(w[l] >> 2);
             b[l].sync = (uint8_t)(w[l] & 3);
-            if (reset_word) {  // reset value, scrambler state all ones
+            if (reset_word) {  // the first word taken after a reset: scrambler state all ones, not checked
                 f.dsc[l].h = kMask58;
-                b[l].pl = 0;
+                b[l].pl = f.dsc[l].run(scr);
             } else {
                 b[l].pl = f.dsc[l].run(scr);
             }
