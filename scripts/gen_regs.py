@@ -20,7 +20,8 @@ the register's offset in it. An [[enum]] may give `c_type` (a C enum of
 that name instead of #defines) and `width` (bits of the Verilog constants,
 4 by default). A [[layout]] (name, desc, width, fields) describes the bit
 fields of a word that is not a register (a packet header flit): C gets
-_SHIFT and _MASK (shifted), Verilog _HI and _LO; a field given a fourth
+_SHIFT, _MASK (shifted), _GET(word) and _FIELD(value) (the value in place,
+cut to the field), Verilog _HI and _LO; a field given a fourth
 element (the name of another field) shares that field's bits. A [[const]]
 with `int = true` is a plain decimal C int (loop bounds, array sizes).
 Exits 1 with a message naming the register on any inconsistency: overlapping
@@ -238,6 +239,8 @@ def gen_h(meta, blocks, enums, layouts, consts, out, src):
             fn = f"{p}_{lay['name']}_{f['name']}"
             lines.append(f"#define {fn}_SHIFT {f['lo']}u /* {f['desc']} */")
             lines.append(f"#define {fn}_MASK 0x{f['mask']:X}{suf}")
+            lines.append(f"#define {fn}_GET(w) (((w) & {fn}_MASK) >> {fn}_SHIFT)")
+            lines.append(f"#define {fn}_FIELD(v) (((unsigned long long)(v) << {fn}_SHIFT) & {fn}_MASK)")
         lines.append("")
     for b in blocks:
         lines.append(f"/* ---- {b['name']}: {b['desc']} */")

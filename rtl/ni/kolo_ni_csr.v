@@ -113,6 +113,7 @@ module kolo_ni_csr (
   `include "kolo_ni_regs.vh"
   localparam [31:0] ID = `KOLO_NI_ID;
   localparam [31:0] VERSION = `KOLO_NI_VERSION;
+  localparam [31:0] E2E_CTRL_RST = `KOLO_CSR_E2E_CTRL_RESET;
 
   // ---- configuration storage -------------------------------------------------
   reg [63:0] sq_base_m[0:15];
@@ -574,7 +575,7 @@ module kolo_ni_csr (
   always @(posedge clk) begin
     if (rst) begin
       e2e_en <= 1'b0;
-      e2e_retries <= 4'd8;
+      e2e_retries <= E2E_CTRL_RST[`KOLO_CSR_E2E_CTRL_RETRIES_HI:`KOLO_CSR_E2E_CTRL_RETRIES_LO];
       e2e_timeout <= `KOLO_CSR_E2E_TIMEOUT_RESET;
       e2e_switch <= 1'b0;
       s_e2e <= {5 * 32{1'b0}};

@@ -148,9 +148,10 @@ int kolo_ni_mmio_write_ready(const kolo_ni *ni, int bar, uint64_t offset);
  * repeated request from that record without executing it again (GET_REQ is
  * read again). Responses echo the bit; one that matches no outstanding
  * request is a duplicate and dropped. Off: the NI behaves as before. */
-#define KOLO_H0_GEN (1ull << 63)
-#define KOLO_NI_E2E_TIMEOUT 20000u /* cycles (80 us at 250 MHz) */
-#define KOLO_NI_E2E_RETRIES 8u
+#define KOLO_H0_GEN KOLO_H0_GEN_MASK
+#define KOLO_NI_E2E_TIMEOUT KOLO_CSR_E2E_TIMEOUT_RESET /* cycles (80 us at 250 MHz) */
+#define KOLO_NI_E2E_RETRIES \
+    ((KOLO_CSR_E2E_CTRL_RESET & KOLO_CSR_E2E_CTRL_RETRIES_MASK) >> KOLO_CSR_E2E_CTRL_RETRIES_SHIFT)
 /* after any change of a route entry (new tables around a fault), unanswered
  * requests are sent again after timeout / KOLO_NI_E2E_ROUTE_DIV: they or their
  * responses may have been lost on the old paths */

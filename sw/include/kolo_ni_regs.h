@@ -75,34 +75,62 @@ enum kolo_status_code {
 /* ---- H0: packet header flit 0 (64 bits) */
 #define KOLO_H0_DST_SHIFT 0u /* destination node id {z, y, x}, 4 bits each */
 #define KOLO_H0_DST_MASK 0xFFFull
+#define KOLO_H0_DST_GET(w) (((w) & KOLO_H0_DST_MASK) >> KOLO_H0_DST_SHIFT)
+#define KOLO_H0_DST_FIELD(v) (((unsigned long long)(v) << KOLO_H0_DST_SHIFT) & KOLO_H0_DST_MASK)
 #define KOLO_H0_SRC_SHIFT 12u /* source node id */
 #define KOLO_H0_SRC_MASK 0xFFF000ull
+#define KOLO_H0_SRC_GET(w) (((w) & KOLO_H0_SRC_MASK) >> KOLO_H0_SRC_SHIFT)
+#define KOLO_H0_SRC_FIELD(v) (((unsigned long long)(v) << KOLO_H0_SRC_SHIFT) & KOLO_H0_SRC_MASK)
 #define KOLO_H0_OP_SHIFT 24u /* network op code (OP_*) */
 #define KOLO_H0_OP_MASK 0xF000000ull
+#define KOLO_H0_OP_GET(w) (((w) & KOLO_H0_OP_MASK) >> KOLO_H0_OP_SHIFT)
+#define KOLO_H0_OP_FIELD(v) (((unsigned long long)(v) << KOLO_H0_OP_SHIFT) & KOLO_H0_OP_MASK)
 #define KOLO_H0_VNET_SHIFT 28u /* virtual network: 0 request, 1 response */
 #define KOLO_H0_VNET_MASK 0x10000000ull
+#define KOLO_H0_VNET_GET(w) (((w) & KOLO_H0_VNET_MASK) >> KOLO_H0_VNET_SHIFT)
+#define KOLO_H0_VNET_FIELD(v) (((unsigned long long)(v) << KOLO_H0_VNET_SHIFT) & KOLO_H0_VNET_MASK)
 #define KOLO_H0_LEN_SHIFT 29u /* payload flits 0..32 */
 #define KOLO_H0_LEN_MASK 0x7E0000000ull
+#define KOLO_H0_LEN_GET(w) (((w) & KOLO_H0_LEN_MASK) >> KOLO_H0_LEN_SHIFT)
+#define KOLO_H0_LEN_FIELD(v) (((unsigned long long)(v) << KOLO_H0_LEN_SHIFT) & KOLO_H0_LEN_MASK)
 #define KOLO_H0_ORDERED_SHIFT 35u /* deterministic path */
 #define KOLO_H0_ORDERED_MASK 0x800000000ull
+#define KOLO_H0_ORDERED_GET(w) (((w) & KOLO_H0_ORDERED_MASK) >> KOLO_H0_ORDERED_SHIFT)
+#define KOLO_H0_ORDERED_FIELD(v) (((unsigned long long)(v) << KOLO_H0_ORDERED_SHIFT) & KOLO_H0_ORDERED_MASK)
 #define KOLO_H0_RS_SHIFT 36u /* route state (a routing table entry's bits 22:0) */
 #define KOLO_H0_RS_MASK 0x7FFFFF000000000ull
+#define KOLO_H0_RS_GET(w) (((w) & KOLO_H0_RS_MASK) >> KOLO_H0_RS_SHIFT)
+#define KOLO_H0_RS_FIELD(v) (((unsigned long long)(v) << KOLO_H0_RS_SHIFT) & KOLO_H0_RS_MASK)
 #define KOLO_H0_LASTB_SHIFT 59u /* PUT, GET_RESP: valid bytes in the last payload flit minus 1 */
 #define KOLO_H0_LASTB_MASK 0x3800000000000000ull
+#define KOLO_H0_LASTB_GET(w) (((w) & KOLO_H0_LASTB_MASK) >> KOLO_H0_LASTB_SHIFT)
+#define KOLO_H0_LASTB_FIELD(v) (((unsigned long long)(v) << KOLO_H0_LASTB_SHIFT) & KOLO_H0_LASTB_MASK)
 #define KOLO_H0_ASIZE_SHIFT 59u /* atomics: operand size, 2 = 4 bytes, 3 = 8 bytes */
 #define KOLO_H0_ASIZE_MASK 0x1800000000000000ull
+#define KOLO_H0_ASIZE_GET(w) (((w) & KOLO_H0_ASIZE_MASK) >> KOLO_H0_ASIZE_SHIFT)
+#define KOLO_H0_ASIZE_FIELD(v) (((unsigned long long)(v) << KOLO_H0_ASIZE_SHIFT) & KOLO_H0_ASIZE_MASK)
 #define KOLO_H0_FETCH_SHIFT 62u /* atomics: the initiator wants the old value (GET_RESP) rather than an ACK */
 #define KOLO_H0_FETCH_MASK 0x4000000000000000ull
+#define KOLO_H0_FETCH_GET(w) (((w) & KOLO_H0_FETCH_MASK) >> KOLO_H0_FETCH_SHIFT)
+#define KOLO_H0_FETCH_FIELD(v) (((unsigned long long)(v) << KOLO_H0_FETCH_SHIFT) & KOLO_H0_FETCH_MASK)
 #define KOLO_H0_GEN_SHIFT 63u /* end-to-end reliability: the tag's generation bit (0 with it off) */
 #define KOLO_H0_GEN_MASK 0x8000000000000000ull
+#define KOLO_H0_GEN_GET(w) (((w) & KOLO_H0_GEN_MASK) >> KOLO_H0_GEN_SHIFT)
+#define KOLO_H0_GEN_FIELD(v) (((unsigned long long)(v) << KOLO_H0_GEN_SHIFT) & KOLO_H0_GEN_MASK)
 
 /* ---- H1: packet header flit 1 (64 bits) */
 #define KOLO_H1_ADDR_SHIFT 0u /* target address (NAK: status code in bits 7:0) */
 #define KOLO_H1_ADDR_MASK 0xFFFFFFFFFFFFull
+#define KOLO_H1_ADDR_GET(w) (((w) & KOLO_H1_ADDR_MASK) >> KOLO_H1_ADDR_SHIFT)
+#define KOLO_H1_ADDR_FIELD(v) (((unsigned long long)(v) << KOLO_H1_ADDR_SHIFT) & KOLO_H1_ADDR_MASK)
 #define KOLO_H1_TAG_SHIFT 48u /* the initiator's transaction tag (responses echo it) */
 #define KOLO_H1_TAG_MASK 0xFF000000000000ull
+#define KOLO_H1_TAG_GET(w) (((w) & KOLO_H1_TAG_MASK) >> KOLO_H1_TAG_SHIFT)
+#define KOLO_H1_TAG_FIELD(v) (((unsigned long long)(v) << KOLO_H1_TAG_SHIFT) & KOLO_H1_TAG_MASK)
 #define KOLO_H1_KEY_SHIFT 56u /* the target window's key {check[3:0], w[3:0]} (responses: 0) */
 #define KOLO_H1_KEY_MASK 0xFF00000000000000ull
+#define KOLO_H1_KEY_GET(w) (((w) & KOLO_H1_KEY_MASK) >> KOLO_H1_KEY_SHIFT)
+#define KOLO_H1_KEY_FIELD(v) (((unsigned long long)(v) << KOLO_H1_KEY_SHIFT) & KOLO_H1_KEY_MASK)
 
 /* ---- CSR: global registers; reads of unmapped offsets return 0, refused writes count in ERR_CSR */
 #define KOLO_CSR_ID (0x0000u + 0x00u)
