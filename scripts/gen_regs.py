@@ -17,7 +17,7 @@ A register may be 8 bytes wide (`bytes = 8`, 8-byte aligned; fields up to
 bit 63). A repeated block with `base_macro` is named the other way round:
 C gets <P>_<BASE_MACRO>(i) for the instance's base and <P>_<BLOCK>_<REG> for
 the register's offset in it. An [[enum]] may give `c_type` (a C enum of
-that name instead of #defines) and `width` (bits of the Verilog constants,
+that name instead of #defines) and its RTL width in bits (`width`, 1..32,
 4 by default). A [[layout]] (name, desc, width, fields) describes the bit
 fields of a word that is not a register (a packet header flit): C gets
 _SHIFT, _MASK (shifted), _GET(word) and _FIELD(value) (the value in place,
@@ -136,13 +136,16 @@ def load(path):
     for e in enums:
         seen = set()
         vnames = set()
+        width = e.setdefault("width", 4)
+        if not 1 <= width <= 32:
+            raise MapError(f"enum {e['name']}: width {width} not 1..32")
         for vname, val, _ in e["values"]:
             if val in seen:
                 raise MapError(f"enum {e['name']}: value {val} twice")
             if vname in vnames:
                 raise MapError(f"enum {e['name']}: name {vname} twice")
-            if val >> e.get("width", 4):
-                raise MapError(f"enum {e['name']}: value {val} wider than {e.get('width', 4)} bits")
+            if not 0 <= val < (1 << width):
+                raise MapError(f"enum {e['name']}: {vname} = {val} does not fit its width of {width} bits")
             seen.add(val)
             vnames.add(vname)
     for b in blocks:
@@ -299,7 +302,7 @@ def gen_vh(meta, blocks, enums, layouts, consts, out, src):
         lines.append(f"`define {p}_{c['name']} 32'h{c['value']:X}")
     for e in enums:
         for vname, val, _ in e["values"]:
-            lines.append(f"`define {p}_{e['name']}_{vname} {e.get('width', 4)}'d{val}")
+            lines.append(f"`define {p}_{e['name']}_{vname} {e['width']}'d{val}")
     for lay in layouts:
         vh_fields(lines, f"{p}_{lay['name']}", lay["fields"])
     for b in blocks:

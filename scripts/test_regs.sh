@@ -23,6 +23,15 @@ for pair in "$out/sp.vh:rtl/include/kolo_sp_regs.vh" "$out/sp.h:sw/include/kolo_
         echo "FAIL: ${pair#*:} is not what $spmap gives: run 'make regs'"; fail=1
     fi
 done
+# the UART host bridge's protocol and registers (8-bit enums: width = 8)
+umap=rtl/regs/kolo_uart_regs.toml
+python3 scripts/gen_regs.py $umap --vh "$out/u.vh" --h "$out/u.h"
+for pair in "$out/u.vh:rtl/include/kolo_uart_regs.vh" "$out/u.h:sw/include/kolo_uart_regs.h"; do
+    if ! cmp -s "${pair%%:*}" "${pair#*:}"; then
+        echo "FAIL: ${pair#*:} is not what $umap gives: run 'make regs'"; fail=1
+    fi
+done
+grep -q "define KOLO_UART_SYNC_REQ 8'd165" rtl/include/kolo_uart_regs.vh || { echo "FAIL: an 8-bit enum is not 8'd"; fail=1; }
 # the NI protocol (op codes, status codes, header fields, BAR0)
 nimap=rtl/regs/kolo_ni_regs.toml
 python3 scripts/gen_regs.py $nimap --vh "$out/ni.vh" --h "$out/ni.h" --md "$out/ni.md"
@@ -54,6 +63,7 @@ cat > "$out/t.c" <<'C'
 #include <stdio.h>
 #include "kolo_svc_regs.h"
 #include "kolo_sp_regs.h"
+#include "kolo_uart_regs.h"
 #include "kolo_ni_regs.h"
 #define EXPECT(e, v) do { if ((e) != (v)) { printf("FAIL: %s = 0x%x, expected 0x%x\n", #e, (unsigned)(e), (unsigned)(v)); bad = 1; } } while (0)
 int main(void) {
@@ -82,6 +92,8 @@ int main(void) {
     EXPECT((unsigned)(KOLO_H0_LEN_MASK >> KOLO_H0_LEN_SHIFT), 0x3Fu);
     EXPECT((unsigned)(KOLO_H1_TAG_MASK >> 48), 0xFFu);
     if (KOLO_CSR_DOORBELL(KOLO_NI_NUM_CTX) != KOLO_BAR0_SIZE) { puts("FAIL: doorbell pages do not end BAR0"); bad = 1; }
+    EXPECT(KOLO_UART_SYNC_REQ, 0xA5u);
+    EXPECT(KOLO_UART_BRIDGE_CONSOLE_DROPS, 0x20u);
     return bad;
 }
 C
@@ -110,9 +122,9 @@ bad "overlapping fields" 't.replace("[\"YM1\", \"7:4\"", "[\"YM1\", \"7:3\"", 1)
 bad "an unknown access kind" 't.replace("access = \"rc\"", "access = \"rx\"", 1)'
 bad "overlapping repeated blocks" 't.replace("stride = 0x40", "stride = 0x20", 1)'
 bad "a duplicate enum value" 't.replace("[\"MBX_OVERFLOW\", 5", "[\"MBX_OVERFLOW\", 4", 1)'
+bad "an enum value wider than its width" 't.replace("[\"MBX_OVERFLOW\", 5", "[\"MBX_OVERFLOW\", 16", 1)'
 map=$nimap
 bad "a register inside an 8-byte one" 't.replace("name = \"ERR_CSR\"\n  offset = 0x14", "name = \"ERR_CSR\"\n  offset = 0x24", 1)'
-bad "an enum value wider than its width" 't.replace("[\"FETCH_OR\", 13,", "[\"FETCH_OR\", 16,", 1)'
 bad "overlapping header fields" 't.replace("[\"SRC\", \"23:12\"", "[\"SRC\", \"24:12\"", 1)'
 bad "a shared field outside its partner" 't.replace("[\"ASIZE\", \"60:59\"", "[\"ASIZE\", \"62:59\"", 1)'
 [ $fail -eq 0 ] && echo "regs-gen: generated files current, header and constants checked, 11 broken maps refused"

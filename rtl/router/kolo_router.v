@@ -177,9 +177,10 @@ module kolo_router #(
         );
         assign ovc_credits[(o*4+v)*8+:8] = {{(8 - CW) {1'b0}}, count};
 `ifndef SYNTHESIS
-        always @(posedge clk)
-          if (!rst && credit_error)
-            $display("ERROR kolo_router: credit counter port %0d vc %0d (%m)", o, v);
+`include "kolo_assert.vh"
+        // a credit returned beyond OUT_CREDITS/EJECT_CREDITS, or a flit sent
+        // without one (the counter's error is sticky)
+        always @(posedge clk) if (!rst) `KOLO_ASSERT(!credit_error);
 `endif
       end
     end

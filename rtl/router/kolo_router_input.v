@@ -221,15 +221,11 @@ module kolo_router_input #(
       assign front_det_port[v*3+:3] = fifo_out[71:69];
       assign front_adaptive_mask[v*6+:6] = fifo_out[77:72];
 
-`ifdef FORMAL
-      // the upstream sender holds credits, so a write always finds room
-      always @(posedge clk) if (!rst && wr) assert (fifo_in_ready);
-`endif
 `ifndef SYNTHESIS
-      // simulation guard for the same rule: a full buffer means a credit bug upstream
-      always @(posedge clk)
-        if (!rst && wr && !fifo_in_ready)
-          $display("ERROR kolo_router_input: write to full VC %0d buffer (%m)", v);
+`include "kolo_assert.vh"
+      // the upstream sender holds credits, so a write always finds room (a
+      // full buffer means a credit bug upstream)
+      always @(posedge clk) if (!rst) `KOLO_ASSERT(!(wr && !fifo_in_ready));
 `endif
     end
   endgenerate

@@ -61,10 +61,9 @@ std::string strf(const char *fmt, ...) {
 }
 
 volatile sig_atomic_t g_sigchld = 0;
+volatile sig_atomic_t g_stop = 0;
 
 namespace {
-
-volatile sig_atomic_t g_stop = 0;
 
 void on_sigchld(int) { g_sigchld = 1; }
 void on_stop(int sig) { g_stop = sig; }
@@ -153,6 +152,8 @@ void Sim::dump_state(FILE *f) {
                      csr(static_cast<int>(n), KOLO_CSR_CTX(0) + KOLO_CTX_OUTSTANDING));
     }
     net->dump(f);
+    if (fast)
+        fast->dump(f);
     std::fprintf(f,
                  "  scoreboard: %" PRIu64
                  " packets in the network; NI oracle: %zu requests without response\n",
@@ -176,6 +177,19 @@ void Sim::report(FILE *f, double wall, bool full) {
         "cycles %" PRIu64 " (%.1f us at %u MHz; %" PRIu64 " stepped, the rest skipped while idle), "
         "wall %.2f s, %.0f stepped cycles/s\n",
         cycle, us, o.core_mhz, stepped, wall, wall > 0 ? static_cast<double>(stepped) / wall : 0.0);
+    if (fast) {
+        const FastStats &fs = fast->stats();
+        uint64_t amo = 0, moved = fs.bytes_put + fs.bytes_get;
+        for (int k = KOLO_D_ADD; k <= KOLO_D_OR; k++)
+            amo += fs.ops[k];
+        std::fprintf(f,
+                     "fast mode: %" PRIu64 " puts, %" PRIu64 " gets, %" PRIu64 " atomics, %" PRIu64
+                     " NOPs; %" PRIu64 " bytes put, %" PRIu64 " got (%.2f GB per wall second), %" PRIu64
+                     " refused (NAK), %" PRIu64 " other errors; %" PRIu64 " flits modelled\n",
+                     fs.ops[KOLO_D_PUT], fs.ops[KOLO_D_GET], amo, fs.ops[KOLO_D_NOP], fs.bytes_put,
+                     fs.bytes_get, wall > 0 ? static_cast<double>(moved) / wall / 1e9 : 0.0, fs.naks,
+                     fs.local_errors, fs.flits);
+    }
     // PEs: the ones that ended otherwise than with status 0 by name, the rest counted
     std::string odd, every;
     unsigned clean = 0;
@@ -214,7 +228,8 @@ void Sim::report(FILE *f, double wall, bool full) {
         std::fprintf(f,
                      "faults: %" PRIu64 " packets dropped at failed links, %" PRIu64
                      " at dead nodes; installed table sets checked %" PRIu64
-                     " (deadlock-free, no failed link used; %" PRIu64 " connected pairs unrouted "
+                     " (deadlock-free with a verified certificate, no failed link used; %" PRIu64
+                     " connected pairs unrouted "
                      "in the last)\n",
                      fault_drops_seen, dead_drops, tables_checked, unrouted_pairs);
         std::fprintf(f,
@@ -343,9 +358,10 @@ int Sim::run() {
             return KOLO_SIM_EXIT_NOEXEC;
         }
         // with end-to-end on, a request whose packet (or response) was dropped
-        // waits in its NI for the timeout: requests unanswered and not given up
+        // waits in its NI for the timeout: requests unanswered and not given up,
+        // or (what the oracle cannot see) tags the NIs still hold
         net.reset(new ClusterNet(cluster.get(), [this] {
-            return e2e && oracle_waiting + oracle_abandoned > ni_give_ups();
+            return e2e && (oracle_waiting + oracle_abandoned > ni_give_ups() || cluster->tags_taken());
         }));
         cluster->set_fault(o.fault, o.fault_n);
     } else if (o.net == KOLO_NET_RTL) {
@@ -376,6 +392,8 @@ int Sim::run() {
             }
             continue;
         }
+        if (o.fast) // --fast: the transaction-level NIs (below) instead
+            continue;
         kolo_ni_env env{};
         env.user = &nd;
         env.dma_read = env_dma_read;
@@ -395,6 +413,8 @@ int Sim::run() {
             kolo_ni_mmio_write(nd.ni, 0, KOLO_CSR_ROUTE(d), &e, 4);
         }
     }
+    if (o.fast)
+        fast.reset(new FastNet(this, topo, o.hop_latency));
     if (!create_shm(&err)) {
         std::fprintf(stderr, "kolo-sim: %s\n", err.c_str());
         return KOLO_SIM_EXIT_CHECK;
@@ -442,7 +462,10 @@ int Sim::run() {
     if (o.verbose)
         std::fprintf(stderr, "kolo-sim: %ux%ux%u torus, %u PEs, net %s, shm %s\n", topo.size[0],
                      topo.size[1], topo.size[2], npes, net->name(), shm_name.c_str());
-    start_pes();
+    if (o.server)
+        announce_server();
+    else
+        start_pes();
 
     unsigned idle_run = 0, sleep_us = 0;
     uint64_t drain_cycles = 0;
@@ -495,6 +518,16 @@ int Sim::run() {
             dump_state(stderr);
             kill_rest("timeout");
         }
+        if (o.det && !killed_rest && !all_reaped() && all_detached()) {
+            // --det: every PE has detached (exits now): collect them before the next
+            // cycle, so the last cycles do not depend on how soon they are reaped
+            while (!all_reaped()) {
+                struct timespec ts = {0, 1000000};
+                reap();
+                if (!all_reaped())
+                    nanosleep(&ts, nullptr);
+            }
+        }
         if (all_reaped()) {
             if (killed_rest || failed_check)
                 break;
@@ -513,7 +546,12 @@ int Sim::run() {
             }
         }
 
+        // --det: simulated time moves on only while every PE waits on the simulator
+        if (o.det && !draining && (!det_hold() || all_detached()))
+            continue; // the run is ending (signal, exit, timeout; every PE gone): the top of
+                      // the loop ends it, at the same cycle however soon the last one left
         bool bad = false;
+        uint64_t writes_before = writes_to_pes; // --fast: did this cycle give a PE anything?
         bool act = drain_rings(&bad);
         if (svc) {
             watch_faults();
@@ -528,6 +566,15 @@ int Sim::run() {
             if (nd.ni && (node_up.empty() || node_up[static_cast<size_t>(nd.index)]) &&
                 kolo_ni_step(nd.ni))
                 act = true;
+        if (fast) {
+            // --fast: what is due now; then on to the next event at once, unless a PE
+            // was written to (it acts at the next cycle) or has requests waiting
+            if (fast->run_until(cycle))
+                act = true;
+            uint64_t nx = fast->next_event();
+            if (writes_before == writes_to_pes && rings_empty() && nx != UINT64_MAX && nx > cycle + 1)
+                cycle = nx - 1;
+        }
         if (holding && cycle - held_cycle > 2000) { // --fault=reorder found no later packet
             net->send(held_node, held, cycle);
             holding = false;
@@ -561,10 +608,21 @@ int Sim::run() {
             if (++idle_run > kIdleAfter) {
                 if (ctl)
                     ctl->poll([this](const std::vector<std::string> &a) { return ctl_command(a); });
+                if (o.det && !draining && det_stuck() && !timed_out) {
+                    // nothing can ever change: every PE waits, nothing is in flight or due
+                    timed_out = true;
+                    end_msg = strf("--det: every PE waits on the simulator and nothing is in "
+                                   "flight or scheduled at cycle %" PRIu64
+                                   ": the program is stuck",
+                                   cycle);
+                }
                 // nothing to do until a PE writes its ring: let the PEs have the CPU
+                // (--det: they are all blocked, no need, unless a PE has a thread
+                // outside every wait)
                 sleep_us = sleep_us ? (sleep_us * 2 > kMaxSleepUs ? kMaxSleepUs : sleep_us * 2) : 5;
                 struct timespec ts = {0, static_cast<long>(sleep_us) * 1000};
-                nanosleep(&ts, nullptr);
+                if (!o.det || det_partial())
+                    nanosleep(&ts, nullptr);
                 cycle += kIdleStep;
                 __atomic_store_n(&shm->sim_cycle, cycle, __ATOMIC_RELEASE);
             }
@@ -574,8 +632,13 @@ int Sim::run() {
     }
     if (svc)
         watch_faults(); // a settle in the last cycle
-    // every PE gone (or being killed): collect them
-    kill_rest("");
+    // every PE gone (or being killed): collect them. (Killing nobody is no
+    // reason to skip the end-of-run checks below, which a kill would void.)
+    {
+        bool before = killed_rest;
+        if (!kill_rest("") && !before)
+            killed_rest = false;
+    }
     for (unsigned i = 0; i < npes; i++) {
         Pe &x = pe[i];
         while (!x.reaped && x.pid > 0) {
@@ -649,8 +712,9 @@ int sim_main(int argc, char **argv, NetFactory rtl, const char *rtl_torus, Clust
         std::fprintf(stderr, "kolo-sim: %s\n", err);
         return KOLO_SIM_EXIT_USAGE;
     }
-    char path[PATH_MAX];
-    rc = kolo_sim_find_prog(argv[sim.o.prog_index], path, sizeof path, err, sizeof err);
+    char path[PATH_MAX] = "";
+    rc = sim.o.server ? 0
+                      : kolo_sim_find_prog(argv[sim.o.prog_index], path, sizeof path, err, sizeof err);
     if (rc) {
         std::fprintf(stderr, "kolo-sim: %s\n", err);
         return rc;

@@ -25,6 +25,7 @@
 #include "kolo_ni_model.h"
 #include "kolo_sim_shm.h"
 #include "ctl.h"
+#include "fast_ni.h"
 #include "sim.h"
 #include "svc.h"
 #include "trace.h"
@@ -38,6 +39,7 @@ inline double now_s() {
 }
 
 extern volatile sig_atomic_t g_sigchld; // a PE changed state (SIGCHLD)
+extern volatile sig_atomic_t g_stop;    // SIGINT/TERM/HUP: the signal
 extern const char *const kOpNames[16];
 extern const char *const kPortNames[6];
 std::string node_name(uint16_t id);
@@ -133,7 +135,7 @@ struct FaultRecord { // a fault event and how long the firmware took to handle i
     uint16_t digest = 0;
 };
 
-struct Sim : public Sink, public ClusterHost, public SvcHost {
+struct Sim : public Sink, public ClusterHost, public SvcHost, public FastHost {
     kolo_sim_opts o{};
     char **argv = nullptr;
     std::string prog_path;
@@ -142,6 +144,8 @@ struct Sim : public Sink, public ClusterHost, public SvcHost {
     kolo_model *model = nullptr;
     std::unique_ptr<Net> net;
     std::unique_ptr<Cluster> cluster; // --ni=rtl: NIs and torus (net wraps it)
+    std::unique_ptr<FastNet> fast;    // --fast: NIs and network at transaction level
+    uint64_t writes_to_pes = 0;       // pe_wrote calls (--fast: a PE has something to see)
     ClusterFactory ni_factory = nullptr;
     // pkt_key -> {id, route state fields that never change on the way} in flight
     std::unordered_map<uint64_t, std::vector<std::pair<uint64_t, uint32_t>>> rtl_ids;
@@ -349,7 +353,17 @@ struct Sim : public Sink, public ClusterHost, public SvcHost {
     bool create_shm(std::string *err);
     void start_pes();
     void reap();
-    void kill_rest(const char *why);
+    void reap_server();                      // --server: by the slots and the pids
+    bool server_name_free(std::string *err); // --server: the segment name
+    void announce_server();
+    unsigned kill_rest(const char *why); // nonzero: it stopped someone
+    bool all_detached() const { // every PE has left the segment (or is gone)
+        for (unsigned i = 0; i < npes; i++)
+            if (!pe[i].reaped && __atomic_load_n(&kolo_sim_shm_pe_slot(shm, i)->state,
+                                                 __ATOMIC_ACQUIRE) != KOLO_PE_EXITED)
+                return false;
+        return true;
+    }
     bool all_reaped() const {
         for (const Pe &x : pe)
             if (!x.reaped)
@@ -357,8 +371,19 @@ struct Sim : public Sink, public ClusterHost, public SvcHost {
         return true;
     }
     bool drain_rings(bool *bad);
+    // ---- --det: deterministic co-simulation (sim_pes.cpp) ----
+    std::vector<uint8_t> det_free; // the PE stalled out: it holds time back no more
+    std::vector<double> det_since; // wall time it was first seen running in this hold
+    uint64_t det_waits = 0, det_stalls = 0;
+    void pe_wrote(int pe);         // bump its dma_seq (after a write into it)
+    bool pe_blocked(unsigned i) const;
+    bool det_hold();
+    bool det_stuck() const; // every PE waits, nothing in flight or scheduled
+    bool det_partial() const; // a PE waits with a thread outside every wait
     bool rings_empty() const;
     bool nis_idle() const {
+        if (fast && !fast->idle())
+            return false;
         for (const Node &nd : node)
             if (nd.ni && !kolo_ni_idle(nd.ni))
                 return false;
@@ -368,6 +393,8 @@ struct Sim : public Sink, public ClusterHost, public SvcHost {
     void report(FILE *f, double wall, bool full);
     uint64_t csr(int n, uint32_t off, unsigned size = 8) {
         uint64_t v = 0;
+        if (fast)
+            return fast->mmio_read(n, 0, off, size, &v) ? ~0ull : v;
         if (!node[n].ni || kolo_ni_mmio_read(node[n].ni, 0, off, size, &v))
             v = ~0ull;
         return v;
