@@ -156,7 +156,8 @@ $(LIB_BUILD)/bench/bench_bigput: sw/tests/shmem/bench_bigput.c $(LIBKOLO) $(LIBK
     sw/shmem/shmem.h sw/shmem/shmemx.h
 	@mkdir -p $(@D)
 	KOLO_BUILD=$(abspath $(BUILD)) $(OSHCC) -O2 -Wall -Wextra -Werror $< -o $@
-test-lib-shmem-fast: sim $(LIB_SHMEM_TEST_BINS) $(LIB_EXAMPLE_BINS) $(LIB_BUILD)/bench/bench_bigput sw/tests/shmem/run.sh
+test-lib-shmem-fast: sim $(LIB_SHMEM_TEST_BINS) $(LIB_SHMEM_T)/t_threads $(LIB_SHMEM_T)/t_threads_tsan $(LIB_EXAMPLE_BINS) \
+    $(LIB_BUILD)/bench/bench_bigput sw/tests/shmem/run.sh
 	$(LIB_SEED_ENV) $(LIB_SHMEM_RUN) fast
 test-lib-shmem-threads: sim $(LIB_SHMEM_T)/t_threads $(LIB_SHMEM_T)/t_threads_tsan sw/tests/shmem/run.sh
 	$(LIB_SEED_ENV) $(LIB_SHMEM_RUN) threads

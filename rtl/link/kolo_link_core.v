@@ -162,7 +162,7 @@ module kolo_link_core #(
       .ev_data_tx(ev_data_tx), .ev_pkts_dropped(ev_pkts_dropped), .ev_ctrl_err(ev_tx_ctrl_err)
   );
 
-  kolo_link_rx #(.SEQ_W(SEQ_W), .RXB_W(RXB_W)) u_rx (
+  kolo_link_rx #(.SEQ_W(SEQ_W), .RXB_W(RXB_W), .MAX_PKT(MAX_PKT)) u_rx (
       .clk(clk), .rst(rst),
       .blk_valid(blk_rx_valid), .blk(blk_rx),
       .out_valid(rx_valid), .out_flit(rx_flit),

@@ -37,10 +37,13 @@
 // 13 lane words of skew); CC_INTERVAL must be >= 32 then. Alignment is found
 // at the first CC after all lanes lock, so up to CC_INTERVAL lane cycles.
 // Latency (lane cycles counted as edges of that clock):
-//   tx: an accepted block is on tx_lane_data 3 tx lane cycles later (4 if a
-//       CC cycle comes first, more if the FIFO holds earlier words); LANES > 1
-//       adds the packing: a word leaves with its LANES-th block or one core
-//       cycle after the last block of a burst (padded with IDLE).
+//   tx: a block accepted at a core edge is on tx_lane_data after the second
+//       tx lane edge that follows (the FIFO's two synchroniser flops; no
+//       output register), so the transceiver takes it at the third (one
+//       more if a CC cycle comes first, more if the FIFO holds earlier
+//       words); LANES > 1 adds the packing: a word leaves with its LANES-th
+//       block or one core cycle after the last block of a burst (padded with
+//       IDLE).
 //   rx: a lane word is in the core-side FIFO at the rx lane edge that takes
 //       it (2 edges later with LANES > 1, plus the cycles by which the lane leads
 //       the slowest lane), and on rx_blk 2..3 core cycles later (3..4 with
@@ -58,7 +61,9 @@ module kolo_link_phy #(
     parameter LANES       = 1,     // 1..4 bonded lanes
     parameter CC_INTERVAL = 4096,  // lane cycles between clock-compensation blocks
     parameter SLIP_WAIT   = 16,    // lane cycles to wait after a slip request
-    parameter FIFO_ADDR_W = 4      // clock-crossing FIFOs hold 2**FIFO_ADDR_W words, >= 3
+    parameter FIFO_ADDR_W = 4,     // rx clock-crossing FIFO: 2**FIFO_ADDR_W words, >= 3
+    parameter TX_FIFO_ADDR_W = 5   // tx clock-crossing FIFO, >= 3; deep enough for a cut-through
+                                   // frame (kolo_link_tx) of 34 blocks written at the core rate
 ) (
     input  wire                clk,
     input  wire                rst,
@@ -95,7 +100,7 @@ module kolo_link_phy #(
     if (CC_INTERVAL < 2 || (LANES > 1 && CC_INTERVAL < 2 * DESKEW_DEPTH)) begin : g_bad_cc
       kolo_link_phy_PARAMETER_ERROR_CC_INTERVAL_at_least_2_or_32_with_bonded_lanes u_error ();
     end
-    if (FIFO_ADDR_W < 3) begin : g_bad_fifo
+    if (FIFO_ADDR_W < 3 || TX_FIFO_ADDR_W < 3) begin : g_bad_fifo
       kolo_link_phy_PARAMETER_ERROR_FIFO_ADDR_W_at_least_3 u_error ();
     end
   endgenerate
@@ -155,7 +160,7 @@ module kolo_link_phy #(
   wire [BW-1:0] txf_out_data;
   kolo_fifo_async #(
       .WIDTH (BW),
-      .ADDR_W(FIFO_ADDR_W)
+      .ADDR_W(TX_FIFO_ADDR_W)
   ) u_tx_fifo (
       .wr_clk   (clk),
       .wr_rst   (rst),
@@ -182,9 +187,11 @@ module kolo_link_phy #(
 
   generate
     for (l = 0; l < LANES; l = l + 1) begin : g_tx_lane
+      // no output register: the word goes to the transceiver straight from
+      // the FIFO's storage, the CC counter and the scrambler state (all
+      // registers of this clock; the transceiver registers TXDATA itself)
       wire [65:0] blk = cc_now ? BLK_CC : (txf_out_valid ? txf_out_data[66*l+:66] : BLK_IDLE);
       wire [63:0] scrambled;
-      reg  [65:0] word;
       kolo_scrambler u_scr (
           .clk     (tx_lane_clk),
           .rst     (tx_lane_rst),
@@ -192,11 +199,7 @@ module kolo_link_phy #(
           .in_data (blk[63:0]),
           .out_data(scrambled)
       );
-      always @(posedge tx_lane_clk) begin
-        if (tx_lane_rst) word <= {BLK_IDLE[63:0], BLK_IDLE[65:64]};
-        else word <= {scrambled, blk[65:64]};
-      end
-      assign tx_lane_data[66*l+:66] = word;
+      assign tx_lane_data[66*l+:66] = {scrambled, blk[65:64]};
     end
   endgenerate
 

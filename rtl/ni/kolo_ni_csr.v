@@ -16,6 +16,13 @@
 // start or whose context is not running; err_inc adds refusals counted
 // elsewhere (bad doorbells, bad CQ_CI). Reads: 4 or 8 bytes, aligned; other
 // sizes and BAR2 get a completer abort (mmio_rd_resp_err) and count.
+// Read after write (docs/ni.md 6, "Ordering"): kolo_pcie_ep hands a read
+// over only after every write chunk that reached the device before it was
+// accepted here; a read is answered only once every write accepted before
+// it (a cycle earlier or more) has been executed, so it sees them all.
+// Writes accepted in its own cycle or later may or may not be seen (PCIe
+// lets later posted writes pass a read). A routing table read, once its
+// earlier writes are done, has the table port before later writes.
 // Unmapped offsets read 0. Register values come from this module and the
 // per-context state (st_*, ci_all).
 // Enabling a context checks SIZES (SQ log2 1..15, CQ log2 SQ's..15) and the
@@ -233,7 +240,8 @@ module kolo_ni_csr (
   reg rt_rd;      // the routing table port is reading for an MMIO read
   reg w_rt_req;
   reg [11:0] w_rt_idx;
-  wire exec = w1_valid && ws == S_IDLE && !rt_rd;
+  wire rd_wants_rt;  // a routing table read waits for the port (later writes wait for it)
+  wire exec = w1_valid && ws == S_IDLE && !rt_rd && !rd_wants_rt;
   wire e0 = exec && w1_bar == 2'd0 && w1_ok;
   wire e_sq = e0 && a_ctx && cr == 3'd0;
   wire e_cq = e0 && a_ctx && cr == 3'd1;
@@ -415,8 +423,10 @@ module kolo_ni_csr (
   reg r_ok;
   reg r_8;
   reg r_err;      // counted in ERR_CSR
+  reg r_wait;     // a write accepted before the read is still being executed
   reg [63:0] rv;  // the 64-bit word at ro & ~7
   assign mmio_rd_ready = rs == R_IDLE;
+  assign rd_wants_rt = rs == R_RT && !rt_rd;
   wire [3:0] rc = ro[9:6];
   wire [3:0] rw = ro[8:5];
   wire [3:0] rd_ = ro[15:12];
@@ -494,10 +504,14 @@ module kolo_ni_csr (
       rt_rd <= 1'b0;
       r_rt_req <= 1'b0;
       r_err <= 1'b0;
+      r_wait <= 1'b0;
     end else begin
       r_err <= 1'b0;
+      // the write in stage 2 when the read came is the last one before it
+      if (w1_done) r_wait <= 1'b0;
       case (rs)
         R_IDLE: if (mmio_rd_valid) begin
+          r_wait <= w1_valid && !w1_done;
           ro <= mmio_rd_addr;
           r_8 <= mmio_rd_len == 4'd8;
           r_ok <= mmio_rd_bar == 2'd0 &&
@@ -505,7 +519,7 @@ module kolo_ni_csr (
                    (mmio_rd_len == 4'd8 && mmio_rd_addr[2:0] == 3'd0));
           rs <= R_DEC;
         end
-        R_DEC: begin
+        R_DEC: if (!r_wait) begin
           if (!r_ok) begin
             mmio_rd_resp_valid <= 1'b1;
             mmio_rd_resp_err <= 1'b1;
@@ -526,8 +540,9 @@ module kolo_ni_csr (
           rs <= R_RESP;
         end
         R_RT: begin
-          // wait until the write side does not use the routing port
-          if (!rt_rd && ws == S_IDLE && !w1_valid) begin
+          // wait until the write side does not use the routing port (a later
+          // write in stage 2 waits: rd_wants_rt holds it back)
+          if (!rt_rd && ws == S_IDLE) begin
             rt_rd <= 1'b1;
             r_rt_req <= 1'b1;
           end else if (rt_rd && rt_done) begin
@@ -565,6 +580,25 @@ module kolo_ni_csr (
       endcase
     end
   end
+
+  // ---- assertion (simulation): a read is decoded only after every write
+  // accepted before it was executed (counted apart from r_wait)
+`ifndef SYNTHESIS
+  integer sim_acc, sim_done, sim_need;
+  always @(posedge clk) begin
+    if (rst) begin
+      sim_acc <= 0;
+      sim_done <= 0;
+      sim_need <= 0;
+    end else begin
+      if (w1_take) sim_acc <= sim_acc + 1;
+      if (w1_done) sim_done <= sim_done + 1;
+      if (rs == R_IDLE && mmio_rd_valid) sim_need <= sim_acc;
+      if (rs == R_DEC && !r_wait && sim_done < sim_need)
+        $fatal(1, "ERROR kolo_ni_csr: a read answered before a write accepted earlier was executed (%m)");
+    end
+  end
+`endif
 
   // ---- end-to-end reliability ------------------------------------------------------------
   wire e2e_lo = w1_8 || !o[2];

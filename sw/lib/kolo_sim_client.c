@@ -369,6 +369,31 @@ void kolo_sim_wait_end(kolo_sim_client *c) {
         set_thread(c, T_OUT, 0);
 }
 
+/* the ring's lock: a thread that must wait for it (another thread holds it,
+ * perhaps waiting for a read's answer) is out of its waits meanwhile, else a
+ * thread LOOKING at its condition but stuck here would hold time back for good */
+static void ring_lock(kolo_sim_client *c) {
+    kolo_sim_thread *t;
+    int state;
+    uint32_t seen;
+    if (!pthread_mutex_trylock(&c->lock))
+        return;
+    if (!c->shm->det) {
+        pthread_mutex_lock(&c->lock);
+        return;
+    }
+    pthread_mutex_lock(&c->wlock);
+    t = me_thread(c);
+    state = t ? __atomic_load_n(&t->state, __ATOMIC_ACQUIRE) : T_OUT;
+    seen = t ? t->seen : 0;
+    pthread_mutex_unlock(&c->wlock);
+    if (state != T_OUT)
+        set_thread(c, T_OUT, 0);
+    pthread_mutex_lock(&c->lock);
+    if (state != T_OUT)
+        set_thread(c, state, seen);
+}
+
 /* a wait of the client itself (the ring's lock held; the thread records have their own) */
 static void idle_locked(kolo_sim_client *c, uint32_t seq, unsigned long *n) {
     kolo_sim_wait_idle(c, seq, n);
@@ -440,7 +465,7 @@ int kolo_sim_mmio_write(kolo_sim_client *c, int bar, uint64_t off, const void *d
     }
     if (off & (size - 1))
         return -1;
-    pthread_mutex_lock(&c->lock);
+    ring_lock(c);
     push_req(c, kind, bar, off, data, size);
     pthread_mutex_unlock(&c->lock);
     return 0;
@@ -458,7 +483,7 @@ int kolo_sim_mmio_read(kolo_sim_client *c, int bar, uint64_t off, unsigned size,
         return -1;
     kind = size == 4 ? KOLO_MMIO_R32 : KOLO_MMIO_R64;
     r = c->ring;
-    pthread_mutex_lock(&c->lock); /* one read in flight per PE */
+    ring_lock(c); /* one read in flight per PE */
     pos = push_req(c, kind, bar, off, NULL, 0);
     for (;;) {
         uint32_t seq = kolo_sim_wait_begin(c);

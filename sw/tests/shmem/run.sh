@@ -128,6 +128,10 @@ fast)
     for p in t_rma t_amo t_sync t_signal t_coll t_random; do
         run 0 "PASS" -- -n 8 --fast $T/$p
     done
+    # 6 threads per PE on own and shared contexts (--fast implies --det: the
+    # waits of several threads), and under ThreadSanitizer
+    run 0 "PASS" -- -n 3 --fast $T/t_threads 6
+    TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}" run 0 "PASS" -- -n 2 --fast $T/t_threads_tsan 4
     # the same results as the cycle mode (--det): the examples' result lines
     for e in "torus_work 10" "halo2d 32 10" "atomic_counter" "ring_put"; do
         set -- $e

@@ -455,9 +455,9 @@ struct Sim {
             w[l] = get_word(p.tx_lane_data, l);
             uint64_t scr = (uint64_t)(w[l] >> 2);
             b[l].sync = (uint8_t)(w[l] & 3);
-            if (f.tx_rst_at_last_edge) {  // reset value, scrambler state all ones
+            if (f.tx_rst_at_last_edge) {  // scrambler state all ones (reset), word not checked
                 f.dsc[l].h = kMask58;
-                b[l].pl = 0;
+                b[l].pl = f.dsc[l].run(scr);
             } else {
                 b[l].pl = f.dsc[l].run(scr);
             }
