@@ -42,6 +42,4 @@ endef
 $(eval $(call chip_tb,2x1x1,32,1,1,8000))
 $(eval $(call chip_tb,2x1x1-w64,64,0,0,8000))
 
-# one end of the chain: the whole chip in Yosys (default parameters: 6 ports x 1 lane,
-# the service processor inside)
-$(eval $(call synth_unit,chip))
+# the chip's resource benchmarks: mk/synth_chip.mk (after the firmware image's rules)

@@ -32,6 +32,7 @@
 // block's straps need 40).
 // Straps (quasi-static, core clock): node_id = {z, y, x}, dim_m1 = ring sizes
 // minus one {z, y, x}; change them only in reset.
+`include "kolo_sp_regs.vh"
 module kolo_chip #(
     // torus and network
     parameter PORT_EN            = 63,         // network ports built: bit p for X+ X- Y+ Y- Z+ Z- (63: all)
@@ -47,8 +48,8 @@ module kolo_chip #(
     // service processor
     parameter SP_INTERNAL        = 1,          // 1: kolo_sp inside; 0: an external processor on s_axil_*
     parameter SP_ASYNC           = 0,          // 1: the processor runs on sp_clk
-    parameter SP_IMEM_BYTES      = 65536,
-    parameter SP_DMEM_BYTES      = 65536,
+    parameter SP_IMEM_BYTES      = `KOLO_SP_IMEM_BYTES_DEFAULT,  // 64 KiB (kolo_sp_regs.toml)
+    parameter SP_DMEM_BYTES      = `KOLO_SP_DMEM_BYTES_DEFAULT,  // 128 KiB
     parameter SP_IMEM_INIT       = "",         // firmware image ($readmemh, docs/cpu.md)
     parameter SP_DMEM_INIT       = "",
     // reset

@@ -219,7 +219,10 @@ bool Sim::boot_service(std::string *err) {
     for (Node &nd : node)
         if (nd.ni)
             kolo_ni_set_e2e(nd.ni, &ec);
-    svc.reset(new Svc(this, topo, o.fw_compute, o.verbose > 1, stderr));
+    if (cluster)
+        svc.reset(cluster->service(this)); // --net=chip: the chips' service processors
+    if (!svc)
+        svc.reset(new Svc(this, topo, o.fw_compute, o.verbose > 1, stderr));
     svc->boot(cycle);
     uint64_t start = cycle;
     while (!failed_check && !(svc->settled() && svc->stats().installs >= nodes)) {
