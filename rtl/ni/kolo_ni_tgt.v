@@ -233,6 +233,7 @@ module kolo_ni_tgt #(
   endgenerate
 
   // conflict: the request's bytes overlap the 8-byte word of an atomic in flight
+  wire a_free, a_busy, a_conflict;   // (kolo_ni_atomic, below)
   wire conflict = a_conflict;
 
   // PUT data path: payload flits packed into beats; the ACK waits in ack_*
@@ -410,7 +411,6 @@ module kolo_ni_tgt #(
   );
 
   // ---- atomic unit: ATOMICS in flight, one per 8-byte word (kolo_ni_atomic) -------------------
-  wire a_free, a_busy, a_conflict;
   wire a_rq_valid, a_rq_ready;
   wire [47:0] a_rq_addr;
   wire [12:0] a_rq_len;
