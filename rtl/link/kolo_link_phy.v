@@ -28,11 +28,16 @@
 // does not hold, received blocks are dropped (phy_rx_overflow). The tx side
 // only needs backpressure and has no rate condition.
 // Lane side: tx_lane_data[66*l +: 66] = {scrambled payload, sync}, bit 0 first
-// on the wire; one word per lane per tx_lane_clk cycle. Every CC_INTERVAL
-// cycles a CC block goes out on all lanes at once; otherwise the next packed
-// word, or IDLE on every lane. rx_lane_data has the same layout, with the
-// boundary wherever the lane puts it; rx_lane_slip[l] (one-cycle pulse) asks
-// lane l to move its boundary by one bit (kolo_block_lock, SLIP_WAIT).
+// on the wire; one word per lane per tx_lane_clk cycle in which tx_lane_ready
+// is high (the lanes take tx_lane_data at that edge; a transceiver gearbox
+// pauses one cycle in 33, kolo_lane_gearbox_tx; tie it high for a lane that
+// takes a word every cycle). Every CC_INTERVAL words a CC block goes out on
+// all lanes at once; otherwise the next packed word, or IDLE on every lane.
+// rx_lane_data has the same layout, with the boundary wherever the lane puts
+// it, and carries a word on lane l in the rx_lane_clk cycles with
+// rx_lane_valid[l] high (gaps at any cycle, independently per lane; tie high
+// for a word every cycle). rx_lane_slip[l] (one-cycle pulse) asks lane l to
+// move its boundary by one bit (kolo_block_lock, SLIP_WAIT words).
 // LANES > 1: rx lanes are deskewed on the CC blocks (kolo_lane_deskew: up to
 // 13 lane words of skew); CC_INTERVAL must be >= 32 then. Alignment is found
 // at the first CC after all lanes lock, so up to CC_INTERVAL lane cycles.
@@ -56,7 +61,10 @@
 // cycles per lane.
 // Resets: rst, tx_lane_rst and rx_lane_rst are synchronous, active high, one
 // per domain; they must be asserted together, overlapping by at least one
-// edge of each of the three clocks (kolo_fifo_async's rule).
+// edge of each of the three clocks (kolo_fifo_async's rule): kolo_reset_seq
+// makes them so, from any reset request of any of the three.
+// Clock crossings, all through rtl/common cells: the tx and rx block FIFOs
+// (kolo_fifo_async) and the status bits (kolo_sync_bit).
 module kolo_link_phy #(
     parameter LANES       = 1,     // 1..4 bonded lanes
     parameter CC_INTERVAL = 4096,  // lane cycles between clock-compensation blocks
@@ -77,9 +85,11 @@ module kolo_link_phy #(
     output wire                phy_rx_overflow,
     input  wire                tx_lane_clk,
     input  wire                tx_lane_rst,
+    input  wire                tx_lane_ready,
     output wire [66*LANES-1:0] tx_lane_data,
     input  wire                rx_lane_clk,
     input  wire                rx_lane_rst,
+    input  wire [LANES-1:0]    rx_lane_valid,
     input  wire [66*LANES-1:0] rx_lane_data,
     output wire [LANES-1:0]    rx_lane_slip
 );
@@ -177,12 +187,13 @@ module kolo_link_phy #(
   // =========================================================================
   // TX, lane clock: CC every CC_INTERVAL cycles, else a word or IDLE; scramble.
   // =========================================================================
+  // Everything below moves only in cycles in which the lanes take a word.
   reg [CCW-1:0] cc_cnt;
   wire cc_now = (cc_cnt == CC_LAST);
-  assign txf_out_ready = !cc_now;
+  assign txf_out_ready = !cc_now && tx_lane_ready;
   always @(posedge tx_lane_clk) begin
     if (tx_lane_rst) cc_cnt <= {CCW{1'b0}};
-    else cc_cnt <= cc_now ? {CCW{1'b0}} : cc_cnt + CC_ONE;
+    else if (tx_lane_ready) cc_cnt <= cc_now ? {CCW{1'b0}} : cc_cnt + CC_ONE;
   end
 
   generate
@@ -195,7 +206,7 @@ module kolo_link_phy #(
       kolo_scrambler u_scr (
           .clk     (tx_lane_clk),
           .rst     (tx_lane_rst),
-          .en      (1'b1),
+          .en      (tx_lane_ready),
           .in_data (blk[63:0]),
           .out_data(scrambled)
       );
@@ -205,16 +216,18 @@ module kolo_link_phy #(
 
   // =========================================================================
   // RX, lane clock: per lane block lock and descrambler on the lane's word
-  // (rx_lane_data comes from the transceiver's own output register; the
-  // descrambler is one 3-input XOR); with bonded lanes one register (blk_q)
+  // (rx_lane_data and rx_lane_valid come from the transceiver's own output
+  // register or kolo_lane_gearbox_rx's; the descrambler is one 3-input XOR); with bonded lanes one register (blk_q)
   // before the deskew, with one lane none.
   // =========================================================================
-  wire [LANES-1:0] ln_lock;  // lane locked when its block in ln_blk arrived
-  wire [BW-1:0]    ln_blk;   // descrambled blocks {sync, payload}
+  wire [LANES-1:0] ln_lock;   // lane locked when its block in ln_blk arrived
+  wire [LANES-1:0] ln_valid;  // ln_blk holds a block (not a gap)
+  wire [BW-1:0]    ln_blk;    // descrambled blocks {sync, payload}
 
   generate
     for (l = 0; l < LANES; l = l + 1) begin : g_rx_lane
       wire [65:0] rx_word = rx_lane_data[66*l+:66];  // {scrambled payload, sync}
+      wire        rx_valid = rx_lane_valid[l];       // a word, not a gearbox gap
       wire        lock;
       wire [63:0] payload;
       kolo_block_lock #(
@@ -222,6 +235,7 @@ module kolo_link_phy #(
       ) u_lock (
           .clk     (rx_lane_clk),
           .rst     (rx_lane_rst),
+          .valid   (rx_valid),
           .sync_hdr(rx_word[1:0]),
           .lock    (lock),
           .slip    (rx_lane_slip[l])
@@ -230,7 +244,7 @@ module kolo_link_phy #(
       kolo_descrambler u_descr (
           .clk     (rx_lane_clk),
           .rst     (rx_lane_rst),
-          .en      (1'b1),
+          .en      (rx_valid),
           .in_data (rx_word[65:2]),
           .out_data(payload)
       );
@@ -239,16 +253,24 @@ module kolo_link_phy #(
         // (descrambler, IDLE/CC test, FIFO write: 4 LUT levels), paired
         // with the lock state before its own header as with bonded lanes
         assign ln_lock[l] = lock;
+        assign ln_valid[l] = rx_valid;
         assign ln_blk[66*l+:66] = {rx_word[1:0], payload};
       end else begin : g_reg
         reg [65:0] blk_q;
+        reg        blk_v_q;
         reg        lock_q;
         always @(posedge rx_lane_clk) begin
-          if (rx_lane_rst) lock_q <= 1'b0;
-          else lock_q <= lock;
+          if (rx_lane_rst) begin
+            lock_q  <= 1'b0;
+            blk_v_q <= 1'b0;
+          end else begin
+            lock_q  <= lock;
+            blk_v_q <= rx_valid;
+          end
           blk_q <= {rx_word[1:0], payload};
         end
         assign ln_lock[l] = lock_q;
+        assign ln_valid[l] = blk_v_q;
         assign ln_blk[66*l+:66] = blk_q;
       end
     end
@@ -261,7 +283,7 @@ module kolo_link_phy #(
   generate
     if (LANES == 1) begin : g_rx_single
       assign rx_ok     = ln_lock[0];
-      assign row_valid = ln_lock[0];
+      assign row_valid = ln_lock[0] && ln_valid[0];
       assign row_blk   = ln_blk;
     end else begin : g_rx_deskew
       kolo_lane_deskew #(
@@ -271,6 +293,7 @@ module kolo_link_phy #(
           .clk      (rx_lane_clk),
           .rst      (rx_lane_rst),
           .in_lock  (ln_lock),
+          .in_valid (ln_valid),
           .in_blk   (ln_blk),
           .aligned  (rx_ok),
           .out_valid(row_valid),
@@ -375,30 +398,24 @@ module kolo_link_phy #(
     end
   endgenerate
 
-  (* ASYNC_REG = "TRUE" *) reg [1:0] lock_sync;
-  (* ASYNC_REG = "TRUE" *) reg [1:0] loss_sync;
-  (* ASYNC_REG = "TRUE" *) reg [1:0] ovf_sync;
+  // {overflow toggle, loss toggle, lock} into the core clock (each bit alone:
+  // the toggles change one at a time per event, the lock is a level)
+  wire [2:0] st_sync;
+  kolo_sync_bit #(.WIDTH(3), .STAGES(2)) u_status_sync (
+      .clk(clk),
+      .in ({ovf_tgl, loss_tgl, ok_q}),
+      .out(st_sync)
+  );
   reg loss_seen, ovf_seen, loss_pulse, ovf_pulse;
   always @(posedge clk) begin
-    if (rst) begin
-      lock_sync  <= 2'b00;
-      loss_sync  <= 2'b00;
-      ovf_sync   <= 2'b00;
-      loss_seen  <= 1'b0;
-      ovf_seen   <= 1'b0;
-      loss_pulse <= 1'b0;
-      ovf_pulse  <= 1'b0;
-    end else begin
-      lock_sync  <= {lock_sync[0], ok_q};
-      loss_sync  <= {loss_sync[0], loss_tgl};
-      ovf_sync   <= {ovf_sync[0], ovf_tgl};
-      loss_seen  <= loss_sync[1];
-      ovf_seen   <= ovf_sync[1];
-      loss_pulse <= loss_sync[1] ^ loss_seen;
-      ovf_pulse  <= ovf_sync[1] ^ ovf_seen;
-    end
+    // the toggles are followed in reset too: one that settles while both
+    // sides are reset is no event
+    loss_seen  <= st_sync[1];
+    ovf_seen   <= st_sync[2];
+    loss_pulse <= !rst && (st_sync[1] ^ loss_seen);
+    ovf_pulse  <= !rst && (st_sync[2] ^ ovf_seen);
   end
-  assign phy_rx_lock = lock_sync[1];
+  assign phy_rx_lock = st_sync[0] && !rst;
   assign phy_lock_loss = loss_pulse;
   assign phy_rx_overflow = ovf_pulse;
 endmodule
