@@ -7,6 +7,12 @@ SHELL := /bin/bash
 BUILD ?= build
 TOP := $(abspath .)
 export TOP
+# Every Verilator build compiles the RTL's checks: the `ifdef FORMAL
+# properties and the `KOLO_ASSERT guards stop the run that breaks one
+# (formal/README.md). Every verilator call passes $(VL_CHECKS);
+# test-assert-planted checks that, and that each kind of check fires.
+VL_CHECKS := --assert -DFORMAL
+export VL_CHECKS
 
 TESTS :=
 BENCHES :=

@@ -8,7 +8,7 @@
 CELLS_BUILD := $(BUILD)/cells
 CELLS_RTL_DIR := $(TOP)/rtl/common
 CELLS_TB_DIR := $(TOP)/tb/unit
-CELLS_VERILATOR := verilator --cc --exe --build -O2 -Wall -j 2
+CELLS_VERILATOR := verilator $(VL_CHECKS) --cc --exe --build -O2 -Wall -j 2
 CELLS_CFLAGS := -O1 -std=c++17 -Wall -I$(CELLS_TB_DIR)/common
 # Replay a run: make test-unit-arb_rr SEED=1234 (SEED from the environment works too).
 CELLS_SEED_ENV = $(if $(SEED),SEED=$(SEED))

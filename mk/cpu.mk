@@ -26,7 +26,7 @@ define cpu_tb
 $(1)/obj/tb_cpu: $$(CPU_RTL) $$(CPU_TB) mk/cpu.mk | $$(DEPS_STAMP)
 	@mkdir -p $(1)
 	@echo "verilator tb_cpu (log: $(1)/build.log)"
-	@scripts/verilate_retry.sh $(1)/build.log verilator --cc --exe --build -O2 -Wall -j 2 \
+	@scripts/verilate_retry.sh $(1)/build.log verilator $(VL_CHECKS) --cc --exe --build -O2 -Wall -j 2 \
 	    --x-assign unique --x-initial unique --top-module kolo_sp $(2) \
 	    -GIMEM_INIT='"imem.hex"' -GDMEM_INIT='"dmem.hex"' -GBUS_TIMEOUT=$(CPU_TB_TIMEOUT) -GTRACE=1 \
 	    -GIMEM_BYTES=$$(SP_IMEM_BYTES) -GDMEM_BYTES=$$(SP_DMEM_BYTES) \
@@ -124,7 +124,7 @@ $(SP_SVC_BIN): $(SP_SVC_RTL) tb/unit/cpu/tb_sp_svc.v tb/unit/cpu/tb_sp_svc.cpp t
                sw/include/kolo_svc_regs.h | $(DEPS_STAMP)
 	@mkdir -p $(SP_SVC_BUILD)
 	@echo "verilator tb_sp_svc (log: $(SP_SVC_BUILD)/build.log)"
-	@scripts/verilate_retry.sh $(SP_SVC_BUILD)/build.log verilator --cc --exe --build -O2 -Wall -j 2 \
+	@scripts/verilate_retry.sh $(SP_SVC_BUILD)/build.log verilator $(VL_CHECKS) --cc --exe --build -O2 -Wall -j 2 \
 	    --x-assign unique --x-initial unique --top-module tb_sp_svc \
 	    -I$(TOP)/rtl/include -y $(TOP)/rtl/cpu -y $(TOP)/rtl/svc -y $(TOP)/rtl/common $(CPU_OBJCACHE) \
 	    -CFLAGS "-O2 -std=c++17 -Wall -Wextra -Werror -I$(TOP)/sw/include -I$(TOP)/tb/unit/cpu" \

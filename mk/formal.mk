@@ -71,3 +71,23 @@ TESTS += formal-$(1)
 FORMAL += $(1)
 endef
 $(foreach c,$(FORMAL_CELLS),$(eval $(call formal_cell_targets,$(c))))
+
+# ---- issue 19: assertions in every simulation, proofs of the network ----------
+# formal/README.md describes each proof, its engine, depth and run time.
+#   make test-assert-planted  every Verilator build passes $(VL_CHECKS); each RTL
+#                             guard and two `ifdef FORMAL properties planted once:
+#                             the run stops (Verilator and Icarus)
+#   make test-formal-route    proof 1 quick: route compute == sw/route (SAT and
+#                             exhaustive), NI table lookups, planted differences
+#   make formal-full-route    proof 1 full (every size for the lookups, 512 for
+#                             the route check, all route states, SymbiYosys)
+.PHONY: test-assert-planted test-formal-route formal-full-route
+test-assert-planted: $(DEPS_STAMP)
+	@tb/assert/run.sh
+TESTS += assert-planted
+test-formal-route: $(DEPS_STAMP)
+	@formal/route/run.sh quick
+formal-full-route: $(DEPS_STAMP)
+	@formal/route/run.sh full
+TESTS += formal-route
+FORMAL += route

@@ -27,3 +27,25 @@ test-vfio-sysfs: $(LIB_BUILD)/test_vfio $(DEPS_STAMP)
 test-kolo-bind: $(LIB_BUILD)/kolo-bind-san sw/tests/test_kolo_bind.sh $(DEPS_STAMP)
 	sw/tests/test_kolo_bind.sh $<
 TESTS += vfio-sysfs kolo-bind
+
+# the host's end of the UART bridge (sw/lib/kolo_uart.c, the uart: backend)
+# against a model of the board over socket pairs and a pseudo-terminal
+$(LIB_BUILD)/test_uart: sw/tests/test_uart.c sw/tests/uart_board_model.c sw/tests/uart_board_model.h \
+    sw/include/kolo_uart.h sw/include/kolo_uart_regs.h $(LIBKOLO_SAN) mk/lib_vfio.mk
+	@mkdir -p $(@D)
+	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests sw/tests/test_uart.c sw/tests/uart_board_model.c $(LIBKOLO_SAN) -lutil -lpthread -o $@
+.PHONY: test-uart-host
+test-uart-host: $(LIB_BUILD)/test_uart $(DEPS_STAMP)
+	$(if $(SEED),SEED=$(SEED)) $<
+TESTS += uart-host
+
+# kolo-ctl --device=uart:<tty> against a board model on a pseudo-terminal
+$(LIB_BUILD)/uart_board_sim: sw/tests/uart_board_sim.c sw/tests/uart_board_model.c sw/tests/uart_board_model.h \
+    $(LIBKOLO) mk/lib_vfio.mk
+	@mkdir -p $(@D)
+	$(LIB_CC) $(LIB_CFLAGS) -Isw/tests sw/tests/uart_board_sim.c sw/tests/uart_board_model.c $(LIBKOLO) \
+	    -lutil -lpthread -o $@
+.PHONY: test-kolo-ctl-device
+test-kolo-ctl-device: $(KOLO_CTL) $(LIB_BUILD)/uart_board_sim sw/tests/test_kolo_ctl_dev.sh $(DEPS_STAMP)
+	sw/tests/test_kolo_ctl_dev.sh $(KOLO_CTL) $(LIB_BUILD)/uart_board_sim
+TESTS += kolo-ctl-device

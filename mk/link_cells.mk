@@ -12,7 +12,7 @@ LINK_CELLS_BUILD := $(BUILD)/link_cells
 LINK_CELLS_RTL_DIR := $(TOP)/rtl/link
 LINK_CELLS_TB_DIR := $(TOP)/tb/unit
 LINK_CELLS_REF := $(TOP)/tb/common/kolo_linkref.h
-LINK_CELLS_VERILATOR := verilator --cc --exe --build -O2 -Wall -j 2 -I$(TOP)/rtl/include
+LINK_CELLS_VERILATOR := verilator $(VL_CHECKS) --cc --exe --build -O2 -Wall -j 2 -I$(TOP)/rtl/include
 LINK_CELLS_INC := $(wildcard rtl/include/*.vh)
 LINK_CELLS_CFLAGS := -O1 -std=c++17 -Wall -I$(LINK_CELLS_TB_DIR)/common -I$(TOP)/tb/common
 LINK_CELLS_SEED_ENV = $(if $(SEED),SEED=$(SEED))

@@ -14,7 +14,7 @@ LINK_CORE_SRC := tb/unit/link_core/tb_link_core.v tb/unit/link_core/tb_link_core
 $(LINK_CORE_BIN): $(LINK_CORE_SRC) mk/link_core.mk | $(DEPS_STAMP)
 	@mkdir -p $(LINK_CORE_BUILD)
 	@echo "verilator tb_link_core"
-	@verilator --cc --exe --build -O3 -Wall -j 2 --top-module tb_link_core \
+	@verilator $(VL_CHECKS) --cc --exe --build -O3 -Wall -j 2 --top-module tb_link_core \
 	    -I$(TOP)/rtl/include -y $(TOP)/rtl/link -y $(TOP)/rtl/common \
 	    -CFLAGS "-O2 -std=c++17 -Wall -I$(TOP)/tb/unit/common" \
 	    --Mdir $(LINK_CORE_BUILD)/obj -o tb_link_core \

@@ -11,7 +11,7 @@ LINK_PHY_BUILD := $(BUILD)/link_phy
 LINK_PHY_TB_DIR := $(TOP)/tb/unit/link_phy
 LINK_PHY_RTL := $(addprefix $(TOP)/rtl/link/,kolo_link_phy.v kolo_block_lock.v kolo_lane_deskew.v \
     kolo_scrambler.v kolo_descrambler.v) $(TOP)/rtl/common/kolo_fifo_async.v $(TOP)/rtl/common/kolo_fifo_sync.v
-LINK_PHY_VERILATOR := verilator --cc --exe --build -O2 -Wall -j 2
+LINK_PHY_VERILATOR := verilator $(VL_CHECKS) --cc --exe --build -O2 -Wall -j 2
 LINK_PHY_CFLAGS := -O2 -std=c++17 -Wall -I$(TOP)/tb/unit/common
 LINK_PHY_SEED_ENV = $(if $(SEED),SEED=$(SEED))
 

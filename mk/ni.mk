@@ -37,7 +37,7 @@ define ni_build
 $(1)/obj/tb_ni: $$(NI_RTL) $$(NI_SW) $$(NI_TB) mk/ni.mk | $$(DEPS_STAMP)
 	@mkdir -p $(1)
 	@echo "verilator tb_ni TORUS=$(2) (log: $(1)/build.log)"
-	@verilator --cc --exe --build -O3 -Wall -j 2 --x-assign fast --x-initial fast \
+	@verilator $(VL_CHECKS) --cc --exe --build -O3 -Wall -j 2 --x-assign fast --x-initial fast \
 	    --top-module tb_ni -GTORUS=$(2) -GSMALL=$(3) $(4) -I$$(TOP)/rtl/include -y $$(TOP)/rtl/ni -y $$(TOP)/rtl/common \
 	    -y $$(TOP)/rtl/router -y $$(TOP)/rtl/torus -y $$(TOP)/rtl/link -y $$(TOP)/rtl/svc -y $$(TOP)/rtl/node $$(NI_OBJCACHE) \
 	    -CFLAGS "-O1 -std=c++17 -Wall -I$$(TOP)/tb/unit/ni -I$$(TOP)/tb/unit/common -I$$(TOP)/tb/common \

@@ -24,7 +24,7 @@ PCIE_EP_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
 $(PCIE_EP_BIN): $(PCIE_EP_RTL) $(PCIE_EP_TB) mk/pcie_ep.mk | $(DEPS_STAMP)
 	@mkdir -p $(PCIE_EP_BUILD)
 	@echo "verilator tb_pcie_ep (log: $(PCIE_EP_BUILD)/build.log)"
-	@verilator --cc --exe --build -O3 -Wall -j 2 --x-assign fast --x-initial fast \
+	@verilator $(VL_CHECKS) --cc --exe --build -O3 -Wall -j 2 --x-assign fast --x-initial fast \
 	    --top-module kolo_pcie_ep -GCPL_TIMEOUT=$(PCIE_EP_TIMEOUT) -GTAGS=$(PCIE_EP_TAGS) \
 	    -I$(TOP)/rtl/include -y $(TOP)/rtl/ni -y $(TOP)/rtl/common $(PCIE_EP_OBJCACHE) \
 	    -CFLAGS "-O2 -std=c++17 -Wall -I$(TOP)/tb/unit/common -I$(TOP)/tb/common \

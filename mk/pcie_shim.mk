@@ -31,7 +31,7 @@ define pcie_shim_rules
 $(call pcie_shim_bin,$(1)): $(PCIE_SHIM_RTL) $(PCIE_SHIM_TB) tb/unit/pcie_shim/tb_pcie_shim_$(1)_top.v mk/pcie_shim.mk | $(DEPS_STAMP)
 	@mkdir -p $(PCIE_SHIM_BUILD)/$(1)
 	@echo "verilator tb_pcie_shim_$(1) (log: $(PCIE_SHIM_BUILD)/$(1)/build.log)"
-	@verilator --cc --exe --build -O3 -Wall -j 2 --x-assign fast --x-initial fast \
+	@verilator $(VL_CHECKS) --cc --exe --build -O3 -Wall -j 2 --x-assign fast --x-initial fast \
 	    --top-module tb_pcie_shim_$(1)_top -GCPL_TIMEOUT=$(PCIE_SHIM_TIMEOUT) -GTAGS=$(PCIE_SHIM_TAGS) \
 	    -I$(TOP)/rtl/include -y $(TOP)/rtl/ni -y $(TOP)/rtl/common -y $(TOP)/rtl/platform/common \
 	    -y $(TOP)/rtl/platform/xilinx -y $(TOP)/rtl/platform/intel $(PCIE_SHIM_OBJCACHE) \

@@ -1,20 +1,23 @@
 # mk/regs.mk - the service register map: one description (rtl/regs/kolo_svc_regs.toml),
 # three generated files (RTL constants, C header, docs/registers.md) kept in git; and
 # the service processor's memory map (rtl/regs/kolo_sp_regs.toml: RTL constants, C
-# header, linker script symbols, docs/sp-map.md).
+# header, linker script symbols, docs/sp-map.md); and the UART host bridge's
+# protocol and registers (rtl/regs/kolo_uart_regs.toml: RTL constants, C header).
 # `make regs` regenerates them; test regs-gen checks they are up to date and that
 # the generator refuses broken maps.
 REGS_MAP := rtl/regs/kolo_svc_regs.toml
 REGS_OUT := rtl/include/kolo_svc_regs.vh sw/include/kolo_svc_regs.h docs/registers.md
 SP_MAP := rtl/regs/kolo_sp_regs.toml
 SP_MAP_OUT := rtl/include/kolo_sp_regs.vh sw/include/kolo_sp_regs.h fw/rv32/kolo_sp_regs.ld docs/sp-map.md
+UART_MAP := rtl/regs/kolo_uart_regs.toml
 
 .PHONY: regs test-regs-gen
-regs: $(REGS_MAP) $(SP_MAP) scripts/gen_regs.py | $(DEPS_STAMP)
+regs: $(REGS_MAP) $(SP_MAP) $(UART_MAP) scripts/gen_regs.py | $(DEPS_STAMP)
 	python3 scripts/gen_regs.py $(REGS_MAP) --vh rtl/include/kolo_svc_regs.vh \
 	    --h sw/include/kolo_svc_regs.h --md docs/registers.md
 	python3 scripts/gen_regs.py $(SP_MAP) --vh rtl/include/kolo_sp_regs.vh \
 	    --h sw/include/kolo_sp_regs.h --ld fw/rv32/kolo_sp_regs.ld --md docs/sp-map.md
+	python3 scripts/gen_regs.py $(UART_MAP) --vh rtl/include/kolo_uart_regs.vh --h sw/include/kolo_uart_regs.h
 
 test-regs-gen: | $(DEPS_STAMP)
 	scripts/test_regs.sh $(BUILD)/regs-test

@@ -70,9 +70,9 @@ $(SIM_OBJ)/kolo_svc_model.o: sw/model/kolo_svc_model.c $(SIM_HDRS) mk/sim.mk | $
 	@mkdir -p $(@D)
 	$(SIM_CC) $(SIM_CFLAGS) -c $< -o $@
 
-$(KOLO_CTL): sw/tools/kolo-ctl.c mk/sim.mk | $(DEPS_STAMP)
+$(KOLO_CTL): sw/tools/kolo-ctl.c sw/tools/kolo_ctl_dev.c $(LIBKOLO) mk/sim.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(SIM_CC) $(SIM_CFLAGS) $< -o $@
+	$(SIM_CC) $(SIM_CFLAGS) sw/tools/kolo-ctl.c sw/tools/kolo_ctl_dev.c $(LIBKOLO) -lpthread -o $@
 
 $(SIM_CORE_LIB): $(SIM_CORE_OBJS)
 	@rm -f $@
@@ -119,7 +119,7 @@ $$(SIM_BUILD)/kolo-sim-$(1)%: sw/sim/net_rtl.cpp $$(SIM_CORE_LIB) $$(SIM_SW_LIBS
 	@tb/torus/make_wrapper.sh $$(SIM_BUILD)/rtl-$(1)$$*/kolo_torus_sim.v $$(call sim_dim,$$*,1) $$(call sim_dim,$$*,2) \
 	    $$(call sim_dim,$$*,3) 80 1 1 64 0
 	@echo "verilator kolo-sim $$*$(4) (log: $$(SIM_BUILD)/rtl-$(1)$$*/build.log)"
-	@cd $$(SIM_BUILD)/rtl-$(1)$$* && $$(TOP)/scripts/verilate_retry.sh build.log verilator $(2) --Mdir obj \
+	@cd $$(SIM_BUILD)/rtl-$(1)$$* && $$(TOP)/scripts/verilate_retry.sh build.log verilator $$(VL_CHECKS) $(2) --Mdir obj \
 	    -o ../../kolo-sim-$(1)$$* \
 	    -CFLAGS "-O2 -std=c++17 -Wall -I$$(TOP)/sw/include -I$$(TOP)/sw/sim -I$$(TOP)/tb/common -DKOLO_DIM_X=$$(call sim_dim,$$*,1) \
 	        -DKOLO_DIM_Y=$$(call sim_dim,$$*,2) -DKOLO_DIM_Z=$$(call sim_dim,$$*,3) -DKOLO_VC_DEPTH=80 -DKOLO_EJECT_CREDITS=64 $(3)" \
@@ -143,7 +143,7 @@ $(eval $(call sim_rtl_rule,trace-,$(SIM_RTL_TRACE_VFLAGS),-DKOLO_TRACE, with tra
 # with the project's flags.
 SIM_RTLNI_CFGS := 2x2x2
 SIM_RTLNI_RTL := $(SIM_RTL_RTL) $(wildcard rtl/ni/*.v) tb/sim/kolo_sim_cluster.v tb/sim/kolo_sim_node.v
-SIM_RTLNI_VFLAGS := --cc --build -O3 -j 2 --x-assign fast --x-initial fast --hierarchical \
+SIM_RTLNI_VFLAGS := $(VL_CHECKS) --cc --build -O3 -j 2 --x-assign fast --x-initial fast --hierarchical \
     -Wno-fatal -I$(TOP)/rtl/include -y $(TOP)/rtl/ni -y $(TOP)/rtl/common -y $(TOP)/rtl/router \
     -y $(TOP)/rtl/torus -y $(TOP)/rtl/link -y $(TOP)/tb/sim --top-module kolo_sim_cluster $(SIM_RTL_OBJCACHE)
 SIM_VLT_INC := $(shell verilator --getenv VERILATOR_ROOT 2>/dev/null)/include
@@ -186,18 +186,31 @@ $(SIM_BUILD)/tests/sim_test_pe: sw/sim/tests/sim_test_pe.c $(KOLO_SIM_CLIENT_LIB
 SIM_TEST_DEPS := sim $(SIM_BUILD)/tests/sim_test_pe sw/sim/tests/run_sim_tests.sh sw/sim/tests/expect.sh
 SIM_T := sw/sim/tests/run_sim_tests.sh $(SIM_BUILD)
 SIM_TESTS := sim-args sim-ideal-ops sim-ideal-random sim-faults sim-exit-status sim-crash sim-global-exit sim-timeout \
-    sim-orphan sim-rtl-ops sim-rtl-random
+    sim-orphan sim-det sim-rtl-ops sim-rtl-random
 
 $(foreach t,$(filter-out sim-rtl-%,$(SIM_TESTS)),$(eval test-$(t): $(SIM_TEST_DEPS) ; $(SIM_SEED_ENV) $(SIM_T) $(patsubst sim-%,%,$(t))))
 $(foreach t,$(filter sim-rtl-%,$(SIM_TESTS)),$(eval test-$(t): $(SIM_TEST_DEPS) $(SIM_BUILD)/kolo-sim-2x2x2 ; $(SIM_SEED_ENV) $(SIM_T) $(patsubst sim-%,%,$(t))))
+# --det (deterministic co-simulation): an OpenSHMEM program too, and the stuck one of t_errors
+test-sim-det: $(BUILD)/examples/torus_work $(BUILD)/lib/shmem_tests/t_errors
 # --ni=rtl on the 2x2x2 torus (kolo-sim-ni-2x2x2); sim-rtlni-random8 (8 PEs) failed before the
 # kolo_ni_tgt write port fix (docs/sim.md).
 SIM_RTLNI_TESTS := sim-rtlni-ops sim-rtlni-random sim-rtlni-random8 sim-rtlni-checks
 $(foreach t,$(SIM_RTLNI_TESTS),$(eval test-$(t): $(SIM_TEST_DEPS) $(SIM_BUILD)/kolo-sim-ni-2x2x2 ; $(SIM_SEED_ENV) $(SIM_T) $(patsubst sim-%,%,$(t))))
+# OpenSHMEM programs started by mpirun (Open MPI), mpiexec (MPICH/Hydra) and by hand with
+# Slurm's variables against a kolo-sim --server; launcher/torus mismatches (run_launch_tests.sh)
+SIM_LAUNCH_TESTS := sim-launch-openmpi sim-launch-mpich sim-launch-slurm sim-launch-errors
+SIM_LAUNCH_DEPS := sim $(addprefix $(BUILD)/lib/shmem_tests/,t_generic t_random t_coll t_init) \
+    $(BUILD)/examples/torus_work sw/sim/tests/run_launch_tests.sh sw/sim/tests/expect.sh
+$(foreach t,$(SIM_LAUNCH_TESTS),$(eval test-$(t): $(SIM_LAUNCH_DEPS) ; \
+    sw/sim/tests/run_launch_tests.sh $(abspath $(BUILD)) $(patsubst sim-launch-%,%,$(t))))
+.PHONY: $(addprefix test-,$(SIM_LAUNCH_TESTS))
+TESTS += $(SIM_LAUNCH_TESTS)
+
 # faults under running programs (sw/sim/tests/run_fault_tests.sh; docs/firmware.md)
 SIM_FAULT_TESTS := sim-fault-args sim-fault-2x2x2 sim-fault-3x3x3 sim-fault-4x4x4 sim-fault-random \
     sim-fault-ctl sim-fault-control sim-fault-rtl sim-fault-rtlni
 $(foreach t,$(SIM_FAULT_TESTS),$(eval test-$(t): $(SIM_TEST_DEPS) $(BUILD)/examples/torus_work \
+    $(BUILD)/lib/shmem_tests/t_random \
     sw/sim/tests/run_fault_tests.sh ; $(SIM_SEED_ENV) sw/sim/tests/run_fault_tests.sh $(BUILD) $(patsubst sim-fault-%,%,$(t))))
 test-sim-fault-rtl: $(SIM_BUILD)/kolo-sim-2x2x2
 test-sim-fault-rtlni: $(SIM_BUILD)/kolo-sim-ni-2x2x2

@@ -23,7 +23,7 @@ define svc_build
 $(1)/obj/tb_svc: $$(SVC_RTL) $$(SVC_SW) $$(SVC_TB) mk/svc.mk | $$(DEPS_STAMP)
 	@mkdir -p $(1)
 	@echo "verilator tb_svc (log: $(1)/build.log)"
-	@scripts/verilate_retry.sh $(1)/build.log verilator --cc --exe --build -O2 -Wall -j 2 \
+	@scripts/verilate_retry.sh $(1)/build.log verilator $(VL_CHECKS) --cc --exe --build -O2 -Wall -j 2 \
 	    --x-assign unique --x-initial unique \
 	    --top-module tb_svc $(2) -I$$(TOP)/rtl/include -y $$(TOP)/rtl/svc -y $$(TOP)/rtl/common $$(SVC_OBJCACHE) \
 	    -CFLAGS "-O1 -std=c++17 -Wall -Wextra -Werror -I$$(TOP)/tb/unit/common -I$$(TOP)/sw/include" \

@@ -27,7 +27,7 @@ $(foreach s,$(SVC_FW_CSRCS),$(eval $(SVC_FW_BUILD)/c/$(notdir $(s:.c=.o)): $(s))
 $(SVC_FW_BIN): $(SVC_FW_RTL) tb/unit/svc_fw/kolo_svc_rtl.cpp $(SVC_FW_COBJS) $(SVC_FW_H) mk/svc_fw.mk | $(DEPS_STAMP)
 	@mkdir -p $(SVC_FW_BUILD)
 	@echo "verilator test_fw_net_rtl (log: $(SVC_FW_BUILD)/build.log)"
-	@scripts/verilate_retry.sh $(SVC_FW_BUILD)/build.log verilator --cc --exe --build -O2 -Wall -j 2 \
+	@scripts/verilate_retry.sh $(SVC_FW_BUILD)/build.log verilator $(VL_CHECKS) --cc --exe --build -O2 -Wall -j 2 \
 	    --x-assign unique --x-initial unique \
 	    --top-module kolo_svc -I$(TOP)/rtl/include -y $(TOP)/rtl/svc -y $(TOP)/rtl/common $(SVC_FW_OBJCACHE) \
 	    -CFLAGS "-O2 -std=c++17 -Wall -Wextra -Werror -I$(TOP)/sw/include" \

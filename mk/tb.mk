@@ -19,7 +19,7 @@ TORUS_TB_DEPS := tb/torus/tb_torus.cpp $(wildcard tb/common/*.h) tb/torus/make_w
 # Every configuration compiles the same router C++ (same parameters): ccache
 # turns all but the first of those compiles into cache hits.
 TORUS_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
-TORUS_VFLAGS := --cc --exe --build -O3 -j 2 --x-assign fast --x-initial fast \
+TORUS_VFLAGS := $(VL_CHECKS) --cc --exe --build -O3 -j 2 --x-assign fast --x-initial fast \
     -Wno-fatal -I$(TOP)/rtl/include -y $(TOP)/rtl/common -y $(TOP)/rtl/router -y $(TOP)/rtl/torus \
     -y $(TOP)/rtl/link -y $(TOP)/tb/torus \
     --top-module kolo_torus_sim $(TORUS_OBJCACHE)

@@ -20,7 +20,7 @@ LINK_TB_DEPS := tb/link/tb_link.cpp tb/link/tb_link_top.v tb/common/kolo_lane_mo
                 tb/common/kolo_tb_bits.h tb/common/kolo_tb_util.h mk/tb_link.mk
 LINK_TB_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
 # No -Wno-fatal: the RTL must build warning-free at Verilator's default level.
-LINK_TB_VFLAGS := --cc --exe --build -O3 -j 2 --x-assign fast --x-initial fast \
+LINK_TB_VFLAGS := $(VL_CHECKS) --cc --exe --build -O3 -j 2 --x-assign fast --x-initial fast \
     -I$(TOP)/rtl/include -I$(TOP)/rtl/link -y $(TOP)/rtl/link -y $(TOP)/rtl/common \
     --top-module tb_link_top $(LINK_TB_OBJCACHE)
 LINK_TB_CFLAGS := -std=c++17 -Wall -I$(TOP)/tb/common

@@ -113,9 +113,22 @@ def parse_kv(items, what, conv=str):
     return out
 
 
+def chparams(params):
+    """hierarchy -chparam options. Yosys 0.23 reads a -chparam value as a
+    number only, so a string parameter ("file.hex", a $readmemh image) is
+    given as the number Verilog makes of it: 8 bits per character, sized."""
+    out = []
+    for k, v in params.items():
+        if len(v) >= 2 and v[0] == '"' and v[-1] == '"':
+            text = v[1:-1].encode()
+            v = f"{8 * len(text)}'h{text.hex()}" if text else "0"
+        out.append(f"-chparam {k} {v}")
+    return " ".join(out)
+
+
 def elaborate_ports(yosys, files, incdirs, top, params, work):
     """The unit's ports after parameters, and the source files it uses."""
-    chparam = " ".join(f"-chparam {k} {v}" for k, v in params.items())
+    chparam = chparams(params)
     inc = " ".join(f"-I {d}" for d in incdirs)
     # ECP5 primitives (a board top's DCUA, EHXPLLL, ...) as black boxes
     script = (f"read_verilog -lib +/ecp5/cells_bb.v; read_verilog -sv -defer {inc} {' '.join(files)}; "
@@ -342,6 +355,11 @@ def main():
         versions["ecppack"] = tool_version(ecppack)
     h.update(json.dumps([a.top, params, clocks, port_clock, a.seed, DEVICE, versions],
                         sort_keys=True).encode())
+    # a string parameter naming a file (a $readmemh image): its content too
+    for k, v in sorted(params.items()):
+        path = v[1:-1] if len(v) >= 2 and v[0] == '"' == v[-1] else ""
+        if path and os.path.isfile(os.path.join(ROOT, path)):
+            h.update(k.encode() + b"\0" + open(os.path.join(ROOT, path), "rb").read() + b"\0")
     if board:
         h.update(json.dumps([lpf_text, a.ecppack_opt, bool(a.bit)]).encode())
     key = h.hexdigest()[:16]
@@ -361,7 +379,7 @@ def main():
         inc = " ".join(f"-I {os.path.join(ROOT, d)}" for d in incdirs)
         srcs = " ".join(os.path.join(ROOT, f) for f in used)
         if board:
-            chparam = " ".join(f"-chparam {k} {v}" for k, v in params.items())
+            chparam = chparams(params)
             # the ECP5 primitives a board top instantiates (DCUA, EHXPLLL, ...)
             # are known before hierarchy; synth_ecp5 reads them again
             ys = (f"read_verilog -lib +/ecp5/cells_bb.v\n"

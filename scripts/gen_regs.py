@@ -9,6 +9,7 @@ usage: gen_regs.py MAP.toml [--vh OUT.vh] [--h OUT.h] [--md OUT.md] [--ld OUT.ld
        gen_regs.py MAP.toml --check      (validate only)
 A block may give its size in bytes (`size`): its _BASE and _SIZE are then
 emitted too. [[const]] entries (name, value, desc) are emitted as constants.
+An [[enum]] may give its RTL width in bits (`width`, default 4).
 meta.host_base is optional (the service space has one, a memory map not).
 Exits 1 with a message naming the register on any inconsistency: overlapping
 or unaligned addresses, addresses beyond the space, overlapping or
@@ -99,9 +100,14 @@ def load(path):
     enums = doc.get("enum", [])
     for e in enums:
         seen = set()
+        width = e.setdefault("width", 4)
+        if not 1 <= width <= 32:
+            raise MapError(f"enum {e['name']}: width {width} not 1..32")
         for vname, val, _ in e["values"]:
             if val in seen:
                 raise MapError(f"enum {e['name']}: value {val} twice")
+            if not 0 <= val < (1 << width):
+                raise MapError(f"enum {e['name']}: {vname} = {val} does not fit its width of {width} bits")
             seen.add(val)
     for b in blocks:
         if "size" in b and b["base"] + b["size"] > space:
@@ -201,7 +207,7 @@ def gen_vh(meta, blocks, enums, consts, out, src):
         lines.append(f"`define {p}_{c['name']} 32'h{c['value']:X}")
     for e in enums:
         for vname, val, _ in e["values"]:
-            lines.append(f"`define {p}_{e['name']}_{vname} 4'd{val}")
+            lines.append(f"`define {p}_{e['name']}_{vname} {e['width']}'d{val}")
     for b in blocks:
         if "size" in b:
             lines.append(f"`define {p}_{b['name']}_BASE 32'h{b['base']:X}")

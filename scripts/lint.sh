@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # lint.sh - lint every RTL module under rtl/ (rtl/platform/ excluded: vendor
 # primitives) with four tools, each module as the top:
-#   verilator  --lint-only -Wall (submodules found through -y <every rtl dir>)
+#   verilator  --lint-only -Wall --assert -DFORMAL, as every Verilator build
+#              compiles the RTL (submodules found through -y <every rtl dir>)
 #   iverilog   -g2012 -Wall, all files given, -s <module>
 #   yosys      read_verilog -sv; hierarchy -check; proc; check -assert
-#              (and again with -formal for files that hold `ifdef FORMAL code)
+#              (and again with -formal for files that hold `ifdef FORMAL code
+#              or `KOLO_ASSERT guards)
 #   slang      scripts/lint_slang.py (pyslang from the venv): the strict front
 #              end; a name used before its declaration is an error there, as
 #              in Vivado and Quartus
@@ -103,17 +105,16 @@ check() {  # n tool file module "params"
   case $tool in
     verilator)
       # shellcheck disable=SC2046,SC2086
-      msg=$(verilator --lint-only -Wall -I$inc $(printf -- '-y %s ' "${dirs[@]}") \
+      msg=$(verilator --lint-only -Wall --assert -DFORMAL -I$inc $(printf -- '-y %s ' "${dirs[@]}") \
               --top-module "$mod" $vg "$file" 2>&1) || rc=$? ;;
     iverilog)
       # shellcheck disable=SC2086
       msg=$(iverilog -g2012 -Wall -I$inc -o /dev/null -s "$mod" $ig "${files[@]}" 2>&1) || rc=$?
       msg=$(grep -Ev "$FILTER_IVERILOG" <<< "$msg") || true ;;
     yosys|yosys-formal)
-      # -formal replaces the implicit -D SYNTHESIS with -D FORMAL. Define both:
-      # `ifndef SYNTHESIS code is simulation-only $display checks, which
-      # Yosys 0.23 cannot read outside initial blocks (it warns, drops them).
-      [ $tool = yosys-formal ] && fl="-formal -D SYNTHESIS"
+      # -formal replaces the implicit -D SYNTHESIS with -D FORMAL, so the
+      # `ifndef SYNTHESIS guards (`KOLO_ASSERT) are read as assertions too
+      [ $tool = yosys-formal ] && fl="-formal"
       # -defer: elaborate only the modules below this top
       msg=$(yosys -q -p "read_verilog -sv -defer $fl -I $inc ${files[*]};
               hierarchy -check -top $mod $yc; proc; check -assert" 2>&1) || rc=$? ;;
@@ -139,7 +140,7 @@ for f in "${files[@]}"; do
     for p in "${pts[@]}"; do
       for t in verilator iverilog yosys slang; do list+=("$t|$f|$mod|$p"); done
     done
-    if grep -q '`ifdef FORMAL' "$f"; then list+=("yosys-formal|$f|$mod|${pts[0]}"); fi
+    if grep -q '`ifdef FORMAL\|`KOLO_ASSERT' "$f"; then list+=("yosys-formal|$f|$mod|${pts[0]}"); fi
   done
 done
 

@@ -6,7 +6,8 @@
 #   - no port of the unit became a pin: 4 I/O (clk, clk2, ooc_din, ooc_dout);
 #   - both clock domains get an Fmax, and a critical path is reported;
 #   - the second run is a cache hit; the key changes with a parameter and
-#     with the content of a source file, and not with a touch;
+#     with the content of a source file, and not with a touch; a string
+#     parameter naming a file is taken, and the key follows the file;
 #   - in context (--lpf, --bit; tb/ecp5/kolo_ecp5_flow_board.v): a real
 #     bitstream (the ECP5 preamble), the design's own 24 flip-flops, 9 pins,
 #     the bitstream again from the cache, and a port the LPF leaves unplaced
@@ -49,6 +50,13 @@ touch "$dut"
 [ "$(flow -P WIDTH=8 --key-only)" = "$k8 cached" ] || fail "key changed on a touch"
 echo "// changed" >> "$dut"
 [ "$(flow -P WIDTH=8 --key-only | cut -d' ' -f2)" = not-cached ] || fail "key ignores source content"
+# a string parameter naming a file (the board's firmware image): Yosys takes
+# it, and the key follows the file's content
+echo "@0 5a" > "$out/src/init.hex"
+ks=$(flow -P WIDTH=8 -P "INIT=\"$out/src/init.hex\"" --key-only) || fail "a string parameter was refused"
+echo "@0 a5" > "$out/src/init.hex"
+[ "$(flow -P WIDTH=8 -P "INIT=\"$out/src/init.hex\"" --key-only | cut -d' ' -f1)" != "${ks%% *}" ] \
+  || fail "key ignores the content of a file a string parameter names"
 
 # in context: a board top with its LPF, to a bitstream
 board() {

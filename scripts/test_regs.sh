@@ -23,11 +23,21 @@ for pair in "$out/sp.vh:rtl/include/kolo_sp_regs.vh" "$out/sp.h:sw/include/kolo_
         echo "FAIL: ${pair#*:} is not what $spmap gives: run 'make regs'"; fail=1
     fi
 done
+# the UART host bridge's protocol and registers (8-bit enums: width = 8)
+umap=rtl/regs/kolo_uart_regs.toml
+python3 scripts/gen_regs.py $umap --vh "$out/u.vh" --h "$out/u.h"
+for pair in "$out/u.vh:rtl/include/kolo_uart_regs.vh" "$out/u.h:sw/include/kolo_uart_regs.h"; do
+    if ! cmp -s "${pair%%:*}" "${pair#*:}"; then
+        echo "FAIL: ${pair#*:} is not what $umap gives: run 'make regs'"; fail=1
+    fi
+done
+grep -q "define KOLO_UART_SYNC_REQ 8'd165" rtl/include/kolo_uart_regs.vh || { echo "FAIL: an 8-bit enum is not 8'd"; fail=1; }
 # the header compiles and its macros give the documented addresses
 cat > "$out/t.c" <<'C'
 #include <stdio.h>
 #include "kolo_svc_regs.h"
 #include "kolo_sp_regs.h"
+#include "kolo_uart_regs.h"
 #define EXPECT(e, v) do { if ((e) != (v)) { printf("FAIL: %s = 0x%x, expected 0x%x\n", #e, (unsigned)(e), (unsigned)(v)); bad = 1; } } while (0)
 int main(void) {
     int bad = 0;
@@ -43,6 +53,8 @@ int main(void) {
     EXPECT(KOLO_SP_DMEM_BASE, 0x80100000u);
     EXPECT(KOLO_SP_SVC_SIZE, KOLO_SVC_SPACE);
     EXPECT(KOLO_SP_CONSOLE_LSR_THRE_MASK, 0x2000u);
+    EXPECT(KOLO_UART_SYNC_REQ, 0xA5u);
+    EXPECT(KOLO_UART_BRIDGE_CONSOLE_DROPS, 0x20u);
     return bad;
 }
 C
@@ -71,5 +83,6 @@ bad "overlapping fields" 't.replace("[\"YM1\", \"7:4\"", "[\"YM1\", \"7:3\"", 1)
 bad "an unknown access kind" 't.replace("access = \"rc\"", "access = \"rx\"", 1)'
 bad "overlapping repeated blocks" 't.replace("stride = 0x40", "stride = 0x20", 1)'
 bad "a duplicate enum value" 't.replace("[\"MBX_OVERFLOW\", 5", "[\"MBX_OVERFLOW\", 4", 1)'
-[ $fail -eq 0 ] && echo "regs-gen: generated files current, header and constants checked, 7 broken maps refused"
+bad "an enum value wider than its width" 't.replace("[\"MBX_OVERFLOW\", 5", "[\"MBX_OVERFLOW\", 16", 1)'
+[ $fail -eq 0 ] && echo "regs-gen: generated files current, header and constants checked, 8 broken maps refused"
 exit $fail

@@ -226,13 +226,22 @@ static int check_tables(struct net *net, const char *what) {
         }
     }
     kolo_deadlock_report dr;
-    if (!bad && (rc = kolo_deadlock_check(&net->t, have, ws, wss, &dr)) != KOLO_OK) {
+    static kolo_deadlock_cert cert;
+    kolo_cert_report cr = {0};
+    if (!bad && (rc = kolo_deadlock_check_cert(&net->t, have, ws, wss, &dr, &cert)) != KOLO_OK) {
         printf("FAIL %s: installed set fails the deadlock check: %s\n", what, kolo_route_strerror(rc));
         bad = 1;
     }
+    /* its certificate, verified by the separate checker (sw/route/kolo_cert.c) */
+    if (!bad && (rc = kolo_deadlock_cert_check(&net->t, have, &cert, &cr)) != KOLO_OK) {
+        printf("FAIL %s: the installed set's deadlock certificate is refused: %s (entry %#x -> %#x)\n", what,
+               kolo_route_strerror(rc), cr.src, cr.dst);
+        bad = 1;
+    }
     if (!bad)
-        printf("ok   %s: %u nodes agree, %u detoured, %u unreachable pairs\n", what, net->nodes, rep.detoured,
-               rep.unreachable);
+        printf("ok   %s: %u nodes agree, %u detoured, %u unreachable pairs; certified (%u rings, %u bubble, "
+               "%u turns)\n",
+               what, net->nodes, rep.detoured, rep.unreachable, cert.n_rings, cert.n_bubble, cr.turns);
     free(want), free(have), free(ws);
     return bad;
 }

@@ -59,6 +59,7 @@ module kolo_alloc_sep #(
   endgenerate
 
 `ifdef FORMAL
+  /* verilator lint_off WIDTH */  // formal-only arithmetic
   integer f_i, f_o;
   reg f_matching;
   always @(*) begin
@@ -82,6 +83,7 @@ module kolo_alloc_sep #(
     for (f_k = 0; f_k < N_IN * N_OUT; f_k = f_k + 1) f_ngrant = f_ngrant + {7'd0, grant[f_k]};
   end
   always @(*) cover(req == {(N_IN*N_OUT){1'b1}} && f_ngrant == F_FULL);
+  /* verilator lint_on WIDTH */
 `endif
 endmodule
 `default_nettype wire

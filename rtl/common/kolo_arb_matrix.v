@@ -59,6 +59,7 @@ module kolo_arb_matrix #(
       end
 
 `ifdef FORMAL
+      /* verilator lint_off WIDTH */  // formal-only arithmetic
       wire [N*N-1:0] blocked_by;  // blocked_by[x*N+y]: y beats x
       for (i = 0; i < N; i = i + 1) begin : g_f_row
         assign blocked_by[i*N+:N] = g_row[i].beaten_by;
@@ -92,7 +93,14 @@ module kolo_arb_matrix #(
 
       // No starvation: while f_who requests, each advanced grant to another
       // requester takes one requester from above f_who to below it.
+      // (in simulation, where Verilator builds define FORMAL too, f_who is
+      // drawn once at start-up)
+`ifdef YOSYS
       (* anyconst *) wire [5:0] f_who;
+`else
+      reg [5:0] f_who;
+      initial f_who = 6'($urandom);
+`endif
       reg [5:0] f_waited = 6'd0;
       wire [N-1:0] f_above = blocked_by[(f_who%N)*N+:N];
       reg [5:0] f_n_above;
@@ -112,6 +120,7 @@ module kolo_arb_matrix #(
         end
       end
       always @(*) if (f_rst_seen) cover(f_waited == N - 1);
+      /* verilator lint_on WIDTH */
 `endif
     end
   endgenerate

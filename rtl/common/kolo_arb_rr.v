@@ -41,6 +41,7 @@ module kolo_arb_rr #(
   end
 
 `ifdef FORMAL
+  /* verilator lint_off WIDTH */  // formal-only arithmetic
   reg f_rst_seen = 1'b0;
   always @(posedge clk) if (rst) f_rst_seen <= 1'b1;
 
@@ -62,8 +63,14 @@ module kolo_arb_rr #(
 
   // No starvation: follow one arbitrary requester f_who. While it requests,
   // every advanced grant to someone else moves the pointer strictly closer
-  // to it, so it waits for at most N-1 of them.
+  // to it, so it waits for at most N-1 of them. In simulation (Verilator
+  // builds define FORMAL too) f_who is drawn once at start-up.
+`ifdef YOSYS
   (* anyconst *) wire [5:0] f_who;
+`else
+  reg [5:0] f_who;
+  initial f_who = 6'($urandom);
+`endif
   reg [5:0] f_waited = 6'd0;
   wire f_req = req[f_who % N];
   wire f_won = grant[f_who % N];
@@ -80,6 +87,7 @@ module kolo_arb_rr #(
     end
   end
   always @(*) if (f_rst_seen) cover(f_waited == N - 1);
+  /* verilator lint_on WIDTH */
 `endif
 endmodule
 `default_nettype wire

@@ -42,6 +42,7 @@ module kolo_credit_counter #(
   end
 
 `ifdef FORMAL
+  /* verilator lint_off WIDTH */  // formal-only arithmetic
   reg f_past_valid = 1'b0;
   always @(posedge clk) f_past_valid <= 1'b1;
   reg f_rst_seen = 1'b0;
@@ -53,19 +54,36 @@ module kolo_credit_counter #(
   end
 
   // Next-state model, written arithmetically (independent of the above).
+  // The previous cycle's values are kept in explicit registers rather than
+  // $past: Verilator 5.006 (these checks run in every simulation) can sample
+  // $past of a register after its update in the same edge.
+  reg f_inc_q, f_dec_q, f_error_q, f_rst_q;
+  reg [CW-1:0] f_count_q;
   always @(posedge clk) begin
-    if (f_past_valid && f_rst_seen && !$past(rst)) begin
-      if ($past(inc) == $past(dec)) assert(count == $past(count));
-      else if ($past(inc)) assert(count == (($past(count) == MAX) ? MAX : $past(count) + 1));
-      else assert(count == (($past(count) == 0) ? 0 : $past(count) - 1));
-      assert(error == ($past(error)
-                       || ($past(inc) && !$past(dec) && $past(count) == MAX)
-                       || ($past(dec) && !$past(inc) && $past(count) == 0)));
+    f_inc_q <= inc;
+    f_dec_q <= dec;
+    f_error_q <= error;
+    f_rst_q <= rst;
+    f_count_q <= count;
+  end
+  always @(posedge clk) begin
+    if (f_past_valid && f_rst_seen && !f_rst_q) begin
+      if (f_inc_q == f_dec_q) begin
+        assert(count == f_count_q);
+      end else if (f_inc_q) begin
+        assert(count == ((f_count_q == MAX) ? MAX : f_count_q + 1));
+      end else begin
+        assert(count == ((f_count_q == 0) ? 0 : f_count_q - 1));
+      end
+      assert(error == (f_error_q
+                       || (f_inc_q && !f_dec_q && f_count_q == MAX)
+                       || (f_dec_q && !f_inc_q && f_count_q == 0)));
     end
-    if (f_past_valid && $past(rst)) assert(count == INIT && !error);
+    if (f_past_valid && f_rst_q) assert(count == INIT && !error);
   end
 
   always @(*) if (f_rst_seen) cover(error && count == MAX);
+  /* verilator lint_on WIDTH */
 `endif
 endmodule
 `default_nettype wire

@@ -102,6 +102,8 @@ module kolo_fifo_async #(
   end
 
 `ifdef FORMAL
+  /* verilator lint_off WIDTH */  // formal-only arithmetic
+`ifdef YOSYS
   // Run with clk2fflogic: both clocks are free inputs sampled at every
   // global formal step, so any interleaving and ratio of edges is explored.
   // Reset protocol (assumed, as documented above): both resets stay high
@@ -122,9 +124,21 @@ module kolo_fifo_async #(
     f_rd_did_q <= f_rd_did;
   end
   always @(*) begin
-    if (!f_reset_done) assume(wr_rst && rd_rst);
-    else assume(!wr_rst && !rd_rst);
+    if (!f_reset_done) begin
+      assume(wr_rst && rd_rst);
+    end else begin
+      assume(!wr_rst && !rd_rst);
+    end
   end
+`else
+  // Simulation (Verilator builds define FORMAL too): the reset protocol is
+  // not checked; it is the condition of the checks instead. They run while
+  // each side has seen a clock edge in reset and neither reset is high.
+  reg f_wr_did = 1'b0, f_rd_did = 1'b0;
+  always @(posedge wr_clk) if (wr_rst) f_wr_did <= 1'b1;
+  always @(posedge rd_clk) if (rd_rst) f_rd_did <= 1'b1;
+  wire f_reset_done = f_wr_did && f_rd_did && !wr_rst && !rd_rst;
+`endif
   // A side that has been reset holds its reset state until both have.
   always @(*) begin
     if (f_wr_did && !f_rd_did)
@@ -168,7 +182,14 @@ module kolo_fifo_async #(
   // Data: follow one arbitrary written word (f_pick) until it is read. While
   // it is held it sits unchanged at its slot, and it is what the reader sees
   // when the read pointer reaches it.
+`ifdef YOSYS
   (* anyseq *) wire f_pick;
+`else
+  reg [15:0] f_lfsr = 16'h1;  // simulation: a pseudo-random choice
+  initial f_lfsr[15:1] = 15'($urandom);
+  always @(posedge wr_clk) f_lfsr <= {f_lfsr[14:0], f_lfsr[15] ^ f_lfsr[13] ^ f_lfsr[12] ^ f_lfsr[10]};
+  wire f_pick = f_lfsr[0];
+`endif
   reg f_tracking = 1'b0;  // write side: a word has been picked
   reg f_consumed = 1'b0;  // read side: ... and it has been read
   reg [PW-1:0] f_ptr;
@@ -179,13 +200,21 @@ module kolo_fifo_async #(
       f_ptr <= wr_bin;
       f_data <= in_data;
     end
+`ifndef YOSYS
+    if (wr_rst) f_tracking <= 1'b0;  // simulation: a later reset starts over
+`endif
   end
   always @(posedge rd_clk) begin
     if (f_tracking && do_read && rd_bin == f_ptr && !rd_rst) f_consumed <= 1'b1;
+`ifndef YOSYS
+    if (rd_rst) f_consumed <= 1'b0;
+`endif
   end
   wire f_held = f_tracking && !f_consumed;
   always @(*) begin
+`ifdef YOSYS
     if (!f_reset_done) assert(!f_tracking && !f_consumed);
+`endif
     if (f_reset_done) begin
       if (f_consumed) assert(f_tracking);
       if (f_held) begin
@@ -197,6 +226,7 @@ module kolo_fifo_async #(
       cover(f_consumed);
     end
   end
+  /* verilator lint_on WIDTH */
 `endif
 endmodule
 `default_nettype wire

@@ -65,6 +65,8 @@ module kolo_fifo_sync #(
   end
 
 `ifdef FORMAL
+  /* verilator lint_off WIDTH */  // 32-bit arithmetic below: formal-only code
+  /* verilator lint_off CMPCONST */  // the pointer range checks are constant for some DEPTH
   // Properties hold from the cycle after the first reset on; nothing is
   // assumed about the inputs, so they stay valid inside any parent.
   reg f_rst_seen = 1'b0;
@@ -81,20 +83,31 @@ module kolo_fifo_sync #(
       assert(wr_ptr <= LAST);
       assert(out_valid == (count != 0));
       assert(in_ready == (count != FULL));
-      if (used == FULL) assert(f_ptr_diff == 0);
-      else assert(f_ptr_diff == used);
+      if (used == FULL) begin
+        assert(f_ptr_diff == 0);
+      end else begin
+        assert(f_ptr_diff == used);
+      end
     end
   end
 
   // Data ordering: follow one arbitrary accepted word (chosen by the solver
   // through f_pick) and check that it leaves exactly when every word ahead
-  // of it has left, carrying the data it was written with.
+  // of it has left, carrying the data it was written with. In simulation
+  // (Verilator builds define FORMAL too) the choice is pseudo-random.
+`ifdef YOSYS
   (* anyseq *) wire f_pick;
+`else
+  reg [15:0] f_lfsr = 16'h1;
+  initial f_lfsr[15:1] = 15'($urandom);
+  always @(posedge clk) f_lfsr <= {f_lfsr[14:0], f_lfsr[15] ^ f_lfsr[13] ^ f_lfsr[12] ^ f_lfsr[10]};
+  wire f_pick = f_lfsr[0];
+`endif
   reg f_tracking = 1'b0;
   reg [WIDTH-1:0] f_data;
   reg [CW-1:0] f_ahead;  // words in front of the tracked one
   wire [31:0] f_slot_sum = rd_ptr + f_ahead;
-  wire [31:0] f_slot = (f_slot_sum >= DEPTH) ? f_slot_sum - DEPTH : f_slot_sum;
+  wire [AW-1:0] f_slot = (f_slot_sum >= DEPTH) ? f_slot_sum - DEPTH : f_slot_sum;
 
   always @(posedge clk) begin
     if (rst) begin
@@ -125,6 +138,8 @@ module kolo_fifo_sync #(
       cover(f_tracking && f_ahead == FULL - CNT_ONE);
     end
   end
+  /* verilator lint_on CMPCONST */
+  /* verilator lint_on WIDTH */
 `endif
 endmodule
 `default_nettype wire

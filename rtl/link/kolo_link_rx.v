@@ -328,8 +328,11 @@ module kolo_link_rx #(
   assign ctrl_payload = {ctrl_crc8, ctrl_body};
 
 `ifdef FORMAL
-  always @(posedge clk) if (!rst) assert (wr_ptr - rd_ptr <= RXB);
-  always @(posedge clk) if (!rst) assert (dq_wr - dq_rd <= 16);
+  // (pointer differences in their own width: the pointers wrap)
+  wire [RXB_W:0] f_rx_used = wr_ptr - rd_ptr;
+  wire [4:0] f_dq_used = dq_wr - dq_rd;
+  always @(posedge clk) if (!rst) assert (f_rx_used <= RXB[RXB_W:0]);
+  always @(posedge clk) if (!rst) assert (f_dq_used <= 5'd16);
 `endif
 endmodule
 `default_nettype wire

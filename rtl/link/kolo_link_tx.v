@@ -474,9 +474,13 @@ module kolo_link_tx #(
   // frame sent and, between frames, the next to send lie within
   // [oldest unacknowledged, newest written] (a frame being replayed may fall
   // behind an ACK of its earlier copy)
-  always @(posedge clk) if (!rst) assert (seq_wr - seq_ack <= FRAMES);
-  always @(posedge clk) if (!rst) assert (seq_hi - seq_ack <= seq_wr - seq_ack);
-  always @(posedge clk) if (!rst && !in_frame) assert (seq_send - seq_ack <= seq_wr - seq_ack);
+  // (differences in the sequence numbers' own width: they wrap)
+  wire [SEQ_W-1:0] f_held = seq_wr - seq_ack;
+  wire [SEQ_W-1:0] f_hi = seq_hi - seq_ack;
+  wire [SEQ_W-1:0] f_send = seq_send - seq_ack;
+  always @(posedge clk) if (!rst) assert (f_held <= FRAMES[SEQ_W-1:0]);
+  always @(posedge clk) if (!rst) assert (f_hi <= f_held);
+  always @(posedge clk) if (!rst && !in_frame) assert (f_send <= f_held);
 `endif
 endmodule
 `default_nettype wire

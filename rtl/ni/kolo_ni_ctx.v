@@ -141,11 +141,11 @@ module kolo_ni_ctx (
       assign room[c] = free_v[c*16+:16] != 16'd0;
       assign ops_idle[c] = ops_v[c*9+:9] == 9'd0;
 `ifndef SYNTHESIS
-      always @(posedge clk)
-        if (!rst && ((h_take && free_v[c*16+:16] == 16'd0 && !h_ci && !h_ret) ||
-                     (h_ret && retire_tagged && ops_v[c*9+:9] == 9'd0 && !h_oi) ||
-                     (h_pd && puts_v[c*24+:24] == 24'd0 && !h_pi)))
-          $display("ERROR kolo_ni_ctx: counter underflow, context %0d (%m)", c);
+`include "kolo_assert.vh"
+      // no counter of the context underflows: free slots, operations, PUTs
+      always @(posedge clk) if (!rst) `KOLO_ASSERT(!(h_take && free_v[c*16+:16] == 16'd0 && !h_ci && !h_ret));
+      always @(posedge clk) if (!rst) `KOLO_ASSERT(!(h_ret && retire_tagged && ops_v[c*9+:9] == 9'd0 && !h_oi));
+      always @(posedge clk) if (!rst) `KOLO_ASSERT(!(h_pd && puts_v[c*24+:24] == 24'd0 && !h_pi));
 `endif
     end
   endgenerate

@@ -298,9 +298,9 @@ module kolo_ni_e2e #(
   end
   wire unused_lk = &{1'b0, lk_entry[31:23], p_idx, cfg_timeout[5:0], rec_q[RW-6:RW-28], s_tr[3:0]};
 `ifndef SYNTHESIS
-  always @(posedge clk) begin
-    if (!rst && p_orig && pend[push_tag]) $display("ERROR kolo_ni_e2e: push on tag %0d with a packet in flight (%m)", push_tag);
-  end
+`include "kolo_assert.vh"
+  // an original packet is never pushed on a tag that has one in flight
+  always @(posedge clk) if (!rst) `KOLO_ASSERT(!(p_orig && pend[push_tag]));
 `endif
 endmodule
 `default_nettype wire

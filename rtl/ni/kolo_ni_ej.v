@@ -105,8 +105,9 @@ module kolo_ni_ej #(
           .count(vcount)
       );
 `ifndef SYNTHESIS
-      always @(posedge clk)
-        if (!rst && wr && !fin_ready) $display("ERROR kolo_ni_ej: VC %0d overflow (%m)", v);
+`include "kolo_assert.vh"
+      // the router sends against credits: a write always finds room
+      always @(posedge clk) if (!rst) `KOLO_ASSERT(!(wr && !fin_ready));
 `endif
     end
   endgenerate
@@ -168,8 +169,9 @@ module kolo_ni_ej #(
         end
       end
 `ifndef SYNTHESIS
-      always @(posedge clk)
-        if (!rst && busy && !fv) $display("ERROR kolo_ni_ej: packet not whole (%m)");
+`include "kolo_assert.vh"
+      // a packet is read out only once it is whole: its flits never run dry
+      always @(posedge clk) if (!rst) `KOLO_ASSERT(!(busy && !fv));
 `endif
     end
   endgenerate

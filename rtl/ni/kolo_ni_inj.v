@@ -99,8 +99,9 @@ module kolo_ni_inj #(
           .error(err)
       );
 `ifndef SYNTHESIS
-      always @(posedge clk)
-        if (!rst && err) $display("ERROR kolo_ni_inj: credit counter VC %0d (%m)", v);
+`include "kolo_assert.vh"
+      // a credit returned beyond CREDITS, or a flit sent without one (sticky)
+      always @(posedge clk) if (!rst) `KOLO_ASSERT(!err);
 `endif
     end
   endgenerate

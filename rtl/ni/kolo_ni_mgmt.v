@@ -117,8 +117,17 @@ module kolo_ni_mgmt (
 
 `ifdef FORMAL
   // a packet's flits come from one source: the owner never changes inside one
+  // (previous values in explicit registers, not $past: Verilator 5.006 can
+  // sample $past of a register after its update)
+  reg f_live_q = 1'b0, f_in_pkt_q = 1'b0;
+  reg [$bits(tx_cur)-1:0] f_cur_q;
+  always @(posedge clk) begin
+    f_live_q <= !rst;
+    f_in_pkt_q <= tx_in_pkt;
+    f_cur_q <= tx_cur;
+  end
   always @(posedge clk)
-    if (!rst && $past(!rst) && $past(tx_in_pkt) && tx_in_pkt) assert (tx_cur == $past(tx_cur));
+    if (!rst && f_live_q && f_in_pkt_q && tx_in_pkt) assert (tx_cur == f_cur_q);
 `endif
 endmodule
 `default_nettype wire

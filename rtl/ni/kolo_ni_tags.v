@@ -95,11 +95,10 @@ module kolo_ni_tags #(
   always @(posedge clk) rd_busy <= busy[rd_tag];
 
 `ifndef SYNTHESIS
-  always @(posedge clk) begin
-    if (!rst && alloc && !alloc_valid) $display("ERROR kolo_ni_tags: alloc without a free tag (%m)");
-    if (!rst && free && !busy[free_tag]) $display("ERROR kolo_ni_tags: free of free tag %0d (%m)", free_tag);
-    if (!rst && free && !fl_in_ready) $display("ERROR kolo_ni_tags: free list full (%m)");
-  end
+`include "kolo_assert.vh"
+  always @(posedge clk) if (!rst) `KOLO_ASSERT(!(alloc && !alloc_valid));  // alloc without a free tag
+  always @(posedge clk) if (!rst) `KOLO_ASSERT(!(free && !busy[free_tag]));  // free of a free tag
+  always @(posedge clk) if (!rst) `KOLO_ASSERT(!(free && !fl_in_ready));  // free list full
 `endif
 endmodule
 `default_nettype wire

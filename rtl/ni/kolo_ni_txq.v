@@ -170,12 +170,14 @@ module kolo_ni_txq #(
   end
   assign dbg = {4'd0, q_ok, rdy[head], err[head], nonempty, {(6 - HQ_AW) {1'b0}}, hq_rd[HQ_AW-1:0], qs};
 `ifndef SYNTHESIS
-  always @(posedge clk) begin
-    if (!rst && push && !hq_room) $display("ERROR kolo_ni_txq: push into a full queue (%m)");
-    if (!rst && push && !push_dma && dv) $display("ERROR kolo_ni_txq: push beat during a DMA beat (%m)");
-    if (!rst && push && (push_nbeats == 4'd0 || {{(RING_AW - 3) {1'b0}}, push_nbeats} > ring_free))
-      $display("ERROR kolo_ni_txq: bad payload beats (%m)");
-  end
+`include "kolo_assert.vh"
+  // no push into a full queue
+  always @(posedge clk) if (!rst) `KOLO_ASSERT(!(push && !hq_room));
+  // no pushed payload beat in the cycle of a DMA beat
+  always @(posedge clk) if (!rst) `KOLO_ASSERT(!(push && !push_dma && dv));
+  // a push brings 1.. beats, and the ring has room for them
+  always @(posedge clk)
+    if (!rst) `KOLO_ASSERT(!(push && (push_nbeats == 4'd0 || {{(RING_AW - 3) {1'b0}}, push_nbeats} > ring_free)));
 `endif
 endmodule
 `default_nettype wire

@@ -464,9 +464,23 @@ module kolo_pcie_ep_rx #(
       if (state == S_FLUSH) assert(acc_strb != 64'd0);
     end
   end
+  // a write chunk offered and not taken stays, unchanged (previous values in
+  // explicit registers, not $past/$stable: Verilator 5.006 can sample those
+  // after the register's update)
+  reg f_held_q = 1'b0;
+  reg [$bits(mmio_wr_data)-1:0] f_data_q;
+  reg [$bits(mmio_wr_addr)-1:0] f_addr_q;
+  reg [$bits(mmio_wr_strb)-1:0] f_strb_q;
   always @(posedge clk) begin
-    if (f_rst_seen && !rst && $past(mmio_wr_valid && !mmio_wr_ready && !rst)) begin
-      assert(mmio_wr_valid && $stable(mmio_wr_data) && $stable(mmio_wr_addr) && $stable(mmio_wr_strb));
+    f_held_q <= mmio_wr_valid && !mmio_wr_ready && !rst;
+    f_data_q <= mmio_wr_data;
+    f_addr_q <= mmio_wr_addr;
+    f_strb_q <= mmio_wr_strb;
+  end
+  always @(posedge clk) begin
+    if (f_rst_seen && !rst && f_held_q) begin
+      assert(mmio_wr_valid && mmio_wr_data == f_data_q && mmio_wr_addr == f_addr_q &&
+             mmio_wr_strb == f_strb_q);
     end
   end
 `endif

@@ -42,8 +42,8 @@
 // pop; discards wait in per-VC counters for a cycle with no forwarding pop).
 // Buffer depth per VC (what the upstream holds in credits): LOCAL_DEPTH on
 // the local port, ESC_DEPTH on class-0 VCs and ADAPT_DEPTH on class-1 VCs of
-// network ports. A write beyond that is a credit bug upstream: ERROR in
-// simulation, an assertion under FORMAL.
+// network ports. A write beyond that is a credit bug upstream: a failed
+// assertion (simulation and FORMAL).
 module kolo_router_input #(
     parameter PORT        = 0,    // 0..5 network ports X+ X- Y+ Y- Z+ Z-, 6 local
     parameter ESC_DEPTH   = 102,
@@ -386,13 +386,9 @@ module kolo_router_input #(
       always @(posedge clk) if (!rst && grant && grant_vc == v[1:0]) assert (fv0 && f_head && !f_junk);
 `endif
 `ifndef SYNTHESIS
+`include "kolo_assert.vh"
       // simulation guard for the same rule: a full buffer means a credit bug upstream
-      always @(posedge clk)
-        if (!rst && wr && occ >= {1'b0, DEPTH_C})
-        begin
-          $display("ERROR kolo_router_input: write to full VC %0d buffer (%m)", v);
-          $fatal;
-        end
+      always @(posedge clk) if (!rst) `KOLO_ASSERT(!(wr && occ >= {1'b0, DEPTH_C}));
 `endif
     end
   endgenerate

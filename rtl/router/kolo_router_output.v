@@ -7,7 +7,7 @@
 // class 0 and ADAPT_DEPTH on class 1 of a network port. It loses one credit
 // per flit sent on the VC (send && !send_sink) and gains one per credit
 // returned (out_credit_*). A counter leaving 0..MAX is a protocol error
-// (ERROR in simulation, sticky credit_error).
+// (an assertion in simulation, sticky credit_error).
 // Class-0 VCs of network ports (the escape VCs) are also counted in packet
 // slots: ESC_SLOTS per VC, the neighbour's ESC_DEPTH = ESC_SLOTS * 34 flits
 // (so flits never run out before slots). A head sent takes a slot and pushes
@@ -103,11 +103,10 @@ module kolo_router_output #(
       assign mon_credits[v*8+:8] = {{(8 - CW) {1'b0}}, count};
       assign credit_error[v] = err;
 `ifndef SYNTHESIS
-      always @(posedge clk)
-        if (!rst && err) begin
-          $display("ERROR kolo_router: credit counter port %0d vc %0d (%m)", PORT, v);
-          $fatal;
-        end
+`include "kolo_assert.vh"
+      // a credit returned beyond the neighbour's buffer, or a flit sent
+      // without one (the counter's error is sticky)
+      always @(posedge clk) if (!rst) `KOLO_ASSERT(!err);
 `endif
     end
   endgenerate
@@ -172,12 +171,9 @@ module kolo_router_output #(
         assign slot2_next[v] = slots_n > 1;
         assign mon_slots[v*4+:4] = {{(4 - SW) {1'b0}}, slots};
 `ifndef SYNTHESIS
-        always @(posedge clk)
-          if (!rst && cr && owned == {SW{1'b0}} && !take) begin
-            $display("ERROR kolo_router: credit with no packet outstanding port %0d vc %0d (%m)",
-                     PORT, VC);
-            $fatal;
-          end
+`include "kolo_assert.vh"
+        // a credit with no packet holding a slot (beyond the flits sent)
+        always @(posedge clk) if (!rst) `KOLO_ASSERT(!(cr && owned == {SW{1'b0}} && !take));
 `endif
 `ifdef FORMAL
         // the slots and the flit credits agree: the flits still owed are the

@@ -358,11 +358,9 @@ module kolo_svc #(
     end
   end
 `ifndef SYNTHESIS
-  always @(posedge clk)
-    if (!rst && sp_fault && sp_pend && !sp_act) begin
-      $display("ERROR: kolo_svc: sp_fault pulses less than 2 cycles apart (one fault would be lost)");
-      $fatal;
-    end
+`include "kolo_assert.vh"
+  // sp_fault pulses at least 2 cycles apart (closer, one fault would be lost)
+  always @(posedge clk) if (!rst) `KOLO_ASSERT(!(sp_fault && sp_pend && !sp_act));
 `endif
 
   // ---- links --------------------------------------------------------------------------------

@@ -114,6 +114,7 @@ typedef struct kolo_dev kolo_dev;
 
 /* Open an NI. uri:
  *   "sim"               the simulator's NI of this PE (under kolo-run)
+ *   "sim:<PE>"          the NI of PE <PE> of a kolo-sim --server (KOLO_SIM_SHM names it)
  *   "vfio:<pci-bdf>"    a board bound to vfio-pci, e.g. vfio:0000:03:00.0
  *                       (the domain may be left out: vfio:03:00.0)
  *   NULL or ""          env KOLO_DEVICE, else "sim" when KOLO_SIM_SHM is set
@@ -153,6 +154,9 @@ int kolo_dev_node_valid(const kolo_dev *dev, uint16_t node);
 uint16_t kolo_dev_node_of_index(const kolo_dev *dev, unsigned index);
 /* Read a BAR0 register (4 or 8 bytes; statistics, STATUS...). */
 int kolo_dev_read_reg(kolo_dev *dev, uint32_t off, unsigned size, uint64_t *val);
+/* Write a BAR0 register (4 or 8 bytes): tools (kolo-ctl write); programs use
+ * the calls below, which own the NI's registers. */
+int kolo_dev_write_reg(kolo_dev *dev, uint32_t off, unsigned size, uint64_t val);
 /* The kolo_sim_client of a "sim" device, else NULL (for launch-time data:
  * PE number, exchange area; see sw/lib/kolo_sim_client.h). */
 void *kolo_dev_sim_client(kolo_dev *dev);

@@ -136,6 +136,7 @@ int kolo_route_path_to(const kolo_topo *t, uint16_t src, uint16_t dst, uint32_t 
 #define KOLO_E_WRONG (-4)    /* ejects at a node other than the destination */
 #define KOLO_E_CYCLE (-5)    /* deadlock check found a cycle */
 #define KOLO_E_NOSPACE (-6)  /* workspace too small */
+#define KOLO_E_CERT (-9)     /* a deadlock certificate does not hold for the table set */
 const char *kolo_route_strerror(int code);
 
 /* ---- deadlock check --------------------------------------------------------
@@ -166,6 +167,56 @@ typedef struct {
 size_t kolo_deadlock_workspace_size(const kolo_topo *t);
 int kolo_deadlock_check(const kolo_topo *t, const kolo_route_entry *tables, void *workspace,
                         size_t workspace_size, kolo_deadlock_report *report);
+
+/* ---- deadlock certificates ----------------------------------------------------
+ * What an accepted table set's freedom from deadlock rests on, in a form that
+ * a separate checker verifies (kolo_deadlock_cert_check, sw/route/kolo_cert.c):
+ * - rank: a total order of the rings of the topology that every dependency
+ *   between two rings follows: a packet that leaves one router through a port
+ *   of ring r and the next router through a port of another ring r' (a turn,
+ *   or a U-turn into the opposite direction) has rank[r] < rank[r'];
+ * - bubble: the rings named as bubble rings, in which some packet continues
+ *   (leaves two routers in a row through the same ring and direction). The
+ *   cyclic dependencies inside such a ring are broken by the routers' bubble
+ *   rule (a packet enters a ring's escape VC only with room for two maximum
+ *   packets), proved on the router RTL in formal/ (formal/README.md).
+ * Rings are indexed by slot (dim * 2 + minus) * 256 + a * 16 + b (kolo_ring's
+ * fields; a, b the other two coordinates in x, y, z order), which is
+ * port * 256 + a * 16 + b for the port that travels the ring. */
+#define KOLO_RING_SLOTS 1536
+#define KOLO_RANK_NONE 0xffffu
+typedef struct {
+    kolo_topo topo;
+    uint16_t n_rings;                /* rings of the topology: ranks 0 .. n_rings-1 */
+    uint16_t n_bubble;               /* rings named bubble rings */
+    uint16_t rank[KOLO_RING_SLOTS];  /* KOLO_RANK_NONE: not a ring of the topology */
+    uint8_t bubble[KOLO_RING_SLOTS]; /* 1: bubble ring */
+} kolo_deadlock_cert;
+/* ring slot of the ring a packet travels when it leaves node through network
+ * port; KOLO_RING_SLOTS for any other port */
+unsigned kolo_ring_slot_of(uint16_t node, int port);
+/* kolo_deadlock_check that also fills cert (when not NULL) if the set passes */
+int kolo_deadlock_check_cert(const kolo_topo *t, const kolo_route_entry *tables, void *workspace,
+                             size_t workspace_size, kolo_deadlock_report *report,
+                             kolo_deadlock_cert *cert);
+
+typedef struct {
+    uint32_t paths;      /* valid entries whose paths were walked */
+    uint32_t hops;       /* network hops walked */
+    uint32_t turns;      /* dependencies between two rings checked against the ranks */
+    uint32_t continuing; /* dependencies inside a ring checked against the bubble rings */
+    uint16_t src, dst;   /* on failure: the entry whose path breaks the certificate */
+    uint16_t from, to;   /* ... and the ring slots of the dependency (to = from: not a bubble ring) */
+} kolo_cert_report;
+/* The separate checker: walks every valid entry's deterministic path hop by
+ * hop (kolo_route_det_port, kolo_route_advance, kolo_neighbor: the routing
+ * function formal/route proves equal to the router RTL) and checks each
+ * dependency against the certificate; also that the ranks are a permutation
+ * of the topology's rings and that bubble rings are rings of it. KOLO_OK, or
+ * KOLO_E_CERT (report says where), or the path error of a bad entry
+ * (KOLO_E_ARG, KOLO_E_PORT, KOLO_E_WRONG). */
+int kolo_deadlock_cert_check(const kolo_topo *t, const kolo_route_entry *tables,
+                             const kolo_deadlock_cert *cert, kolo_cert_report *report);
 
 
 /* ---- routing around faults -------------------------------------------------

@@ -21,6 +21,20 @@
  * and C++ (simulator), so it uses the GCC builtins, not _Atomic.
  * A PE that spins checks sim_alive now and then and gives up (exit 3) when
  * the simulator has gone.
+ *
+ * Deterministic co-simulation (det = 1, kolo-sim --det): simulated time
+ * advances only while every live PE is blocked on the simulator, so the
+ * cycles a program takes do not depend on how fast the PEs run. A PE in a
+ * wait whose condition only the simulator can change (its memory, a read's
+ * answer, ring space) first loads dma_seq, checks its condition, and if it
+ * must go on waiting stores wait_seen = that value, then wait_state =
+ * KOLO_PE_WAITING (release), bumps pe_event and sleeps on dma_seq (futex).
+ * The simulator bumps a PE's dma_seq (release, futex wake) after each write
+ * into it: DMA writes, read answers, ring space freed in a full ring. A PE
+ * counts as blocked when wait_state is WAITING and wait_seen equals dma_seq:
+ * it has looked at its condition since the simulator last changed anything
+ * it can see. Leaving the wait stores wait_state = KOLO_PE_COMPUTING. A PE
+ * that writes exchange data other PEs wait on bumps every PE's dma_seq too.
  */
 #ifndef KOLO_SIM_SHM_H
 #define KOLO_SIM_SHM_H
@@ -33,7 +47,7 @@ extern "C" {
 #endif
 
 #define KOLO_SIM_MAGIC 0x314D49534F4C4F4Bull /* "KOLOSIM1" little-endian */
-#define KOLO_SIM_VERSION 1u
+#define KOLO_SIM_VERSION 2u
 #define KOLO_SIM_RING 256u /* MMIO requests per PE ring, power of two */
 
 enum kolo_mmio_kind {
@@ -63,6 +77,7 @@ typedef struct {
 } kolo_mmio_ring;
 
 enum kolo_pe_state { KOLO_PE_NONE = 0, KOLO_PE_RUNNING = 1, KOLO_PE_EXITED = 2 };
+enum kolo_pe_wait { KOLO_PE_COMPUTING = 0, KOLO_PE_WAITING = 1 };
 
 /* Start-up exchange (like PMI): written by PE i, read by any PE. */
 typedef struct {
@@ -73,7 +88,10 @@ typedef struct {
     uint32_t pad;
     uint64_t info[16]; /* free for the library (symmetric bases, keys) */
     uint32_t info_ready; /* (atomic) */
-    uint32_t pad2[15];
+    uint32_t wait_state; /* (atomic) enum kolo_pe_wait, written by the PE */
+    uint32_t wait_seen;  /* the dma_seq the PE saw before its last look at its condition */
+    uint32_t dma_seq;    /* (atomic, futex) bumped by kolo-sim after each write into the PE */
+    uint32_t pad2[12];
 } kolo_pe_slot;
 
 typedef struct {
@@ -88,7 +106,11 @@ typedef struct {
     uint32_t core_mhz;           /* core clock of the simulation (250) */
     int32_t exit_request; /* (atomic) shmem_global_exit: status + 1, 0 = none */
     uint32_t startup_count; /* (atomic) PEs that finished start-up */
-    uint8_t pad3[20];
+    uint32_t det;           /* 1: deterministic co-simulation (see above) */
+    uint32_t pe_event;      /* (atomic, futex) bumped by a PE that starts waiting */
+    uint32_t server;        /* 1: kolo-sim --server: PEs started by someone else claim
+                               their slot (state NONE -> RUNNING, compare and swap) */
+    uint8_t pad3[8];
     /* then npes kolo_pe_slot, then npes kolo_mmio_ring */
 } kolo_sim_shm;
 

@@ -41,10 +41,20 @@ static void sim_progress(void *u, unsigned long n) {
 
 static void sim_close(void *u) { kolo_sim_detach((kolo_sim_client *)u); }
 
-int kolo_sim_backend_open(kolo_dev *d, char *err, size_t errlen) {
+/* waits on completions: the simulator's deterministic mode sees them (kolo_sim_client.h) */
+static uint32_t sim_wait_begin(void *u) { return kolo_sim_wait_begin((kolo_sim_client *)u); }
+static void sim_wait_idle(void *u, uint32_t seq, unsigned long *n) {
+    if (kolo_sim_deterministic((kolo_sim_client *)u))
+        kolo_sim_wait_idle((kolo_sim_client *)u, seq, n);
+    else
+        sim_progress(u, (*n)++);
+}
+static void sim_wait_end(void *u) { kolo_sim_wait_end((kolo_sim_client *)u); }
+
+int kolo_sim_backend_open(kolo_dev *d, int pe, char *err, size_t errlen) {
     static const kolo_backend be = {"sim", sim_write, sim_read, NULL, NULL, sim_progress, sim_close};
     char msg[256] = "";
-    kolo_sim_client *c = kolo_sim_attach(msg, sizeof msg);
+    kolo_sim_client *c = kolo_sim_attach_pe(pe, msg, sizeof msg);
     if (!c) {
         kolo_set_err(err, errlen, "kolo_open(sim): %s", msg);
         return KOLO_E_NODEV;
@@ -52,6 +62,9 @@ int kolo_sim_backend_open(kolo_dev *d, char *err, size_t errlen) {
     d->be = be;
     d->user = c;
     d->sim_client = c;
+    d->wait_begin = sim_wait_begin;
+    d->wait_idle = sim_wait_idle;
+    d->wait_end = sim_wait_end;
     snprintf(d->name, sizeof d->name, "sim");
     return 0;
 }

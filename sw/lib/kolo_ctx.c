@@ -148,30 +148,36 @@ typedef int (*wait_cond)(kolo_ctx *c, const void *arg);
 static int wait_for(kolo_ctx *c, wait_cond cond, const void *arg) {
     unsigned long n = 0;
     double t0 = 0;
+    int rc = 0;
     for (;;) {
-        int rc;
+        /* what the device has written so far (before looking: kolo_sim_client.h) */
+        uint32_t seq = kolo_wait_begin(c->dev);
         if (cond(c, arg))
-            return 0;
+            break;
         if (poll_cq(c) > 0)
             continue;
-        if (c->stopped)
-            return c->stopped;
+        if (c->stopped) {
+            rc = c->stopped;
+            break;
+        }
         if (cond(c, arg))
-            return 0;
+            break;
         if (n == 0 && c->dev->wait_timeout > 0)
             t0 = kolo_now();
         pthread_mutex_unlock(&c->lock); /* other threads may post and poll meanwhile */
-        rc = kolo_wait_step(c->dev, &n, t0);
+        rc = kolo_wait_step(c->dev, &n, t0, seq);
         pthread_mutex_lock(&c->lock);
         if (rc)
-            return rc;
+            break;
         /* now and then look at STATUS: a stopped queue never completes */
         if (n >= 4096 && (n & 1023) == 0) {
             rc = check_status(c);
             if (rc)
-                return rc;
+                break;
         }
     }
+    kolo_wait_end(c->dev);
+    return rc;
 }
 
 static int cond_slot_free(kolo_ctx *c, const void *arg) {

@@ -118,12 +118,23 @@ void kolo_backoff(unsigned long n) {
     }
 }
 
-int kolo_wait_step(kolo_dev *d, unsigned long *n, double t0) {
-    unsigned long i = (*n)++;
-    if (d->be.progress)
-        d->be.progress(d->user, i);
-    else
-        kolo_backoff(i);
+uint32_t kolo_wait_begin(kolo_dev *d) { return d->wait_begin ? d->wait_begin(d->user) : 0; }
+void kolo_wait_end(kolo_dev *d) {
+    if (d->wait_end)
+        d->wait_end(d->user);
+}
+
+int kolo_wait_step(kolo_dev *d, unsigned long *n, double t0, uint32_t seq) {
+    unsigned long i = *n;
+    if (d->wait_idle) {
+        d->wait_idle(d->user, seq, n);
+    } else {
+        (*n)++;
+        if (d->be.progress)
+            d->be.progress(d->user, i);
+        else
+            kolo_backoff(i);
+    }
     if (d->wait_timeout > 0 && (i & 63) == 63 && kolo_now() - t0 > d->wait_timeout)
         return KOLO_E_TIMEOUT;
     return 0;
@@ -264,11 +275,24 @@ int kolo_open(const char *uri, kolo_dev **out, char *err, size_t errlen) {
         return KOLO_E_NOMEM;
     }
     if (!strcmp(uri, "sim")) {
-        rc = kolo_sim_backend_open(d, err, errlen);
+        rc = kolo_sim_backend_open(d, -1, err, errlen);
+    } else if (!strncmp(uri, "sim:", 4)) {
+        char *end;
+        long pe = strtol(uri + 4, &end, 10);
+        if (end == uri + 4 || *end || pe < 0 || pe > 65535) {
+            kolo_set_err(err, errlen, "kolo_open: bad device \"%s\" (sim:<PE>)", uri);
+            rc = KOLO_E_INVAL;
+        } else {
+            rc = kolo_sim_backend_open(d, (int)pe, err, errlen);
+        }
     } else if (!strncmp(uri, "vfio:", 5)) {
         rc = kolo_vfio_backend_open(d, uri + 5, err, errlen);
+    } else if (!strncmp(uri, "uart:", 5)) {
+        rc = kolo_uart_backend_open(d, uri + 5, err, errlen);
     } else {
-        kolo_set_err(err, errlen, "kolo_open: unknown device \"%s\" (want \"sim\" or \"vfio:<bdf>\")",
+        kolo_set_err(err, errlen,
+                     "kolo_open: unknown device \"%s\" (want \"sim\", \"sim:<PE>\", \"vfio:<bdf>\" or "
+                     "\"uart:<tty>[@baud]\")",
                      uri);
         rc = KOLO_E_INVAL;
     }
@@ -346,6 +370,12 @@ int kolo_dev_read_reg(kolo_dev *d, uint32_t off, unsigned size, uint64_t *val) {
     if (!d || !val || (size != 4 && size != 8) || (off & (size - 1)) || off >= KOLO_BAR0_SIZE)
         return KOLO_E_INVAL;
     return d->be.mmio_read(d->user, 0, off, size, val) ? KOLO_E_IO : 0;
+}
+
+int kolo_dev_write_reg(kolo_dev *d, uint32_t off, unsigned size, uint64_t val) {
+    if (!d || (size != 4 && size != 8) || (off & (size - 1)) || off >= KOLO_BAR0_SIZE)
+        return KOLO_E_INVAL;
+    return d->be.mmio_write(d->user, 0, off, &val, size) ? KOLO_E_IO : 0;
 }
 
 /* ---- DMA memory ------------------------------------------------------------- */

@@ -47,6 +47,11 @@ struct kolo_dev {
     kolo_ctx *ctx_open[KOLO_NI_NUM_CTX];
     void *sim_client; /* kolo_sim_client of the "sim" backend */
     pthread_mutex_t lock; /* (recursive) regions, windows, the table of open contexts */
+    /* waits on the device (the simulator's deterministic mode: kolo_sim_client.h);
+     * NULL: plain back-off */
+    uint32_t (*wait_begin)(void *user);
+    void (*wait_idle)(void *user, uint32_t seq, unsigned long *n);
+    void (*wait_end)(void *user);
     double wait_timeout; /* seconds, 0 = none (env KOLO_WAIT_TIMEOUT) */
 };
 
@@ -86,8 +91,10 @@ struct kolo_ctx {
 };
 
 /* backends */
-int kolo_sim_backend_open(kolo_dev *dev, char *err, size_t errlen);
+/* pe: the slot (kolo-sim --server: the launcher's rank), -1: KOLO_PE */
+int kolo_sim_backend_open(kolo_dev *dev, int pe, char *err, size_t errlen);
 int kolo_vfio_backend_open(kolo_dev *dev, const char *bdf, char *err, size_t errlen);
+int kolo_uart_backend_open(kolo_dev *dev, const char *spec, char *err, size_t errlen);
 
 /* helpers shared by the files of the library */
 void kolo_set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -96,9 +103,14 @@ int kolo_mmio_w32(kolo_dev *d, uint32_t off, uint32_t v);
 int kolo_mmio_w64(kolo_dev *d, uint32_t off, uint64_t v);
 int kolo_mmio_r32(kolo_dev *d, uint32_t off, uint32_t *v);
 int kolo_mmio_r64(kolo_dev *d, uint32_t off, uint64_t *v);
-/* one iteration of a wait loop; returns KOLO_E_TIMEOUT once the wait (start
- * time t0, from kolo_now()) has lasted longer than dev->wait_timeout */
-int kolo_wait_step(kolo_dev *d, unsigned long *n, double t0);
+/* A wait loop on the device:
+ *     for (;;) { seq = kolo_wait_begin(d); if (cond) break; rc = kolo_wait_step(d, &n, t0, seq); ... }
+ *     kolo_wait_end(d);
+ * kolo_wait_step returns KOLO_E_TIMEOUT once the wait (start time t0, from
+ * kolo_now()) has lasted longer than dev->wait_timeout */
+uint32_t kolo_wait_begin(kolo_dev *d);
+int kolo_wait_step(kolo_dev *d, unsigned long *n, double t0, uint32_t seq);
+void kolo_wait_end(kolo_dev *d);
 double kolo_now(void);
 /* backend-neutral default back-off */
 void kolo_backoff(unsigned long n);

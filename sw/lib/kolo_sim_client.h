@@ -35,6 +35,10 @@ typedef struct kolo_sim_client kolo_sim_client;
  * writes a message into err (if not NULL) when not running under kolo-sim or
  * the segment is not usable. Marks the PE running and records its pid. */
 kolo_sim_client *kolo_sim_attach(char *err, size_t errlen);
+/* The same for PE pe (kolo-sim --server: the launcher's rank; -1: KOLO_PE).
+ * Under a server the PE claims its slot (an error if it is taken) and lets
+ * the simulator trace it (Yama's PR_SET_PTRACER, for process_vm_*). */
+kolo_sim_client *kolo_sim_attach_pe(int pe, char *err, size_t errlen);
 /* Marks the PE exited and unmaps the segment; c may be NULL. */
 void kolo_sim_detach(kolo_sim_client *c);
 
@@ -56,6 +60,31 @@ unsigned kolo_sim_core_mhz(const kolo_sim_client *c);
 /* Start-up exchange area of PE pe (NULL if pe >= npes): info[] and
  * info_ready are free for the library (use __atomic builtins on info_ready). */
 kolo_pe_slot *kolo_sim_slot(kolo_sim_client *c, unsigned pe);
+
+/* Waiting on the simulator. A wait whose condition only the simulator can
+ * change (memory its NI writes, completions) goes
+ *     unsigned long n = 0;
+ *     for (;;) {
+ *         uint32_t seq = kolo_sim_wait_begin(c);
+ *         if (condition)
+ *             break;
+ *         kolo_sim_wait_idle(c, seq, &n);
+ *     }
+ *     kolo_sim_wait_end(c);
+ * Under kolo-sim --det the PE then counts as blocked, and simulated time moves
+ * on only while every PE is (kolo_sim_shm.h); otherwise wait_idle backs off
+ * (spin, yield, short sleeps). A wait on something other PEs change through
+ * the exchange area uses them too if the writer calls kolo_sim_shm_post. Only
+ * one thread of a PE takes part; with a second, the PE falls back to plain
+ * waiting (deterministic no more). */
+uint32_t kolo_sim_wait_begin(kolo_sim_client *c);
+void kolo_sim_wait_idle(kolo_sim_client *c, uint32_t seq, unsigned long *n);
+void kolo_sim_wait_end(kolo_sim_client *c);
+/* 1 under kolo-sim --det */
+int kolo_sim_deterministic(const kolo_sim_client *c);
+/* After writing shared state that other PEs wait on (kolo_sim_slot info):
+ * wakes their waits, which may then use the wait calls above too. */
+void kolo_sim_shm_post(kolo_sim_client *c);
 
 /* shmem_global_exit: asks kolo-sim to end every PE; kolo-run then returns
  * status. Flushes stdio and exits this process with status; does not return. */

@@ -234,6 +234,8 @@ const char *kolo_route_strerror(int code) {
         return "connected pair without a route";
     case KOLO_E_FAULT:
         return "route crosses a failed link or node";
+    case KOLO_E_CERT:
+        return "the deadlock certificate does not hold for the table set";
     default:
         return "unknown error";
     }
@@ -248,7 +250,7 @@ const char *kolo_route_strerror(int code) {
  * edges of ring r are the turns out of r's port at r's nodes. Iterative DFS,
  * three colours, an explicit stack that also yields the cycle.
  */
-#define RING_SLOTS (6u * 256u)
+#define RING_SLOTS KOLO_RING_SLOTS
 
 enum { WHITE = 0, GRAY = 1, BLACK = 2 };
 
@@ -278,6 +280,10 @@ static unsigned ring_of(uint16_t node, int port) {
     int d = KOLO_PORT_DIM(port), da, db;
     other_dims(d, &da, &db);
     return (unsigned)port * 256u + c.c[da] * 16u + c.c[db];
+}
+
+unsigned kolo_ring_slot_of(uint16_t node, int port) {
+    return (port < 0 || port >= KOLO_PORT_LOCAL) ? KOLO_RING_SLOTS : ring_of(node, port);
 }
 
 /* node at position k along ring r */
@@ -321,7 +327,7 @@ static unsigned popcount64(uint64_t v) {
  * KOLO_E_WRONG or KOLO_OK (turns recorded). test_deadlock cross-checks it
  * against a hop-by-hop checker. */
 static int path_turns(const kolo_topo *t, uint16_t src, uint16_t dst, uint32_t rs,
-                      uint64_t *turns) {
+                      uint64_t *turns, uint8_t *bubble) {
     kolo_coord sc = kolo_node_coord(src);
     unsigned c[3], d, k;
     int seg_port[8], prev = -1;
@@ -357,6 +363,10 @@ static int path_turns(const kolo_topo *t, uint16_t src, uint16_t dst, uint32_t r
             pending_bits[n_pending] = (uint64_t)1u << (prev * 6 + port);
             pending_node[n_pending++] = c[0] + t->size[0] * (c[1] + t->size[1] * c[2]);
         }
+        /* two hops in a row in this ring (in the segment, or across two
+         * segments through the same port): the bubble rule's case */
+        if (bubble && (seg_len[k] > 1 || port == prev))
+            bubble[ring_of((uint16_t)(c[0] + 16u * c[1] + 256u * c[2]), port)] = 1;
         d = (unsigned)KOLO_PORT_DIM(port);
         size = t->size[d];
         c[d] = KOLO_PORT_MINUS(port) ? (c[d] + size - seg_len[k] % size) % size
@@ -371,7 +381,8 @@ static int path_turns(const kolo_topo *t, uint16_t src, uint16_t dst, uint32_t r
 }
 
 /* DFS from root; returns KOLO_E_CYCLE with the report filled, or KOLO_OK */
-static int dl_visit(const kolo_topo *t, dl_work *w, unsigned root, kolo_deadlock_report *rep) {
+static int dl_visit(const kolo_topo *t, dl_work *w, unsigned root, kolo_deadlock_report *rep,
+                    uint16_t *finish, unsigned *n_finished) {
     int top = 0;
     w->stack[0] = (uint16_t)root;
     w->iter[0] = 0;
@@ -410,6 +421,10 @@ static int dl_visit(const kolo_topo *t, dl_work *w, unsigned root, kolo_deadlock
         }
         if (!pushed) {
             w->color[r] = BLACK;
+            /* every ring r reaches is finished before r: reverse finishing
+             * order is a topological order of the ring graph */
+            if (finish)
+                finish[r] = (uint16_t)(*n_finished)++;
             top--;
         }
     }
@@ -418,7 +433,13 @@ static int dl_visit(const kolo_topo *t, dl_work *w, unsigned root, kolo_deadlock
 
 int kolo_deadlock_check(const kolo_topo *t, const kolo_route_entry *tables, void *workspace,
                         size_t workspace_size, kolo_deadlock_report *report) {
-    unsigned nodes = kolo_topo_nodes(t), i, j, r;
+    return kolo_deadlock_check_cert(t, tables, workspace, workspace_size, report, 0);
+}
+
+int kolo_deadlock_check_cert(const kolo_topo *t, const kolo_route_entry *tables, void *workspace,
+                             size_t workspace_size, kolo_deadlock_report *report,
+                             kolo_deadlock_cert *cert) {
+    unsigned nodes = kolo_topo_nodes(t), i, j, r, n_finished = 0;
     uintptr_t base;
     dl_work w;
     uint32_t paths = 0, turns = 0, rings = 0;
@@ -441,6 +462,14 @@ int kolo_deadlock_check(const kolo_topo *t, const kolo_route_entry *tables, void
         w.turns[i] = 0;
     for (r = 0; r < RING_SLOTS; r++)
         w.color[r] = WHITE;
+    if (cert) {
+        cert->topo = *t;
+        cert->n_rings = cert->n_bubble = 0;
+        for (r = 0; r < RING_SLOTS; r++) {
+            cert->rank[r] = KOLO_RANK_NONE;
+            cert->bubble[r] = 0;
+        }
+    }
 
     for (i = 0; i < nodes; i++) {
         uint16_t src = kolo_node_id_of_index(t, i);
@@ -449,7 +478,7 @@ int kolo_deadlock_check(const kolo_topo *t, const kolo_route_entry *tables, void
             int rc;
             if (!(e & KOLO_RE_VALID))
                 continue;
-            rc = path_turns(t, src, kolo_node_id_of_index(t, j), e, w.turns);
+            rc = path_turns(t, src, kolo_node_id_of_index(t, j), e, w.turns, cert ? cert->bubble : 0);
             if (rc != KOLO_OK) {
                 if (report) {
                     report->src = src;
@@ -474,8 +503,17 @@ int kolo_deadlock_check(const kolo_topo *t, const kolo_route_entry *tables, void
     for (r = 0; r < RING_SLOTS; r++) {
         if (!ring_in_topo(t, r) || w.color[r] != WHITE)
             continue;
-        if (dl_visit(t, &w, r, report) != KOLO_OK)
+        if (dl_visit(t, &w, r, report, cert ? cert->rank : 0, &n_finished) != KOLO_OK)
             return KOLO_E_CYCLE;
+    }
+    if (cert) {
+        /* rank = reverse finishing order: every turn goes to a higher rank */
+        cert->n_rings = (uint16_t)n_finished;
+        for (r = 0; r < RING_SLOTS; r++) {
+            if (cert->rank[r] != KOLO_RANK_NONE)
+                cert->rank[r] = (uint16_t)(n_finished - 1u - cert->rank[r]);
+            cert->n_bubble = (uint16_t)(cert->n_bubble + cert->bubble[r]);
+        }
     }
     return KOLO_OK;
 }

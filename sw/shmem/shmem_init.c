@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "kolo_sim_client.h"
+#include "kolo_svc_regs.h"
 #include "shmemx.h"
 
 kshmem_state kshmem = {.lock = PTHREAD_MUTEX_INITIALIZER, .coll_lock = PTHREAD_MUTEX_INITIALIZER};
@@ -37,6 +38,7 @@ struct kshmem_ctx kshmem_ctx_default = {KSHMEM_CTX_MAGIC, 1, &kshmem_team_world,
 #define KSHMEM_SCRATCH (1u << 20)
 #define KSHMEM_WIN_DATA 0
 #define KSHMEM_WIN_HEAP 1
+#define KSHMEM_BAR0_SVC 0x8000u /* the service block's registers behind BAR0 (a kolo_node: ni.md) */
 
 /* ---- errors ---------------------------------------------------------------------- */
 void kshmem_fatal(const char *fmt, ...) {
@@ -123,9 +125,19 @@ size_t kshmem_bytes(const char *fn, size_t nelems, size_t es) {
     return nelems * es;
 }
 
-void kshmem_wait_step(unsigned long *n) {
-    unsigned long i = (*n)++;
-    if ((i & 7) == 0 && kshmem.ctx) {
+/* a wait on what the NI writes: the simulator's deterministic mode counts this
+ * PE as blocked while it is in one (kolo_sim_client.h); elsewhere a back-off */
+void kshmem_wait_look(kshmem_waiter *w) {
+    if (kshmem.sim)
+        w->seq = kolo_sim_wait_begin((kolo_sim_client *)kshmem.sim);
+}
+
+void kshmem_wait_step(kshmem_waiter *w) {
+    int det = kshmem.sim && kolo_sim_deterministic((kolo_sim_client *)kshmem.sim);
+    /* progress every 8 steps; under --det only when the simulator wrote something
+     * since the last time (a wake-up for nothing must not send MMIO: the cycle it
+     * reaches the NI would depend on the wall clock) */
+    if ((det ? (w->n == 0 || w->seq != w->last) : (w->n & 7) == 0) && kshmem.ctx) {
         int err;
         kolo_progress(kshmem.ctx); /* keep the completion queue drained */
         /* a posted operation of ours failed (e.g. its destination became
@@ -135,6 +147,21 @@ void kshmem_wait_step(unsigned long *n) {
             kshmem_fatal("an earlier operation failed while waiting: %s (libkolo error %d)",
                          kolo_strerror(err), err);
     }
+    w->last = w->seq;
+    if (det)
+        kolo_sim_wait_idle((kolo_sim_client *)kshmem.sim, w->seq, &w->n);
+    else
+        kshmem_backoff(&w->n);
+}
+
+void kshmem_wait_end(kshmem_waiter *w) {
+    (void)w;
+    if (kshmem.sim)
+        kolo_sim_wait_end((kolo_sim_client *)kshmem.sim);
+}
+
+void kshmem_backoff(unsigned long *n) {
+    unsigned long i = (*n)++;
     if (i < 16) {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
@@ -203,8 +230,11 @@ static void at_exit_finalize(void) {
         shmem_finalize();
 }
 
+static kshmem_launch launch;
+
 static void init_common(const char *fn, int level) {
-    char err[512];
+    char err[512], uri[32];
+    int netboot;
     kolo_sim_client *sim;
     kolo_pe_slot *slot;
     seg_range seg = {0, 0};
@@ -225,18 +255,51 @@ static void init_common(const char *fn, int level) {
         pthread_mutexattr_destroy(&ma);
     }
     kshmem.thread_level = level;
-    rc = kolo_open(NULL, &kshmem.dev, err, sizeof err);
+    kshmem_launch_detect(&launch);
+    /* the device: kolo-sim's NI of this PE (kolo-run), the NI of PE <rank> of a
+     * kolo-sim --server (KOLO_SIM_SHM without KOLO_PE), or KOLO_DEVICE (a card) */
+    if (!getenv("KOLO_DEVICE") && getenv("KOLO_SIM_SHM") && !getenv("KOLO_PE")) {
+        snprintf(uri, sizeof uri, "sim:%d", launch.rank);
+        rc = kolo_open(uri, &kshmem.dev, err, sizeof err);
+    } else {
+        rc = kolo_open(NULL, &kshmem.dev, err, sizeof err);
+    }
     if (rc)
-        kshmem_fatal("shmem_init: %s", err);
+        kshmem_fatal("shmem_init: %s (run under kolo-run, start the PEs against a kolo-sim --server "
+                     "with KOLO_SIM_SHM, or name a card with KOLO_DEVICE=vfio:<bdf>)",
+                     err);
     sim = (kolo_sim_client *)kolo_dev_sim_client(kshmem.dev);
-    if (!sim)
-        kshmem_fatal("shmem_init: device %s has no launcher: OpenSHMEM on kolo runs under kolo-run "
-                     "(kolo-sim) only",
-                     kolo_dev_backend(kshmem.dev));
     kshmem.sim = sim;
-    kshmem.me = (int)kolo_sim_pe(sim);
-    kshmem.npes = (int)kolo_sim_npes(sim);
+    netboot = !(sim && getenv("KOLO_PE")); /* kolo-run's PEs use kolo-sim's exchange area */
+    if (!netboot) {
+        kshmem.me = (int)kolo_sim_pe(sim);
+        kshmem.npes = (int)kolo_sim_npes(sim);
+    } else {
+        kshmem.me = launch.rank;
+        kshmem.npes = launch.size;
+        if (sim && (int)kolo_sim_npes(sim) != launch.size)
+            kshmem_fatal("shmem_init: the launcher (%s) started %d PEs, the kolo-sim server (%s) "
+                         "serves %u",
+                         launch.name, launch.size, getenv("KOLO_SIM_SHM"), kolo_sim_npes(sim));
+        if (!sim && launch.local_size > 1)
+            kshmem_fatal("shmem_init: the launcher (%s) started %d PEs on host %s, and kolo runs "
+                         "one PE per node (card): start one per host (mpirun --map-by ppr:1:node, "
+                         "mpiexec -ppn 1, srun --ntasks-per-node=1) and use threads",
+                         launch.name, launch.local_size, launch.host);
+    }
+    /* this PE's node: the card's (the NI's NODE_ID, which the service block
+     * writes; where the service block's registers are behind BAR0, it must agree) */
     kshmem.my_node = kolo_dev_node_id(kshmem.dev);
+    {
+        uint64_t id = 0, svc_node = 0;
+        if (!kolo_dev_read_reg(kshmem.dev, KSHMEM_BAR0_SVC + KOLO_SVC_SYS_ID, 4, &id) &&
+            id == KOLO_SVC_SYS_ID_RESET &&
+            !kolo_dev_read_reg(kshmem.dev, KSHMEM_BAR0_SVC + KOLO_SVC_SYS_NODE_ID, 4, &svc_node) &&
+            (svc_node & 0xfff) != kshmem.my_node)
+            kshmem_fatal("shmem_init: the NI says node %#x, the service block node %#llx: the card "
+                         "is not set up",
+                         kshmem.my_node, (unsigned long long)(svc_node & 0xfff));
+    }
     rc = kolo_ctx_open(kshmem.dev, NULL, &kshmem.ctx);
     if (rc)
         kshmem_fatal("shmem_init: opening the NI context: %s", kolo_strerror(rc));
@@ -303,39 +366,49 @@ static void init_common(const char *fn, int level) {
     if (!kshmem.sync_expect || !kshmem.peer)
         kshmem_fatal("shmem_init: out of memory");
 
-    /* publish, then collect everyone's */
-    slot = kolo_sim_slot(sim, (unsigned)kshmem.me);
-    slot->info[0] = KSHMEM_INFO_MAGIC;
-    slot->info[1] = kshmem.data_base;
-    slot->info[2] = kshmem.data_len;
-    slot->info[3] = kshmem.heap_base;
-    slot->info[4] = kshmem.heap_len;
-    slot->info[5] = (uint64_t)kdata | (uint64_t)kheap << 8;
-    slot->info[6] = kshmem.my_node;
-    __atomic_store_n(&slot->info_ready, 1u, __ATOMIC_RELEASE);
-    for (i = 0; i < kshmem.npes; i++) {
-        kolo_pe_slot *s = kolo_sim_slot(sim, (unsigned)i);
-        unsigned long n = 0;
-        while (!__atomic_load_n(&s->info_ready, __ATOMIC_ACQUIRE))
-            kshmem_wait_step(&n);
-        if (s->info[0] != KSHMEM_INFO_MAGIC)
-            kshmem_fatal("shmem_init: PE %d is not running this OpenSHMEM library", i);
-        if (s->info[2] != kshmem.data_len)
-            kshmem_fatal("shmem_init: PE %d has %llu bytes of static data, this PE %zu (not the "
-                         "same program?)",
-                         i, (unsigned long long)s->info[2], kshmem.data_len);
-        if (s->info[4] != kshmem.heap_len)
-            kshmem_fatal("shmem_init: PE %d has a symmetric heap of %llu bytes, this PE %zu "
-                         "(SHMEM_SYMMETRIC_SIZE differs?)",
-                         i, (unsigned long long)s->info[4], kshmem.heap_len);
-        kshmem.peer[i].data_base = s->info[1];
-        kshmem.peer[i].heap_base = s->info[3];
-        kshmem.peer[i].data_key = (uint8_t)s->info[5];
-        kshmem.peer[i].heap_key = (uint8_t)(s->info[5] >> 8);
-        kshmem.peer[i].node = (uint16_t)s->info[6];
-        if (!kolo_dev_node_valid(kshmem.dev, kshmem.peer[i].node))
-            kshmem_fatal("shmem_init: PE %d is on node %#x, outside the torus", i,
-                         kshmem.peer[i].node);
+    if (netboot) { /* over the network: the launcher gave only rank and size */
+        kshmem_boot_exchange(&launch, kdata, kheap);
+    } else { /* publish in kolo-sim's exchange area, then collect everyone's */
+        slot = kolo_sim_slot(sim, (unsigned)kshmem.me);
+        slot->info[0] = KSHMEM_INFO_MAGIC;
+        slot->info[1] = kshmem.data_base;
+        slot->info[2] = kshmem.data_len;
+        slot->info[3] = kshmem.heap_base;
+        slot->info[4] = kshmem.heap_len;
+        slot->info[5] = (uint64_t)kdata | (uint64_t)kheap << 8;
+        slot->info[6] = kshmem.my_node;
+        __atomic_store_n(&slot->info_ready, 1u, __ATOMIC_RELEASE);
+        kolo_sim_shm_post(sim); /* the others' waits look again */
+        for (i = 0; i < kshmem.npes; i++) {
+            kolo_pe_slot *s = kolo_sim_slot(sim, (unsigned)i);
+            unsigned long n = 0;
+            for (;;) {
+                uint32_t seq = kolo_sim_wait_begin(sim);
+                if (__atomic_load_n(&s->info_ready, __ATOMIC_ACQUIRE))
+                    break;
+                kolo_sim_wait_idle(sim, seq, &n);
+            }
+            kolo_sim_wait_end(sim);
+            if (s->info[0] != KSHMEM_INFO_MAGIC)
+                kshmem_fatal("shmem_init: PE %d is not running this OpenSHMEM library", i);
+            if (s->info[2] != kshmem.data_len)
+                kshmem_fatal("shmem_init: PE %d has %llu bytes of static data, this PE %zu (not the "
+                             "same program?)",
+                             i, (unsigned long long)s->info[2], kshmem.data_len);
+            if (s->info[4] != kshmem.heap_len)
+                kshmem_fatal("shmem_init: PE %d has a symmetric heap of %llu bytes, this PE %zu "
+                             "(SHMEM_SYMMETRIC_SIZE differs?)",
+                             i, (unsigned long long)s->info[4], kshmem.heap_len);
+            kshmem.peer[i].data_base = s->info[1];
+            kshmem.peer[i].heap_base = s->info[3];
+            kshmem.peer[i].data_key = (uint8_t)s->info[5];
+            kshmem.peer[i].heap_key = (uint8_t)(s->info[5] >> 8);
+            kshmem.peer[i].node = (uint16_t)s->info[6];
+            if (!kolo_dev_node_valid(kshmem.dev, kshmem.peer[i].node))
+                kshmem_fatal("shmem_init: PE %d is on node %#x, outside the torus", i,
+                             kshmem.peer[i].node);
+        }
+
     }
     kshmem_team_world.start = 0;
     kshmem_team_world.stride = 1;
@@ -352,9 +425,14 @@ static void init_common(const char *fn, int level) {
             atexit(at_exit_finalize);
         }
     }
+    kshmem_launch_debug(&launch,
+                        sim ? (netboot ? "sim (a kolo-sim --server: KOLO_SIM_SHM)" : "sim (kolo-run)")
+                            : kolo_dev_backend(kshmem.dev),
+                        netboot ? "over the network (NI window 15)" : "kolo-sim's exchange area");
     /* everyone's windows are open (published after opening); one barrier
      * checks the network end to end before the program starts */
     shmem_barrier_all();
+    kshmem_boot_done(); /* everyone is past the exchange */
 }
 
 void shmem_init(void) { init_common("shmem_init", SHMEM_THREAD_SINGLE); }

@@ -55,7 +55,25 @@ typedef struct {
     uint64_t data_base, heap_base;
     uint8_t data_key, heap_key;
     uint16_t node;
+    int known; /* its start-up record has arrived */
 } kshmem_peer;
+
+/* the launcher that started this PE (shmem_launch.c) */
+typedef struct {
+    const char *name; /* "kolo-run", "Open MPI", "MPICH (Hydra)", "Slurm", "none ..." */
+    int rank, size;
+    int local_rank, local_size; /* PEs on this host (-1: not said) */
+    int host_id, nhosts;        /* Slurm's node of this PE (-1: not said) */
+    char host[64];
+    char vars[160]; /* the variables it was read from, for SHMEM_DEBUG */
+} kshmem_launch;
+void kshmem_launch_detect(kshmem_launch *l);
+/* SHMEM_DEBUG=1: one line per PE (launcher, device, node, NI context) */
+void kshmem_launch_debug(const kshmem_launch *l, const char *device, const char *exchange);
+/* the start-up exchange over the network (shmem_boot.c): fills kshmem.peer */
+void kshmem_boot_exchange(const kshmem_launch *l, uint8_t kdata, uint8_t kheap);
+/* after the first barrier: the exchange window goes */
+void kshmem_boot_done(void);
 
 typedef struct {
     int initialized, finalized;
@@ -127,7 +145,28 @@ uint64_t kshmem_amo(const char *fn, const char *arg, kolo_ctx *kc, int op, unsig
                     void *dest, uint64_t operand, uint64_t compare, int pe);
 void kshmem_quiet(const char *fn, kolo_ctx *kc);
 void kshmem_sync_set(int start, int stride, int size);
-/* one wait-loop iteration: progress completions, back off */
-void kshmem_wait_step(unsigned long *n);
+/* A wait on memory the NI writes:
+ *     kshmem_waiter w = {0, 0, 0};
+ *     while (kshmem_wait_look(&w), !(condition))
+ *         kshmem_wait_step(&w);
+ *     kshmem_wait_end(&w);
+ * (kolo-sim --det counts the PE as blocked in it; kolo_sim_client.h). Each
+ * step polls completions and stops the run if an earlier operation failed. */
+typedef struct {
+    unsigned long n;
+    uint32_t seq, last;
+} kshmem_waiter;
+void kshmem_wait_look(kshmem_waiter *w);
+void kshmem_wait_step(kshmem_waiter *w);
+void kshmem_wait_end(kshmem_waiter *w);
+#define KSHMEM_WAIT_WHILE(cond)                                                                    \
+    do {                                                                                           \
+        kshmem_waiter w_ = {0, 0, 0};                                                              \
+        while (kshmem_wait_look(&w_), (cond))                                                      \
+            kshmem_wait_step(&w_);                                                                 \
+        kshmem_wait_end(&w_);                                                                      \
+    } while (0)
+/* a plain back-off (waits on other things than the NI) */
+void kshmem_backoff(unsigned long *n);
 
 #endif

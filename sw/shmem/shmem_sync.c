@@ -48,12 +48,10 @@ void kshmem_sync_set(int start, int stride, int size) {
         int to = start + ((r + d) % size) * stride;
         int from = start + ((r - d + size) % size) * stride;
         uint64_t want;
-        unsigned long n = 0;
         kshmem_amo("shmem_sync", "dest", NULL, KOLO_AMO_ADD, 8,
                    (void *)(uintptr_t)&kshmem.sync_recv[kshmem.me], 1, 0, to);
         want = ++kshmem.sync_expect[from];
-        while (__atomic_load_n(&kshmem.sync_recv[from], __ATOMIC_ACQUIRE) < want)
-            kshmem_wait_step(&n);
+        KSHMEM_WAIT_WHILE(__atomic_load_n(&kshmem.sync_recv[from], __ATOMIC_ACQUIRE) < want);
     }
 }
 
@@ -140,10 +138,8 @@ static void check_vec(const char *fn, int cmp, const void *ivars, size_t nelems,
         return test_##N(ivar, cmp, cmp_value);                                                     \
     }                                                                                              \
     void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value) {                                   \
-        unsigned long n = 0;                                                                       \
         check_vec("shmem_" #N "_wait_until", cmp, ivar, 1, 0, NULL, 0, NULL);                      \
-        while (!test_##N(ivar, cmp, cmp_value))                                                    \
-            kshmem_wait_step(&n);                                                                  \
+        KSHMEM_WAIT_WHILE(!test_##N(ivar, cmp, cmp_value));                                        \
     }                                                                                              \
     /* vector forms: v[i] (vec) or the one value */                                                \
     static int all_##N(T *iv, size_t n, const int *st, int cmp, const T *v, int vec) {             \
@@ -177,31 +173,25 @@ static void check_vec(const char *fn, int cmp, const void *ivars, size_t nelems,
     }                                                                                              \
     static void wait_all_##N(const char *fn, T *iv, size_t n, const int *st, int cmp, const T *v,  \
                              int vec) {                                                            \
-        unsigned long k = 0;                                                                       \
         check_vec(fn, cmp, iv, n, 0, NULL, vec, v);                                                \
-        while (!all_##N(iv, n, st, cmp, v, vec))                                                   \
-            kshmem_wait_step(&k);                                                                  \
+        KSHMEM_WAIT_WHILE(!all_##N(iv, n, st, cmp, v, vec));                                      \
     }                                                                                              \
     static size_t wait_any_##N(const char *fn, T *iv, size_t n, const int *st, int cmp,            \
                                const T *v, int vec) {                                              \
-        unsigned long k = 0;                                                                       \
         size_t r;                                                                                  \
         check_vec(fn, cmp, iv, n, 0, NULL, vec, v);                                                \
         if (!active_##N(n, st))                                                                    \
             return SIZE_MAX;                                                                       \
-        while ((r = any_##N(iv, n, st, cmp, v, vec)) == SIZE_MAX)                                  \
-            kshmem_wait_step(&k);                                                                  \
+        KSHMEM_WAIT_WHILE((r = any_##N(iv, n, st, cmp, v, vec)) == SIZE_MAX);                      \
         return r;                                                                                  \
     }                                                                                              \
     static size_t wait_some_##N(const char *fn, T *iv, size_t n, size_t *idx, const int *st,       \
                                 int cmp, const T *v, int vec) {                                    \
-        unsigned long k = 0;                                                                       \
         size_t r;                                                                                  \
         check_vec(fn, cmp, iv, n, 1, idx, vec, v);                                                 \
         if (!active_##N(n, st))                                                                    \
             return 0;                                                                              \
-        while ((r = some_##N(iv, n, idx, st, cmp, v, vec)) == 0)                                   \
-            kshmem_wait_step(&k);                                                                  \
+        KSHMEM_WAIT_WHILE((r = some_##N(iv, n, idx, st, cmp, v, vec)) == 0);                       \
         return r;                                                                                  \
     }                                                                                              \
     static int test_all_##N(const char *fn, T *iv, size_t n, const int *st, int cmp, const T *v,   \
@@ -303,14 +293,12 @@ uint64_t shmem_signal_fetch(const uint64_t *sig_addr) {
 }
 
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value) {
-    unsigned long n = 0;
     uint64_t v;
     check_cmp("shmem_signal_wait_until", cmp);
     if (!sig_addr || ((uintptr_t)sig_addr & 7))
         kshmem_bad_arg("shmem_signal_wait_until", "sig_addr", "= %p is not 8-byte aligned",
                        (void *)sig_addr);
-    while (v = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE), !CMP_OK(cmp, v, cmp_value))
-        kshmem_wait_step(&n);
+    KSHMEM_WAIT_WHILE((v = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE), !CMP_OK(cmp, v, cmp_value)));
     return v;
 }
 
@@ -329,8 +317,8 @@ static int lock_try(const char *fn, long *lock) {
 void shmem_set_lock(long *lock) {
     unsigned long n = 0;
     kshmem_check_init("shmem_set_lock");
-    while (!lock_try("shmem_set_lock", lock))
-        kshmem_wait_step(&n);
+    while (!lock_try("shmem_set_lock", lock)) /* each try waits for its answer */
+        kshmem_backoff(&n);
 }
 
 int shmem_test_lock(long *lock) {

@@ -25,6 +25,10 @@ int main(int argc, char **argv) {
     }
     if (rc == 0 && kolo_sim_resolve(&o, err, sizeof err))
         rc = -1;
+    if (rc == 0 && o.server) {
+        snprintf(err, sizeof err, "--server is kolo-sim's (kolo-run starts the PEs itself)");
+        rc = -1;
+    }
     if (rc) {
         fprintf(stderr, "kolo-run: %s\n", err);
         return KOLO_SIM_EXIT_USAGE;

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "Vkolo_sim_cluster.h"
+#include "kolo_ni_model.h"
 #include "kolo_pcie_rc.h"
 #include "kolo_tb_bits.h"
 #include "sim.h"
@@ -428,6 +429,16 @@ class RtlCluster : public Cluster {
             s.mgmt_tx.push_back(f);
         }
         last_move_ = cycle_;
+    }
+
+    unsigned tags_taken() const override {
+        // dbg_state[84:76]: the NI's free tags (kolo_ni_tags: 256, fewer while
+        // it fills its free list after reset)
+        unsigned taken = 0;
+        for (int n = 0; n < kNodes; n++)
+            taken += KOLO_NI_NUM_TAGS -
+                     static_cast<unsigned>(sig_get(top_->ni_dbg, static_cast<unsigned>(n) * 85 + 76, 9));
+        return taken;
     }
 
     void e2e_stats(int n, uint64_t out[5]) const override {

@@ -61,10 +61,9 @@ std::string strf(const char *fmt, ...) {
 }
 
 volatile sig_atomic_t g_sigchld = 0;
+volatile sig_atomic_t g_stop = 0;
 
 namespace {
-
-volatile sig_atomic_t g_stop = 0;
 
 void on_sigchld(int) { g_sigchld = 1; }
 void on_stop(int sig) { g_stop = sig; }
@@ -214,7 +213,8 @@ void Sim::report(FILE *f, double wall, bool full) {
         std::fprintf(f,
                      "faults: %" PRIu64 " packets dropped at failed links, %" PRIu64
                      " at dead nodes; installed table sets checked %" PRIu64
-                     " (deadlock-free, no failed link used; %" PRIu64 " connected pairs unrouted "
+                     " (deadlock-free with a verified certificate, no failed link used; %" PRIu64
+                     " connected pairs unrouted "
                      "in the last)\n",
                      fault_drops_seen, dead_drops, tables_checked, unrouted_pairs);
         std::fprintf(f,
@@ -343,9 +343,10 @@ int Sim::run() {
             return KOLO_SIM_EXIT_NOEXEC;
         }
         // with end-to-end on, a request whose packet (or response) was dropped
-        // waits in its NI for the timeout: requests unanswered and not given up
+        // waits in its NI for the timeout: requests unanswered and not given up,
+        // or (what the oracle cannot see) tags the NIs still hold
         net.reset(new ClusterNet(cluster.get(), [this] {
-            return e2e && oracle_waiting + oracle_abandoned > ni_give_ups();
+            return e2e && (oracle_waiting + oracle_abandoned > ni_give_ups() || cluster->tags_taken());
         }));
         cluster->set_fault(o.fault, o.fault_n);
     } else if (o.net == KOLO_NET_RTL) {
@@ -442,7 +443,10 @@ int Sim::run() {
     if (o.verbose)
         std::fprintf(stderr, "kolo-sim: %ux%ux%u torus, %u PEs, net %s, shm %s\n", topo.size[0],
                      topo.size[1], topo.size[2], npes, net->name(), shm_name.c_str());
-    start_pes();
+    if (o.server)
+        announce_server();
+    else
+        start_pes();
 
     unsigned idle_run = 0, sleep_us = 0;
     uint64_t drain_cycles = 0;
@@ -495,6 +499,16 @@ int Sim::run() {
             dump_state(stderr);
             kill_rest("timeout");
         }
+        if (o.det && !killed_rest && !all_reaped() && all_detached()) {
+            // --det: every PE has detached (exits now): collect them before the next
+            // cycle, so the last cycles do not depend on how soon they are reaped
+            while (!all_reaped()) {
+                struct timespec ts = {0, 1000000};
+                reap();
+                if (!all_reaped())
+                    nanosleep(&ts, nullptr);
+            }
+        }
         if (all_reaped()) {
             if (killed_rest || failed_check)
                 break;
@@ -513,6 +527,10 @@ int Sim::run() {
             }
         }
 
+        // --det: simulated time moves on only while every PE waits on the simulator
+        if (o.det && !draining && (!det_hold() || all_detached()))
+            continue; // the run is ending (signal, exit, timeout; every PE gone): the top of
+                      // the loop ends it, at the same cycle however soon the last one left
         bool bad = false;
         bool act = drain_rings(&bad);
         if (svc) {
@@ -561,10 +579,20 @@ int Sim::run() {
             if (++idle_run > kIdleAfter) {
                 if (ctl)
                     ctl->poll([this](const std::vector<std::string> &a) { return ctl_command(a); });
+                if (o.det && !draining && det_stuck() && !timed_out) {
+                    // nothing can ever change: every PE waits, nothing is in flight or due
+                    timed_out = true;
+                    end_msg = strf("--det: every PE waits on the simulator and nothing is in "
+                                   "flight or scheduled at cycle %" PRIu64
+                                   ": the program is stuck",
+                                   cycle);
+                }
                 // nothing to do until a PE writes its ring: let the PEs have the CPU
+                // (--det: they are all blocked, no need)
                 sleep_us = sleep_us ? (sleep_us * 2 > kMaxSleepUs ? kMaxSleepUs : sleep_us * 2) : 5;
                 struct timespec ts = {0, static_cast<long>(sleep_us) * 1000};
-                nanosleep(&ts, nullptr);
+                if (!o.det)
+                    nanosleep(&ts, nullptr);
                 cycle += kIdleStep;
                 __atomic_store_n(&shm->sim_cycle, cycle, __ATOMIC_RELEASE);
             }
@@ -574,8 +602,13 @@ int Sim::run() {
     }
     if (svc)
         watch_faults(); // a settle in the last cycle
-    // every PE gone (or being killed): collect them
-    kill_rest("");
+    // every PE gone (or being killed): collect them. (Killing nobody is no
+    // reason to skip the end-of-run checks below, which a kill would void.)
+    {
+        bool before = killed_rest;
+        if (!kill_rest("") && !before)
+            killed_rest = false;
+    }
     for (unsigned i = 0; i < npes; i++) {
         Pe &x = pe[i];
         while (!x.reaped && x.pid > 0) {
@@ -649,8 +682,9 @@ int sim_main(int argc, char **argv, NetFactory rtl, const char *rtl_torus, Clust
         std::fprintf(stderr, "kolo-sim: %s\n", err);
         return KOLO_SIM_EXIT_USAGE;
     }
-    char path[PATH_MAX];
-    rc = kolo_sim_find_prog(argv[sim.o.prog_index], path, sizeof path, err, sizeof err);
+    char path[PATH_MAX] = "";
+    rc = sim.o.server ? 0
+                      : kolo_sim_find_prog(argv[sim.o.prog_index], path, sizeof path, err, sizeof err);
     if (rc) {
         std::fprintf(stderr, "kolo-sim: %s\n", err);
         return rc;

@@ -159,6 +159,9 @@ class Cluster {
     virtual void mgmt_send(int node, const kolo_pkt &p) = 0;
     // node n's end-to-end counters (E2E_RETX, DUP_REQ, DUP_RESP, TIMEOUTS, UNREACH)
     virtual void e2e_stats(int node, uint64_t out[5]) const = 0;
+    // transaction tags the NIs hold (operations not yet completed, including one
+    // waiting for its end-to-end timeout with no flit moving)
+    virtual unsigned tags_taken() const { return 0; }
 };
 typedef Cluster *(*ClusterFactory)(ClusterHost *host, const kolo_topo &t, std::string *err);
 

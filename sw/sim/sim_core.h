@@ -38,6 +38,7 @@ inline double now_s() {
 }
 
 extern volatile sig_atomic_t g_sigchld; // a PE changed state (SIGCHLD)
+extern volatile sig_atomic_t g_stop;    // SIGINT/TERM/HUP: the signal
 extern const char *const kOpNames[16];
 extern const char *const kPortNames[6];
 std::string node_name(uint16_t id);
@@ -349,7 +350,17 @@ struct Sim : public Sink, public ClusterHost, public SvcHost {
     bool create_shm(std::string *err);
     void start_pes();
     void reap();
-    void kill_rest(const char *why);
+    void reap_server();                      // --server: by the slots and the pids
+    bool server_name_free(std::string *err); // --server: the segment name
+    void announce_server();
+    unsigned kill_rest(const char *why); // nonzero: it stopped someone
+    bool all_detached() const { // every PE has left the segment (or is gone)
+        for (unsigned i = 0; i < npes; i++)
+            if (!pe[i].reaped && __atomic_load_n(&kolo_sim_shm_pe_slot(shm, i)->state,
+                                                 __ATOMIC_ACQUIRE) != KOLO_PE_EXITED)
+                return false;
+        return true;
+    }
     bool all_reaped() const {
         for (const Pe &x : pe)
             if (!x.reaped)
@@ -357,6 +368,14 @@ struct Sim : public Sink, public ClusterHost, public SvcHost {
         return true;
     }
     bool drain_rings(bool *bad);
+    // ---- --det: deterministic co-simulation (sim_pes.cpp) ----
+    std::vector<uint8_t> det_free; // the PE stalled out: it holds time back no more
+    std::vector<double> det_since; // wall time it was first seen running in this hold
+    uint64_t det_waits = 0, det_stalls = 0;
+    void pe_wrote(int pe);         // bump its dma_seq (after a write into it)
+    bool pe_blocked(unsigned i) const;
+    bool det_hold();
+    bool det_stuck() const; // every PE waits, nothing in flight or scheduled
     bool rings_empty() const;
     bool nis_idle() const {
         for (const Node &nd : node)

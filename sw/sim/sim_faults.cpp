@@ -288,10 +288,19 @@ void Sim::check_installed_tables() {
     std::vector<uint8_t> ws(std::max(kolo_deadlock_workspace_size(&topo),
                                      kolo_conn_workspace_size(&topo)));
     kolo_deadlock_report dr{};
-    int rc = kolo_deadlock_check(&topo, set.data(), ws.data(), ws.size(), &dr);
+    static kolo_deadlock_cert cert;
+    int rc = kolo_deadlock_check_cert(&topo, set.data(), ws.data(), ws.size(), &dr, &cert);
     if (rc != KOLO_OK) {
         check_fail(strf("installed tables: the deadlock check fails (%d, %d rings in a cycle)", rc,
                         dr.n_rings));
+        return;
+    }
+    // the check's certificate, verified by the separate checker (sw/route/kolo_cert.c)
+    kolo_cert_report cer{};
+    rc = kolo_deadlock_cert_check(&topo, set.data(), &cert, &cer);
+    if (rc != KOLO_OK) {
+        check_fail(strf("installed tables: the deadlock certificate is refused (%d) at %s -> %s", rc,
+                        node_name(cer.src).c_str(), node_name(cer.dst).c_str()));
         return;
     }
     kolo_conn_report cr{};

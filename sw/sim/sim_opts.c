@@ -48,6 +48,16 @@ void kolo_sim_usage(const char *prog, int is_run) {
         "      --hop-latency=N     ideal network: cycles per hop (default 4)\n"
         "      --mmio-per-cycle=N  MMIO requests taken per PE per cycle (default 1)\n"
         "      --no-idle           never sleep when idle (speed measurements)\n"
+        "      --server[=NAME]     (kolo-sim only) no program: serve N PEs started by someone\n"
+        "                          else (mpirun, mpiexec, srun), which attach to the segment\n"
+        "                          /kolo-sim.server.NAME (default: kolo-sim.server.<uid>; they\n"
+        "                          find it in KOLO_SIM_SHM); PE i takes node index i\n"
+        "      --wrong-node-id=I   test: the NI of node index I reports node index 0's id\n"
+        "      --det               deterministic co-simulation: simulated time moves on only while\n"
+        "                          every PE waits on the simulator (in a library wait), so the\n"
+        "                          cycles a program takes do not depend on how fast the PEs run\n"
+        "      --det-stall=SEC     --det: a PE that runs SEC without waiting on the simulator\n"
+        "                          stops holding simulated time back (warning; default 30)\n"
         "      --fault=KIND[:N]    test the checkers: corrupt, drop, dup, reorder (N-th ordered\n"
         "                          packet) or answer twice (resp2, N-th response); N default 10;\n"
         "                          --ni=rtl: corrupt/drop/dup the N-th ejected packet as the\n"
@@ -254,7 +264,11 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
         O_NO_E2E,
         O_TRACE,
         O_TRACE_WINDOW,
-        O_RTL_TRACE
+        O_RTL_TRACE,
+        O_DET,
+        O_DET_STALL,
+        O_SERVER,
+        O_WRONG_NODE
     };
     static const struct option lo[] = {{"npes", required_argument, 0, 'n'},
                                        {"torus", required_argument, 0, 't'},
@@ -282,6 +296,10 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
                                        {"trace", required_argument, 0, O_TRACE},
                                        {"trace-window", required_argument, 0, O_TRACE_WINDOW},
                                        {"rtl-trace", required_argument, 0, O_RTL_TRACE},
+                                       {"det", no_argument, 0, O_DET},
+                                       {"det-stall", required_argument, 0, O_DET_STALL},
+                                       {"server", optional_argument, 0, O_SERVER},
+                                       {"wrong-node-id", required_argument, 0, O_WRONG_NODE},
                                        {"verbose", no_argument, 0, 'v'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
@@ -290,6 +308,7 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
     memset(o, 0, sizeof *o);
     o->net = KOLO_NET_IDEAL;
     o->grace_s = 2.0;
+    o->det_stall_s = 30.0;
     o->hop_latency = 4;
     o->mmio_per_cycle = 1;
     o->core_mhz = 250;
@@ -371,6 +390,23 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
         case O_NOIDLE:
             o->no_idle = 1;
             break;
+        case O_DET:
+            o->det = 1;
+            break;
+        case O_SERVER:
+            o->server = a && *a ? a : "";
+            if (a && (strchr(a, '/') || strlen(a) > 100))
+                return err_out(err, errlen, "bad --server '%s': a name without '/'", a);
+            break;
+        case O_WRONG_NODE:
+            if (parse_u64(a, &u) || u > 4095)
+                return err_out(err, errlen, "bad --wrong-node-id '%s': a node index", a);
+            o->wrong_node = (int)u + 1;
+            break;
+        case O_DET_STALL:
+            if (parse_sec(a, &o->det_stall_s) || o->det_stall_s <= 0)
+                return err_out(err, errlen, "bad --det-stall '%s': seconds", a);
+            break;
         case O_FAULT: {
             static const char *const kinds[] = {"corrupt", "drop",  "dup",
                                                 "reorder", "resp2", "tlp"};
@@ -446,6 +482,15 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
                 return err_out(err, errlen, "unknown option -%c (see --help)", optopt);
             return err_out(err, errlen, "unknown option %s (see --help)", argv[optind - 1]);
         }
+    }
+    if (o->server) {
+        if (optind < argc)
+            return err_out(err, errlen,
+                           "--server runs no program (the PEs are started by someone else): "
+                           "'%s' is one too many",
+                           argv[optind]);
+        o->prog_index = argc;
+        return 0;
     }
     if (optind >= argc)
         return err_out(err, errlen,

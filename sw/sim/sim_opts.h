@@ -70,6 +70,10 @@ typedef struct {
     unsigned core_mhz;
     int verbose;
     int no_idle; /* never sleep (for speed measurements) */
+    int det;            /* deterministic co-simulation (kolo_sim_shm.h) */
+    const char *server; /* --server[=NAME]: PEs started by someone else attach ("": default) */
+    int wrong_node;     /* test: node index wrong_node-1 reports node index 0's id (0: none) */
+    double det_stall_s; /* --det: a PE running this long stops holding time back */
     int fault;   /* testing the checkers: KOLO_FAULT_* on the fault_n-th packet */
     uint64_t fault_n;
     int prog_index; /* argv index of the program */

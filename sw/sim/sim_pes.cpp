@@ -8,6 +8,8 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
 
 #include <cerrno>
 #include <cinttypes>
@@ -61,6 +63,8 @@ int Sim::dma(Node &nd, uint64_t addr, void *buf, size_t len, bool write) {
         return -1;
     }
     (write ? nd.dma_wr : nd.dma_rd) += len;
+    if (write)
+        pe_wrote(nd.pe);
     return 0;
 }
 
@@ -72,6 +76,7 @@ void Sim::mmio_read_done(int n, uint64_t token, uint64_t data, bool err) {
     r->rd_data = data;
     r->rd_err = err ? 1 : 0;
     __atomic_store_n(&r->rd_done, token + 1, __ATOMIC_RELEASE);
+    pe_wrote(i);
 }
 
 // ---- shared memory and PEs ---------------------------------------------------------------
@@ -99,7 +104,14 @@ bool Sim::create_shm(std::string *err) {
     remove_stale_segments();
     shm_size = kolo_sim_shm_size(npes);
     int fd = -1;
-    for (int tries = 0; tries < 100 && fd < 0; tries++) {
+    if (o.server) { // a name PEs started by someone else can find (KOLO_SIM_SHM)
+        shm_name = *o.server ? strf("/kolo-sim.server.%s", o.server)
+                             : strf("/kolo-sim.server.%u", static_cast<unsigned>(getuid()));
+        if (!server_name_free(err))
+            return false;
+        fd = shm_open(shm_name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
+    }
+    for (int tries = 0; !o.server && tries < 100 && fd < 0; tries++) {
         shm_name = strf("/kolo-sim.%d.%u", static_cast<int>(getpid()), seq++);
         fd = shm_open(shm_name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
         if (fd < 0 && errno != EEXIST)
@@ -135,6 +147,10 @@ bool Sim::create_shm(std::string *err) {
         s->node_id = node[i].id;
         s->ctx = 0;
     }
+    shm->det = o.det ? 1u : 0u;
+    shm->server = o.server ? 1u : 0u;
+    det_free.assign(npes, 0);
+    det_since.assign(npes, 0.0);
     __atomic_store_n(&shm->sim_alive, 1u, __ATOMIC_RELEASE);
     return true;
 }
@@ -179,8 +195,21 @@ void Sim::start_pes() {
     }
 }
 
-void Sim::kill_rest(const char *why) {
+unsigned Sim::kill_rest(const char *why) {
     std::string who;
+    if (o.server) { // not our processes: they see the simulator go and exit (status 3)
+        __atomic_store_n(&shm->sim_alive, 0u, __ATOMIC_RELEASE);
+        for (unsigned i = 0; i < npes; i++)
+            if (!pe[i].reaped) {
+                pe[i].reaped = true;
+                pe[i].how = pe[i].attached ? "told to stop" : "never attached";
+                who += " " + std::to_string(i);
+            }
+        if (!who.empty() && why && *why)
+            std::fprintf(stderr, "kolo-sim: stopping PEs%s (%s)\n", who.c_str(), why);
+        killed_rest = true;
+        return who.empty() ? 0u : 1u;
+    }
     for (unsigned i = 0; i < npes; i++) {
         Pe &x = pe[i];
         if (x.reaped || x.pid <= 0)
@@ -193,9 +222,50 @@ void Sim::kill_rest(const char *why) {
     if (!who.empty() && why && *why)
         std::fprintf(stderr, "kolo-sim: killing PEs%s (%s)\n", who.c_str(), why);
     killed_rest = true;
+    return who.empty() ? 0u : 1u;
+}
+
+// --server: the PEs are not ours; a PE is done when it has detached, or gone
+// when its process is (a crash): status 1
+void Sim::reap_server() {
+    for (unsigned i = 0; i < npes; i++) {
+        Pe &x = pe[i];
+        if (x.reaped)
+            continue;
+        kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, i);
+        uint32_t st = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
+        if (st == KOLO_PE_NONE)
+            continue;
+        if (!x.attached) {
+            x.attached = true;
+            x.pid = s->pid;
+            if (o.verbose)
+                std::fprintf(stderr, "kolo-sim: cycle %" PRIu64 ": PE %u (pid %d) attached\n",
+                             cycle, i, s->pid);
+        }
+        if (st == KOLO_PE_EXITED) {
+            x.reaped = true;
+            x.how = "detached";
+        } else if (s->pid > 0 && kill(s->pid, 0) != 0 && errno == ESRCH) {
+            x.reaped = true;
+            x.status = 1;
+            x.how = "gone without detaching (crashed or killed)";
+            std::fprintf(stderr, "kolo-sim: PE %u (pid %d) is gone without detaching\n", i, s->pid);
+            if (first_failed_pe < 0) {
+                first_failed_pe = static_cast<int>(i);
+                t_first_fail = now_s();
+            }
+            set_status(1);
+        }
+    }
 }
 
 void Sim::reap() {
+    if (o.server) {
+        g_sigchld = 0;
+        reap_server();
+        return;
+    }
     g_sigchld = 0;
     for (;;) {
         int ws;
@@ -287,7 +357,8 @@ bool Sim::drain_rings(bool *bad) {
                     *bad = true;
                     return act;
                 }
-                tail++;
+                if (head - tail++ == KOLO_SIM_RING) // a full ring gets room: the PE may wait for it
+                    pe_wrote(static_cast<int>(i));
                 __atomic_store_n(&r->tail, tail, __ATOMIC_RELEASE);
                 pe[i].mmio++;
                 act = true;
@@ -311,9 +382,13 @@ bool Sim::drain_rings(bool *bad) {
             case KOLO_MMIO_R64: {
                 uint64_t v = 0;
                 int rc = kolo_ni_mmio_read(ni, bar, q.offset, q.kind == KOLO_MMIO_R32 ? 4 : 8, &v);
+                if (o.wrong_node == static_cast<int>(i) + 1 && bar == 0 &&
+                    q.offset == KOLO_CSR_NODE_ID && !rc) // a card that says the wrong node
+                    v = node[0].id;
                 r->rd_data = rc ? ~0ull : v;
                 r->rd_err = rc ? 1 : 0;
                 __atomic_store_n(&r->rd_done, tail + 1, __ATOMIC_RELEASE);
+                pe_wrote(static_cast<int>(i));
                 break;
             }
             default:
@@ -321,13 +396,137 @@ bool Sim::drain_rings(bool *bad) {
                 *bad = true;
                 return act;
             }
-            tail++;
+            if (head - tail++ == KOLO_SIM_RING)
+                pe_wrote(static_cast<int>(i));
             __atomic_store_n(&r->tail, tail, __ATOMIC_RELEASE);
             pe[i].mmio++;
             act = true;
         }
     }
     return act;
+}
+
+// ---- deterministic co-simulation (--det; kolo_sim_shm.h) ---------------------------------
+namespace {
+void futex_wake(uint32_t *w) { syscall(SYS_futex, w, FUTEX_WAKE, INT32_MAX, nullptr, nullptr, 0); }
+void futex_wait(uint32_t *w, uint32_t v, long ns) {
+    struct timespec ts = {ns / 1000000000L, ns % 1000000000L};
+    syscall(SYS_futex, w, FUTEX_WAIT, v, &ts, nullptr, 0);
+}
+} // namespace
+
+// --server: a segment of that name left by a server that is gone is removed; one
+// whose server runs is an error
+bool Sim::server_name_free(std::string *err) {
+    int fd = shm_open(shm_name.c_str(), O_RDWR, 0);
+    if (fd < 0)
+        return true;
+    kolo_sim_shm h;
+    ssize_t n = read(fd, &h, sizeof h);
+    close(fd);
+    if (n == static_cast<ssize_t>(sizeof h) && h.magic == KOLO_SIM_MAGIC && h.sim_pid > 0 &&
+        kill(h.sim_pid, 0) == 0 && h.sim_alive) {
+        *err = strf("a kolo-sim server runs on %s already (pid %d)", shm_name.c_str(), h.sim_pid);
+        return false;
+    }
+    shm_unlink(shm_name.c_str());
+    return true;
+}
+
+void Sim::announce_server() {
+    for (unsigned i = 0; i < npes; i++)
+        node[i].pe = static_cast<int>(i);
+    std::fprintf(stderr,
+                 "kolo-sim: serving %u PEs on a %ux%ux%u torus: start them with "
+                 "KOLO_SIM_SHM=%s (PE i is the launcher's rank i, on node index i)\n",
+                 npes, topo.size[0], topo.size[1], topo.size[2], shm_name.c_str());
+    std::fflush(stderr);
+}
+
+// after every write into PE pe's memory, a read answer or room in a full ring
+void Sim::pe_wrote(int i) {
+    if (i < 0 || !shm)
+        return;
+    kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, static_cast<uint32_t>(i));
+    __atomic_add_fetch(&s->dma_seq, 1u, __ATOMIC_RELEASE);
+    if (o.det && __atomic_load_n(&s->wait_state, __ATOMIC_ACQUIRE) == KOLO_PE_WAITING)
+        futex_wake(&s->dma_seq);
+}
+
+// PE i holds simulated time back no more: gone, stalled out, or waiting on us
+// with nothing new to see since it last looked
+bool Sim::pe_blocked(unsigned i) const {
+    const kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, i);
+    uint32_t st = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
+    if (pe[i].reaped || st == KOLO_PE_EXITED || det_free[i])
+        return true;
+    if (st != KOLO_PE_RUNNING ||
+        __atomic_load_n(&s->wait_state, __ATOMIC_ACQUIRE) != KOLO_PE_WAITING)
+        return false;
+    return s->wait_seen == __atomic_load_n(&s->dma_seq, __ATOMIC_ACQUIRE);
+}
+
+// --det: nothing can change any more (the idle branch of the loop has seen the
+// network, the NIs and the rings empty): every PE blocked, none stalled out, no
+// fault event due, no kolo-ctl to send one
+bool Sim::det_stuck() const {
+    if (ctl || next_event < events.size())
+        return false;
+    for (unsigned i = 0; i < npes; i++)
+        if (det_free[i] || !pe_blocked(i) || pe[i].reaped)
+            return false;
+    return true;
+}
+
+// --det: wait until every PE is blocked; false when the run ends meanwhile
+// (signal, global exit, wall-clock timeout): the caller goes on to end it
+bool Sim::det_hold() {
+    bool all = false;
+    double t0 = 0;
+    for (;;) {
+        uint32_t ev = __atomic_load_n(&shm->pe_event, __ATOMIC_ACQUIRE);
+        all = true;
+        for (unsigned i = 0; i < npes; i++)
+            if (!pe_blocked(i)) {
+                all = false;
+                break;
+            }
+        if (all)
+            return true;
+        if (g_stop || g_sigchld || __atomic_load_n(&shm->exit_request, __ATOMIC_ACQUIRE) ||
+            failed_check || killed_rest)
+            return false;
+        double now = now_s();
+        if (t0 == 0)
+            t0 = now;
+        if (o.timeout_s > 0 && now - t_start >= o.timeout_s) {
+            timed_out = true;
+            end_msg = strf("timeout: %.1f s wall clock (--timeout) at cycle %" PRIu64,
+                           now - t_start, cycle);
+            return false;
+        }
+        // a PE that runs (computes, or waits on something else than us) for a long
+        // time: from now on it does not hold time back (the run is no longer exact)
+        for (unsigned i = 0; i < npes; i++) {
+            if (pe_blocked(i)) {
+                det_since[i] = 0;
+                continue;
+            }
+            if (det_since[i] == 0)
+                det_since[i] = now;
+            else if (now - det_since[i] >= o.det_stall_s) {
+                det_free[i] = 1;
+                det_stalls++;
+                std::fprintf(stderr,
+                             "kolo-sim: cycle %" PRIu64 ": --det: PE %u has run %.0f s without "
+                             "waiting on the simulator; it no longer holds simulated time back "
+                             "(the cycles of this run are not exact any more)\n",
+                             cycle, i, now - det_since[i]);
+            }
+        }
+        det_waits++;
+        futex_wait(&shm->pe_event, ev, 2000000L); // a PE starting to wait wakes us
+    }
 }
 
 } // namespace kolo_sim

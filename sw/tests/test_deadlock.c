@@ -1,10 +1,15 @@
-/* test_deadlock.c - the deadlock check of sw/route.
+/* test_deadlock.c - the deadlock check of sw/route and its certificates.
  *
  * Default table sets must pass; hand-built sets with a turn cycle, a ring
  * re-entered, an absent port or a wrong ejection must fail with the right code.
  * Random table sets with first/last-step detours are cross-checked against a
  * naive checker written here (ring adjacency matrix + Kahn's topological sort),
- * and every reported cycle must be a real cycle of that matrix. */
+ * and every reported cycle must be a real cycle of that matrix.
+ * Certificates: every set that passes gets one that the separate checker
+ * (kolo_cert.c) accepts; a set with a cycle is refused with any certificate;
+ * planted bad certificates (ranks swapped across a turn, a bubble ring not
+ * named, a duplicate rank, a rank outside the topology, the wrong topology)
+ * are refused; fault table sets (kolo_tableset_faults) are certified. */
 #include "kolo_route.h"
 #include "test_util.h"
 
@@ -39,6 +44,19 @@ static int run_check(const kolo_topo *t, const kolo_route_entry *tab, kolo_deadl
     return rc;
 }
 
+/* the certificate of a passing set, verified by the separate checker */
+static int certify(const kolo_topo *t, const kolo_route_entry *tab, kolo_deadlock_cert *cert,
+                   kolo_cert_report *crep) {
+    size_t size = kolo_deadlock_workspace_size(t);
+    unsigned char *ws = malloc(size);
+    kolo_deadlock_report rep;
+    int rc = kolo_deadlock_check_cert(t, tab, ws, size, &rep, cert);
+    free(ws);
+    if (rc != KOLO_OK)
+        return rc;
+    return kolo_deadlock_cert_check(t, tab, cert, crep);
+}
+
 static unsigned expected_rings(const kolo_topo *t) {
     unsigned n = kolo_topo_nodes(t), r = 0;
     int d;
@@ -65,6 +83,22 @@ static void test_defaults_pass(void) {
         /* turns exist exactly when two dimensions are present */
         CHECK_EQ(rep.turns > 0, (t->size[0] > 1) + (t->size[1] > 1) + (t->size[2] > 1) >= 2,
                  "turns found in %ux%ux%u", t->size[0], t->size[1], t->size[2]);
+        {
+            static kolo_deadlock_cert cert;
+            kolo_cert_report crep;
+            int big = t->size[0] > 3 || t->size[1] > 3 || t->size[2] > 3;
+            CHECK_EQ(certify(t, tab, &cert, &crep), KOLO_OK, "certificate of %ux%ux%u", t->size[0],
+                     t->size[1], t->size[2]);
+            CHECK_EQ(cert.n_rings, expected_rings(t), "certificate ranks every ring");
+            CHECK_EQ(crep.paths, n * n, "checker walked every entry");
+            /* shortest routes go two hops in a row in rings of 4 or more only */
+            CHECK_EQ(cert.n_bubble > 0, big, "bubble rings of %ux%ux%u", t->size[0], t->size[1],
+                     t->size[2]);
+            printf("default %ux%ux%u: certificate of %u rings (%u bubble rings), %u paths, "
+                   "%u hops, %u turns, %u continuing moves checked\n",
+                   t->size[0], t->size[1], t->size[2], cert.n_rings, cert.n_bubble, crep.paths,
+                   crep.hops, crep.turns, crep.continuing);
+        }
         free(tab);
     }
 }
@@ -289,12 +323,25 @@ static void test_random_cross_check(void) {
                 unsigned to = naive_ring_of_report(&rep.rings[(i + 1) % rep.n_rings]);
                 CHECK(adj[from * NAIVE_RINGS + to], "trial %d: reported edge %d is real", trial, i);
             }
+            /* no order of the rings survives a cycle: the default set's
+             * certificate (and any other) is refused */
+            {
+                static kolo_deadlock_cert cert;
+                kolo_route_entry *def = tables_alloc(t);
+                CHECK_EQ(certify(t, def, &cert, NULL), KOLO_OK, "default set certified");
+                CHECK_EQ(kolo_deadlock_cert_check(t, tab, &cert, NULL), KOLO_E_CERT,
+                         "trial %d: a set with a cycle is refused", trial);
+                free(def);
+            }
         } else if (rc == KOLO_OK) {
+            static kolo_deadlock_cert cert;
             clean++;
+            CHECK_EQ(certify(t, tab, &cert, NULL), KOLO_OK, "trial %d: certificate verified", trial);
         }
         free(tab);
     }
-    printf("random table sets: %d with a cycle, %d without\n", cycles, clean);
+    printf("random table sets: %d with a cycle (refused by the certificate checker), %d without "
+           "(certified)\n", cycles, clean);
     CHECK(cycles > 0 && clean > 0, "both outcomes exercised");
     free(adj);
 }
@@ -333,11 +380,105 @@ static void test_random_entry_errors(void) {
     CHECK(errors > 100 && errors < 3900, "both kinds of entry exercised: %d errors", errors);
 }
 
+/* planted bad certificates of the 4x4x1 default set must be refused */
+static void test_cert_planted(void) {
+    kolo_topo t = {{4, 4, 1}};
+    kolo_route_entry *tab = tables_alloc(&t);
+    static kolo_deadlock_cert good, bad;
+    kolo_cert_report crep;
+    /* (0,0) -> (1,1): X+ in ring X+(y=0), then Y+ in ring Y+(x=1): a turn */
+    unsigned xp0 = kolo_ring_slot_of(mk(0, 0, 0), KOLO_PORT_XP);
+    unsigned yp1 = kolo_ring_slot_of(mk(1, 0, 0), KOLO_PORT_YP);
+    unsigned zp = kolo_ring_slot_of(mk(0, 0, 0), KOLO_PORT_ZP);
+    unsigned s, other = KOLO_RING_SLOTS;
+    uint16_t k;
+    CHECK_EQ(certify(&t, tab, &good, &crep), KOLO_OK, "4x4x1 default certified");
+    CHECK(good.rank[xp0] < good.rank[yp1], "the turn goes up in rank");
+    CHECK(good.bubble[xp0], "X+(y=0) is a bubble ring: (0,0) -> (2,0) continues in it");
+    CHECK_EQ(good.rank[zp], KOLO_RANK_NONE, "no Z rings in 4x4x1");
+
+    /* 1. ranks of the two rings of the turn swapped */
+    bad = good;
+    k = bad.rank[xp0];
+    bad.rank[xp0] = bad.rank[yp1];
+    bad.rank[yp1] = k;
+    CHECK_EQ(kolo_deadlock_cert_check(&t, tab, &bad, &crep), KOLO_E_CERT, "swapped ranks refused");
+    CHECK(crep.from != crep.to, "refused at a turn (from %u to %u)", crep.from, crep.to);
+    /* 2. a bubble ring not named */
+    bad = good;
+    bad.bubble[xp0] = 0;
+    bad.n_bubble--;
+    CHECK_EQ(kolo_deadlock_cert_check(&t, tab, &bad, &crep), KOLO_E_CERT, "bubble ring unnamed");
+    CHECK(crep.from == xp0 && crep.to == xp0, "refused in X+(y=0): %u %u", crep.from, crep.to);
+    /* 3. a rank given twice */
+    bad = good;
+    for (s = 0; s < KOLO_RING_SLOTS; s++)
+        if (s != xp0 && bad.rank[s] != KOLO_RANK_NONE)
+            other = s;
+    bad.rank[other] = bad.rank[xp0];
+    CHECK_EQ(kolo_deadlock_cert_check(&t, tab, &bad, &crep), KOLO_E_CERT, "duplicate rank refused");
+    /* 4. a rank for a ring the topology does not have */
+    bad = good;
+    bad.rank[zp] = 0;
+    CHECK_EQ(kolo_deadlock_cert_check(&t, tab, &bad, &crep), KOLO_E_CERT, "rank outside refused");
+    /* 5. a bubble ring count that does not match the rings named */
+    bad = good;
+    bad.n_bubble++;
+    CHECK_EQ(kolo_deadlock_cert_check(&t, tab, &bad, &crep), KOLO_E_CERT, "bubble count refused");
+    /* 6. the certificate of another topology */
+    bad = good;
+    bad.topo.size[2] = 2;
+    CHECK_EQ(kolo_deadlock_cert_check(&t, tab, &bad, &crep), KOLO_E_CERT, "other topology refused");
+    /* 7. the good one still passes; bad arguments */
+    CHECK_EQ(kolo_deadlock_cert_check(&t, tab, &good, &crep), KOLO_OK, "good certificate");
+    CHECK_EQ(kolo_deadlock_cert_check(&t, NULL, &good, &crep), KOLO_E_ARG, "no tables");
+    CHECK_EQ(kolo_deadlock_cert_check(&t, tab, NULL, &crep), KOLO_E_ARG, "no certificate");
+    /* 8. a path error is the path's, not the certificate's */
+    *entry(&t, tab, mk(0, 3, 0), mk(1, 3, 0)) = kolo_route_default(&t, mk(0, 3, 0), mk(2, 3, 0));
+    CHECK_EQ(kolo_deadlock_cert_check(&t, tab, &good, &crep), KOLO_E_WRONG, "wrong ejection");
+    free(tab);
+}
+
+/* table sets around random faults: each one certified */
+static void test_cert_faults(void) {
+    static const kolo_topo topos[] = {{{4, 4, 1}}, {{3, 3, 3}}, {{2, 2, 2}}, {{1, 1, 6}}};
+    static kolo_deadlock_cert cert;
+    static kolo_faults f;
+    int trial, certified = 0, detoured = 0;
+    for (trial = 0; trial < 40; trial++) {
+        const kolo_topo *t = &topos[trial % 4];
+        unsigned n = kolo_topo_nodes(t), k, links = 1 + test_rand(4);
+        size_t wss = kolo_ft_workspace_size(t);
+        void *ws = malloc(wss);
+        kolo_route_entry *tab = malloc((size_t)n * n * sizeof *tab);
+        kolo_ft_report frep;
+        kolo_cert_report crep;
+        kolo_faults_clear(&f);
+        for (k = 0; k < links; k++) {
+            int p = (int)test_rand(6);
+            if (kolo_port_present(t, p))
+                kolo_faults_set_link(&f, t, test_rand(n), p, 1);
+        }
+        if (test_rand(4) == 0)
+            kolo_faults_set_node(&f, t, test_rand(n), 1);
+        CHECK_EQ(kolo_tableset_faults(t, &f, tab, ws, wss, &frep), KOLO_OK, "fault set %d", trial);
+        CHECK_EQ(certify(t, tab, &cert, &crep), KOLO_OK, "fault trial %d certified", trial);
+        certified++;
+        detoured += frep.detoured > 0;
+        free(tab);
+        free(ws);
+    }
+    printf("fault table sets: %d certified (%d with detours)\n", certified, detoured);
+    CHECK(detoured > 0, "some fault sets need detours");
+}
+
 int main(int argc, char **argv) {
     test_seed(argc, argv, "test_deadlock");
     test_defaults_pass();
     test_must_fail();
     test_random_cross_check();
     test_random_entry_errors();
+    test_cert_planted();
+    test_cert_faults();
     return test_finish("test_deadlock");
 }

@@ -7,7 +7,13 @@
  *
  * The socket: --sim, else $KOLO_SIM_CTL (kolo-sim sets it for its PEs), else
  * the one /tmp/kolo-sim.*.ctl present. Exit: 0 ok, 1 the command failed,
- * 2 usage, 3 no simulator reachable. */
+ * 2 usage, 3 no simulator reachable.
+ *
+ *   kolo-ctl --device=URI COMMAND [ARGS]        a real card (kolo_ctl_dev.c)
+ *
+ * URI as for kolo_open: vfio:<bdf> (a PCIe card), uart:<tty>[@baud] (the
+ * ECP5 board over its UART); the commands read the node's own registers
+ * (exit 3: the device cannot be opened). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <glob.h>
@@ -19,7 +25,8 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "usage: kolo-ctl [--sim=SOCKET] COMMAND [ARGS]\n"
+    "usage: kolo-ctl [--sim=SOCKET | --device=URI] COMMAND [ARGS]\n"
+    "  --device=URI: a card (vfio:<bdf>, uart:<tty>[@baud]): its own node only\n"
     "commands (NODE: node index, or x,y,z; PORT: 0..5 or X+ X- Y+ Y- Z+ Z-):\n"
     "  status                      every node: firmware stage, table epoch, fault digest, ports down\n"
     "  links NODE                  each link: state, peer, CRC errors, replays, frames, downs\n"
@@ -32,6 +39,8 @@ static const char usage[] =
     "  restore-link NODE PORT      simulation: it works again\n"
     "  fail-node NODE              simulation: the node dies (router, links, firmware)\n"
     "  restore-node NODE           simulation: it comes back and reboots\n"
+    "  console [SECONDS]           --device=uart:...: the service processor's console\n"
+    "  bridge                      --device=uart:...: the UART bridge's counters\n"
     "  help                        this text\n";
 
 static int find_socket(char *out, size_t len) {
@@ -58,17 +67,25 @@ static int find_socket(char *out, size_t len) {
     return 0;
 }
 
+int kolo_ctl_device(const char *uri, int argc, char **argv);
+
 int main(int argc, char **argv) {
     char path[108] = "";
+    const char *device = NULL;
     int i = 1;
     if (i < argc && !strncmp(argv[i], "--sim=", 6)) {
         snprintf(path, sizeof path, "%s", argv[i] + 6);
+        i++;
+    } else if (i < argc && !strncmp(argv[i], "--device=", 9)) {
+        device = argv[i] + 9;
         i++;
     }
     if (i >= argc || !strcmp(argv[i], "help") || !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
         fputs(usage, i >= argc ? stderr : stdout);
         return i >= argc ? 2 : 0;
     }
+    if (device)
+        return kolo_ctl_device(device, argc - i, argv + i);
     if (!*path && find_socket(path, sizeof path)) return 3;
     char cmd[1024];
     size_t n = 0;

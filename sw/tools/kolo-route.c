@@ -3,6 +3,8 @@
  *   kolo-route --dims XxYxZ table SRC      default routing table of node SRC
  *   kolo-route --dims XxYxZ path SRC DST   hops of the deterministic path
  *   kolo-route --dims XxYxZ check          deadlock check of the default table set
+ *   kolo-route --dims XxYxZ cert           its certificate (rings in rank order, bubble
+ *                                          rings marked), verified by the separate checker
  *
  * Nodes are x,y,z (or a node id such as 0x123). Exit 0 on success, 1 when the
  * check fails, 2 on bad arguments.
@@ -21,6 +23,7 @@ static void usage(FILE *f) {
     fprintf(f, "usage: kolo-route --dims XxYxZ table SRC\n"
                "       kolo-route --dims XxYxZ path SRC DST\n"
                "       kolo-route --dims XxYxZ check\n"
+               "       kolo-route --dims XxYxZ cert\n"
                "sizes 1..16 per dimension; nodes as x,y,z (or a node id, e.g. 0x123)\n");
 }
 
@@ -186,6 +189,52 @@ static int cmd_check(const kolo_topo *t) {
     return rc == KOLO_OK ? 0 : 1;
 }
 
+/* the certificate of the default table set, one ring per line in rank order */
+static int cmd_cert(const kolo_topo *t) {
+    static kolo_deadlock_cert cert;
+    static uint16_t by_rank[KOLO_RING_SLOTS];
+    unsigned n = kolo_topo_nodes(t), s;
+    size_t ws_size = kolo_deadlock_workspace_size(t);
+    kolo_route_entry *tables = malloc((size_t)n * n * sizeof *tables);
+    void *ws = malloc(ws_size);
+    kolo_deadlock_report rep;
+    kolo_cert_report crep;
+    int rc;
+    if (!tables || !ws) {
+        fprintf(stderr, "kolo-route: out of memory\n");
+        free(tables);
+        free(ws);
+        return 2;
+    }
+    kolo_tableset_default(t, tables);
+    rc = kolo_deadlock_check_cert(t, tables, ws, ws_size, &rep, &cert);
+    if (rc == KOLO_OK)
+        rc = kolo_deadlock_cert_check(t, tables, &cert, &crep);
+    if (rc != KOLO_OK) {
+        printf("FAIL: %s\n", kolo_route_strerror(rc));
+        free(tables);
+        free(ws);
+        return 1;
+    }
+    printf("# deadlock certificate of the default table set of ");
+    print_dims(t);
+    printf(": %u rings, %u bubble rings\n# rank  ring  (other two coordinates)\n", cert.n_rings,
+           cert.n_bubble);
+    for (s = 0; s < KOLO_RING_SLOTS; s++)
+        if (cert.rank[s] != KOLO_RANK_NONE)
+            by_rank[cert.rank[s]] = (uint16_t)s;
+    for (s = 0; s < cert.n_rings; s++) {
+        unsigned r = by_rank[s];
+        printf("%5u  %c%c    (%u,%u)%s\n", s, dim_names[r / 512u], (r / 256u) & 1u ? '-' : '+',
+               (r >> 4) & 0xfu, r & 0xfu, cert.bubble[r] ? "  bubble" : "");
+    }
+    printf("verified: %u paths, %u hops, %u turns up in rank, %u moves inside bubble rings\n",
+           (unsigned)crep.paths, (unsigned)crep.hops, (unsigned)crep.turns, (unsigned)crep.continuing);
+    free(tables);
+    free(ws);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     kolo_topo t;
     const char *dims = NULL, *cmd;
@@ -207,7 +256,7 @@ int main(int argc, char **argv) {
     if (parse_dims(dims, &t))
         return bad("bad --dims '%s': want XxYxZ, each 1..16", dims);
     if (i >= argc)
-        return bad("%s", "missing command (table, path or check)");
+        return bad("%s", "missing command (table, path, check or cert)");
     cmd = argv[i++];
     if (!strcmp(cmd, "table")) {
         if (argc - i != 1)
@@ -230,5 +279,10 @@ int main(int argc, char **argv) {
             return bad("%s", "check takes no arguments");
         return cmd_check(&t);
     }
-    return bad("unknown command '%s' (table, path or check)", cmd);
+    if (!strcmp(cmd, "cert")) {
+        if (argc != i)
+            return bad("%s", "cert takes no arguments");
+        return cmd_cert(&t);
+    }
+    return bad("unknown command '%s' (table, path, check or cert)", cmd);
 }

@@ -5,8 +5,13 @@
 // second clock clk2. Exactly WIDTH + 1 + 4 flip-flops, so the test can tell
 // that the flow counts the unit's cells without the wrapper's and that the
 // wrapper keeps every output (an unobserved output would be optimised away).
+//
+// INIT: a string parameter that names a file and changes no logic: the test
+// gives it to check that the flow passes strings to Yosys and that the
+// file's content is part of the cache key.
 module kolo_ecp5_flow_dut #(
-    parameter WIDTH = 8
+    parameter WIDTH = 8,
+    parameter INIT  = ""
 ) (
     input  wire             clk,
     input  wire             rst,

@@ -3,7 +3,7 @@
 #   sw/sim/tests/run_sim_tests.sh BUILD_SIM_DIR TEST
 # TEST: args ideal-ops ideal-random faults rtl-ops rtl-random rtlni-ops rtlni-random
 #       rtlni-random8 rtlni-checks exit-status crash
-#       global-exit timeout orphan. Random tests take SEED from the
+#       global-exit timeout orphan det. Random tests take SEED from the
 #       environment (default fixed per test) and print it.
 set -u
 dir=$1 test=$2
@@ -47,60 +47,60 @@ args)
     expect 0 "not running under kolo-sim" -- env -u KOLO_SIM_SHM "$PE" attach
     ;;
 ideal-ops)
-    expect 0 "" -- "$RUN" -n 2 --timeout=60 "$PE" ops
-    expect 0 "scoreboard: [0-9]+ injected.* 0 errors" -- "$RUN" -n 8 --timeout=60 --report "$PE" ops
-    expect 0 "" -- "$RUN" -t 4x2x1 -n 8 --timeout=60 "$PE" ops
-    expect 0 "" -- "$RUN" -t 3x3x3 -n 5 --timeout=60 --hop-latency=9 "$PE" ops
+    expect 0 "" -- "$RUN" -n 2 --timeout=900 "$PE" ops
+    expect 0 "scoreboard: [0-9]+ injected.* 0 errors" -- "$RUN" -n 8 --timeout=900 --report "$PE" ops
+    expect 0 "" -- "$RUN" -t 4x2x1 -n 8 --timeout=900 "$PE" ops
+    expect 0 "" -- "$RUN" -t 3x3x3 -n 5 --timeout=900 --hop-latency=9 "$PE" ops
     ;;
 ideal-random)
     seed=${SEED:-11}
     echo "seed $seed (replay: make test-sim-ideal-random SEED=$seed)"
-    expect 0 "seed $seed" -- "$RUN" -n 8 --timeout=120 "$PE" random "$seed" 3000
-    expect 0 "seed $((seed + 1))" -- "$RUN" -t 3x3x3 -n 27 --timeout=120 "$PE" random $((seed + 1)) 300
-    expect 0 "seed $((seed + 2))" -- "$RUN" -n 3 --timeout=120 --mmio-per-cycle=4 --hop-latency=1 "$PE" random $((seed + 2)) 800
+    expect 0 "seed $seed" -- "$RUN" -n 8 --timeout=900 "$PE" random "$seed" 3000
+    expect 0 "seed $((seed + 1))" -- "$RUN" -t 3x3x3 -n 27 --timeout=900 "$PE" random $((seed + 1)) 300
+    expect 0 "seed $((seed + 2))" -- "$RUN" -n 3 --timeout=900 --mmio-per-cycle=4 --hop-latency=1 "$PE" random $((seed + 2)) 800
     ;;
 rtl-ops)
-    expect 0 "network rtl" -- "$RUN" -n 8 --net=rtl --timeout=120 --report "$PE" ops
+    expect 0 "network rtl" -- "$RUN" -n 8 --net=rtl --timeout=900 --report "$PE" ops
     # the checkers on the RTL network
-    expect 125 "scoreboard: delivery at .*(payload flit [0-9]+ is|header 0x)" -- "$RUN" -n 8 --net=rtl --timeout=60 --fault=corrupt "$PE" ops
-    expect 125 "overtook id" -- "$RUN" -n 8 --net=rtl --timeout=60 --fault=reorder "$PE" ops
+    expect 125 "scoreboard: delivery at .*(payload flit [0-9]+ is|header 0x)" -- "$RUN" -n 8 --net=rtl --timeout=900 --fault=corrupt "$PE" ops
+    expect 125 "overtook id" -- "$RUN" -n 8 --net=rtl --timeout=900 --fault=reorder "$PE" ops
     ;;
 faults)
     # every checker of kolo-sim must notice a broken packet: status 125
-    expect 125 "scoreboard: delivery at .*(payload flit [0-9]+ is|header 0x)" -- "$RUN" -n 8 --timeout=60 --fault=corrupt "$PE" ops
-    expect 125 "deliver id 0x1 .*payload flit" -- "$RUN" -n 2 --timeout=60 --fault=corrupt:1 "$PE" ops
-    expect 125 "never delivered \(lost\)" -- "$RUN" -n 8 --timeout=60 --fault=drop "$PE" ops
-    expect 125 "delivered twice|hop of packet" -- "$RUN" -n 8 --timeout=60 --fault=dup:50 "$PE" ops
-    expect 125 "overtook id" -- "$RUN" -n 8 --timeout=60 --fault=reorder "$PE" ops
-    expect 125 "NI oracle: .* a second response" -- "$RUN" -n 8 --timeout=60 --fault=resp2 "$PE" ops
+    expect 125 "scoreboard: delivery at .*(payload flit [0-9]+ is|header 0x)" -- "$RUN" -n 8 --timeout=900 --fault=corrupt "$PE" ops
+    expect 125 "deliver id 0x1 .*payload flit" -- "$RUN" -n 2 --timeout=900 --fault=corrupt:1 "$PE" ops
+    expect 125 "never delivered \(lost\)" -- "$RUN" -n 8 --timeout=900 --fault=drop "$PE" ops
+    expect 125 "delivered twice|hop of packet" -- "$RUN" -n 8 --timeout=900 --fault=dup:50 "$PE" ops
+    expect 125 "overtook id" -- "$RUN" -n 8 --timeout=900 --fault=reorder "$PE" ops
+    expect 125 "NI oracle: .* a second response" -- "$RUN" -n 8 --timeout=900 --fault=resp2 "$PE" ops
     expect 2 "bad --fault" -- "$RUN" -n 8 --fault=melt "$PE" ops
     ;;
 rtlni-ops)
     # the NI RTL (PCIe endpoint + kolo_ni per node) with its root-complex models
-    expect 0 "network rtl \(NIs: RTL\)" -- "$RUN" -n 8 --ni=rtl --timeout=300 --report "$PE" ops
+    expect 0 "network rtl \(NIs: RTL\)" -- "$RUN" -n 8 --ni=rtl --timeout=900 --report "$PE" ops
     ;;
 rtlni-random)
     # 2 PEs: with 8 a completion still goes missing (rtlni-random8, docs/sim.md)
     seed=${SEED:-31}
     echo "seed $seed (replay: make test-sim-rtlni-random SEED=$seed)"
-    expect 0 "seed $seed" -- "$RUN" -n 2 -t 2x2x2 --ni=rtl --timeout=300 "$PE" random "$seed" 250
+    expect 0 "seed $seed" -- "$RUN" -n 2 -t 2x2x2 --ni=rtl --timeout=900 "$PE" random "$seed" 250
     ;;
 rtlni-random8)
     seed=${SEED:-31}
     echo "seed $seed (replay: make test-sim-rtlni-random8 SEED=$seed)"
-    expect 0 "seed $seed" -- "$RUN" -n 8 --ni=rtl --timeout=300 "$PE" random "$seed" 250
+    expect 0 "seed $seed" -- "$RUN" -n 8 --ni=rtl --timeout=900 "$PE" random "$seed" 250
     ;;
 rtlni-checks)
     # every checker of --ni=rtl must notice: packets as the scoreboard sees them
     # (corrupted, lost, duplicated) and a device TLP breaking a PCIe rule
-    expect 125 "scoreboard: delivery at .*no NI injected" -- "$RUN" -n 8 --ni=rtl --timeout=120 --fault=corrupt "$PE" ops
+    expect 125 "scoreboard: delivery at .*no NI injected" -- "$RUN" -n 8 --ni=rtl --timeout=900 --fault=corrupt "$PE" ops
     # a lost request shows when its response comes, a lost response at the end
     # (which kind the N-th ejected packet is depends on the PEs' timing)
     lost="never delivered \(lost\)|before the request it answers had arrived"
-    expect 125 "$lost" -- "$RUN" -n 8 --ni=rtl --timeout=120 --fault=drop "$PE" ops
-    expect 125 "$lost" -- "$RUN" -n 2 -t 2x2x2 --ni=rtl --timeout=120 --fault=drop:3 "$PE" ops
-    expect 125 "scoreboard: delivery at .*no NI injected" -- "$RUN" -n 8 --ni=rtl --timeout=120 --fault=dup:5 "$PE" ops
-    expect 125 "PCIe rule broken by the device of node index [0-9]+: .*TD/EP/AT set" -- "$RUN" -n 8 --ni=rtl --timeout=120 --fault=tlp:20 "$PE" ops
+    expect 125 "$lost" -- "$RUN" -n 8 --ni=rtl --timeout=900 --fault=drop "$PE" ops
+    expect 125 "$lost" -- "$RUN" -n 2 -t 2x2x2 --ni=rtl --timeout=900 --fault=drop:3 "$PE" ops
+    expect 125 "scoreboard: delivery at .*no NI injected" -- "$RUN" -n 8 --ni=rtl --timeout=900 --fault=dup:5 "$PE" ops
+    expect 125 "PCIe rule broken by the device of node index [0-9]+: .*TD/EP/AT set" -- "$RUN" -n 8 --ni=rtl --timeout=900 --fault=tlp:20 "$PE" ops
     expect 2 "need the C NI model" -- "$RUN" -n 8 --ni=rtl --fault=reorder "$PE" ops
     expect 2 "--fault=tlp needs --ni=rtl" -- "$RUN" -n 8 --fault=tlp "$PE" ops
     expect 2 "bad --ni 'fast'" -- "$RUN" --ni=fast "$PE" ops
@@ -111,25 +111,54 @@ rtlni-checks)
 rtl-random)
     seed=${SEED:-21}
     echo "seed $seed (replay: make test-sim-rtl-random SEED=$seed)"
-    expect 0 "seed $seed" -- "$RUN" -n 8 --net=rtl --timeout=120 "$PE" random "$seed" 250
+    expect 0 "seed $seed" -- "$RUN" -n 8 --net=rtl --timeout=900 "$PE" random "$seed" 250
     ;;
 exit-status)
-    expect 7 "PE 1 exited with status 7" -- "$RUN" -n 4 --timeout=60 "$PE" exit 1 7
+    expect 7 "PE 1 exited with status 7" -- "$RUN" -n 4 --timeout=900 "$PE" exit 1 7
     # the others hang in MMIO reads: killed after the grace time, status still 7
     expect 7 "killing PEs 0 2 3 \(still running 0.5 s after PE 1 failed\)" -- \
-        "$RUN" -n 4 --timeout=60 --grace=0.5 "$PE" exit 1 7 hang
-    expect 0 "" -- "$RUN" -n 4 --timeout=60 "$PE" exit 2 0
+        "$RUN" -n 4 --timeout=900 --grace=0.5 "$PE" exit 1 7 hang
+    expect 0 "" -- "$RUN" -n 4 --timeout=900 "$PE" exit 2 0
     ;;
 crash)
-    expect 139 "PE 2 \(pid [0-9]+\) killed by signal 11" -- "$RUN" -n 4 --timeout=60 --grace=0.3 "$PE" crash 2
+    expect 139 "PE 2 \(pid [0-9]+\) killed by signal 11" -- "$RUN" -n 4 --timeout=900 --grace=0.3 "$PE" crash 2
     ;;
 global-exit)
-    expect 42 "end: global exit with status 42" -- "$RUN" -n 8 --timeout=60 --report "$PE" global-exit 42
-    expect 0 "" -- "$RUN" -n 3 --timeout=60 "$PE" global-exit 0
+    expect 42 "end: global exit with status 42" -- "$RUN" -n 8 --timeout=900 --report "$PE" global-exit 42
+    expect 0 "" -- "$RUN" -n 3 --timeout=900 "$PE" global-exit 0
     ;;
 timeout)
     expect 124 "timeout: [0-9]+ cycles \(--timeout-cycles\)" -- "$RUN" -n 4 --timeout-cycles=300000 "$PE" hang
     expect 124 "timeout: [0-9.]+ s wall clock \(--timeout\)" -- "$RUN" -n 4 --timeout=1 "$PE" hang mmio
+    ;;
+det)
+    # --det: simulated time advances only while every PE waits on the simulator:
+    # the same program takes the same cycles however busy the machine is. Twice
+    # as it is, once beside two processes that keep both cores busy.
+    W=$dir/../examples/torus_work
+    R="-t 2x2x2 -n 8 --det --timeout-cycles=20000000 --timeout=900 --report"
+    cyc() { grep -oE '^cycles [0-9]+' <<<"$out" | grep -oE '[0-9]+'; }
+    expect 0 "0 data errors: ok" -- "$RUN" $R "$W" 40 && c1=$(cyc)
+    expect 0 "" -- "$RUN" $R "$PE" random 7 400 && r1=$(cyc)
+    busy() { local end=$((SECONDS + 20)); while [ $SECONDS -lt $end ] && [ ! -e "$tmp/done" ]; do :; done; }
+    busy & b1=$!
+    busy & b2=$!
+    expect 0 "0 data errors: ok" -- "$RUN" $R "$W" 40 && c2=$(cyc)
+    expect 0 "" -- "$RUN" $R "$PE" random 7 400 && r2=$(cyc)
+    touch "$tmp/done"
+    wait $b1 $b2
+    [ -n "${c1:-}" ] && [ "${c1:-}" = "${c2:-}" ] && ok "torus_work: $c1 cycles, the same on a loaded machine" ||
+        fail "torus_work --det: ${c1:-?} cycles, then ${c2:-?} on a loaded machine"
+    [ -n "${r1:-}" ] && [ "${r1:-}" = "${r2:-}" ] && ok "sim_test_pe random: $r1 cycles, the same loaded" ||
+        fail "sim_test_pe random --det: ${r1:-?} cycles, then ${r2:-?} on a loaded machine"
+    # every PE waits and nothing is in flight: the program is stuck, said at once
+    expect 124 "every PE waits on the simulator and nothing is in flight" -- \
+        "$RUN" -n 2 --det --timeout=600 "$dir/../lib/shmem_tests/t_errors" stuck
+    # a PE that computes without end stops holding time back after --det-stall
+    expect 124 "--det: PE 1 has run [0-9]+ s without waiting.*|timeout: 3000000 cycles" -- \
+        "$RUN" -n 3 --det --det-stall=1 --timeout-cycles=3000000 --timeout=600 "$PE" hang
+    grep -q -- "--det: PE 1 has run" <<<"$out" || fail "no --det-stall warning"
+    expect 2 "bad --det-stall" -- "$RUN" -n 2 --det --det-stall=0 "$PE" ops
     ;;
 orphan)
     # kolo-sim killed with SIGKILL: PEs waiting for MMIO reads give up (exit 3)

@@ -71,17 +71,22 @@ static uint32_t r32(uint64_t off) {
     return (uint32_t)v;
 }
 
-/* waiting for the NI: leave the CPU to kolo-sim soon */
-static void pause_a_bit(unsigned long *n) {
-    unsigned long i = (*n)++;
-    if (i < 32) {
-        sched_yield();
-    } else {
-        unsigned k = i - 32 < 6 ? (unsigned)(i - 32) : 6; /* 10 us doubling to 640 us */
-        struct timespec ts = {0, 10000L << k};
-        nanosleep(&ts, NULL);
-    }
-}
+
+/* wait while cond holds, draining completions: a wait on what the simulator
+ * writes (kolo-sim --det counts the PE as blocked in it: kolo_sim_client.h) */
+#define WAIT_WHILE(cond)                                                                           \
+    do {                                                                                           \
+        unsigned long n_ = 0;                                                                      \
+        for (;;) {                                                                                 \
+            uint32_t seq_ = kolo_sim_wait_begin(C);                                                \
+            if (!(cond))                                                                           \
+                break;                                                                             \
+            if (drain_cq())                                                                        \
+                continue;                                                                          \
+            kolo_sim_wait_idle(C, seq_, &n_);                                                      \
+        }                                                                                          \
+        kolo_sim_wait_end(C);                                                                      \
+    } while (0)
 
 /* ---- queues --------------------------------------------------------------------- */
 #define SQ_LOG2 6
@@ -168,21 +173,13 @@ static unsigned drain_cq(void) {
     return got;
 }
 
-static void wait_slot(unsigned slot) {
-    unsigned long n = 0;
-    while (!comp_done[slot])
-        if (!drain_cq())
-            pause_a_bit(&n);
-}
+static void wait_slot(unsigned slot) { WAIT_WHILE(!comp_done[slot]); }
 
 /* post a descriptor (COMPLETE set); returns its SQ slot */
 static unsigned post(desc_t d) {
-    unsigned long n = 0;
     unsigned slot = sq_pi % SQN;
     /* completions come in any order: the slot's own one must be in */
-    while (inflight >= SQN || slot_busy[slot])
-        if (!drain_cq())
-            pause_a_bit(&n);
+    WAIT_WHILE(inflight >= SQN || slot_busy[slot]);
     d.flags |= KOLO_DF_COMPLETE;
     comp_done[slot] = 0;
     slot_busy[slot] = 1;
@@ -193,12 +190,7 @@ static unsigned post(desc_t d) {
     return slot;
 }
 
-static void wait_all(void) {
-    unsigned long n = 0;
-    while (inflight)
-        if (!drain_cq())
-            pause_a_bit(&n);
-}
+static void wait_all(void) { WAIT_WHILE(inflight); }
 
 /* post and wait: status, *result */
 static unsigned run1(desc_t d, uint64_t *result) {
@@ -256,19 +248,25 @@ static void set_window(unsigned w, uint64_t base, uint64_t len, uint8_t key, uin
 }
 
 static uint64_t barrier_epoch;
+/* through the exchange area (kolo_sim_shm_post wakes the others' waits) */
 static void barrier(void) {
-    unsigned long n = 0;
     barrier_epoch++;
     __atomic_store_n(&kolo_sim_slot(C, me)->info[15], barrier_epoch, __ATOMIC_RELEASE);
+    kolo_sim_shm_post(C);
     for (unsigned q = 0; q < npes; q++) {
         kolo_pe_slot *s = kolo_sim_slot(C, q);
-        while (__atomic_load_n(&s->info[15], __ATOMIC_ACQUIRE) < barrier_epoch) {
+        unsigned long n = 0;
+        for (;;) {
+            uint32_t seq = kolo_sim_wait_begin(C);
+            if (__atomic_load_n(&s->info[15], __ATOMIC_ACQUIRE) >= barrier_epoch)
+                break;
             if (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == KOLO_PE_EXITED) {
                 fprintf(stderr, "PE %u: PE %u left before the barrier\n", me, q);
                 exit(1);
             }
-            pause_a_bit(&n);
+            kolo_sim_wait_idle(C, seq, &n);
         }
+        kolo_sim_wait_end(C);
     }
 }
 
@@ -375,13 +373,10 @@ static int test_ops(void) {
     /* PIO PUT of 32 bytes */
     {
         uint8_t in[32];
-        unsigned long n = 0;
         for (unsigned i = 0; i < 32; i++)
             in[i] = pat(me, 3, i);
         pio_put(g_node[right], addr_of(right, &g.region[me][500]), KEY_RW, in, 32, 0);
-        while (pio_done < 1)
-            if (!drain_cq())
-                pause_a_bit(&n);
+        WAIT_WHILE(pio_done < 1);
         CHECK(pio_status_bad == 0, "PIO PUT status %u", pio_status_bad);
     }
     barrier();
@@ -846,7 +841,6 @@ static int test_random(uint64_t seed, unsigned nops) {
     }
     rng_t r = {seed * 0x100000001b3ull + me + 1};
     for (unsigned i = 0; i < nops; i++) {
-        unsigned long n = 0;
         draw(&r, npes, dirty, sh, o);
         counts[o->kind]++;
         uint16_t dst = g_node[o->q];
@@ -857,16 +851,12 @@ static int test_random(uint64_t seed, unsigned nops) {
                 check_slot(&se[s], s);
             unsigned before = pio_done;
             pio_put(dst, addr_of(o->q, &g.region[me][o->off]), KEY_RW, o->data, o->len, o->flags);
-            while (pio_done == before)
-                if (!drain_cq())
-                    pause_a_bit(&n);
+            WAIT_WHILE(pio_done == before);
             CHECK(pio_status_bad == 0, "random op %u: PIO PUT status %u (seed %" PRIu64 ")", i,
                   pio_status_bad, seed);
             continue;
         }
-        while (inflight >= SQN)
-            if (!drain_cq())
-                pause_a_bit(&n);
+        WAIT_WHILE(inflight >= SQN);
         unsigned slot = sq_pi % SQN;
         slot_exp *e = &se[slot];
         if (e->used) {

@@ -5,7 +5,8 @@
 # Random programs take SEED from the environment (printed by PE 0).
 set -u
 build=$1 group=$2
-RUN="$build/sim/kolo-run --timeout=120"
+# a wall-clock limit only as a last resort (a loaded machine runs everything slower)
+RUN="$build/sim/kolo-run --timeout=900"
 T=$build/lib/shmem_tests
 E=$build/examples
 fails=0
@@ -140,13 +141,13 @@ rtlni)
     # the NI RTL (--ni=rtl): PCIe endpoint + kolo_ni per node, root-complex
     # models. t_random failed on 8 PEs before the kolo_ni_tgt write-port fix.
     # The longer programs (t_coll ~45 s, t_rma ~200 s) are group rtlni-long.
-    run 0 "PASS" -- -n 8 --ni=rtl --timeout=300 $T/t_signal
-    run 0 "PASS" -- -n 8 --ni=rtl --timeout=300 $T/t_amo
-    run 0 "PASS" -- -n 8 --ni=rtl --timeout=300 $T/t_random 40
+    run 0 "PASS" -- -n 8 --ni=rtl --timeout=1800 $T/t_signal
+    run 0 "PASS" -- -n 8 --ni=rtl --timeout=1800 $T/t_amo
+    run 0 "PASS" -- -n 8 --ni=rtl --timeout=1800 $T/t_random 40
     ;;
 rtlni-long)
-    run 0 "PASS" -- -n 4 --ni=rtl --timeout=300 $T/t_coll
-    run 0 "PASS" -- -n 8 --ni=rtl --timeout=600 $T/t_rma
+    run 0 "PASS" -- -n 4 --ni=rtl --timeout=1800 $T/t_coll
+    run 0 "PASS" -- -n 8 --ni=rtl --timeout=1800 $T/t_rma
     ;;
 examples)
     run 0 "PE 0: 8 of 8 PEs checked in" -- -n 8 $E/hello

@@ -5,7 +5,7 @@
  * nonsym noinit badpe toolong align exit17 badfree nullsrc cmp sigop
  * sigalign stride teaminv teamdead root aset nreduce ctxinv ctxdead ctxpe
  * ctxdefault teamworld init2 thread alignment lockheld locknotheld nullfetch
- * vecnull hints fcolldest nelems final, and nosim (shmem_init outside any
+ * vecnull hints fcolldest nelems final, stuck (a wait that never ends), and nosim (shmem_init outside any
  * launcher). */
 #include "shmem_test.h"
 
@@ -106,6 +106,11 @@ int main(int argc, char **argv) {
             shmem_long_wait_until_all_vector(target, 2, NULL, SHMEM_CMP_EQ, NULL);
         } else if (is(c, "nelems")) {
             shmem_long_put(target, src, SIZE_MAX / 4, 1 % n);
+        } else if (is(c, "stuck")) {
+            /* not a misuse kolo can name: a wait nothing will ever satisfy (under
+             * kolo-sim --det the simulator sees that every PE waits with nothing
+             * in flight, and ends the run) */
+            shmem_long_wait_until(&target[3], SHMEM_CMP_EQ, 99);
         }
     }
     shmem_barrier_all();

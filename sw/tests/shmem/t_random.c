@@ -7,7 +7,12 @@
  *    target must hold, and checks every get and every fetched value at once;
  *  - as target it replays every other PE's random stream after the round's
  *    barrier and compares its whole memory.
- * argv[1]: rounds (default 60). SEED=<n> replays a run. */
+ * argv[1]: rounds (default 60). argv[2], if given: a file; after the rounds
+ * the program goes on until that file exists (PE 0 looks after each round
+ * and tells the others: a run kept alive while a test does things to it,
+ * sim-fault-ctl). SEED=<n> replays a run. */
+#include <unistd.h>
+
 #include "shmem_test.h"
 
 #define REG 512 /* bytes per writer region */
@@ -56,8 +61,11 @@ static uint64_t apply(const op_t *o, unsigned char *reg, uint64_t *w, uint64_t *
     return old;
 }
 
+static int stop; /* PE 0's word: the file exists */
+
 int main(int argc, char **argv) {
     int me, npes, rounds = argc > 1 ? atoi(argv[1]) : 60, r, p, k;
+    const char *until = argc > 2 ? argv[2] : NULL;
     uint64_t seed;
     static unsigned char shadow[MAXPE * REG], mine[MAXPE][REG];
     static uint64_t wshadow[MAXPE], sshadow[MAXPE], mw[MAXPE], ms[MAXPE];
@@ -70,7 +78,7 @@ int main(int argc, char **argv) {
         shmem_global_exit(2);
     }
     seed = t_seed("t_random");
-    for (r = 0; r < rounds; r++) {
+    for (r = 0; r < rounds || (until && !stop); r++) {
         int nops = 1 + (int)((seed + (uint64_t)r) % 6);
         t_stream(seed, r * MAXPE + me);
         for (k = 0; k < nops; k++) {
@@ -142,6 +150,10 @@ int main(int argc, char **argv) {
         shmem_barrier_all();
         if (t_failures > 10)
             break;
+        if (until && r + 1 >= rounds) {
+            int here = me == 0 && access(until, F_OK) == 0;
+            shmem_int_broadcast(SHMEM_TEAM_WORLD, &stop, &here, 1, 0);
+        }
     }
     T_FINISH();
 }

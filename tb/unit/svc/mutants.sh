@@ -49,7 +49,7 @@ open(p, "w").write(s.replace(old, new))
 PY
   then fail=1; continue; fi
   # shellcheck disable=SC2086
-  if ! verilator --cc --exe --build -O2 -Wall -Wno-fatal -j 2 --top-module tb_svc -I"$TOP/rtl/include" \
+  if ! verilator ${VL_CHECKS:---assert -DFORMAL} --cc --exe --build -O2 -Wall -Wno-fatal -j 2 --top-module tb_svc -I"$TOP/rtl/include" \
         -y "$out/rtl" -y "$TOP/rtl/common" $occ \
         -CFLAGS "-O1 -std=c++17 -I$TOP/tb/unit/common -I$TOP/sw/include" --Mdir "$out/obj" -o tb_svc \
         "$TOP/tb/unit/svc/tb_svc.v" "$TOP/tb/unit/svc/tb_svc.cpp" "$TOP/sw/model/kolo_svc_model.c" \

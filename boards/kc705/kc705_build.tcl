@@ -1,0 +1,46 @@
+# kc705_build.tcl - the Vivado build of kolo on the KC705, non-project mode:
+#   vivado -mode batch -nojournal -nolog -source boards/kc705/kc705_build.tcl \
+#       -tclargs <out dir> <file list> [<imem hex> <dmem hex>]
+# (make bitstream BOARD=kc705 writes the file list - the same sources the
+# checks here elaborate - and runs exactly this). Outputs in <out dir>:
+# kolo_board_kc705.bit / .mcs, the IP, reports (utilization, timing, clock
+# interaction, CDC, DRC). Stops with an error if an IP's ports differ from
+# kc705_ip_stubs.v or timing is not met.
+set board_dir [file dirname [file normalize [info script]]]
+set root [file normalize [file join $board_dir .. ..]]
+# (a check that runs a copy of this script elsewhere says where the tree is)
+if {[info exists ::kolo_root]} {
+    set root $::kolo_root
+}
+if {[llength $argv] < 2} {
+    error "usage: vivado -mode batch -source kc705_build.tcl -tclargs <out dir> <file list> \[<imem hex> <dmem hex>\]"
+}
+set out [file normalize [lindex $argv 0]]
+set filelist [file normalize [lindex $argv 1]]
+set generics {}
+if {[llength $argv] >= 4} {
+    lappend generics "SP_IMEM_INIT=\"[file normalize [lindex $argv 2]]\""
+    lappend generics "SP_DMEM_INIT=\"[file normalize [lindex $argv 3]]\""
+}
+set part xc7k325tffg900-2
+set top kolo_board_kc705
+
+source [file join $root boards common xilinx kolo_build.tcl]
+source [file join $board_dir kc705_ip.tcl]
+
+file mkdir $out
+create_project -in_memory -part $part
+set_property target_language Verilog [current_project]
+
+kolo_kc705_ip [file join $out ip]
+kolo_generate_ip kolo_kc705_pcie [file join $board_dir kc705_ip_stubs.v]
+kolo_generate_ip kolo_kc705_gt [file join $board_dir kc705_ip_stubs.v]
+
+kolo_read_sources $root $filelist
+set_property include_dirs [list [file join $root rtl include]] [current_fileset]
+read_xdc [file join $board_dir kc705_pins.xdc]
+read_xdc [file join $board_dir kc705_timing.xdc]
+read_xdc -unmanaged [file join $root boards common xilinx kolo_cdc.tcl]
+
+kolo_implement $top $part $out $generics
+puts "kolo: [file join $out $top.bit] done"

@@ -1,0 +1,53 @@
+#!/bin/bash
+# test kolo-ctl-device: kolo-ctl --device=uart:<tty> against a board behind
+# the UART bridge on a pseudo-terminal (uart_board_sim: the bridge protocol
+# and node (1,0,0)'s registers): status, links, counters, read, write,
+# console, bridge; its own node only; the simulation-only and unknown
+# commands, a device that cannot be opened, each with its exit status.
+# usage: test_kolo_ctl_dev.sh KOLO_CTL UART_BOARD_SIM
+set -u
+ctl=$1 sim=$2
+dir=$(mktemp -d)
+fails=0 checks=0
+# the model runs until its stdin closes (the fifo's writer is this script's fd 3)
+mkfifo "$dir/in"
+"$sim" "$dir/path" < "$dir/in" &
+simpid=$!
+exec 3>"$dir/in"
+trap 'exec 3>&-; wait $simpid 2>/dev/null; rm -rf "$dir"' EXIT
+for _ in $(seq 100); do [ -s "$dir/path" ] && break; sleep 0.05; done
+tty=$(cat "$dir/path")
+dev="--device=uart:$tty@115200"
+
+check() {  # name, expected exit, grep pattern, command...
+    local name=$1 want=$2 pat=$3; shift 3
+    checks=$((checks + 1))
+    out=$("$@" 2>&1); rc=$?
+    if [ "$rc" != "$want" ] || ! grep -qE -- "$pat" <<<"$out"; then
+        echo "FAIL $name: exit $rc (want $want), output:"; sed 's/^/    /' <<<"$out"; fails=$((fails + 1))
+    else
+        echo "ok   $name"
+    fi
+}
+check "status"            0 '^ +1  \(1,0,0\) +up +7  0x0002  X-$' "$ctl" "$dev" status
+check "links"             0 '^X\+ +up +\(0,0,0\)X- +3 +0 +5000 +4999 +0$' "$ctl" "$dev" links 1
+check "links: X- training" 0 '^X- +train +- ' "$ctl" "$dev" links 1,0,0
+check "links: Y+ absent"  0 '^Y\+ +absent' "$ctl" "$dev" links 1
+check "counters"          0 'NI: tx 1234 rx 4294968496 ' "$ctl" "$dev" counters 1
+check "counters: mailbox" 0 'mailbox: sent 9,' "$ctl" "$dev" counters 1
+check "read SYS_ID"       0 '^0x4b4f4c53$' "$ctl" "$dev" read 1 0x0
+check "write"             0 '^ok$' "$ctl" "$dev" write 1 0x28 0x33
+check "write read back"   0 '^0x00000033$' "$ctl" "$dev" read 1 0x28
+check "console"           0 'kolo fw: node \(1,0,0\) up' "$ctl" "$dev" console 0.5
+check "bridge"            0 'bridge KOUB version 1.0: baud 1000000 crc_errors 0' "$ctl" "$dev" bridge
+check "another node"      1 'only its own node \(1,0,0\)' "$ctl" "$dev" links 0
+check "bad node"          1 "bad NODE 'x'" "$ctl" "$dev" links x
+check "unaligned read"    2 'bad ADDR' "$ctl" "$dev" read 1 0x2
+check "table"             2 'not over a device' "$ctl" "$dev" table 1
+check "fail-link"         2 'simulation only' "$ctl" "$dev" fail-link 1 0
+check "unknown"           2 "unknown command 'frob'" "$ctl" "$dev" frob
+check "arguments"         2 'wrong number of arguments' "$ctl" "$dev" links
+check "no such tty"       3 'No such file' "$ctl" --device=uart:/nonexistent/tty status
+check "not a device"      3 'unknown device' "$ctl" --device=pcie:0 status
+echo "kolo-ctl-device: $checks checks, $fails failed"
+[ $fails -eq 0 ]

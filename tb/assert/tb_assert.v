@@ -1,0 +1,257 @@
+`timescale 1ns / 1ps
+`default_nettype none
+// tb_assert - plants one violation of one RTL check and runs on: the check
+// must stop the run (tb/assert/run.sh expects a non-zero exit and the source
+// line of that check in the output). +plant=<name> picks the violation;
+// +plant=none (the control) must run to the end and exit 0.
+//
+// Each error guard (`KOLO_ASSERT in rtl/) is planted once, through the
+// module's ports where a misbehaving neighbour can cause it, otherwise by
+// forcing the internal signals the guard reads for one cycle; two `ifdef
+// FORMAL properties of the common cells are planted by forcing state no
+// reachable run has. The same file runs under Verilator (--binary --timing
+// $(VL_CHECKS)) and Icarus (-g2012).
+module tb_assert;
+  reg clk = 1'b0;
+  reg rst = 1'b1;
+  always #5 clk = ~clk;
+
+  // ---- kolo_router (default parameters): credits, input buffer -------------
+  // stimulus on the local port (6) only; whole-vector signals built from
+  // plain registers (Verilator 5.006 loses non-blocking writes to a part of a
+  // wide vector from a suspended initial block)
+  reg            l_valid = 1'b0;
+  reg  [67:0]    l_flit = 68'd0;
+  reg            x_credit = 1'b0;  // a credit returned on port 0 (X+), VC 0
+  wire [6:0]     r_in_valid = {l_valid, 6'd0};
+  wire [7*68-1:0] r_in_flit = {l_flit, {6 * 68{1'b0}}};
+  wire [6:0]     r_out_credit_valid = {6'd0, x_credit};
+  wire [7*2-1:0] r_out_credit_vc = 14'd0;
+  /* verilator lint_off PINCONNECTEMPTY */
+  kolo_router u_router (
+      .clk(clk), .rst(rst),
+      .cfg_node_id(12'h000), .cfg_dim_m1(12'h000), .cfg_port_en(6'd0), .port_down(6'd0),
+      .in_valid(r_in_valid), .in_flit(r_in_flit),
+      .in_credit_valid(), .in_credit_vc(),
+      .out_valid(), .out_flit(), .out_sunk(),
+      .out_credit_valid(r_out_credit_valid), .out_credit_vc(r_out_credit_vc),
+      .stat_errors(), .stat_out_flits(), .stat_fault_drops(), .dbg_vc_occ(), .dbg_vc_route()
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
+
+  // ---- NI cells -------------------------------------------------------------
+  // kolo_ni_tags
+  reg t_alloc = 1'b0, t_free = 1'b0;
+  reg [7:0] t_free_tag = 8'd0;
+  wire t_alloc_valid;
+  wire [7:0] t_alloc_tag;
+  /* verilator lint_off PINMISSING */
+  kolo_ni_tags u_tags (
+      .clk(clk), .rst(rst), .alloc_valid(t_alloc_valid), .alloc_tag(t_alloc_tag),
+      .alloc(t_alloc), .free(t_free), .free_tag(t_free_tag),
+      .st_we(1'b0), .st_wtag(8'd0), .st_wdata(204'd0), .rd_tag(8'd0),
+      .dy_we(1'b0), .dy_wtag(8'd0), .dy_wdata(95'd0)
+  );
+  // kolo_ni_inj: credits returned beyond CREDITS
+  reg i_credit_valid = 1'b0;
+  kolo_ni_inj u_inj (
+      .clk(clk), .rst(rst), .src_valid(2'b00), .src_flit(132'd0), .src_cls(2'b00),
+      .inj_credit_valid(i_credit_valid), .inj_credit_vc(2'd0)
+  );
+  // kolo_ni_ej (DEPTH 64): flits sent beyond the credits
+  reg e_valid = 1'b0;
+  reg [67:0] e_flit = 68'd0;
+  kolo_ni_ej u_ej (
+      .clk(clk), .rst(rst), .ej_valid(e_valid), .ej_flit(e_flit), .pk_ready(2'b00)
+  );
+  // kolo_ni_txq (2 headers, 8 beats)
+  reg q_push = 1'b0, q_dma = 1'b0, q_dv = 1'b0;
+  reg [3:0] q_nbeats = 4'd1;
+  kolo_ni_txq #(
+      .HQ_AW(1),
+      .RING_AW(3)
+  ) u_txq (
+      .clk(clk), .rst(rst), .push(q_push), .push_h0(64'd0), .push_h1(64'd0),
+      .push_nbeats(q_nbeats), .push_dma(q_dma), .push_cls(1'b0), .push_beat(256'd0),
+      .dv(q_dv), .dd(256'd0), .did(1'b0), .dlast(1'b0), .derr(1'b0), .s_ready(1'b0),
+      .le_ready(1'b1)
+  );
+  // kolo_ni_ctx: counters of context 0 taken below zero
+  reg c_take = 1'b0, c_put_dec = 1'b0, c_retire = 1'b0;
+  kolo_ni_ctx u_ctx (
+      .clk(clk), .rst(rst), .en_set(1'b0), .en_ctx(4'd0), .en_cq_log2(4'd0), .dis_set(1'b0),
+      .dis_ctx(4'd0), .cfg_err(1'b0), .cfg_err_ctx(4'd0), .db_err(1'b0), .db_err_ctx(4'd0),
+      .db_err_code(8'd0), .tx_err(1'b0), .tx_err_ctx(4'd0), .take(c_take), .take_ctx(4'd0),
+      .ops_inc(1'b0), .ops_inc_ctx(4'd0), .put_inc(1'b0), .put_inc_ctx(4'd0),
+      .put_dec(c_put_dec), .put_dec_ctx(4'd0), .retire(c_retire), .retire_ctx(4'd0),
+      .retire_written(1'b0), .retire_tagged(1'b1), .ci_wr(1'b0), .ci_ctx(4'd0),
+      .ci_value(16'd0), .rd_ctx(4'd0), .cq_ctx(4'd0)
+  );
+  // kolo_ni_e2e: a second original packet on a tag with one in flight
+  reg p_push = 1'b0;
+  kolo_ni_e2e u_e2e (
+      .clk(clk), .rst(rst), .dim_m1(12'h111), .cfg_en(1'b1), .cfg_timeout(32'hffff_ffff),
+      .cfg_retries(4'd1), .cfg_switch(1'b0), .push(p_push), .push_rtx(1'b0), .push_tag(8'd5),
+      .push_dst(12'h001), .push_h0(64'd0), .push_h1(64'd0), .push_nbeats(4'd1),
+      .push_dma(1'b0), .push_beat(256'd0), .push_laddr(64'd0), .chk_tag(8'd0),
+      .rt_ready(1'b0), .rt_done(1'b0), .lk_gnt(1'b0), .lk_rvalid(1'b0), .lk_entry(32'd0),
+      .lk_ok(1'b0), .rd_tag(8'd0), .ans(1'b0), .ans_tag(8'd0), .ans_done(1'b0), .gu_ready(1'b1)
+  );
+  // kolo_svc: service processor fault pulses too close together
+  reg s_fault = 1'b0;
+  kolo_svc u_svc (
+      .clk(clk), .rst(rst), .node_id(12'h000), .dim_m1(12'h000), .sp_fault(s_fault),
+      .sp_fault_cause(4'd1), .sp_fault_pc(32'd0)
+  );
+  /* verilator lint_on PINMISSING */
+
+  // ---- common cells: `ifdef FORMAL properties -------------------------------
+  /* verilator lint_off PINCONNECTEMPTY */
+  kolo_fifo_sync #(
+      .WIDTH(2),
+      .DEPTH(4)
+  ) u_fifo (
+      .clk(clk), .rst(rst), .in_valid(1'b0), .in_ready(), .in_data(2'd0), .out_valid(),
+      .out_ready(1'b0), .out_data(), .count()
+  );
+  kolo_arb_rr #(
+      .N(4)
+  ) u_arb (
+      .clk(clk), .rst(rst), .req(4'd0), .advance(1'b0), .grant()
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
+
+  // ---- stimulus ---------------------------------------------------------------
+  // a header flit 0 for this 1x1x1 torus (node 0): eject here, payload len.
+  // The route state's signs are set (no hops: they change nothing) so that
+  // Icarus runs the route compute's always @(*), which waits for an input
+  // to change.
+  function [67:0] head0(input [1:0] vc, input [5:0] len);
+    head0 = {vc, 1'b1, 1'b0, 5'd0, 20'd0, 3'b111, 1'b0, len, vc[1], 4'd0, 12'd0, 12'd0};
+  endfunction
+
+  reg [8*24-1:0] plant;
+  integer k;
+  initial begin
+    if (!$value$plusargs("plant=%s", plant)) plant = "none";
+    repeat (4) @(posedge clk);
+    rst <= 1'b0;
+    repeat (300) @(posedge clk);  // the NI's tag list fills (256 cycles)
+    case (plant)
+      "none": ;
+      // kolo_router: a credit returned on a VC whose counter is full
+      "router_credit": begin
+        x_credit <= 1'b1;
+        @(posedge clk) x_credit <= 1'b0;
+      end
+      // kolo_router input buffer: local packets on VC 0 for this node while the
+      // NI returns no credits: ejection stops after EJECT_CREDITS, then the
+      // input buffer fills, and a sender ignoring its credits overflows it
+      "router_overflow": begin
+        for (k = 0; k < 2000; k = k + 1) begin
+          l_valid <= 1'b1;
+          l_flit <= (k % 34 == 0) ? head0(2'd0, 6'd32) : {2'd0, 1'b0, k % 34 == 33, 64'd0};
+          @(posedge clk);
+        end
+        l_valid <= 1'b0;
+      end
+      "tags_alloc": begin  // every tag taken, then one more
+        t_alloc <= 1'b1;
+        for (k = 0; k < 300; k = k + 1) @(posedge clk);
+        t_alloc <= 1'b0;
+      end
+      "tags_free": begin  // a tag freed that is free (one taken first: the list has room)
+        t_alloc <= 1'b1;
+        t_free_tag <= t_alloc_tag ^ 8'd1;
+        @(posedge clk) t_alloc <= 1'b0;
+        t_free <= 1'b1;
+        @(posedge clk) t_free <= 1'b0;
+      end
+      "tags_list": begin  // a tag freed while the free list has no room
+        t_alloc <= 1'b1;
+        t_free_tag <= t_alloc_tag;  // the tag this allocation takes
+        @(posedge clk) t_alloc <= 1'b0;
+        t_free <= 1'b1;
+        force u_tags.fl_in_ready = 1'b0;
+        @(posedge clk) t_free <= 1'b0;
+        #1 release u_tags.fl_in_ready;
+      end
+      "inj_credit": begin
+        i_credit_valid <= 1'b1;
+        @(posedge clk) i_credit_valid <= 1'b0;
+      end
+      "ej_overflow": begin  // 100 flits on VC 0 against 64 credits, nothing read
+        for (k = 0; k < 100; k = k + 1) begin
+          e_valid <= 1'b1;
+          e_flit <= {2'd0, k == 0, 1'b0, 64'd0};
+          @(posedge clk);
+        end
+        e_valid <= 1'b0;
+      end
+      "ej_whole": begin  // a packet being read out runs dry
+        force u_ej.g_vnet[0].busy = 1'b1;
+        @(posedge clk);
+        #1 release u_ej.g_vnet[0].busy;
+      end
+      "txq_full": begin  // three one-beat pushes into a two-entry queue, nothing sent
+        q_push <= 1'b1;
+        repeat (3) @(posedge clk);
+        q_push <= 1'b0;
+      end
+      "txq_dv": begin  // a pushed beat in the cycle of a DMA beat
+        q_push <= 1'b1;
+        q_dv <= 1'b1;
+        @(posedge clk) q_push <= 1'b0;
+        q_dv <= 1'b0;
+      end
+      "txq_beats": begin  // a push of zero beats
+        q_push <= 1'b1;
+        q_nbeats <= 4'd0;
+        @(posedge clk) q_push <= 1'b0;
+      end
+      "ctx_take": begin  // a slot taken from a context with none free
+        c_take <= 1'b1;
+        @(posedge clk) c_take <= 1'b0;
+      end
+      "ctx_retire": begin  // an operation retired that was never counted
+        c_retire <= 1'b1;
+        @(posedge clk) c_retire <= 1'b0;
+      end
+      "ctx_put": begin  // a PUT completed that was never counted
+        c_put_dec <= 1'b1;
+        @(posedge clk) c_put_dec <= 1'b0;
+      end
+      "e2e_pend": begin  // two original packets pushed on tag 5
+        p_push <= 1'b1;
+        repeat (2) @(posedge clk);
+        p_push <= 1'b0;
+      end
+      "svc_fault": begin  // two pulses in a row while an overflow event holds the first
+        force u_svc.mbx_ovf_push = 1'b1;
+        s_fault <= 1'b1;
+        repeat (2) @(posedge clk);
+        s_fault <= 1'b0;
+        #1 release u_svc.mbx_ovf_push;
+      end
+      // `ifdef FORMAL properties (Verilator builds only: Icarus runs without FORMAL)
+      "fifo_count": begin  // count beyond DEPTH
+        force u_fifo.used = 3'd5;
+        @(posedge clk);
+        #1 release u_fifo.used;
+      end
+      "arb_mask": begin  // a priority mask that is not a thermometer code
+        force u_arb.mask = 4'b0101;
+        @(posedge clk);
+        #1 release u_arb.mask;
+      end
+      default: begin
+        $display("tb_assert: unknown plant %0s", plant);
+        $fatal(1);
+      end
+    endcase
+    repeat (200) @(posedge clk);
+    $display("tb_assert: plant %0s: no check fired", plant);
+    $finish;
+  end
+endmodule
+`default_nettype wire
