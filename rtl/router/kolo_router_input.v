@@ -400,8 +400,8 @@ module kolo_router_input #(
   assign ram_we = |ram_wr_vc;
   // (4:1 multiplexers written out: an index times a width that is not a
   // power of two would become a multiplier)
-  function automatic [VC_AW-1:0] sel_ptr(input [4*VC_AW-1:0] a, input [1:0] i);
-    case (i)
+  function automatic [VC_AW-1:0] sel_ptr(input [4*VC_AW-1:0] a, input [1:0] idx);
+    case (idx)
       2'd0: sel_ptr = a[0*VC_AW+:VC_AW];
       2'd1: sel_ptr = a[1*VC_AW+:VC_AW];
       2'd2: sel_ptr = a[2*VC_AW+:VC_AW];

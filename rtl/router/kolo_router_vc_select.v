@@ -85,11 +85,11 @@ module kolo_router_vc_select #(
   endfunction
 
   // class-0 flag of output o for a head of input VC class c in vnet n
-  function automatic esc_ok(input integer o, input integer c, input integer n);
+  function automatic esc_ok(input integer op, input integer cl, input integer vn);
     begin
-      if (o == 6 || (BUBBLE == 0)) esc_ok = fe1[o*2+n];
-      else if (PORT < 6 && o == (PORT ^ 1) && c == 0) esc_ok = fe1[o*2+n];  // continuing
-      else esc_ok = fe2[o*2+n];  // entering a ring
+      if (op == 6 || (BUBBLE == 0)) esc_ok = fe1[op*2+vn];
+      else if (PORT < 6 && op == (PORT ^ 1) && cl == 0) esc_ok = fe1[op*2+vn];  // continuing
+      else esc_ok = fe2[op*2+vn];  // entering a ring
     end
   endfunction
 
