@@ -3,7 +3,8 @@
 #
 #   make test-unit-<cell>     randomised Verilator test (SEED=<n> to replay)
 #   make test-lint-cells      Verilator/Icarus/Yosys lint at several parameters
-# cells: fifo_sync fifo_async arb_rr arb_matrix alloc_sep credit_counter
+# cells: fifo_sync fifo_async arb_rr arb_matrix alloc_sep credit_counter, and reset_sync
+# (kolo_reset_sync, kolo_reset_seq, kolo_sync_word, kolo_sync_pulse, kolo_sync_bit on three clocks)
 
 CELLS_BUILD := $(BUILD)/cells
 CELLS_RTL_DIR := $(TOP)/rtl/common
@@ -36,6 +37,8 @@ $(eval $(call cells_unit,fifo_async,$(CELLS_TB_DIR)/fifo_async/tb_fifo_async.cpp
 $(eval $(call cells_unit,arb_rr,$(CELLS_TB_DIR)/common/tb_arb.cpp,$(CELLS_RTL_DIR)/kolo_arb_rr.v,))
 $(eval $(call cells_unit,arb_matrix,$(CELLS_TB_DIR)/common/tb_arb.cpp,$(CELLS_RTL_DIR)/kolo_arb_matrix.v,-DARB_MATRIX))
 $(eval $(call cells_unit,alloc_sep,$(CELLS_TB_DIR)/alloc_sep/tb_alloc_sep.cpp,$(CELLS_RTL_DIR)/kolo_alloc_sep.v $(CELLS_RTL_DIR)/kolo_arb_rr.v,))
+$(eval $(call cells_unit,reset_sync,$(CELLS_TB_DIR)/reset_sync/tb_reset_sync.cpp,$(addprefix $(CELLS_RTL_DIR)/,\
+    kolo_reset_sync.v kolo_reset_seq.v kolo_sync_bit.v kolo_sync_word.v kolo_sync_pulse.v),))
 $(eval $(call cells_unit,credit_counter,$(CELLS_TB_DIR)/credit_counter/tb_credit_counter.cpp,$(CELLS_RTL_DIR)/kolo_credit_counter.v,))
 
 .PHONY: test-lint-cells

@@ -14,7 +14,7 @@ FC := rtl/common
 # One proof run: $(call formal_job,<run name>,<top>,<files>,<-p params>,<depth>,<steps>[,<flags>])
 formal_job = $(FORMAL_RUN) -top $(2) -o $(FORMAL_OUT)/$(1) -d $(5) -mode $(6) $(4) $(7) $(3)
 
-FORMAL_CELLS := fifo_sync fifo_async arb_rr arb_matrix alloc_sep credit_counter
+FORMAL_CELLS := fifo_sync fifo_async arb_rr arb_matrix alloc_sep credit_counter reset_sync reset_seq
 
 # ---- quick runs ---------------------------------------------------------------
 formal_quick_fifo_sync = \
@@ -34,6 +34,25 @@ formal_quick_alloc_sep = \
 formal_quick_credit_counter = \
   $(call formal_job,credit_counter_5_2,kolo_credit_counter,$(FC)/kolo_credit_counter.v,-p MAX=5 -p INIT=2,12,bmc$(,)ind$(,)cover$(,)pdr) && \
   $(call formal_job,credit_counter_1_0,kolo_credit_counter,$(FC)/kolo_credit_counter.v,-p MAX=1 -p INIT=0,6,bmc$(,)ind)
+
+# A negative control: $(call formal_mutant,<run name>,<top>,<file>,<sed expression>,<other files>,<-p params>,<depth>)
+# proves a copy of <file> with one line changed and must fail (the properties catch the bug).
+formal_mutant = mkdir -p $(FORMAL_OUT)/$(1) && sed '$(4)' $(3) > $(FORMAL_OUT)/$(1)/mutant.v && \
+  ! cmp -s $(3) $(FORMAL_OUT)/$(1)/mutant.v && \
+  { if $(FORMAL_RUN) -top $(2) -o $(FORMAL_OUT)/$(1)/run -d $(7) -mode bmc $(6) -multiclock \
+        $(FORMAL_OUT)/$(1)/mutant.v $(5) > $(FORMAL_OUT)/$(1)/log 2>&1; then \
+      echo "formal $(1): the mutant was not caught"; false; \
+    else echo "formal $(1): mutant caught (negative control)"; fi; }
+# kolo_reset_sync: the release one stage early. kolo_reset_seq: the round ends without
+# waiting for the domains' echo of the new token.
+formal_quick_reset_sync = \
+  $(call formal_job,reset_sync_s3,kolo_reset_sync,$(FC)/kolo_reset_sync.v,-p STAGES=3,12,bmc$(,)ind$(,)cover,-multiclock) && \
+  $(call formal_job,reset_sync_s2,kolo_reset_sync,$(FC)/kolo_reset_sync.v,-p STAGES=2,10,bmc$(,)ind,-multiclock) && \
+  $(call formal_mutant,reset_sync_mutant,kolo_reset_sync,$(FC)/kolo_reset_sync.v,s/rst_out = chain\[STAGES-1\]/rst_out = chain[STAGES-2]/,,-p STAGES=3,12)
+RESET_SEQ_FILES := $(FC)/kolo_reset_sync.v $(FC)/kolo_sync_bit.v
+formal_quick_reset_seq = \
+  $(call formal_job,reset_seq_d1,kolo_reset_seq,$(FC)/kolo_reset_seq.v $(RESET_SEQ_FILES),-p DOMAINS=1 -p HOLD=1 -p STAGES=2,24,bmc$(,)cover,-multiclock) && \
+  $(call formal_mutant,reset_seq_mutant,kolo_reset_seq,$(FC)/kolo_reset_seq.v,s/end else if (all_old) begin/end else if (1'"'"'b1) begin/,$(RESET_SEQ_FILES),-p DOMAINS=1 -p HOLD=1 -p STAGES=2,24)
 
 # ---- deep runs ----------------------------------------------------------------
 formal_full_fifo_sync = \
@@ -55,6 +74,12 @@ formal_full_alloc_sep = \
   $(call formal_job,full_alloc_sep_4x4,kolo_alloc_sep,$(FC)/kolo_alloc_sep.v $(FC)/kolo_arb_rr.v,-p N_IN=4 -p N_OUT=4,10,bmc$(,)ind$(,)cover) && \
   $(call formal_job,full_alloc_sep_3x5,kolo_alloc_sep,$(FC)/kolo_alloc_sep.v $(FC)/kolo_arb_rr.v,-p N_IN=3 -p N_OUT=5,8,bmc$(,)ind) && \
   $(call formal_job,full_alloc_sep_3x3_pdr,kolo_alloc_sep,$(FC)/kolo_alloc_sep.v $(FC)/kolo_arb_rr.v,-p N_IN=3 -p N_OUT=3,1,pdr)
+formal_full_reset_sync = \
+  $(call formal_job,full_reset_sync_s3,kolo_reset_sync,$(FC)/kolo_reset_sync.v,-p STAGES=3,30,bmc$(,)ind$(,)cover,-multiclock) && \
+  $(call formal_job,full_reset_sync_s5,kolo_reset_sync,$(FC)/kolo_reset_sync.v,-p STAGES=5,30,bmc$(,)ind,-multiclock)
+formal_full_reset_seq = \
+  $(call formal_job,full_reset_seq_d1,kolo_reset_seq,$(FC)/kolo_reset_seq.v $(RESET_SEQ_FILES),-p DOMAINS=1 -p HOLD=1 -p STAGES=2,36,bmc$(,)cover,-multiclock) && \
+  $(call formal_job,full_reset_seq_d2,kolo_reset_seq,$(FC)/kolo_reset_seq.v $(RESET_SEQ_FILES),-p DOMAINS=2 -p HOLD=2 -p STAGES=2,30,bmc,-multiclock)
 formal_full_credit_counter = \
   $(call formal_job,full_credit_counter_8_8,kolo_credit_counter,$(FC)/kolo_credit_counter.v,-p MAX=8 -p INIT=8,30,bmc$(,)ind$(,)cover$(,)pdr) && \
   $(call formal_job,full_credit_counter_80_80,kolo_credit_counter,$(FC)/kolo_credit_counter.v,-p MAX=80 -p INIT=80,20,bmc$(,)ind$(,)pdr)

@@ -32,7 +32,7 @@ LIB_SEED_ENV = $(if $(SEED),SEED=$(SEED))
 
 LIB_KOLO_SRCS := $(wildcard sw/lib/*.c)
 LIB_SHMEM_SRCS := $(wildcard sw/shmem/*.c)
-LIB_HDRS := sw/include/kolo.h sw/include/kolo_ni_model.h sw/include/kolo_sim_shm.h \
+LIB_HDRS := sw/include/kolo.h sw/include/kolo_ni_regs.h sw/include/kolo_ni_model.h sw/include/kolo_sim_shm.h \
     sw/include/kolo_model.h sw/include/kolo_route.h sw/include/kolo_vfio.h sw/include/kolo_uart.h \
     sw/include/kolo_uart_regs.h $(wildcard sw/lib/*.h) $(wildcard sw/shmem/*.h)
 
@@ -152,6 +152,13 @@ LIB_SHMEM_GROUPS := init rma amo sync signal coll heap errors generic random
 lib_group_bins = $(LIB_SHMEM_T)/t_$(1)
 $(foreach g,$(LIB_SHMEM_GROUPS),$(eval test-lib-shmem-$(g): sim $(call lib_group_bins,$(g)) \
     sw/tests/shmem/run.sh ; $$(LIB_SEED_ENV) $$(LIB_SHMEM_RUN) $(g)))
+$(LIB_BUILD)/bench/bench_bigput: sw/tests/shmem/bench_bigput.c $(LIBKOLO) $(LIBKOLO_SHMEM) $(OSHCC) \
+    sw/shmem/shmem.h sw/shmem/shmemx.h
+	@mkdir -p $(@D)
+	KOLO_BUILD=$(abspath $(BUILD)) $(OSHCC) -O2 -Wall -Wextra -Werror $< -o $@
+test-lib-shmem-fast: sim $(LIB_SHMEM_TEST_BINS) $(LIB_SHMEM_T)/t_threads $(LIB_SHMEM_T)/t_threads_tsan $(LIB_EXAMPLE_BINS) \
+    $(LIB_BUILD)/bench/bench_bigput sw/tests/shmem/run.sh
+	$(LIB_SEED_ENV) $(LIB_SHMEM_RUN) fast
 test-lib-shmem-threads: sim $(LIB_SHMEM_T)/t_threads $(LIB_SHMEM_T)/t_threads_tsan sw/tests/shmem/run.sh
 	$(LIB_SEED_ENV) $(LIB_SHMEM_RUN) threads
 test-lib-shmem-rtl: sim $(BUILD)/sim/kolo-sim-2x2x2 $(addprefix $(LIB_SHMEM_T)/,t_random t_signal t_amo t_coll) \
@@ -167,8 +174,8 @@ test-lib-shmem-rtlni-long: sim $(BUILD)/sim/kolo-sim-ni-2x2x2 \
 	$(LIB_SEED_ENV) $(LIB_SHMEM_RUN) rtlni-long
 test-lib-examples: sim $(LIB_EXAMPLE_BINS) sw/tests/shmem/run.sh
 	$(LIB_SHMEM_RUN) examples
-.PHONY: $(addprefix test-lib-shmem-,$(LIB_SHMEM_GROUPS) threads rtl rtlni rtlni-long) test-lib-examples
-LIB_SHMEM_GROUPS += threads rtl rtlni
+.PHONY: $(addprefix test-lib-shmem-,$(LIB_SHMEM_GROUPS) threads fast rtl rtlni rtlni-long) test-lib-examples
+LIB_SHMEM_GROUPS += threads fast rtl rtlni
 TESTS += $(addprefix lib-shmem-,$(LIB_SHMEM_GROUPS)) lib-examples
 
 # ---- benchmarks: latencies and bandwidth in simulated cycles -------------------------------
@@ -184,3 +191,31 @@ bench-lib_shmem_ideal: sim $(LIB_BUILD)/bench/bench_latency
 bench-lib_shmem_rtl: sim $(LIB_BUILD)/bench/bench_latency $(BUILD)/sim/kolo-sim-2x2x2
 	@$(BUILD)/sim/kolo-run -n 2 -t 2x2x2 --net=rtl $(LIB_BUILD)/bench/bench_latency rtl | grep BENCH
 BENCHES += lib_shmem_ideal lib_shmem_rtl
+
+$(LIB_BUILD)/bench/bench_rate: sw/tests/shmem/bench_rate.c $(LIBKOLO) $(LIBKOLO_SHMEM) $(OSHCC) \
+    sw/shmem/shmem.h sw/shmem/shmemx.h
+	@mkdir -p $(@D)
+	KOLO_BUILD=$(abspath $(BUILD)) $(OSHCC) -O2 -Wall -Wextra -Werror $< -o $@
+# shmem_put8_rate_sim: 8-byte puts (shmem_long_p) from PE 0 to PE 1 on the RTL NIs
+# (--ni=rtl, PCIe endpoints, 2x2x2 RTL torus), Mmsg/s of simulated time under --det
+# (the PE's software costs no cycles: the NI and PCIe side's rate);
+# shmem_barrier_us_64pe: shmem_barrier_all on 64 PEs (4x4x4, C NI model), --det
+.PHONY: bench-shmem_put8_rate_sim bench-shmem_barrier_us_64pe
+bench-shmem_put8_rate_sim: sim $(LIB_BUILD)/bench/bench_rate $(BUILD)/sim/kolo-sim-ni-2x2x2
+	@$(BUILD)/sim/kolo-run -n 2 -t 2x2x2 --ni=rtl --det --timeout=1800 $(LIB_BUILD)/bench/bench_rate put8 sim 2000 | grep BENCH
+bench-shmem_barrier_us_64pe: sim $(LIB_BUILD)/bench/bench_rate
+	@$(BUILD)/sim/kolo-run -n 64 -t 4x4x4 --det --timeout=1800 $(LIB_BUILD)/bench/bench_rate barrier 64pe 20 | grep BENCH
+BENCHES += shmem_put8_rate_sim shmem_barrier_us_64pe
+
+# fast_mode_gbytes_per_s: kolo-sim --fast moving 8 PEs x 100 puts of 32 MiB (26.8 GB), simulated
+# bytes per wall second (the issue's "a 32 MB put repeated 100 times from every PE")
+.PHONY: bench-fast_mode
+bench-fast_mode: sim $(LIB_BUILD)/bench/bench_bigput
+	@out=$$(SHMEM_SYMMETRIC_SIZE=80M $(BUILD)/sim/kolo-run -n 8 --fast --report --timeout=3600 \
+	    $(LIB_BUILD)/bench/bench_bigput 32 100 2>&1); echo "$$out" | grep -E '^bench_bigput|^fast mode|^cycles'; \
+	    echo "$$out" | grep -q 'data ok' || { echo "bench-fast_mode: run failed"; exit 1; }; \
+	    w=$$(echo "$$out" | grep -oE 'wall [0-9.]+ s' | grep -oE '[0-9.]+'); \
+	    b=$$(echo "$$out" | grep -oE '[0-9]+ bytes put' | grep -oE '^[0-9]+'); \
+	    awk -v b=$$b -v w=$$w 'BEGIN { printf "BENCH fast_mode_gbytes_per_s %.2f GB/s\n", b / w / 1e9; \
+	        printf "BENCH fast_mode_bigput_wall %.1f s\n", w }'
+BENCHES += fast_mode

@@ -5,6 +5,8 @@
 #
 #   make test-unit-crc32c       RTL CRC cells and the C references (SEED=<n> to replay)
 #   make test-unit-scrambler    scrambler/descrambler, errors and resync (SEED=<n>)
+#   make test-unit-lane_gearbox transceiver gearbox adapters (kolo_lane_gearbox_tx/rx), 32 and
+#                               64 bits, a pause / gap at every position, bad input (SEED=<n>)
 #
 # unit-crc32c also checks that kolo_linkref.h compiles as C11 (it is C and C++).
 
@@ -47,3 +49,4 @@ $(LINK_CELLS_BUILD)/linkref_c11.ok: $(LINK_CELLS_REF) mk/link_cells.mk | $(DEPS_
 
 $(eval $(call link_cells_unit,crc32c,$(LINK_CELLS_RTL_DIR)/kolo_crc32c_64.v $(LINK_CELLS_RTL_DIR)/kolo_crc32c_64x2.v $(LINK_CELLS_RTL_DIR)/kolo_crc8_56.v,$(LINK_CELLS_BUILD)/linkref_c11.ok))
 $(eval $(call link_cells_unit,scrambler,$(LINK_CELLS_RTL_DIR)/kolo_scrambler.v $(LINK_CELLS_RTL_DIR)/kolo_descrambler.v,))
+$(eval $(call link_cells_unit,lane_gearbox,$(LINK_CELLS_RTL_DIR)/kolo_lane_gearbox_tx.v $(LINK_CELLS_RTL_DIR)/kolo_lane_gearbox_rx.v,))

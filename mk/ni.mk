@@ -28,7 +28,7 @@ NI_RTL := $(filter-out rtl/ni/kolo_pcie_%,$(wildcard rtl/ni/kolo_ni*.v)) $(wildc
           rtl/router/*.v rtl/torus/*.v rtl/link/*.v rtl/svc/*.v rtl/node/*.v rtl/include/*.vh)
 NI_SW := sw/model/kolo_ni_model.c sw/model/kolo_model.c sw/route/kolo_route.c
 NI_TB := tb/unit/ni/tb_ni.v tb/unit/ni/tb_ni.cpp tb/unit/ni/ni_world.h tb/unit/ni/svc_proc.h sw/include/kolo_svc_regs.h tb/unit/ni/tb_ni.vlt tb/unit/common/tb_util.h \
-         tb/common/kolo_tb_bits.h sw/include/kolo_ni_model.h sw/include/kolo_model.h sw/include/kolo_route.h
+         tb/common/kolo_tb_bits.h sw/include/kolo_ni_model.h sw/include/kolo_ni_regs.h sw/include/kolo_model.h sw/include/kolo_route.h
 NI_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
 
 # $(call ni_build,<dir>,<TORUS>,<SMALL>[,<more verilator options>]): the harness

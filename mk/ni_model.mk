@@ -15,7 +15,7 @@
 NI_MODEL_BUILD := $(BUILD)/sw
 KOLO_NI_MODEL_SRCS := sw/model/kolo_ni_model.c
 KOLO_NI_MODEL_SRCS_ABS := $(TOP)/sw/model/kolo_ni_model.c
-KOLO_NI_MODEL_H := sw/include/kolo_ni_model.h
+KOLO_NI_MODEL_H := sw/include/kolo_ni_model.h sw/include/kolo_ni_regs.h
 KOLO_NI_MODEL_LIBS = $(NI_MODEL_BUILD)/libkolo_ni_model.a $(KOLO_SW_LIBS)
 NI_MODEL_DEP_H := $(KOLO_NI_MODEL_H) sw/include/kolo_model.h sw/include/kolo_route.h
 NI_MODEL_TEST_SRCS := sw/tests/test_ni_model.c $(KOLO_NI_MODEL_SRCS) sw/route/kolo_route.c \

@@ -19,6 +19,9 @@ PCIE_EP_RTL := $(wildcard rtl/ni/kolo_pcie_*.v) rtl/common/kolo_fifo_sync.v
 PCIE_EP_TB := tb/unit/pcie_ep/tb_pcie_ep.cpp tb/common/kolo_pcie_rc.h tb/unit/common/tb_util.h
 PCIE_EP_TIMEOUT := 8000
 PCIE_EP_TAGS := 32
+# the block's completion buffer the harness gives the core (UltraScale, PG156)
+PCIE_EP_CPL_H := 64
+PCIE_EP_CPL_D := 992
 PCIE_EP_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
 
 $(PCIE_EP_BIN): $(PCIE_EP_RTL) $(PCIE_EP_TB) mk/pcie_ep.mk | $(DEPS_STAMP)
@@ -28,7 +31,8 @@ $(PCIE_EP_BIN): $(PCIE_EP_RTL) $(PCIE_EP_TB) mk/pcie_ep.mk | $(DEPS_STAMP)
 	    --top-module kolo_pcie_ep -GCPL_TIMEOUT=$(PCIE_EP_TIMEOUT) -GTAGS=$(PCIE_EP_TAGS) \
 	    -I$(TOP)/rtl/include -y $(TOP)/rtl/ni -y $(TOP)/rtl/common $(PCIE_EP_OBJCACHE) \
 	    -CFLAGS "-O2 -std=c++17 -Wall -I$(TOP)/tb/unit/common -I$(TOP)/tb/common \
-	             -DTB_CPL_TIMEOUT=$(PCIE_EP_TIMEOUT) -DTB_TAGS=$(PCIE_EP_TAGS)" \
+	             -DTB_CPL_TIMEOUT=$(PCIE_EP_TIMEOUT) -DTB_TAGS=$(PCIE_EP_TAGS) \
+	             -DTB_CPL_H=$(PCIE_EP_CPL_H) -DTB_CPL_D=$(PCIE_EP_CPL_D)" \
 	    --Mdir $(PCIE_EP_BUILD)/obj -o tb_pcie_ep \
 	    $(TOP)/rtl/ni/kolo_pcie_ep.v $(TOP)/tb/unit/pcie_ep/tb_pcie_ep.cpp \
 	    > $(PCIE_EP_BUILD)/build.log 2>&1 || { tail -n 40 $(PCIE_EP_BUILD)/build.log; exit 1; }
@@ -53,14 +57,16 @@ $(eval $(call pcie_ep_test,dma-wr,105,))
 $(eval $(call pcie_ep_test,dma-err,106,))
 $(eval $(call pcie_ep_test,msi,107,))
 $(eval $(call pcie_ep_test,mixed,108,))
+$(eval $(call pcie_ep_test,cpl-space,110,))
 
 # Negative control: the harness with a deliberate error in one check each
 # (--bug=...) must fail, so the checks are known to bite.
-PCIE_EP_BUGS := mmio:chunk-strb mmio:rd-data ur:ur-status dma-rd:dma-data dma-err:dma-err msi:msi
+PCIE_EP_BUGS := mmio:chunk-strb mmio:rd-data mmio:rd-order ur:ur-status dma-rd:dma-data dma-err:dma-err msi:msi \
+    cpl-space:cpl-space
 .PHONY: test-unit-pcie-ep-bites
 test-unit-pcie-ep-bites: $(PCIE_EP_BIN) | $(DEPS_STAMP)
 	@for tb in $(PCIE_EP_BUGS); do \
-	    t=$${tb%%:*}; b=$${tb##*:}; n=300; [ $$t = ur ] && n=3; \
+	    t=$${tb%%:*}; b=$${tb##*:}; n=300; [ $$t = ur ] && n=3; [ $$t = cpl-space ] && n=60; \
 	    $< --test=$$t --bug=$$b --n=$$n --seed=$(or $(SEED),109) > /dev/null 2>&1; rc=$$?; \
 	    if [ $$rc -ne 1 ]; then echo "FAIL: --test=$$t --bug=$$b exit status $$rc, not 1: that check does not bite"; exit 1; \
 	    else echo "ok: --test=$$t --bug=$$b fails as it must"; fi; \
@@ -100,3 +106,13 @@ bench-pcie_ep_dma_rd_bw_64: $(PCIE_EP_BIN)
 bench-pcie_ep_dma_wr_bw_4k: $(PCIE_EP_BIN)
 	@$< --test=bw-wr --seed=1
 BENCHES += pcie_ep_dma_rd_bw_4k pcie_ep_dma_rd_bw_64 pcie_ep_dma_wr_bw_4k
+
+# DMA read bandwidth and latency under the completion-credit limit (issue
+# 15): Gen2 x8 (32 headers / 8 KiB, 50% of the core's rate) and Gen3 x16
+# (PG213: 128 headers / 32 KiB, full rate), the completer splitting at every
+# 64-byte RCB or in 256-byte pieces, and no limit for comparison
+PCIE_CPL_BENCH := gen2x8-rcb64 gen2x8-mps256 gen3x16-rcb64 gen3x16-mps256 nolimit
+.PHONY: $(addprefix bench-pcie_cpl_,$(PCIE_CPL_BENCH))
+$(addprefix bench-pcie_cpl_,$(PCIE_CPL_BENCH)): bench-pcie_cpl_%: $(PCIE_EP_BIN)
+	@$< --test=bw-cpl-$* --seed=1
+BENCHES += $(addprefix pcie_cpl_,$(PCIE_CPL_BENCH))

@@ -1,8 +1,10 @@
 # mk/regs.mk - the service register map: one description (rtl/regs/kolo_svc_regs.toml),
 # three generated files (RTL constants, C header, docs/registers.md) kept in git; and
 # the service processor's memory map (rtl/regs/kolo_sp_regs.toml: RTL constants, C
-# header, linker script symbols, docs/sp-map.md); and the UART host bridge's
-# protocol and registers (rtl/regs/kolo_uart_regs.toml: RTL constants, C header).
+# header, linker script symbols, docs/sp-map.md); the UART host bridge's
+# protocol and registers (rtl/regs/kolo_uart_regs.toml: RTL constants, C header);
+# and the NI protocol (rtl/regs/kolo_ni_regs.toml: op codes, status codes, header
+# fields, BAR0 registers for the RTL NI, the C model, libkolo and docs/ni-regs.md).
 # `make regs` regenerates them; test regs-gen checks they are up to date and that
 # the generator refuses broken maps.
 REGS_MAP := rtl/regs/kolo_svc_regs.toml
@@ -10,14 +12,18 @@ REGS_OUT := rtl/include/kolo_svc_regs.vh sw/include/kolo_svc_regs.h docs/registe
 SP_MAP := rtl/regs/kolo_sp_regs.toml
 SP_MAP_OUT := rtl/include/kolo_sp_regs.vh sw/include/kolo_sp_regs.h fw/rv32/kolo_sp_regs.ld docs/sp-map.md
 UART_MAP := rtl/regs/kolo_uart_regs.toml
+NI_MAP := rtl/regs/kolo_ni_regs.toml
+NI_MAP_OUT := rtl/include/kolo_ni_regs.vh sw/include/kolo_ni_regs.h docs/ni-regs.md
 
 .PHONY: regs test-regs-gen
-regs: $(REGS_MAP) $(SP_MAP) $(UART_MAP) scripts/gen_regs.py | $(DEPS_STAMP)
+regs: $(REGS_MAP) $(SP_MAP) $(UART_MAP) $(NI_MAP) scripts/gen_regs.py | $(DEPS_STAMP)
 	python3 scripts/gen_regs.py $(REGS_MAP) --vh rtl/include/kolo_svc_regs.vh \
 	    --h sw/include/kolo_svc_regs.h --md docs/registers.md
 	python3 scripts/gen_regs.py $(SP_MAP) --vh rtl/include/kolo_sp_regs.vh \
 	    --h sw/include/kolo_sp_regs.h --ld fw/rv32/kolo_sp_regs.ld --md docs/sp-map.md
 	python3 scripts/gen_regs.py $(UART_MAP) --vh rtl/include/kolo_uart_regs.vh --h sw/include/kolo_uart_regs.h
+	python3 scripts/gen_regs.py $(NI_MAP) --vh rtl/include/kolo_ni_regs.vh \
+	    --h sw/include/kolo_ni_regs.h --md docs/ni-regs.md
 
 test-regs-gen: | $(DEPS_STAMP)
 	scripts/test_regs.sh $(BUILD)/regs-test

@@ -40,11 +40,13 @@ KOLO_SIM := $(SIM_BUILD)/kolo-sim
 KOLO_RUN := $(SIM_BUILD)/kolo-run
 
 # the C NI model: build/sw/libkolo_ni_model.a from mk/ni_model.mk
-SIM_HDRS := $(wildcard sw/include/*.h) sw/sim/sim.h sw/sim/sim_core.h sw/sim/sim_opts.h sw/sim/svc.h sw/sim/ctl.h \
+SIM_HDRS := $(wildcard sw/include/*.h) sw/sim/sim.h sw/sim/sim_core.h sw/sim/fast_ni.h sw/sim/sim_opts.h sw/sim/svc.h \
+    sw/sim/ctl.h \
     sw/sim/trace.h \
     sw/lib/kolo_sim_client.h fw/kolo_fw.h fw/kolo_hal.h
 # the service processors: the service block model and the native firmware, one per node
 SIM_CORE_OBJS := $(SIM_OBJ)/sim.o $(SIM_OBJ)/sim_pes.o $(SIM_OBJ)/sim_oracle.o $(SIM_OBJ)/sim_faults.o \
+    $(SIM_OBJ)/fast_ni.o \
     $(SIM_OBJ)/net_ideal.o $(SIM_OBJ)/sim_opts.o $(SIM_OBJ)/svc.o \
     $(SIM_OBJ)/ctl.o $(SIM_OBJ)/trace.o $(SIM_OBJ)/kolo_fw.o $(SIM_OBJ)/kolo_svc_model.o
 KOLO_CTL := $(SIM_BUILD)/kolo-ctl

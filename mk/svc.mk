@@ -12,7 +12,7 @@
 
 SVC_BUILD := $(BUILD)/svc
 SVC_BIN := $(SVC_BUILD)/obj/tb_svc
-SVC_RTL := $(wildcard rtl/svc/*.v) rtl/common/kolo_arb_rr.v rtl/include/kolo_svc_regs.vh rtl/include/kolo_defs.vh
+SVC_RTL := $(wildcard rtl/svc/*.v) rtl/common/kolo_arb_rr.v rtl/include/kolo_svc_regs.vh rtl/include/kolo_defs.vh rtl/include/kolo_ni_regs.vh
 SVC_SW := sw/model/kolo_svc_model.c sw/route/kolo_route.c
 SVC_TB := tb/unit/svc/tb_svc.v tb/unit/svc/tb_svc.cpp tb/unit/common/tb_util.h sw/include/kolo_svc_model.h \
           sw/include/kolo_svc_regs.h sw/include/kolo_route.h

@@ -11,7 +11,7 @@
 
 SVC_FW_BUILD := $(BUILD)/svc_fw
 SVC_FW_BIN := $(SVC_FW_BUILD)/obj/test_fw_net_rtl
-SVC_FW_RTL := $(wildcard rtl/svc/*.v) rtl/common/kolo_arb_rr.v rtl/include/kolo_svc_regs.vh rtl/include/kolo_defs.vh
+SVC_FW_RTL := $(wildcard rtl/svc/*.v) rtl/common/kolo_arb_rr.v rtl/include/kolo_svc_regs.vh rtl/include/kolo_defs.vh rtl/include/kolo_ni_regs.vh
 # the C side: the test, the firmware and the routing library, built as C (not C++)
 SVC_FW_CSRCS := fw/tests/test_fw_net.c fw/kolo_fw.c $(wildcard sw/route/*.c)
 SVC_FW_COBJS := $(addprefix $(SVC_FW_BUILD)/c/,$(notdir $(SVC_FW_CSRCS:.c=.o)))

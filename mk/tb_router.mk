@@ -18,7 +18,7 @@
 
 ROUTER_TB_BUILD := $(BUILD)/tb/router
 ROUTER_TB_BIN := $(ROUTER_TB_BUILD)/tb_router
-ROUTER_TB_RTL := $(wildcard rtl/common/*.v rtl/router/*.v) rtl/include/kolo_defs.vh
+ROUTER_TB_RTL := $(wildcard rtl/common/*.v rtl/router/*.v) rtl/include/kolo_defs.vh rtl/include/kolo_ni_regs.vh
 ROUTER_TB_DEPS := tb/router/tb_router.cpp tb/router/tb_router_top.v $(wildcard tb/common/*.h) \
                   $(KOLO_SW_SRCS) $(wildcard sw/include/*.h) mk/tb_router.mk
 ROUTER_TB_VFLAGS := $(VL_CHECKS) --cc --exe --build -O3 -j 2 --x-assign fast --x-initial fast -Wno-fatal \

@@ -51,6 +51,14 @@ POINTS=(
   "kolo_router_output|ESC_SLOTS=1 BUBBLE=0 ADAPT_DEPTH=35 EJECT_CREDITS=35"
   "kolo_router_vc_select|"
   "kolo_router_vc_select|PORT=6 BUBBLE=0"
+  "kolo_chip|"
+  "kolo_chip|SP_INTERNAL=0 SP_ASYNC=1 PCIE_ASYNC=0 LANES=2 GT_DATA_W=64 PORT_EN=15"  # external processor, crossed
+  "kolo_chip_port|"
+  "kolo_chip_port|PORT=5 LANES=4 DATA_W=64 MISCABLE_INITS=1"
+  "kolo_lane_gearbox_tx|"
+  "kolo_lane_gearbox_tx|LANES=4 DATA_W=32 PAUSE_SEQ=31"
+  "kolo_lane_gearbox_rx|"
+  "kolo_lane_gearbox_rx|DATA_W=32 SLIP_SPACING=1"
   "kolo_link_phy|LANES=1"
   "kolo_link_phy|LANES=4"
   "kolo_link_phy|LANES=3 CC_INTERVAL=100 SLIP_WAIT=1 FIFO_ADDR_W=3"   # odd lane count, small counters

@@ -31,6 +31,17 @@ cases=(
   "kolo_credit_counter|MAX=1 INIT=0|"
   "kolo_credit_counter|MAX=80 INIT=80|"
   "kolo_credit_counter|MAX=255 INIT=3|"
+  "kolo_reset_sync|STAGES=2|"
+  "kolo_reset_sync|STAGES=5|"
+  "kolo_sync_bit|WIDTH=1 STAGES=2|"
+  "kolo_sync_bit|WIDTH=7 STAGES=3|"
+  "kolo_sync_pulse|STAGES=2|$C/kolo_sync_bit.v"
+  "kolo_sync_word|WIDTH=1|$C/kolo_sync_bit.v"
+  "kolo_sync_word|WIDTH=230|$C/kolo_sync_bit.v"
+  "kolo_reset_seq|DOMAINS=1 STAGES=2 HOLD=1|$C/kolo_reset_sync.v $C/kolo_sync_bit.v"
+  "kolo_reset_seq|DOMAINS=3 STAGES=3 HOLD=64|$C/kolo_reset_sync.v $C/kolo_sync_bit.v"
+  "kolo_axil_cdc|ADDR_W=15 FIFO_ADDR_W=2|$C/kolo_fifo_async.v"
+  "kolo_axil_cdc|ADDR_W=8 FIFO_ADDR_W=1|$C/kolo_fifo_async.v"
 )
 declare -A formal_done
 

@@ -32,12 +32,39 @@ for pair in "$out/u.vh:rtl/include/kolo_uart_regs.vh" "$out/u.h:sw/include/kolo_
     fi
 done
 grep -q "define KOLO_UART_SYNC_REQ 8'd165" rtl/include/kolo_uart_regs.vh || { echo "FAIL: an 8-bit enum is not 8'd"; fail=1; }
+# the NI protocol (op codes, status codes, header fields, BAR0)
+nimap=rtl/regs/kolo_ni_regs.toml
+python3 scripts/gen_regs.py $nimap --vh "$out/ni.vh" --h "$out/ni.h" --md "$out/ni.md"
+for pair in "$out/ni.vh:rtl/include/kolo_ni_regs.vh" "$out/ni.h:sw/include/kolo_ni_regs.h" "$out/ni.md:docs/ni-regs.md"; do
+    if ! cmp -s "${pair%%:*}" "${pair#*:}"; then
+        echo "FAIL: ${pair#*:} is not what $nimap gives: run 'make regs'"; fail=1
+    fi
+done
+# no op code, status code or register offset written twice: no C source
+# defines a name the generated header defines (a second definition is
+# stale by construction), and the NI's RTL has no op/status literals
+names=$(sed -nE 's/^#define (KOLO_[A-Z0-9_]+).*/\1/p; s/^    (KOLO_[A-Z0-9_]+) = .*/\1/p' sw/include/kolo_ni_regs.h | grep -v '^KOLO_NI_REGS_H$' | paste -sd'|')
+c_twice() { grep -nE "^[[:space:]]*#[[:space:]]*define[[:space:]]+($names)\b|^[[:space:]]*($names)[[:space:]]*=" "$@" 2>/dev/null; }
+v_literal() { grep -nE "(ST|OP|D)_[A-Z_]+ *= *[48]'d[0-9]+" "$@"; }
+if c_twice sw/include/*.h sw/lib/*.[ch] sw/model/*.[ch] sw/sim/*.[ch]* sw/shmem/*.[ch] tb/unit/ni/*.h tb/common/*.h |
+        grep -v '^sw/include/kolo_ni_regs.h:'; then
+    echo "FAIL: NI op/status codes or BAR0 offsets defined outside rtl/regs/kolo_ni_regs.toml"; fail=1
+fi
+if v_literal rtl/ni/*.v; then
+    echo "FAIL: NI op/status codes as literals in rtl/ni: use \`KOLO_OP_*, \`KOLO_D_*, \`KOLO_ST_* of kolo_ni_regs.vh"; fail=1
+fi
+# planted: a second definition in C and a literal in the RTL are caught
+printf '#define KOLO_CSR_E2E_CTRL 0x50u\nenum x {\n    KOLO_ST_TIMEOUT = 12,\n};\n' > "$out/twice.h"
+[ "$(c_twice "$out/twice.h" | wc -l)" = 2 ] || { echo "FAIL: a planted second definition was not caught"; fail=1; }
+printf "  localparam [7:0] ST_TIMEOUT = 8'd12;\n" > "$out/lit.v"
+v_literal "$out/lit.v" > /dev/null || { echo "FAIL: a planted RTL status literal was not caught"; fail=1; }
 # the header compiles and its macros give the documented addresses
 cat > "$out/t.c" <<'C'
 #include <stdio.h>
 #include "kolo_svc_regs.h"
 #include "kolo_sp_regs.h"
 #include "kolo_uart_regs.h"
+#include "kolo_ni_regs.h"
 #define EXPECT(e, v) do { if ((e) != (v)) { printf("FAIL: %s = 0x%x, expected 0x%x\n", #e, (unsigned)(e), (unsigned)(v)); bad = 1; } } while (0)
 int main(void) {
     int bad = 0;
@@ -53,6 +80,18 @@ int main(void) {
     EXPECT(KOLO_SP_DMEM_BASE, 0x80100000u);
     EXPECT(KOLO_SP_SVC_SIZE, KOLO_SVC_SPACE);
     EXPECT(KOLO_SP_CONSOLE_LSR_THRE_MASK, 0x2000u);
+    EXPECT(KOLO_OP_FETCH_OR, 13);
+    EXPECT(KOLO_ST_TIMEOUT, 12);
+    EXPECT(KOLO_D_OR, 12);
+    EXPECT(KOLO_CSR_E2E_UNREACH, 0x78u);
+    EXPECT(KOLO_CSR_CTX(15) + KOLO_CTX_OUTSTANDING, 0x1000u + 15u * 0x40u + 0x28u);
+    EXPECT(KOLO_CSR_WIN(3) + KOLO_WIN_CTRL, 0x2070u);
+    EXPECT(KOLO_CSR_ROUTE(4095), 0x7FFCu);
+    EXPECT(KOLO_CSR_DOORBELL(15) + KOLO_DB_OUTSTANDING, 0x1F018u);
+    EXPECT(KOLO_H0_OP_SHIFT, 24u);
+    EXPECT((unsigned)(KOLO_H0_LEN_MASK >> KOLO_H0_LEN_SHIFT), 0x3Fu);
+    EXPECT((unsigned)(KOLO_H1_TAG_MASK >> 48), 0xFFu);
+    if (KOLO_CSR_DOORBELL(KOLO_NI_NUM_CTX) != KOLO_BAR0_SIZE) { puts("FAIL: doorbell pages do not end BAR0"); bad = 1; }
     EXPECT(KOLO_UART_SYNC_REQ, 0xA5u);
     EXPECT(KOLO_UART_BRIDGE_CONSOLE_DROPS, 0x20u);
     return bad;
@@ -60,7 +99,7 @@ int main(void) {
 C
 gcc -std=c11 -Wall -Wextra -Werror -Isw/include "$out/t.c" -o "$out/t" && "$out/t" || fail=1
 # the Verilog constants parse in all three tools' common subset (Icarus here)
-printf '`include "kolo_svc_regs.vh"\nmodule t; initial begin if (`KOLO_SVC_MBX_RX_DATA !== 32'"'"'h628) $display("FAIL vh"); end endmodule\n' > "$out/t.v"
+printf '`include "kolo_svc_regs.vh"\n`include "kolo_ni_regs.vh"\nmodule t; initial begin if (`KOLO_SVC_MBX_RX_DATA !== 32'"'"'h628 || `KOLO_OP_NAK !== 4'"'"'d10 || `KOLO_H0_LASTB_HI != 61 || `KOLO_CSR_E2E_CTRL !== 32'"'"'h50) $display("FAIL vh"); end endmodule\n' > "$out/t.v"
 iverilog -g2005 -Irtl/include -o "$out/t.vvp" "$out/t.v" && vvp -n "$out/t.vvp" | (! grep FAIL) || fail=1
 # broken maps must be refused
 bad() {  # name, python expression editing the text t
@@ -84,5 +123,9 @@ bad "an unknown access kind" 't.replace("access = \"rc\"", "access = \"rx\"", 1)
 bad "overlapping repeated blocks" 't.replace("stride = 0x40", "stride = 0x20", 1)'
 bad "a duplicate enum value" 't.replace("[\"MBX_OVERFLOW\", 5", "[\"MBX_OVERFLOW\", 4", 1)'
 bad "an enum value wider than its width" 't.replace("[\"MBX_OVERFLOW\", 5", "[\"MBX_OVERFLOW\", 16", 1)'
-[ $fail -eq 0 ] && echo "regs-gen: generated files current, header and constants checked, 8 broken maps refused"
+map=$nimap
+bad "a register inside an 8-byte one" 't.replace("name = \"ERR_CSR\"\n  offset = 0x14", "name = \"ERR_CSR\"\n  offset = 0x24", 1)'
+bad "overlapping header fields" 't.replace("[\"SRC\", \"23:12\"", "[\"SRC\", \"24:12\"", 1)'
+bad "a shared field outside its partner" 't.replace("[\"ASIZE\", \"60:59\"", "[\"ASIZE\", \"62:59\"", 1)'
+[ $fail -eq 0 ] && echo "regs-gen: generated files current, header and constants checked, 11 broken maps refused"
 exit $fail

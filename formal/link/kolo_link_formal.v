@@ -275,7 +275,7 @@ module kolo_link_formal #(
   // ---- covers -------------------------------------------------------------------------
   // the flit in A's first dropped / corrupted data block; sticky event flags
   reg       drop_seen, corr_seen, replay_seen, retrain_seen, down_seen;
-  reg       ctrl_in_frame, a_in_frame;
+  reg       ctrl_in_frame, a_in_frame, abort_seen;
   reg [9:0] drop_id, corr_id;
   always @(posedge clk) begin
     if (rst) begin
@@ -288,6 +288,7 @@ module kolo_link_formal #(
       down_seen <= 1'b0;
       ctrl_in_frame <= 1'b0;
       a_in_frame <= 1'b0;
+      abort_seen <= 1'b0;
     end else begin
       if (ab_take && ab_drop && a_blk_tx[65:64] == 2'b01 && !drop_seen) begin
         drop_seen <= 1'b1;
@@ -301,9 +302,12 @@ module kolo_link_formal #(
       if (a_cnt[5*32+:8] != 8'd0) retrain_seen <= 1'b1;
       if (a_cnt[13*32+:8] != 8'd0 || b_cnt[13*32+:8] != 8'd0) down_seen <= 1'b1;
       if (ab_take) begin
-        if (a_blk_tx[65:64] == 2'b10 && a_blk_tx[7:0] == 8'h66) a_in_frame <= 1'b1;
-        if (a_blk_tx[65:64] == 2'b01 && a_blk_tx[0]) a_in_frame <= 1'b0;   // a tail
+        // a frame: its data blocks (a head has an even flit number), then
+        // its EOF (0x78), or an ABORT (0x33) that breaks it off
+        if (a_blk_tx[65:64] == 2'b01 && !a_blk_tx[0]) a_in_frame <= 1'b1;   // a head
+        if (a_blk_tx[65:64] == 2'b10 && (a_blk_tx[7:0] == 8'h78 || a_blk_tx[7:0] == 8'h33)) a_in_frame <= 1'b0;
         if (a_blk_tx[65:64] == 2'b10 && a_blk_tx[7:0] == 8'h55 && a_in_frame) ctrl_in_frame <= 1'b1;
+        if (a_blk_tx[65:64] == 2'b10 && a_blk_tx[7:0] == 8'h33) abort_seen <= 1'b1;
       end
     end
   end
@@ -325,6 +329,7 @@ module kolo_link_formal #(
       `KOLO_COVER(cover_retrain, retrain_seen && deliver_tail)
       `KOLO_COVER(cover_down, down_seen && deliver_tail)
       `KOLO_COVER(cover_ctrl_in_frame, ctrl_in_frame)
+      `KOLO_COVER(cover_abort, abort_seen && deliver_tail)
       `KOLO_COVER(cover_credits_out, a_credits[3:0] == 4'd0)
     end
   end

@@ -1,8 +1,9 @@
 // kolo_defs.vh - field positions shared by every kolo RTL module.
 // Include inside a module body: these are localparams, not macros, so that the
 // same names can be used by Verilator, Icarus and Yosys alike.
-// The authoritative description is docs/packet-format.md; sw/include/kolo_route.h
-// mirrors the same numbers for C.
+// The authoritative description is docs/packet-format.md; the header flit
+// fields come from rtl/regs/kolo_ni_regs.toml (kolo_ni_regs.vh here,
+// kolo_ni_regs.h for C), the route state fields are mirrored by kolo_route.h.
 
 // Not every module uses every name: that is expected of a shared definitions file.
 /* verilator lint_off UNUSEDPARAM */
@@ -26,15 +27,16 @@ localparam KOLO_PORT_ZP     = 4;
 localparam KOLO_PORT_ZM     = 5;
 localparam KOLO_PORT_LOCAL  = 6;
 
-// ---- header flit 0 ----------------------------------------------------------
-localparam KOLO_H0_DST_LO   = 0;    // [11:0]  {z,y,x} 4 bits each
-localparam KOLO_H0_SRC_LO   = 12;   // [23:12]
-localparam KOLO_H0_OP_LO    = 24;   // [27:24]
-localparam KOLO_H0_VNET     = 28;   // 0 request, 1 response
-localparam KOLO_H0_LEN_LO   = 29;   // [34:29] payload flits 0..32
-localparam KOLO_H0_ORDERED  = 35;
-localparam KOLO_H0_RS_LO    = 36;   // [58:36] route state, 23 bits
-localparam KOLO_RS_W        = 23;
+// ---- header flit 0 (positions from rtl/regs/kolo_ni_regs.toml) --------------
+`include "kolo_ni_regs.vh"
+localparam KOLO_H0_DST_LO   = `KOLO_H0_DST_LO;    // [11:0]  {z,y,x} 4 bits each
+localparam KOLO_H0_SRC_LO   = `KOLO_H0_SRC_LO;    // [23:12]
+localparam KOLO_H0_OP_LO    = `KOLO_H0_OP_LO;     // [27:24]
+localparam KOLO_H0_VNET     = `KOLO_H0_VNET_LO;   // 0 request, 1 response
+localparam KOLO_H0_LEN_LO   = `KOLO_H0_LEN_LO;    // [34:29] payload flits 0..32
+localparam KOLO_H0_ORDERED  = `KOLO_H0_ORDERED_LO;
+localparam KOLO_H0_RS_LO    = `KOLO_H0_RS_LO;     // [58:36] route state, 23 bits
+localparam KOLO_RS_W        = `KOLO_H0_RS_HI - `KOLO_H0_RS_LO + 1;
 // route state, bit positions relative to KOLO_H0_RS_LO (same as a table entry)
 localparam KOLO_RS_SIGN_X   = 0;    // 1 = travel in the minus direction
 localparam KOLO_RS_SIGN_Y   = 1;
@@ -49,9 +51,9 @@ localparam KOLO_RS_LS_PORT  = 20;   // [22:20]
 // bits [63:59] of flit 0 are reserved and must be zero
 
 // ---- header flit 1 ----------------------------------------------------------
-localparam KOLO_H1_ADDR_LO  = 0;    // [47:0] remote address
-localparam KOLO_H1_TAG_LO   = 48;   // [55:48]
-localparam KOLO_H1_KEY_LO   = 56;   // [63:56] protection key
+localparam KOLO_H1_ADDR_LO  = `KOLO_H1_ADDR_LO;   // [47:0] remote address
+localparam KOLO_H1_TAG_LO   = `KOLO_H1_TAG_LO;    // [55:48]
+localparam KOLO_H1_KEY_LO   = `KOLO_H1_KEY_LO;    // [63:56] protection key
 
 localparam KOLO_MAX_PAYLOAD = 32;   // payload flits
 localparam KOLO_MAX_PKT     = 34;   // flits, headers included

@@ -3,7 +3,8 @@
 // clause 49 (lock_fsm), one block per clk cycle.
 //
 // sync_hdr is the (unscrambled) sync header of this cycle's block; 01 and 10
-// are valid, 00 and 11 invalid. Every cycle is a block.
+// are valid, 00 and 11 invalid. A cycle is a block when valid is high (a
+// transceiver gearbox leaves gaps); counts and waits below are in blocks.
 //   - Unlocked: count consecutive valid headers; the 64th sets lock. An
 //     invalid header pulses slip (one cycle) and restarts counting after
 //     SLIP_WAIT cycles, during which headers are ignored (the lane needs time
@@ -19,6 +20,7 @@ module kolo_block_lock #(
 ) (
     input  wire       clk,
     input  wire       rst,
+    input  wire       valid,
     input  wire [1:0] sync_hdr,
     output reg        lock,
     output reg        slip
@@ -48,7 +50,9 @@ module kolo_block_lock #(
       bad_cnt  <= 4'd0;
     end else begin
       slip <= 1'b0;
-      if (wait_cnt != {WW{1'b0}}) begin
+      if (!valid) begin
+        // a gap: nothing moves
+      end else if (wait_cnt != {WW{1'b0}}) begin
         wait_cnt <= wait_cnt - WAIT_ONE;
       end else if (!lock) begin
         if (!hdr_ok) begin

@@ -6,8 +6,9 @@
 // Two kolo_crc32c_64 cells in a row would put two XOR trees one after the
 // other (6 LUT6 levels); this cell computes the composed linear map directly,
 // each output bit one flat XOR of up to 160 inputs (3 LUT6 levels). The link
-// uses it where a frame's last data word and its trailer (the SOF word) are
-// folded in the same cycle (kolo_link_tx, kolo_link_rx).
+// uses it where a frame's last data word and its trailer (the EOF word) are
+// folded in the same cycle (kolo_link_tx), and for a data word followed by a
+// zero word (kolo_link_rx: half of the EOF check).
 module kolo_crc32c_64x2 (
     input  wire [31:0] crc_in,
     input  wire [63:0] data0,

@@ -5,17 +5,21 @@
 // rx_lane_clk).
 //
 // Inputs, every cycle: per lane a descrambled block (in_blk[66*l +: 66],
-// {sync, payload}) and in_lock[l]. A locked lane's block is written into that
-// lane's FIFO (DEPTH blocks) every cycle; an unlocked lane's FIFO is emptied.
+// {sync, payload}), in_valid[l] (the cycle carries a block: transceiver
+// gearboxes leave gaps, at different cycles on different lanes) and
+// in_lock[l]. A locked lane's valid block is written into that lane's FIFO
+// (DEPTH blocks); an unlocked lane's FIFO is emptied.
 //   - Aligning (aligned = 0): every lane drops its head block until a CC is at
 //     its head and then waits; when all lanes show CC at once, the CC row is
 //     dropped and aligned rises. If a lane's FIFO fills up (DEPTH-1 blocks)
 //     while aligning, all lane FIFOs are emptied and aligning starts over.
-//   - Aligned: all heads leave together, one row per cycle, and the row is
-//     output (out_valid, out_blk, registered). Alignment is lost (aligned
-//     falls, nothing is output, and aligning restarts from the current heads)
-//     when a lane loses lock, a head is missing, or some lanes show a CC and
-//     others do not. "Shows a CC" for this check means control sync and type
+//   - Aligned: all heads leave together, one row per cycle in which every
+//     lane has a head, and the row is output (out_valid, out_blk,
+//     registered); a cycle in which some lane has none waits (a gap).
+//     Alignment is lost (aligned falls, nothing is output, and aligning
+//     restarts from the current heads) when a lane loses lock, a lane's FIFO
+//     fills up (DEPTH-1 blocks: another lane stopped delivering), or some
+//     lanes show a CC and others do not. "Shows a CC" for this check means control sync and type
 //     0x2D, so a bit error elsewhere in one lane's CC does not cost the
 //     alignment; acquiring alignment needs exact CC blocks.
 // The output rows still contain the IDLE and CC blocks; the caller filters.
@@ -29,6 +33,7 @@ module kolo_lane_deskew #(
     input  wire                  clk,
     input  wire                  rst,
     input  wire [LANES-1:0]      in_lock,
+    input  wire [LANES-1:0]      in_valid,
     input  wire [66*LANES-1:0]   in_blk,
     output reg                   aligned,
     output reg                   out_valid,
@@ -57,14 +62,14 @@ module kolo_lane_deskew #(
   generate
     for (l = 0; l < LANES; l = l + 1) begin : g_lane
       wire [CW-1:0] count;
-      wire unused_in_ready;  // never full: aligning flushes at DEPTH-1, aligned pops every cycle
+      wire unused_in_ready;  // never full: a lane at DEPTH-1 flushes (aligning) or loses alignment
       kolo_fifo_sync #(
           .WIDTH(66),
           .DEPTH(DEPTH)
       ) u_fifo (
           .clk      (clk),
           .rst      (rst || !in_lock[l] || flush),
-          .in_valid (in_lock[l]),
+          .in_valid (in_lock[l] && in_valid[l]),
           .in_ready (unused_in_ready),
           .in_data  (in_blk[66*l+:66]),
           .out_valid(head_valid[l]),
@@ -81,11 +86,12 @@ module kolo_lane_deskew #(
 
   assign flush = !aligned && (|near_full);
   wire all_cc = &cc_exact;
-  wire misaligned = !(&in_lock) || !(&head_valid) || ((|cc_like) && !(&cc_like));
+  wire all_heads = &head_valid;
+  wire misaligned = !(&in_lock) || (|near_full) || (all_heads && (|cc_like) && !(&cc_like));
 
   always @(*) begin
     if (!aligned) pop = head_valid & (~cc_exact | {LANES{all_cc}});
-    else if (misaligned) pop = {LANES{1'b0}};
+    else if (misaligned || !all_heads) pop = {LANES{1'b0}};
     else pop = head_valid;
   end
 
@@ -96,7 +102,7 @@ module kolo_lane_deskew #(
     end else begin
       if (!aligned) aligned <= all_cc && !flush;
       else if (misaligned) aligned <= 1'b0;
-      out_valid <= aligned && !misaligned;
+      out_valid <= aligned && !misaligned && all_heads;
     end
     out_blk <= head;
   end

@@ -9,10 +9,15 @@
 // rx_* is the local router's input port (flits arrive against its credits,
 // returned on rx_credit_*). Credits stay end to end between the two routers.
 // Lane side: tx_lane_data carries one 66-bit word per lane per tx_lane_clk
-// ({scrambled payload, sync header}, bit 0 first on the wire); rx_lane_clk is
-// the clock recovered from the neighbour; rx_lane_slip asks the lane to move
-// its block boundary by one bit. Core clock rate must be at least LANES times
-// the lane word rate. See docs/link.md.
+// cycle with tx_lane_ready ({scrambled payload, sync header}, bit 0 first on
+// the wire); rx_lane_clk is the clock recovered from the neighbour, words
+// arrive in the cycles with rx_lane_valid; rx_lane_slip asks the lane to move
+// its block boundary by one bit (gaps: kolo_link_phy). Core clock rate must be
+// at least LANES times the lane word rate. See docs/link.md.
+// Resets: rst resets everything on the core clock; phy_rst only the core side
+// of kolo_link_phy (core clock), so that a lane reset (phy_rst, tx_lane_rst,
+// rx_lane_rst together, kolo_reset_seq) costs lock and a retrain but keeps
+// sequence numbers, replay buffer and credits. Tie phy_rst to rst otherwise.
 module kolo_link #(
     parameter LANES          = 1,
     parameter VC_BUF         = 128,
@@ -27,6 +32,7 @@ module kolo_link #(
 ) (
     input  wire                  clk,
     input  wire                  rst,
+    input  wire                  phy_rst,
     input  wire [11:0]           cfg_node_id,
     input  wire [2:0]            cfg_port,
     input  wire [11:0]           cfg_peer_id,
@@ -42,12 +48,18 @@ module kolo_link #(
     output wire                  link_up,
     output wire [1:0]            stat_state,
     output wire                  stat_miscabled,
+    output wire                  stat_peer_valid,
+    output wire [11:0]           stat_peer_id,
+    output wire [2:0]            stat_peer_port,
+    output wire                  stat_peer_seen,
     output wire [16*32-1:0]      stat_counters,
     input  wire                  tx_lane_clk,
     input  wire                  tx_lane_rst,
+    input  wire                  tx_lane_ready,
     output wire [66*LANES-1:0]   tx_lane_data,
     input  wire                  rx_lane_clk,
     input  wire                  rx_lane_rst,
+    input  wire [LANES-1:0]      rx_lane_valid,
     input  wire [66*LANES-1:0]   rx_lane_data,
     output wire [LANES-1:0]      rx_lane_slip
 );
@@ -73,16 +85,20 @@ module kolo_link #(
       .blk_tx_valid(blk_tx_valid), .blk_tx_ready(blk_tx_ready), .blk_tx(blk_tx),
       .blk_rx_valid(blk_rx_valid), .blk_rx(blk_rx),
       .phy_rx_lock(phy_rx_lock), .phy_lock_loss(phy_lock_loss), .phy_rx_overflow(phy_rx_overflow),
-      .stat_state(stat_state), .stat_miscabled(stat_miscabled), .stat_counters(stat_counters)
+      .stat_state(stat_state), .stat_miscabled(stat_miscabled), .stat_peer_valid(stat_peer_valid),
+      .stat_peer_id(stat_peer_id), .stat_peer_port(stat_peer_port), .stat_peer_seen(stat_peer_seen),
+      .stat_counters(stat_counters)
   );
 
   kolo_link_phy #(.LANES(LANES), .CC_INTERVAL(CC_INTERVAL)) u_phy (
-      .clk(clk), .rst(rst),
+      .clk(clk), .rst(phy_rst),
       .tx_blk_valid(blk_tx_valid), .tx_blk_ready(blk_tx_ready), .tx_blk(blk_tx),
       .rx_blk_valid(blk_rx_valid), .rx_blk(blk_rx),
       .phy_rx_lock(phy_rx_lock), .phy_lock_loss(phy_lock_loss), .phy_rx_overflow(phy_rx_overflow),
-      .tx_lane_clk(tx_lane_clk), .tx_lane_rst(tx_lane_rst), .tx_lane_data(tx_lane_data),
-      .rx_lane_clk(rx_lane_clk), .rx_lane_rst(rx_lane_rst), .rx_lane_data(rx_lane_data),
+      .tx_lane_clk(tx_lane_clk), .tx_lane_rst(tx_lane_rst), .tx_lane_ready(tx_lane_ready),
+      .tx_lane_data(tx_lane_data),
+      .rx_lane_clk(rx_lane_clk), .rx_lane_rst(rx_lane_rst), .rx_lane_valid(rx_lane_valid),
+      .rx_lane_data(rx_lane_data),
       .rx_lane_slip(rx_lane_slip)
   );
 endmodule

@@ -8,7 +8,10 @@
 // Training: INIT blocks carry {node id, port, fresh, seen, ready}; the link
 // comes up when this end is ready and the neighbour says ready (or is seen
 // sending frames/CTRL after this end said ready). An INIT from a node or port
-// other than cfg_peer_* is counted and ignored (stat_miscabled).
+// other than cfg_peer_* is counted and ignored (stat_miscabled). The identity
+// of the last INIT received (expected or not) is kept in stat_peer_* until
+// the lanes lose lock (neighbour identity for the service block);
+// stat_peer_seen pulses with each INIT taken there.
 // Retrain (sequence numbers and buffers kept) on MAX_REPLAYS replays without
 // progress, loss of lock, or an INIT while up. Training longer than
 // TRAIN_BUDGET cycles takes the link down: frames are dropped and counted,
@@ -54,6 +57,10 @@ module kolo_link_core #(
     // status
     output wire [1:0]   stat_state,
     output reg          stat_miscabled,
+    output reg          stat_peer_valid,   // an INIT arrived since lock was last lost
+    output reg  [11:0]  stat_peer_id,      // ... from this node id and port (right or wrong)
+    output reg  [2:0]   stat_peer_port,
+    output reg          stat_peer_seen,    // one cycle: stat_peer_* now hold a newly received INIT's
     output wire [511:0] stat_counters
 );
   `include "kolo_link_defs.vh"
@@ -96,6 +103,20 @@ module kolo_link_core #(
   wire [55:0] init_body = {30'd0, local_ready, seen, fresh, cfg_port, cfg_node_id, KOLO_BLK_INIT};
   wire [7:0]  init_crc8;
   kolo_crc8_56 u_crc8_init (.data(init_body), .crc(init_crc8));
+
+  always @(posedge clk) begin
+    stat_peer_seen <= 1'b0;
+    if (rst || !phy_rx_lock) begin
+      stat_peer_valid <= 1'b0;
+      stat_peer_id <= 12'd0;
+      stat_peer_port <= 3'd0;
+    end else if (rx_init_valid) begin
+      stat_peer_valid <= 1'b1;
+      stat_peer_id <= peer_id;
+      stat_peer_port <= peer_port;
+      stat_peer_seen <= 1'b1;
+    end
+  end
 
   always @(posedge clk) begin
     if (rst) begin
@@ -162,7 +183,7 @@ module kolo_link_core #(
       .ev_data_tx(ev_data_tx), .ev_pkts_dropped(ev_pkts_dropped), .ev_ctrl_err(ev_tx_ctrl_err)
   );
 
-  kolo_link_rx #(.SEQ_W(SEQ_W), .RXB_W(RXB_W)) u_rx (
+  kolo_link_rx #(.SEQ_W(SEQ_W), .RXB_W(RXB_W), .MAX_PKT(MAX_PKT)) u_rx (
       .clk(clk), .rst(rst),
       .blk_valid(blk_rx_valid), .blk(blk_rx),
       .out_valid(rx_valid), .out_flit(rx_flit),

@@ -28,19 +28,27 @@
 // does not hold, received blocks are dropped (phy_rx_overflow). The tx side
 // only needs backpressure and has no rate condition.
 // Lane side: tx_lane_data[66*l +: 66] = {scrambled payload, sync}, bit 0 first
-// on the wire; one word per lane per tx_lane_clk cycle. Every CC_INTERVAL
-// cycles a CC block goes out on all lanes at once; otherwise the next packed
-// word, or IDLE on every lane. rx_lane_data has the same layout, with the
-// boundary wherever the lane puts it; rx_lane_slip[l] (one-cycle pulse) asks
-// lane l to move its boundary by one bit (kolo_block_lock, SLIP_WAIT).
+// on the wire; one word per lane per tx_lane_clk cycle in which tx_lane_ready
+// is high (the lanes take tx_lane_data at that edge; a transceiver gearbox
+// pauses one cycle in 33, kolo_lane_gearbox_tx; tie it high for a lane that
+// takes a word every cycle). Every CC_INTERVAL words a CC block goes out on
+// all lanes at once; otherwise the next packed word, or IDLE on every lane.
+// rx_lane_data has the same layout, with the boundary wherever the lane puts
+// it, and carries a word on lane l in the rx_lane_clk cycles with
+// rx_lane_valid[l] high (gaps at any cycle, independently per lane; tie high
+// for a word every cycle). rx_lane_slip[l] (one-cycle pulse) asks lane l to
+// move its boundary by one bit (kolo_block_lock, SLIP_WAIT words).
 // LANES > 1: rx lanes are deskewed on the CC blocks (kolo_lane_deskew: up to
 // 13 lane words of skew); CC_INTERVAL must be >= 32 then. Alignment is found
 // at the first CC after all lanes lock, so up to CC_INTERVAL lane cycles.
 // Latency (lane cycles counted as edges of that clock):
-//   tx: an accepted block is on tx_lane_data 3 tx lane cycles later (4 if a
-//       CC cycle comes first, more if the FIFO holds earlier words); LANES > 1
-//       adds the packing: a word leaves with its LANES-th block or one core
-//       cycle after the last block of a burst (padded with IDLE).
+//   tx: a block accepted at a core edge is on tx_lane_data after the second
+//       tx lane edge that follows (the FIFO's two synchroniser flops; no
+//       output register), so the transceiver takes it at the third (one
+//       more if a CC cycle comes first, more if the FIFO holds earlier
+//       words); LANES > 1 adds the packing: a word leaves with its LANES-th
+//       block or one core cycle after the last block of a burst (padded with
+//       IDLE).
 //   rx: a lane word is in the core-side FIFO at the rx lane edge that takes
 //       it (2 edges later with LANES > 1, plus the cycles by which the lane leads
 //       the slowest lane), and on rx_blk 2..3 core cycles later (3..4 with
@@ -53,12 +61,17 @@
 // cycles per lane.
 // Resets: rst, tx_lane_rst and rx_lane_rst are synchronous, active high, one
 // per domain; they must be asserted together, overlapping by at least one
-// edge of each of the three clocks (kolo_fifo_async's rule).
+// edge of each of the three clocks (kolo_fifo_async's rule): kolo_reset_seq
+// makes them so, from any reset request of any of the three.
+// Clock crossings, all through rtl/common cells: the tx and rx block FIFOs
+// (kolo_fifo_async) and the status bits (kolo_sync_bit).
 module kolo_link_phy #(
     parameter LANES       = 1,     // 1..4 bonded lanes
     parameter CC_INTERVAL = 4096,  // lane cycles between clock-compensation blocks
     parameter SLIP_WAIT   = 16,    // lane cycles to wait after a slip request
-    parameter FIFO_ADDR_W = 4      // clock-crossing FIFOs hold 2**FIFO_ADDR_W words, >= 3
+    parameter FIFO_ADDR_W = 4,     // rx clock-crossing FIFO: 2**FIFO_ADDR_W words, >= 3
+    parameter TX_FIFO_ADDR_W = 5   // tx clock-crossing FIFO, >= 3; deep enough for a cut-through
+                                   // frame (kolo_link_tx) of 34 blocks written at the core rate
 ) (
     input  wire                clk,
     input  wire                rst,
@@ -72,9 +85,11 @@ module kolo_link_phy #(
     output wire                phy_rx_overflow,
     input  wire                tx_lane_clk,
     input  wire                tx_lane_rst,
+    input  wire                tx_lane_ready,
     output wire [66*LANES-1:0] tx_lane_data,
     input  wire                rx_lane_clk,
     input  wire                rx_lane_rst,
+    input  wire [LANES-1:0]    rx_lane_valid,
     input  wire [66*LANES-1:0] rx_lane_data,
     output wire [LANES-1:0]    rx_lane_slip
 );
@@ -95,7 +110,7 @@ module kolo_link_phy #(
     if (CC_INTERVAL < 2 || (LANES > 1 && CC_INTERVAL < 2 * DESKEW_DEPTH)) begin : g_bad_cc
       kolo_link_phy_PARAMETER_ERROR_CC_INTERVAL_at_least_2_or_32_with_bonded_lanes u_error ();
     end
-    if (FIFO_ADDR_W < 3) begin : g_bad_fifo
+    if (FIFO_ADDR_W < 3 || TX_FIFO_ADDR_W < 3) begin : g_bad_fifo
       kolo_link_phy_PARAMETER_ERROR_FIFO_ADDR_W_at_least_3 u_error ();
     end
   endgenerate
@@ -155,7 +170,7 @@ module kolo_link_phy #(
   wire [BW-1:0] txf_out_data;
   kolo_fifo_async #(
       .WIDTH (BW),
-      .ADDR_W(FIFO_ADDR_W)
+      .ADDR_W(TX_FIFO_ADDR_W)
   ) u_tx_fifo (
       .wr_clk   (clk),
       .wr_rst   (rst),
@@ -172,46 +187,47 @@ module kolo_link_phy #(
   // =========================================================================
   // TX, lane clock: CC every CC_INTERVAL cycles, else a word or IDLE; scramble.
   // =========================================================================
+  // Everything below moves only in cycles in which the lanes take a word.
   reg [CCW-1:0] cc_cnt;
   wire cc_now = (cc_cnt == CC_LAST);
-  assign txf_out_ready = !cc_now;
+  assign txf_out_ready = !cc_now && tx_lane_ready;
   always @(posedge tx_lane_clk) begin
     if (tx_lane_rst) cc_cnt <= {CCW{1'b0}};
-    else cc_cnt <= cc_now ? {CCW{1'b0}} : cc_cnt + CC_ONE;
+    else if (tx_lane_ready) cc_cnt <= cc_now ? {CCW{1'b0}} : cc_cnt + CC_ONE;
   end
 
   generate
     for (l = 0; l < LANES; l = l + 1) begin : g_tx_lane
+      // no output register: the word goes to the transceiver straight from
+      // the FIFO's storage, the CC counter and the scrambler state (all
+      // registers of this clock; the transceiver registers TXDATA itself)
       wire [65:0] blk = cc_now ? BLK_CC : (txf_out_valid ? txf_out_data[66*l+:66] : BLK_IDLE);
       wire [63:0] scrambled;
-      reg  [65:0] word;
       kolo_scrambler u_scr (
           .clk     (tx_lane_clk),
           .rst     (tx_lane_rst),
-          .en      (1'b1),
+          .en      (tx_lane_ready),
           .in_data (blk[63:0]),
           .out_data(scrambled)
       );
-      always @(posedge tx_lane_clk) begin
-        if (tx_lane_rst) word <= {BLK_IDLE[63:0], BLK_IDLE[65:64]};
-        else word <= {scrambled, blk[65:64]};
-      end
-      assign tx_lane_data[66*l+:66] = word;
+      assign tx_lane_data[66*l+:66] = {scrambled, blk[65:64]};
     end
   endgenerate
 
   // =========================================================================
   // RX, lane clock: per lane block lock and descrambler on the lane's word
-  // (rx_lane_data comes from the transceiver's own output register; the
-  // descrambler is one 3-input XOR); with bonded lanes one register (blk_q)
+  // (rx_lane_data and rx_lane_valid come from the transceiver's own output
+  // register or kolo_lane_gearbox_rx's; the descrambler is one 3-input XOR); with bonded lanes one register (blk_q)
   // before the deskew, with one lane none.
   // =========================================================================
-  wire [LANES-1:0] ln_lock;  // lane locked when its block in ln_blk arrived
-  wire [BW-1:0]    ln_blk;   // descrambled blocks {sync, payload}
+  wire [LANES-1:0] ln_lock;   // lane locked when its block in ln_blk arrived
+  wire [LANES-1:0] ln_valid;  // ln_blk holds a block (not a gap)
+  wire [BW-1:0]    ln_blk;    // descrambled blocks {sync, payload}
 
   generate
     for (l = 0; l < LANES; l = l + 1) begin : g_rx_lane
       wire [65:0] rx_word = rx_lane_data[66*l+:66];  // {scrambled payload, sync}
+      wire        rx_valid = rx_lane_valid[l];       // a word, not a gearbox gap
       wire        lock;
       wire [63:0] payload;
       kolo_block_lock #(
@@ -219,6 +235,7 @@ module kolo_link_phy #(
       ) u_lock (
           .clk     (rx_lane_clk),
           .rst     (rx_lane_rst),
+          .valid   (rx_valid),
           .sync_hdr(rx_word[1:0]),
           .lock    (lock),
           .slip    (rx_lane_slip[l])
@@ -227,7 +244,7 @@ module kolo_link_phy #(
       kolo_descrambler u_descr (
           .clk     (rx_lane_clk),
           .rst     (rx_lane_rst),
-          .en      (1'b1),
+          .en      (rx_valid),
           .in_data (rx_word[65:2]),
           .out_data(payload)
       );
@@ -236,16 +253,24 @@ module kolo_link_phy #(
         // (descrambler, IDLE/CC test, FIFO write: 4 LUT levels), paired
         // with the lock state before its own header as with bonded lanes
         assign ln_lock[l] = lock;
+        assign ln_valid[l] = rx_valid;
         assign ln_blk[66*l+:66] = {rx_word[1:0], payload};
       end else begin : g_reg
         reg [65:0] blk_q;
+        reg        blk_v_q;
         reg        lock_q;
         always @(posedge rx_lane_clk) begin
-          if (rx_lane_rst) lock_q <= 1'b0;
-          else lock_q <= lock;
+          if (rx_lane_rst) begin
+            lock_q  <= 1'b0;
+            blk_v_q <= 1'b0;
+          end else begin
+            lock_q  <= lock;
+            blk_v_q <= rx_valid;
+          end
           blk_q <= {rx_word[1:0], payload};
         end
         assign ln_lock[l] = lock_q;
+        assign ln_valid[l] = blk_v_q;
         assign ln_blk[66*l+:66] = blk_q;
       end
     end
@@ -258,7 +283,7 @@ module kolo_link_phy #(
   generate
     if (LANES == 1) begin : g_rx_single
       assign rx_ok     = ln_lock[0];
-      assign row_valid = ln_lock[0];
+      assign row_valid = ln_lock[0] && ln_valid[0];
       assign row_blk   = ln_blk;
     end else begin : g_rx_deskew
       kolo_lane_deskew #(
@@ -268,6 +293,7 @@ module kolo_link_phy #(
           .clk      (rx_lane_clk),
           .rst      (rx_lane_rst),
           .in_lock  (ln_lock),
+          .in_valid (ln_valid),
           .in_blk   (ln_blk),
           .aligned  (rx_ok),
           .out_valid(row_valid),
@@ -372,30 +398,24 @@ module kolo_link_phy #(
     end
   endgenerate
 
-  (* ASYNC_REG = "TRUE" *) reg [1:0] lock_sync;
-  (* ASYNC_REG = "TRUE" *) reg [1:0] loss_sync;
-  (* ASYNC_REG = "TRUE" *) reg [1:0] ovf_sync;
+  // {overflow toggle, loss toggle, lock} into the core clock (each bit alone:
+  // the toggles change one at a time per event, the lock is a level)
+  wire [2:0] st_sync;
+  kolo_sync_bit #(.WIDTH(3), .STAGES(2)) u_status_sync (
+      .clk(clk),
+      .in ({ovf_tgl, loss_tgl, ok_q}),
+      .out(st_sync)
+  );
   reg loss_seen, ovf_seen, loss_pulse, ovf_pulse;
   always @(posedge clk) begin
-    if (rst) begin
-      lock_sync  <= 2'b00;
-      loss_sync  <= 2'b00;
-      ovf_sync   <= 2'b00;
-      loss_seen  <= 1'b0;
-      ovf_seen   <= 1'b0;
-      loss_pulse <= 1'b0;
-      ovf_pulse  <= 1'b0;
-    end else begin
-      lock_sync  <= {lock_sync[0], ok_q};
-      loss_sync  <= {loss_sync[0], loss_tgl};
-      ovf_sync   <= {ovf_sync[0], ovf_tgl};
-      loss_seen  <= loss_sync[1];
-      ovf_seen   <= ovf_sync[1];
-      loss_pulse <= loss_sync[1] ^ loss_seen;
-      ovf_pulse  <= ovf_sync[1] ^ ovf_seen;
-    end
+    // the toggles are followed in reset too: one that settles while both
+    // sides are reset is no event
+    loss_seen  <= st_sync[1];
+    ovf_seen   <= st_sync[2];
+    loss_pulse <= !rst && (st_sync[1] ^ loss_seen);
+    ovf_pulse  <= !rst && (st_sync[2] ^ ovf_seen);
   end
-  assign phy_rx_lock = lock_sync[1];
+  assign phy_rx_lock = st_sync[0] && !rst;
   assign phy_lock_loss = loss_pulse;
   assign phy_rx_overflow = ovf_pulse;
 endmodule

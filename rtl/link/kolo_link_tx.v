@@ -6,9 +6,15 @@
 // Flits are kept per VC in a circular buffer (the router may interleave VCs);
 // a packet becomes a frame when its tail arrives: next sequence number, VC,
 // start, length and CRC-32C into the frame ring. Frames stay until acked.
-// Block side: blk_valid/blk_ready/blk (valid/ready, blk held while !ready).
-// The emitter sends INIT blocks while the link is not up; otherwise a CTRL
-// block when the receiver has one due, else the next frame (SOF then data).
+// Block side: blk_valid/blk_ready/blk (valid/ready, blk held while !ready;
+// blk_ready must not depend on blk_valid). The emitter sends INIT blocks while
+// the link is not up; otherwise a CTRL block when the receiver has one due,
+// else the next frame (its data blocks, then an EOF). A packet whose head
+// finds the emitter idle is cut through: its flits go to the PHY in the
+// cycle they arrive (blk_valid/blk combinational from in_valid/in_flit, so
+// in_valid/in_flit must come from registers), the EOF follows the tail; if
+// the router pauses within the packet, an ABORT ends the partial frame and
+// the packet is sent whole later (see the emitter below).
 // Replay: NAK or REPLAY_TIMEOUT cycles without ACK progress go back to the
 // oldest unacknowledged frame (at a frame boundary); MAX_REPLAYS consecutive
 // replays without progress raise retrain_req.
@@ -36,9 +42,9 @@ module kolo_link_tx #(
     output reg         credit_valid,
     output reg  [1:0]  credit_vc,
     // blocks to the PHY
-    output reg         blk_valid,
+    output wire        blk_valid,
     input  wire        blk_ready,
-    output reg  [65:0] blk,
+    output wire [65:0] blk,
     // link state from kolo_link_core
     input  wire        up,
     input  wire        drop,
@@ -116,7 +122,7 @@ module kolo_link_tx #(
 
   // TX_IN stage (the cycle a flit arrives): the running CRC-32C of its VC's
   // packet (crc_flit) and, in parallel, the frame's final CRC as if this
-  // flit were the tail (flit, then the SOF word with crc 0, in one flat
+  // flit were the tail (flit, then the EOF word with crc 0, in one flat
   // kolo_crc32c_64x2), written into the frame ring with the tail.
   // pkt_len holds the length the VC's next flit makes (one more than the
   // flits so far), so that the trailer needs no adder.
@@ -124,7 +130,7 @@ module kolo_link_tx #(
   wire [31:0] crc_seed = in_head ? 32'hFFFF_FFFF : pkt_crc[in_vc];
   wire [31:0] crc_flit;
   kolo_crc32c_64 u_crc_flit (.crc_in(crc_seed), .data(in_data), .crc_out(crc_flit));
-  wire [63:0] trailer = kolo_sof_word(seq_wr, in_vc, new_len, 32'd0);
+  wire [63:0] trailer = kolo_eof_word(seq_wr, in_vc, new_len, 32'd0);
   wire [31:0] crc_trailer;
   kolo_crc32c_64x2 u_crc_trl (.crc_in(crc_seed), .data0(in_data), .data1(trailer), .crc_out(crc_trailer));
 
@@ -305,62 +311,116 @@ module kolo_link_tx #(
   wire go_back = (nak_use && cu_ack_next != seq_hi) || timer_fire;
   assign idle = seq_ack == seq_wr;
 
-  // ---- emitter --------------------------------------------------------------------------
-  reg             in_frame;    // between the SOF and the last data block
-  reg [5:0]       tx_off;      // next data block of the frame
+  // ---- emitter (TX_EMIT) ----------------------------------------------------------------
+  // A frame on the wire is its data blocks, then its EOF. It is sent in one
+  // of two ways:
+  //  - store and forward: a complete frame from the ring (the first send of
+  //    a packet that arrived while the emitter was busy, and every replay);
+  //    its ring entry was prefetched into nx_* the cycle before;
+  //  - cut through: when the emitter is idle (no frame on the wire or
+  //    waiting, nothing in q, no go-back pending, no urgent CTRL) and a head
+  //    flit arrives, the flit goes to the PHY in the cycle it arrives (blk is
+  //    in_flit, bypassing q), and so does every following flit of the packet
+  //    as long as the router sends them back to back and the PHY takes them.
+  //    After the tail, the EOF (its CRC computed in TX_IN) follows from q.
+  //    If the router pauses, interleaves another VC, or the PHY is full,
+  //    the frame breaks off: an ABORT block (the receiver drops the blocks
+  //    silently) follows and the packet, whose flits are in the buffer
+  //    anyway, becomes an ordinary frame at its tail. No sequence number is
+  //    spent on an aborted frame, and no other frame can get one while a
+  //    cut-through frame streams (any other flit breaks it off), so the
+  //    frame gets seq_wr at its tail, which is seq_send.
+  reg             q_valid;     // TX_EMIT register: a block waiting for the PHY
+  reg  [65:0]     q_blk;
+  reg             in_frame;    // a frame is on the wire: data blocks, then its EOF
+  reg             ct;          // ... cut through, tail not yet arrived
+  reg             eof_due;     // ... its data blocks are out, the EOF is next
+  reg  [5:0]      tx_off;      // next data block of the frame (store and forward)
+  reg             at_last;     // the next data block is the frame's last (tx_off + 1 == fq_len)
   localparam integer AGE_W = $clog2(CTRL_MAX_AGE + 1);
   reg [AGE_W-1:0] ctrl_age;
   reg [$clog2(CTRL_REFRESH+1)-1:0] refresh_cnt;
 
-  wire [FR_W-1:0] cur = seq_send[FR_W-1:0];
-  wire [1:0]      cur_vc = fr_vc[cur];
-  wire [5:0]      cur_len = fr_len[cur];
-  // the frame on the wire, latched at its SOF: an ACK of an earlier copy
+  // the frame on the wire, latched when it starts: an ACK of an earlier copy
   // can release its ring slot while it is being replayed (the slot may then
-  // be reused), so the data blocks must not read the ring's metadata again
+  // be reused), so its blocks must not read the ring's metadata again
   reg  [1:0]      fq_vc;
   reg  [5:0]      fq_len;
   reg  [VB_W-1:0] fq_start;
+  reg  [31:0]     fq_crc;
+  // prefetch: the ring entry of the next frame to start (seq_send between
+  // frames, seq_send + 1 during one), read a cycle ahead; nx_ok: it was
+  // written and unacknowledged when read
+  reg  [SEQ_W-1:0] nx_seq;
+  reg              nx_ok;
+  reg  [1:0]       nx_vc;
+  reg  [5:0]       nx_len;
+  reg  [VB_W-1:0]  nx_start;
+  reg  [31:0]      nx_crc;
+
   wire [VB_W+5:0] cur_sum = {6'd0, fq_start} + {{VB_W{1'b0}}, tx_off};
-  wire [VB_W-1:0] cur_addr = cur_sum[VB_W-1:0];   // wraps around the VC's buffer
   wire unused_sum = &{1'b0, cur_sum[VB_W+5:VB_W]};
-  wire            frame_ready = seq_send != seq_wr;
-  wire            slot = !blk_valid || blk_ready;
-  wire            ctrl_due = rx_ctrl_dirty && (!in_frame || ctrl_age >= CTRL_MAX_AGE[AGE_W-1:0])
-                             || refresh_cnt == CTRL_REFRESH[$clog2(CTRL_REFRESH+1)-1:0];
+  // the buffer read of TX_EMIT: the next data block, or a new frame's first
+  wire [VB_W+1:0] rd_addr = in_frame ? {fq_vc, cur_sum[VB_W-1:0]} : {nx_vc, nx_start};
+  wire            slot = !q_valid || blk_ready;
+  localparam [$clog2(CTRL_REFRESH+1)-1:0] REFRESH_AT = CTRL_REFRESH[$clog2(CTRL_REFRESH+1)-1:0];
+  wire            ctrl_urgent = (rx_ctrl_dirty && ctrl_age >= CTRL_MAX_AGE[AGE_W-1:0]) || refresh_cnt == REFRESH_AT;
+  wire            ctrl_due = (rx_ctrl_dirty && !in_frame) || ctrl_urgent;
+
+  // cut-through
+  wire ct_idle = up && !in_frame && !q_valid && seq_send == seq_wr && !rewind_req && !ctrl_urgent;
+  wire ct_start = ct_idle && in_keep && in_head && blk_ready;
+  wire ct_cont = in_frame && ct && in_keep && in_vc == fq_vc && !in_head && blk_ready;
+  wire ct_pass = ct_start || ct_cont;          // the router's flit goes to the PHY now
+  wire ct_break = in_frame && ct && !ct_cont;   // (q is empty during a cut-through frame)
+  assign blk_valid = q_valid || ct_pass;
+  assign blk = ct_pass ? {KOLO_SYNC_DATA, in_data} : q_blk;
+
   wire            emit_init = slot && !up;
-  wire            emit_ctrl = slot && up && ctrl_due;
-  wire            emit_sof = slot && up && !ctrl_due && !in_frame && frame_ready && !rewind_req;
-  wire            emit_data = slot && up && !ctrl_due && in_frame;
-  reg             at_last;     // the next data block is the frame's last (tx_off + 1 == fq_len)
-  wire            last_data = emit_data && at_last;
+  wire            emit_ctrl = slot && up && ctrl_due && !(in_frame && ct) && !ct_start;
+  wire            emit_eof = slot && up && !ctrl_due && eof_due;
+  wire            emit_first = slot && up && !ctrl_due && !in_frame && !rewind_req
+                               && nx_ok && nx_seq == seq_send;
+  wire            emit_data = slot && up && !ctrl_due && in_frame && !ct && !eof_due;
   assign sent_init = emit_init;
   assign ctrl_sent = emit_ctrl;
 
-  // next frame to send: after a frame, the one after it; a pending go-back
-  // (applied at a frame boundary, the frame on the wire finishes) restarts
-  // at the oldest unacknowledged frame; never a frame outside
+  // next frame to send: after a frame (its EOF), the one after it; a pending
+  // go-back (applied at a frame boundary, the frame on the wire finishes)
+  // restarts at the oldest unacknowledged frame; never a frame outside
   // [oldest unacknowledged, newest written]. (While a frame is replayed, an
   // ACK of its first copy may acknowledge it and frames after it; the
   // window test is made against the new ACK so that the frame on the wire,
   // now behind the ACK, is not taken for one far ahead.)
   wire [SEQ_W-1:0] ack_new = ctrl_use ? cu_ack_next : seq_ack;
-  wire             rewind_now = rewind_req && (!in_frame || last_data);
-  // (both window tests are made in parallel, before last_data picks one)
+  wire             rewind_now = rewind_req && (!in_frame || emit_eof);
+  // (both window tests are made in parallel, before emit_eof picks one)
   wire [SEQ_W-1:0] send_inc = seq_send + SEQ_ONE;
   wire [SEQ_W-1:0] wr_span = seq_wr - ack_new;
   wire             inc_outside = send_inc - ack_new > wr_span;
   wire             cur_outside = seq_send - ack_new > wr_span;
-  wire             send_reset = rewind_now || (last_data ? inc_outside : (!in_frame && cur_outside));
-  wire [SEQ_W-1:0] send_next = send_reset ? ack_new : (last_data ? send_inc : seq_send);
+  wire             send_reset = rewind_now || (emit_eof ? inc_outside : (!in_frame && cur_outside));
+  wire [SEQ_W-1:0] send_next = send_reset ? ack_new : (emit_eof ? send_inc : seq_send);
   // the frame on the wire is still unacknowledged (not overtaken by an ACK)
   wire cur_unacked = seq_send - seq_ack < seq_wr - seq_ack;
+  wire [SEQ_W-1:0] nx_idx = in_frame ? send_inc : seq_send;
+
+  always @(posedge clk) begin
+    nx_seq <= nx_idx;
+    nx_ok <= up && !(in_frame && ct) && nx_idx - seq_ack < seq_wr - seq_ack;
+    nx_vc <= fr_vc[nx_idx[FR_W-1:0]];
+    nx_len <= fr_len[nx_idx[FR_W-1:0]];
+    nx_start <= fr_start[nx_idx[FR_W-1:0]];
+    nx_crc <= fr_crc[nx_idx[FR_W-1:0]];
+  end
 
   always @(posedge clk) begin
     if (rst) begin
-      blk_valid <= 1'b0;
-      blk <= 66'd0;
+      q_valid <= 1'b0;
+      q_blk <= 66'd0;
       in_frame <= 1'b0;
+      ct <= 1'b0;
+      eof_due <= 1'b0;
       tx_off <= 6'd0;
       at_last <= 1'b0;
       seq_ack <= {SEQ_W{1'b0}};
@@ -382,38 +442,64 @@ module kolo_link_tx #(
       retrain_req <= 1'b0;
       ev_replay <= 1'b0;
       ev_nak_rcvd <= nak_use;
-      ev_frame_tx <= 1'b0;
-      ev_data_tx <= 1'b0;
+      ev_frame_tx <= emit_eof;
+      ev_data_tx <= ct_pass || emit_first || emit_data;
       ev_pkts_dropped <= {{SEQ_W{1'b0}}, in_valid && in_drop && in_tail};
       ev_ctrl_err <= ctrl_check && !(ack_ok && credits_ok);
-      if (blk_ready) blk_valid <= 1'b0;
+      if (q_valid && blk_ready) q_valid <= 1'b0;
 
-      // ---- block selection
-      if (emit_init) begin
-        blk_valid <= 1'b1;
-        blk <= {2'b10, init_payload};
-      end else if (emit_ctrl) begin
-        blk_valid <= 1'b1;
-        blk <= {2'b10, rx_ctrl_payload};
-      end else if (emit_sof) begin
-        blk_valid <= 1'b1;
-        blk <= {2'b10, kolo_sof_word(seq_send, cur_vc, cur_len, fr_crc[cur])};
-        fq_vc <= cur_vc;
-        fq_len <= cur_len;
-        fq_start <= fr_start[cur];
+      // ---- cut-through frames
+      if (ct_start) begin
         in_frame <= 1'b1;
-        tx_off <= 6'd0;
-        at_last <= cur_len == 6'd1;
-        ev_frame_tx <= 1'b1;
-      end else if (emit_data) begin
-        blk_valid <= 1'b1;
-        blk <= {2'b01, buf_mem[{fq_vc, cur_addr}]};
-        tx_off <= tx_off + 6'd1;
-        at_last <= tx_off + 6'd2 == fq_len;
-        ev_data_tx <= 1'b1;
-        if (last_data) begin
-          in_frame <= 1'b0;
-          if (cur_unacked && seq_send + SEQ_ONE - seq_ack > seq_hi - seq_ack) seq_hi <= seq_send + SEQ_ONE;
+        ct <= !in_tail;
+        eof_due <= in_tail;
+        fq_vc <= in_vc;
+        fq_start <= wr_ptr[in_vc*VB_W+:VB_W];
+      end
+      if (ct_cont && in_tail) begin
+        ct <= 1'b0;
+        eof_due <= 1'b1;
+      end
+      if (ct_pass && in_tail) begin
+        fq_len <= new_len;
+        fq_crc <= ~crc_trailer;
+      end
+
+      // ---- block selection (into q)
+      if (ct_break) begin
+        q_valid <= 1'b1;
+        q_blk <= {KOLO_SYNC_CTRL, KOLO_ABORT_PAYLOAD};
+        in_frame <= 1'b0;
+        ct <= 1'b0;
+      end else if (emit_init) begin
+        q_valid <= 1'b1;
+        q_blk <= {KOLO_SYNC_CTRL, init_payload};
+      end else if (emit_ctrl) begin
+        q_valid <= 1'b1;
+        q_blk <= {KOLO_SYNC_CTRL, rx_ctrl_payload};
+      end else if (emit_eof) begin
+        q_valid <= 1'b1;
+        q_blk <= {KOLO_SYNC_CTRL, kolo_eof_word(seq_send, fq_vc, fq_len, fq_crc)};
+        in_frame <= 1'b0;
+        eof_due <= 1'b0;
+        if (cur_unacked && seq_send + SEQ_ONE - seq_ack > seq_hi - seq_ack) seq_hi <= seq_send + SEQ_ONE;
+      end else if (emit_first || emit_data) begin
+        q_valid <= 1'b1;
+        q_blk <= {KOLO_SYNC_DATA, buf_mem[rd_addr]};
+        if (emit_first) begin
+          fq_vc <= nx_vc;
+          fq_len <= nx_len;
+          fq_start <= nx_start;
+          fq_crc <= nx_crc;
+          in_frame <= 1'b1;
+          ct <= 1'b0;
+          tx_off <= 6'd1;
+          at_last <= nx_len == 6'd2;
+          eof_due <= nx_len == 6'd1;
+        end else begin
+          tx_off <= tx_off + 6'd1;
+          at_last <= tx_off + 6'd2 == fq_len;
+          if (at_last) eof_due <= 1'b1;
         end
       end
 
@@ -426,8 +512,8 @@ module kolo_link_tx #(
         if (!rx_ctrl_dirty) ctrl_age <= {AGE_W{1'b0}};
         // the first slot after coming up carries a CTRL block: it tells a
         // neighbour still training that this end is up
-        if (!up) refresh_cnt <= CTRL_REFRESH[$clog2(CTRL_REFRESH+1)-1:0];
-        else if (refresh_cnt != CTRL_REFRESH[$clog2(CTRL_REFRESH+1)-1:0]) refresh_cnt <= refresh_cnt + 1'b1;
+        if (!up) refresh_cnt <= REFRESH_AT;
+        else if (refresh_cnt != REFRESH_AT) refresh_cnt <= refresh_cnt + 1'b1;
       end
 
       // ---- acknowledgements and replay
@@ -453,6 +539,8 @@ module kolo_link_tx #(
       if (train) begin
         // the frame on the wire is cut off; all unacked frames go again
         in_frame <= 1'b0;
+        ct <= 1'b0;
+        eof_due <= 1'b0;
         seq_send <= ack_new;
         rewind_req <= 1'b1;
         replay_count <= 0;
@@ -460,6 +548,8 @@ module kolo_link_tx #(
       if (flush) begin
         ev_pkts_dropped <= {1'b0, seq_wr - seq_ack} + {{SEQ_W{1'b0}}, in_valid && in_tail};
         in_frame <= 1'b0;
+        ct <= 1'b0;
+        eof_due <= 1'b0;
         rewind_req <= 1'b0;
         seq_ack <= {SEQ_W{1'b0}};
         seq_send <= {SEQ_W{1'b0}};
@@ -473,7 +563,8 @@ module kolo_link_tx #(
   // the frame ring never holds more frames than it has entries; the newest
   // frame sent and, between frames, the next to send lie within
   // [oldest unacknowledged, newest written] (a frame being replayed may fall
-  // behind an ACK of its earlier copy)
+  // behind an ACK of its earlier copy); while a frame is cut through, no
+  // other frame has been numbered since it started, so its tail gets seq_send
   // (differences in the sequence numbers' own width: they wrap)
   wire [SEQ_W-1:0] f_held = seq_wr - seq_ack;
   wire [SEQ_W-1:0] f_hi = seq_hi - seq_ack;
@@ -481,6 +572,7 @@ module kolo_link_tx #(
   always @(posedge clk) if (!rst) assert (f_held <= FRAMES[SEQ_W-1:0]);
   always @(posedge clk) if (!rst) assert (f_hi <= f_held);
   always @(posedge clk) if (!rst && !in_frame) assert (f_send <= f_held);
+  always @(posedge clk) if (!rst && in_frame && ct) assert (seq_send == seq_wr && !q_valid && !eof_due);
 `endif
 endmodule
 `default_nettype wire

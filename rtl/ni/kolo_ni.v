@@ -127,6 +127,7 @@ module kolo_ni #(
     // debug: {free tags 9, state machines: cq 4, rsp 8, txq 16, tx 16, tgt 32} (for testbenches)
     output wire [84:0]   dbg_state
 );
+  `include "kolo_ni_regs.vh"
   // ---- wires ----------------------------------------------------------------------------
   // csr <-> ctx, sq
   wire en_set, dis_set, cfg_err;
@@ -289,7 +290,7 @@ module kolo_ni #(
   // local errors for the response side: failed payload reads first, then give-ups
   assign le_valid = q_le_valid || gu_valid;
   assign le_tag = q_le_valid ? q_le_tag : gu_tag;
-  wire [7:0] le_status = q_le_valid ? 8'd8 : gu_status;
+  wire [7:0] le_status = q_le_valid ? `KOLO_ST_LOCAL_DMA : gu_status;
   assign q_le_ready = rsp_le_ready && q_le_valid;
   assign gu_ready = rsp_le_ready && !q_le_valid;
 
@@ -329,7 +330,7 @@ module kolo_ni #(
       .en_set(en_set), .en_ctx(en_ctx), .en_cq_log2(en_cq_log2),
       .dis_set(dis_set), .dis_ctx(dis_ctx),
       .cfg_err(cfg_err), .cfg_err_ctx(cfg_err_ctx),
-      .db_err(bdb), .db_err_ctx(bdb_ctx), .db_err_code(8'd10),
+      .db_err(bdb), .db_err_ctx(bdb_ctx), .db_err_code(`KOLO_ST_BAD_DOORBELL),
       .tx_err(tx_stop), .tx_err_ctx(tx_stop_ctx),
       .take(take), .take_ctx(take_ctx), .ops_inc(ops_inc), .ops_inc_ctx(ops_inc_ctx),
       .put_inc(put_inc), .put_inc_ctx(put_inc_ctx), .put_dec(put_dec), .put_dec_ctx(put_dec_ctx),

@@ -16,6 +16,13 @@
 // start or whose context is not running; err_inc adds refusals counted
 // elsewhere (bad doorbells, bad CQ_CI). Reads: 4 or 8 bytes, aligned; other
 // sizes and BAR2 get a completer abort (mmio_rd_resp_err) and count.
+// Read after write (docs/ni.md 6, "Ordering"): kolo_pcie_ep hands a read
+// over only after every write chunk that reached the device before it was
+// accepted here; a read is answered only once every write accepted before
+// it (a cycle earlier or more) has been executed, so it sees them all.
+// Writes accepted in its own cycle or later may or may not be seen (PCIe
+// lets later posted writes pass a read). A routing table read, once its
+// earlier writes are done, has the table port before later writes.
 // Unmapped offsets read 0. Register values come from this module and the
 // per-context state (st_*, ci_all).
 // Enabling a context checks SIZES (SQ log2 1..15, CQ log2 SQ's..15) and the
@@ -110,8 +117,10 @@ module kolo_ni_csr (
     output reg           e2e_switch,
     input  wire [4:0]    inc_e2e       // retransmits, dup_requests, dup_responses, timeouts, unreachable
 );
-  localparam [31:0] ID = 32'h4B4F4C4F;
-  localparam [31:0] VERSION = 32'h00000100;
+  `include "kolo_ni_regs.vh"
+  localparam [31:0] ID = `KOLO_NI_ID;
+  localparam [31:0] VERSION = `KOLO_NI_VERSION;
+  localparam [31:0] E2E_CTRL_RST = `KOLO_CSR_E2E_CTRL_RESET;
 
   // ---- configuration storage -------------------------------------------------
   reg [63:0] sq_base_m[0:15];
@@ -231,7 +240,8 @@ module kolo_ni_csr (
   reg rt_rd;      // the routing table port is reading for an MMIO read
   reg w_rt_req;
   reg [11:0] w_rt_idx;
-  wire exec = w1_valid && ws == S_IDLE && !rt_rd;
+  wire rd_wants_rt;  // a routing table read waits for the port (later writes wait for it)
+  wire exec = w1_valid && ws == S_IDLE && !rt_rd && !rd_wants_rt;
   wire e0 = exec && w1_bar == 2'd0 && w1_ok;
   wire e_sq = e0 && a_ctx && cr == 3'd0;
   wire e_cq = e0 && a_ctx && cr == 3'd1;
@@ -243,7 +253,7 @@ module kolo_ni_csr (
   wire e_rt = e0 && a_rt;
   wire e_dsq = e0 && a_db && dr == 9'd0;
   wire e_dcq = e0 && a_db && dr == 9'd1;
-  wire e_e2e = e0 && o[31:3] == 29'd10;   // 0x50 E2E_CTRL, 0x54 E2E_TIMEOUT
+  wire e_e2e = e0 && {o[31:3], 3'd0} == `KOLO_CSR_E2E_CTRL;   // E2E_CTRL, E2E_TIMEOUT (+4)
   // enabled, counting a change made by the previous write (one cycle old)
   wire en_c = (ctx_enabled[oc] && !(dis_set && dis_ctx == oc)) || (en_set && en_ctx == oc);
   wire [3:0] pc = w1_off[15:12];
@@ -413,8 +423,10 @@ module kolo_ni_csr (
   reg r_ok;
   reg r_8;
   reg r_err;      // counted in ERR_CSR
+  reg r_wait;     // a write accepted before the read is still being executed
   reg [63:0] rv;  // the 64-bit word at ro & ~7
   assign mmio_rd_ready = rs == R_IDLE;
+  assign rd_wants_rt = rs == R_RT && !rt_rd;
   wire [3:0] rc = ro[9:6];
   wire [3:0] rw = ro[8:5];
   wire [3:0] rd_ = ro[15:12];
@@ -434,45 +446,45 @@ module kolo_ni_csr (
   always @(*) begin
     rv = 64'd0;
     if (ro[31:12] == 20'h0) begin
-      case (ro[11:3])
-        9'd0: rv = {VERSION, ID};
-        9'd1: rv = {20'd0, svc_dim_m1, 20'd0, svc_node_id};
-        9'd2: rv = {err_csr, 32'd16};
-        9'd4: rv = {16'd0, s_tx};
-        9'd5: rv = {16'd0, s_rx};
-        9'd6: rv = {16'd0, s_nks};
-        9'd7: rv = {16'd0, s_nkr};
-        9'd8: rv = {16'd0, s_bad};
-        9'd9: rv = {16'd0, s_dma};
-        9'd10: rv = {e2e_timeout, 20'd0, e2e_retries, 7'd0, e2e_en};
-        9'd11: rv = {32'd0, s_e2e[0*32+:32]};
-        9'd12: rv = {32'd0, s_e2e[1*32+:32]};
-        9'd13: rv = {32'd0, s_e2e[2*32+:32]};
-        9'd14: rv = {32'd0, s_e2e[3*32+:32]};
-        9'd15: rv = {32'd0, s_e2e[4*32+:32]};
+      case ({20'd0, ro[11:3], 3'd0})   // the 8-byte word's offset (kolo_ni_regs.vh)
+        `KOLO_CSR_ID: rv = {VERSION, ID};
+        `KOLO_CSR_NODE_ID: rv = {20'd0, svc_dim_m1, 20'd0, svc_node_id};
+        `KOLO_CSR_NUM_CTX: rv = {err_csr, `KOLO_CSR_NUM_CTX_RESET};
+        `KOLO_CSR_STAT_TX_PKTS: rv = {16'd0, s_tx};
+        `KOLO_CSR_STAT_RX_PKTS: rv = {16'd0, s_rx};
+        `KOLO_CSR_STAT_NAK_SENT: rv = {16'd0, s_nks};
+        `KOLO_CSR_STAT_NAK_RCVD: rv = {16'd0, s_nkr};
+        `KOLO_CSR_STAT_BAD_PKTS: rv = {16'd0, s_bad};
+        `KOLO_CSR_STAT_DMA_ERR: rv = {16'd0, s_dma};
+        `KOLO_CSR_E2E_CTRL: rv = {e2e_timeout, 20'd0, e2e_retries, 7'd0, e2e_en};
+        `KOLO_CSR_E2E_RETX: rv = {32'd0, s_e2e[0*32+:32]};
+        `KOLO_CSR_E2E_DUP_REQ: rv = {32'd0, s_e2e[1*32+:32]};
+        `KOLO_CSR_E2E_DUP_RESP: rv = {32'd0, s_e2e[2*32+:32]};
+        `KOLO_CSR_E2E_TIMEOUTS: rv = {32'd0, s_e2e[3*32+:32]};
+        `KOLO_CSR_E2E_UNREACH: rv = {32'd0, s_e2e[4*32+:32]};
         default: rv = 64'd0;
       endcase
     end else if (ro[31:10] == 22'h4) begin
-      case (ro[5:3])
-        3'd0: rv = r_sq;
-        3'd1: rv = r_cq;
-        3'd2: rv = {51'd0, cq_sz[rc*5+:5], 3'd0, sq_sz[rc*5+:5]};
-        3'd3: rv = {44'd0, msi_vec[rc*4+:4], 14'd0, msi_en[rc], ctx_enabled[rc]};
-        3'd4: rv = st_word;
-        3'd5: rv = out_word;
+      case ({26'd0, ro[5:3], 3'd0})
+        `KOLO_CTX_SQ_BASE: rv = r_sq;
+        `KOLO_CTX_CQ_BASE: rv = r_cq;
+        `KOLO_CTX_SIZES: rv = {51'd0, cq_sz[rc*5+:5], 3'd0, sq_sz[rc*5+:5]};
+        `KOLO_CTX_CTRL: rv = {44'd0, msi_vec[rc*4+:4], 14'd0, msi_en[rc], ctx_enabled[rc]};
+        `KOLO_CTX_STATUS: rv = st_word;
+        `KOLO_CTX_OUTSTANDING: rv = out_word;
         default: rv = 64'd0;
       endcase
     end else if (ro[31:9] == 23'h10) begin
-      case (ro[4:3])
-        2'd0: rv = r_wb;
-        2'd1: rv = r_wl;
-        2'd2: rv = {32'd0, r_wc};
+      case ({27'd0, ro[4:3], 3'd0})
+        `KOLO_WIN_BASE: rv = r_wb;
+        `KOLO_WIN_LEN: rv = r_wl;
+        `KOLO_WIN_CTRL: rv = {32'd0, r_wc};
         default: rv = 64'd0;
       endcase
     end else if (ro[31:16] == 16'h1) begin
-      case (ro[11:3])
-        9'd2: rv = st_word;
-        9'd3: rv = out_word;
+      case ({20'd0, ro[11:3], 3'd0})
+        `KOLO_DB_STATUS: rv = st_word;
+        `KOLO_DB_OUTSTANDING: rv = out_word;
         default: rv = 64'd0;
       endcase
     end
@@ -492,10 +504,14 @@ module kolo_ni_csr (
       rt_rd <= 1'b0;
       r_rt_req <= 1'b0;
       r_err <= 1'b0;
+      r_wait <= 1'b0;
     end else begin
       r_err <= 1'b0;
+      // the write in stage 2 when the read came is the last one before it
+      if (w1_done) r_wait <= 1'b0;
       case (rs)
         R_IDLE: if (mmio_rd_valid) begin
+          r_wait <= w1_valid && !w1_done;
           ro <= mmio_rd_addr;
           r_8 <= mmio_rd_len == 4'd8;
           r_ok <= mmio_rd_bar == 2'd0 &&
@@ -503,7 +519,7 @@ module kolo_ni_csr (
                    (mmio_rd_len == 4'd8 && mmio_rd_addr[2:0] == 3'd0));
           rs <= R_DEC;
         end
-        R_DEC: begin
+        R_DEC: if (!r_wait) begin
           if (!r_ok) begin
             mmio_rd_resp_valid <= 1'b1;
             mmio_rd_resp_err <= 1'b1;
@@ -524,8 +540,9 @@ module kolo_ni_csr (
           rs <= R_RESP;
         end
         R_RT: begin
-          // wait until the write side does not use the routing port
-          if (!rt_rd && ws == S_IDLE && !w1_valid) begin
+          // wait until the write side does not use the routing port (a later
+          // write in stage 2 waits: rd_wants_rt holds it back)
+          if (!rt_rd && ws == S_IDLE) begin
             rt_rd <= 1'b1;
             r_rt_req <= 1'b1;
           end else if (rt_rd && rt_done) begin
@@ -564,6 +581,25 @@ module kolo_ni_csr (
     end
   end
 
+  // ---- assertion (simulation): a read is decoded only after every write
+  // accepted before it was executed (counted apart from r_wait)
+`ifndef SYNTHESIS
+  integer sim_acc, sim_done, sim_need;
+  always @(posedge clk) begin
+    if (rst) begin
+      sim_acc <= 0;
+      sim_done <= 0;
+      sim_need <= 0;
+    end else begin
+      if (w1_take) sim_acc <= sim_acc + 1;
+      if (w1_done) sim_done <= sim_done + 1;
+      if (rs == R_IDLE && mmio_rd_valid) sim_need <= sim_acc;
+      if (rs == R_DEC && !r_wait && sim_done < sim_need)
+        $fatal(1, "ERROR kolo_ni_csr: a read answered before a write accepted earlier was executed (%m)");
+    end
+  end
+`endif
+
   // ---- end-to-end reliability ------------------------------------------------------------
   wire e2e_lo = w1_8 || !o[2];
   wire e2e_hi = w1_8 || o[2];
@@ -573,8 +609,8 @@ module kolo_ni_csr (
   always @(posedge clk) begin
     if (rst) begin
       e2e_en <= 1'b0;
-      e2e_retries <= 4'd8;
-      e2e_timeout <= 32'd20000;
+      e2e_retries <= E2E_CTRL_RST[`KOLO_CSR_E2E_CTRL_RETRIES_HI:`KOLO_CSR_E2E_CTRL_RETRIES_LO];
+      e2e_timeout <= `KOLO_CSR_E2E_TIMEOUT_RESET;
       e2e_switch <= 1'b0;
       s_e2e <= {5 * 32{1'b0}};
       q_e2e <= 5'd0;

@@ -61,6 +61,7 @@ module kolo_ni_ctx (
     input  wire [3:0]    cq_ctx,
     output wire [15:0]   cq_pi_out
 );
+  `include "kolo_ni_regs.vh"
   reg [15:0] en_r, err_r;
   // flat vectors, 16 fields each (Yosys keeps arrays with resets as lists of
   // registers anyway, with a warning)
@@ -128,7 +129,7 @@ module kolo_ni_ctx (
             if (h_dis || h_cfg) en_r[c] <= 1'b0;
             if ((h_cfg || h_db || h_tx) && !err_r[c]) begin
               err_r[c] <= 1'b1;
-              code_v[c*8+:8] <= h_cfg ? 8'd11 : h_db ? db_err_code : 8'd8;
+              code_v[c*8+:8] <= h_cfg ? `KOLO_ST_BAD_CONFIG : h_db ? db_err_code : `KOLO_ST_LOCAL_DMA;
             end
             if (h_ret && retire_written) cqpi_v[c*16+:16] <= cqpi_v[c*16+:16] + 16'd1;
             if (h_ci) cqci_v[c*16+:16] <= ci_val_q;

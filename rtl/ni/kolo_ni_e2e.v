@@ -96,6 +96,7 @@ module kolo_ni_e2e #(
     output reg           inc_timeout,
     output reg           inc_unreach
 );
+  `include "kolo_ni_regs.vh"
   localparam NW = $clog2(NODES);
   localparam RW = 64 + 64 + 4 + 1 + 256;
   generate
@@ -219,7 +220,7 @@ module kolo_ni_e2e #(
   assign rt_beat = rec_q[255:0];
   assign gu_valid = ss == S_GU && pend[cur] && !push;  // (its timer stops: the write port)
   assign gu_tag = cur;
-  assign gu_status = lk_v ? 8'd12 : 8'd3;
+  assign gu_status = lk_v ? `KOLO_ST_TIMEOUT : `KOLO_ST_BAD_DST;
   assign lk_req = ss == S_LK;
   assign lk_id = rec_q[RW-53:RW-64];
 

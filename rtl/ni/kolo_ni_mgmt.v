@@ -53,7 +53,8 @@ module kolo_ni_mgmt (
     output wire        stat_mgmt_tx   // an MGMT packet head went to the injector
 );
   `include "kolo_defs.vh"
-  localparam [3:0] OP_MGMT = 4'd11;
+  `include "kolo_ni_regs.vh"
+  localparam [3:0] OP_MGMT = `KOLO_OP_MGMT;
 
   // ---- receive split ------------------------------------------------------------
   reg rx_in_pkt;   // between a taken head and its tail

@@ -79,7 +79,7 @@ module kolo_ni_rsp (
     output wire [7:0]    dbg
 );
   `include "kolo_defs.vh"
-  localparam [3:0] D_PUT = 4'd1, D_GET = 4'd2;
+  `include "kolo_ni_regs.vh"
 
   localparam R_IDLE = 4'd0, R_H1 = 4'd1, R_CHK = 4'd2, R_DW = 4'd3, R_RES = 4'd4, R_UPD = 4'd5,
              R_G1 = 4'd6, R_DRAIN = 4'd7, R_G2 = 4'd8;
@@ -106,12 +106,13 @@ module kolo_ni_rsp (
   // response fields
   wire [3:0] r_op = h0[KOLO_H0_OP_LO+:4];
   wire [5:0] r_len = h0[KOLO_H0_LEN_LO+:6];
-  wire [2:0] r_lastb = h0[61:59];
+  wire [2:0] r_lastb = h0[`KOLO_H0_LASTB_HI:`KOLO_H0_LASTB_LO];
   wire [11:0] r_src = h0[KOLO_H0_SRC_LO+:12];
   wire [47:0] r_addr = h1[KOLO_H1_ADDR_LO+:48];
-  wire is_ack = r_op == 4'd9, is_nak = r_op == 4'd10, is_gresp = r_op == 4'd2;
-  wire dop_fetch = s_dop >= 4'd5 && s_dop <= 4'd10;
-  wire dop_nofetch = s_dop == 4'd3 || s_dop == 4'd4 || s_dop == 4'd11 || s_dop == 4'd12;
+  wire is_ack = r_op == `KOLO_OP_ACK, is_nak = r_op == `KOLO_OP_NAK, is_gresp = r_op == `KOLO_OP_GET_RESP;
+  wire [7:0] dop = {4'd0, s_dop};   // descriptor op codes are 8 bits, all below 16
+  wire dop_fetch = dop >= `KOLO_D_FETCH_ADD && dop <= `KOLO_D_FETCH_OR;
+  wire dop_nofetch = dop == `KOLO_D_ADD || dop == `KOLO_D_XOR || dop == `KOLO_D_AND || dop == `KOLO_D_OR;
   wire [8:0] g_bytes = {r_len - 6'd1, 3'b000} + {6'd0, r_lastb} + 9'd1;
   // GET data bounds (g_off + g_bytes <= len), in R_G1 and R_G2 from registered copies
   reg [47:0] q_raddr, q_goff;
@@ -121,13 +122,14 @@ module kolo_ni_rsp (
   wire g_fits = q_goff[47:31] == 17'd0 && !q_lenmb[31] && q_goff[30:0] <= q_lenmb[30:0];
   wire g_ok = r_len != 6'd0 && r_len <= 6'd32;  // (the bounds follow in R_G2)
   // (with e2e, a response that matches no packet in flight is a duplicate)
-  wire r_e2e = cfg_en ? (e2e_pend && h0[63] == e2e_gen) : !h0[63];
-  wire r_dup = cfg_en && !local_ && !(busy && e2e_pend && r_src == s_dst && h0[63] == e2e_gen);
+  wire r_gen = h0[`KOLO_H0_GEN_LO];
+  wire r_e2e = cfg_en ? (e2e_pend && r_gen == e2e_gen) : !r_gen;
+  wire r_dup = cfg_en && !local_ && !(busy && e2e_pend && r_src == s_dst && r_gen == e2e_gen);
   wire r_good = local_ ? busy :
                 busy && r_src == s_dst && r_e2e &&
-                ((is_ack && r_len == 6'd0 && (s_dop == D_PUT || dop_nofetch)) ||
+                ((is_ack && r_len == 6'd0 && (dop == `KOLO_D_PUT || dop_nofetch)) ||
                  (is_nak && r_len == 6'd0 && r_addr[7:0] != 8'd0) ||
-                 (is_gresp && s_dop == D_GET && g_ok) ||
+                 (is_gresp && dop == `KOLO_D_GET && g_ok) ||
                  (is_gresp && dop_fetch && r_len == 6'd1 && r_lastb == (s_size32 ? 3'd3 : 3'd7)));
   wire [7:0] r_status = local_ ? le_st : is_nak ? r_addr[7:0] : 8'd0;
 
@@ -170,7 +172,7 @@ module kolo_ni_rsp (
   assign ans_tag = tagq;
   assign ans_done = done;
   assign free_tag = tagq;
-  assign put_dec = upd && s_dop == D_PUT;
+  assign put_dec = upd && dop == `KOLO_D_PUT;
   assign put_dec_ctx = s_ctx;
   // after an update, the next response's first flit is taken at once
   wire chain = upd && !le_valid && pk_valid && pk_ok;
@@ -249,7 +251,7 @@ module kolo_ni_rsp (
             stat_dup <= r_dup;
             rs <= tail_seen ? R_IDLE : R_DRAIN;
           end else begin
-            if (!local_ && is_gresp && s_dop == D_GET) begin
+            if (!local_ && is_gresp && dop == `KOLO_D_GET) begin
               q_raddr <= s_raddr;
               q_len <= s_len;
               q_laddr <= s_laddr;

@@ -104,8 +104,10 @@ module kolo_ni_tgt #(
     output wire [31:0]   dbg
 );
   `include "kolo_defs.vh"
+  `include "kolo_ni_regs.vh"
   localparam GW = (GSLOTS > 1) ? $clog2(GSLOTS) : 1;  // slot number bits
-  localparam [7:0] ST_KEY = 8'd5, ST_BOUNDS = 8'd6, ST_RIGHTS = 8'd7, ST_RDMA = 8'd9;
+  localparam [7:0] ST_KEY = `KOLO_ST_REMOTE_KEY, ST_BOUNDS = `KOLO_ST_REMOTE_BOUNDS,
+                   ST_RIGHTS = `KOLO_ST_REMOTE_RIGHTS, ST_RDMA = `KOLO_ST_REMOTE_DMA;
   localparam [1:0] K_ACK = 2'd0, K_NAK = 2'd1, K_GRESP = 2'd2, K_ARESP = 2'd3;
   localparam NW = $clog2(NODES);
   localparam QW = 107 + 64 + 1 + 1;   // response queue entry: {gen, s4, value, kind, addr, tag, dst, rs, slot, n}
@@ -120,23 +122,24 @@ module kolo_ni_tgt #(
   wire [11:0] q_src = h0[KOLO_H0_SRC_LO+:12];
   wire [3:0] q_op = h0[KOLO_H0_OP_LO+:4];
   wire [5:0] q_len = h0[KOLO_H0_LEN_LO+:6];
-  wire [2:0] q_lastb = h0[61:59];
-  wire [1:0] q_asize = h0[60:59];
-  wire q_fetch = h0[62];
-  wire q_gen = h0[63];
+  wire [2:0] q_lastb = h0[`KOLO_H0_LASTB_HI:`KOLO_H0_LASTB_LO];
+  wire [1:0] q_asize = h0[`KOLO_H0_ASIZE_HI:`KOLO_H0_ASIZE_LO];
+  wire q_fetch = h0[`KOLO_H0_FETCH_LO];
+  wire q_gen = h0[`KOLO_H0_GEN_LO];
   wire [47:0] q_addr = h1[KOLO_H1_ADDR_LO+:48];
   wire [7:0] q_tag = h1[KOLO_H1_TAG_LO+:8];
   wire [7:0] q_key = h1[KOLO_H1_KEY_LO+:8];
-  wire q_put = q_op == 4'd0;
-  wire q_get = q_op == 4'd1;
-  wire q_at = (q_op >= 4'd3 && q_op <= 4'd8) || q_op == 4'd12 || q_op == 4'd13;
+  wire q_put = q_op == `KOLO_OP_PUT;
+  wire q_get = q_op == `KOLO_OP_GET_REQ;
+  wire q_at = (q_op >= `KOLO_OP_ADD && q_op <= `KOLO_OP_CSWAP) || q_op == `KOLO_OP_FETCH_AND ||
+              q_op == `KOLO_OP_FETCH_OR;
   wire q_s4 = q_asize == 2'd2;
   wire q_misal = q_s4 ? q_addr[1:0] != 2'd0 : q_addr[2:0] != 3'd0;
   // (h1 is in the flit register from T_P on; the h0 checks hold from T_H1 on)
   wire mal_h0 = !(q_put || q_get || q_at) || h0[KOLO_H0_VNET] || h0[11:0] != node_id ||
                 (q_put && (q_len == 6'd0 || q_len > 6'd32)) ||
                 (q_get && q_len != 6'd1) ||
-                (q_at && (q_len != ((q_op == 4'd8) ? 6'd2 : 6'd1) || q_asize[1] == 1'b0));
+                (q_at && (q_len != ((q_op == `KOLO_OP_CSWAP) ? 6'd2 : 6'd1) || q_asize[1] == 1'b0));
   wire malformed = mal_h0 || (q_at && q_misal);
   // the window of the request: read as h1 arrives, kept in c_*
   assign win_idx = (ts == T_H1) ? pk_flit[KOLO_H1_KEY_LO+:4] : q_key[3:0];
@@ -365,7 +368,7 @@ module kolo_ni_tgt #(
         T_P: begin
           p0 <= pk_flit[63:0];
           r_end_q <= {1'b0, q_addr} + {40'd0, n_req_p};
-          ts <= (q_op == 4'd8) ? T_P1 : T_CHK;
+          ts <= (q_op == `KOLO_OP_CSWAP) ? T_P1 : T_CHK;
         end
         T_P1: begin
           p1 <= pk_flit[63:0];
@@ -427,12 +430,12 @@ module kolo_ni_tgt #(
   reg [63:0] calc;
   always @(*) begin
     case (a_op)
-      4'd3, 4'd5: calc = a_old + a_opnd;
-      4'd4, 4'd6: calc = a_old ^ a_opnd;
-      4'd7: calc = a_opnd;
-      4'd8: calc = a_opnd;
-      4'd12: calc = a_old & a_opnd;
-      default: calc = a_old | a_opnd;
+      `KOLO_OP_ADD, `KOLO_OP_FETCH_ADD: calc = a_old + a_opnd;
+      `KOLO_OP_XOR, `KOLO_OP_FETCH_XOR: calc = a_old ^ a_opnd;
+      `KOLO_OP_SWAP: calc = a_opnd;
+      `KOLO_OP_CSWAP: calc = a_opnd;
+      `KOLO_OP_FETCH_AND: calc = a_old & a_opnd;
+      default: calc = a_old | a_opnd;  // FETCH_OR
     endcase
   end
   wire a_wr_valid = as_ == A_WR;
@@ -470,8 +473,8 @@ module kolo_ni_tgt #(
         end
         A_CALC: begin
           a_new <= calc;
-          a_dowr <= !(a_op == 4'd8 && a_old != a_cmp);
-          as_ <= (a_op == 4'd8 && a_old != a_cmp) ? A_RESP : A_WR;
+          a_dowr <= !(a_op == `KOLO_OP_CSWAP && a_old != a_cmp);
+          as_ <= (a_op == `KOLO_OP_CSWAP && a_old != a_cmp) ? A_RESP : A_WR;
         end
         A_WR: if (w_fire_a) as_ <= A_RESP;
         A_RESP: begin
@@ -554,7 +557,7 @@ module kolo_ni_tgt #(
   assign rqf_pop = gs == G_IDLE && !a_rv && rqf_valid && !f_wait;
   wire [8:0] r_nm1 = r_n - 9'd1;
   wire [5:0] r_len = (r_kind == K_GRESP) ? r_nm1[8:3] + 6'd1 : (r_kind == K_ARESP) ? 6'd1 : 6'd0;
-  wire [3:0] r_op = (r_kind == K_ACK) ? 4'd9 : (r_kind == K_NAK) ? 4'd10 : 4'd2;
+  wire [3:0] r_op = (r_kind == K_ACK) ? `KOLO_OP_ACK : (r_kind == K_NAK) ? `KOLO_OP_NAK : `KOLO_OP_GET_RESP;
   wire [4:0] r_rsv = (r_kind == K_GRESP || r_kind == K_ARESP) ? {2'b00, r_nm1[2:0]} : 5'd0;
   wire [63:0] r_h0 = {r_gen, r_rsv[3:0], r_rs, 1'b0, r_len, 1'b1, r_op, node_id, r_dst};
   wire [63:0] r_h1 = {8'd0, r_tag, r_addr};

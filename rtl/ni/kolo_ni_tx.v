@@ -136,12 +136,14 @@ module kolo_ni_tx #(
     output wire [15:0]   dbg
 );
   `include "kolo_defs.vh"
+  `include "kolo_ni_regs.vh"
 
-  // descriptor ops
-  localparam [7:0] D_NOP = 8'd0, D_PUT = 8'd1, D_GET = 8'd2, D_CSWAP = 8'd8;
+  // descriptor ops (rtl/regs/kolo_ni_regs.toml)
+  localparam [7:0] D_NOP = `KOLO_D_NOP, D_PUT = `KOLO_D_PUT, D_GET = `KOLO_D_GET, D_CSWAP = `KOLO_D_CSWAP;
   // status codes
-  localparam [7:0] ST_OK = 8'd0, ST_BAD_OP = 8'd1, ST_BAD_LEN = 8'd2, ST_BAD_DST = 8'd3,
-                   ST_BAD_ALIGN = 8'd4, ST_LOCAL_DMA = 8'd8, ST_BAD_DOORBELL = 8'd10;
+  localparam [7:0] ST_OK = `KOLO_ST_OK, ST_BAD_OP = `KOLO_ST_BAD_OP, ST_BAD_LEN = `KOLO_ST_BAD_LEN,
+                   ST_BAD_DST = `KOLO_ST_BAD_DST, ST_BAD_ALIGN = `KOLO_ST_BAD_ALIGN,
+                   ST_LOCAL_DMA = `KOLO_ST_LOCAL_DMA, ST_BAD_DOORBELL = `KOLO_ST_BAD_DOORBELL;
   localparam PIO = 16;
 
   // ---- state ----------------------------------------------------------------------------
@@ -184,7 +186,7 @@ module kolo_ni_tx #(
   wire f_size32 = d_flags[4];
   wire is_put = d_op == D_PUT;
   wire is_get = d_op == D_GET;
-  wire is_atomic = d_op >= 8'd3 && d_op <= 8'd12;
+  wire is_atomic = d_op >= `KOLO_D_ADD && d_op <= `KOLO_D_OR;
   wire small_put = is_put && (f_inline || c_pio);   // payload in sp (PIO: the chunk's bytes 32..63)
   wire streaming = (is_put && !small_put) || is_get;
 
@@ -193,22 +195,22 @@ module kolo_ni_tx #(
   reg a_fetch;
   always @(*) begin
     a_fetch = 1'b1;
-    case (d_op[3:0])
-      4'd3: begin a_netop = 4'd3; a_fetch = 1'b0; end    // ADD
-      4'd4: begin a_netop = 4'd4; a_fetch = 1'b0; end    // XOR
-      4'd5: a_netop = 4'd5;                              // FETCH_ADD
-      4'd6: a_netop = 4'd6;                              // FETCH_XOR
-      4'd7: a_netop = 4'd7;                              // SWAP
-      4'd8: a_netop = 4'd8;                              // CSWAP
-      4'd9: a_netop = 4'd12;                             // FETCH_AND
-      4'd10: a_netop = 4'd13;                            // FETCH_OR
-      4'd11: begin a_netop = 4'd12; a_fetch = 1'b0; end  // AND
-      default: begin a_netop = 4'd13; a_fetch = 1'b0; end  // OR
+    case (d_op)
+      `KOLO_D_ADD: begin a_netop = `KOLO_OP_ADD; a_fetch = 1'b0; end
+      `KOLO_D_XOR: begin a_netop = `KOLO_OP_XOR; a_fetch = 1'b0; end
+      `KOLO_D_FETCH_ADD: a_netop = `KOLO_OP_FETCH_ADD;
+      `KOLO_D_FETCH_XOR: a_netop = `KOLO_OP_FETCH_XOR;
+      `KOLO_D_SWAP: a_netop = `KOLO_OP_SWAP;
+      `KOLO_D_CSWAP: a_netop = `KOLO_OP_CSWAP;
+      `KOLO_D_FETCH_AND: a_netop = `KOLO_OP_FETCH_AND;
+      `KOLO_D_FETCH_OR: a_netop = `KOLO_OP_FETCH_OR;
+      `KOLO_D_AND: begin a_netop = `KOLO_OP_FETCH_AND; a_fetch = 1'b0; end
+      default: begin a_netop = `KOLO_OP_FETCH_OR; a_fetch = 1'b0; end  // OR
     endcase
   end
 
   // ---- checks (docs/ni.md section 3), in the order of the status codes -------------------
-  wire chk_op = d_op > 8'd12 || c_d[31:28] != 4'd0 || c_d[127:120] != 8'd0 ||
+  wire chk_op = d_op > `KOLO_D_OR || c_d[31:28] != 4'd0 || c_d[127:120] != 8'd0 ||
                 d_flags[7:5] != 3'd0 || (f_inline && !is_put) || (f_size32 && !is_atomic);
   wire len_big = d_len > 32'h40000000;
   // the remote range must end within 2^48, a host buffer within 2^64
@@ -291,7 +293,7 @@ module kolo_ni_tx #(
   wire [5:0] pl_flits = p_atomic ? (d_op == D_CSWAP ? 6'd2 : 6'd1) :
                         c_get ? 6'd1 : nm1[8:3] + 6'd1;
   wire [3:0] pl_beats = (p_atomic || c_get) ? 4'd1 : {1'b0, nm1[7:5]} + 4'd1;
-  wire [3:0] p_netop = p_atomic ? a_netop : c_get ? 4'd1 : 4'd0;
+  wire [3:0] p_netop = p_atomic ? a_netop : c_get ? `KOLO_OP_GET_REQ : `KOLO_OP_PUT;
   wire [4:0] p_rsv = p_atomic ? {1'b0, a_fetch, 1'b0, f_size32 ? 2'd2 : 2'd3} :
                      c_get ? 5'd0 : {2'b00, nm1[2:0]};
   wire in_rtx = es == E_RTX;
@@ -300,7 +302,7 @@ module kolo_ni_tx #(
   assign push_h1 = in_rtx ? rx_h1 : {c_key, c_tag, c_raddr};
   assign push_nbeats = in_rtx ? rx_nbeats : pl_beats;
   assign push_dma = in_rtx ? rx_dma : streaming_put;
-  assign push_cls = in_rtx ? !x_h0[35] : !c_ordered;
+  assign push_cls = in_rtx ? !x_h0[KOLO_H0_ORDERED] : !c_ordered;
   // sp holds the INLINE or PIO payload, or an atomic's {compare, operand}
   // (loaded in E_LOAD); a GET_REQ's payload is its byte count
   assign push_beat = in_rtx ? x_beat : {sp[255:64], c_get ? {55'd0, n_pl} : sp[63:0]};
@@ -312,7 +314,7 @@ module kolo_ni_tx #(
   assign rx_ready = es == E_IDLE;
   // bytes of a retransmitted PUT packet read from host memory again
   wire [5:0] x_lm1 = x_h0[KOLO_H0_LEN_LO+:6] - 6'd1;
-  wire [8:0] x_n = {x_lm1[5:0], 3'b000} + {6'd0, x_h0[61:59]} + 9'd1;
+  wire [8:0] x_n = {x_lm1[5:0], 3'b000} + {6'd0, x_h0[`KOLO_H0_LASTB_HI:`KOLO_H0_LASTB_LO]} + 9'd1;
   // ring_free >= pl_beats, with the eight compares done in parallel off the
   // pl_beats path (timing) and one of them selected
   reg [15:0] ring_ge;  // ring_ge[k]: ring_free >= k (pl_beats <= 8)

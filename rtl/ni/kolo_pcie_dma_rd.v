@@ -12,6 +12,21 @@
 // page), one per cycle, each with a tag from one pool of TAGS tags (lowest
 // free first) that every request shares; without a free tag the splitter
 // waits. Without cfg_bus_master no TLP is sent and the request fails.
+// Completion space: the vendor block holds received completions in a buffer
+// of cfg_cpl_hdr headers and cfg_cpl_data data credits of 16 bytes (the
+// shim gives the block's values; an endpoint advertises infinite completion
+// credits, so nothing else stops the link from overrunning it). An MRd goes out only when the worst case of
+// its completions still fits beside every MRd in flight: the completer may
+// split at every 64-byte read completion boundary, so an MRd of the DW span
+// [a, e) reserves H = the 64-byte blocks it touches headers and D = the
+// 16-byte blocks it touches + H data credits (each completion is charged 16
+// bytes of data space for its header too, as the UltraScale blocks keep
+// headers in the data RAM). A completion that arrives gives back what the
+// rest of its read no longer needs (reservation before minus after); the
+// last one, an error one or the tag's timeout gives back the rest. The
+// splitter waits for credits like for a tag. The max read request size used
+// is cut down so that one MRd always fits into the whole space (MRRS 128
+// needs 2 headers and 10 data credits; less stops every read).
 // Completions (cpl_*, every beat taken): a CplD for an outstanding tag with
 // the expected byte count and lower address (every completion of a tag
 // arrives in address order, PCIe 2.3.1.1) has its DWs written into the
@@ -47,6 +62,8 @@ module kolo_pcie_dma_rd #(
     input  wire [15:0]  cfg_req_id,
     input  wire [2:0]   cfg_max_read_req,
     input  wire         cfg_bus_master,
+    input  wire [11:0]  cfg_cpl_hdr,     // the block's completion buffer: headers
+    input  wire [15:0]  cfg_cpl_data,    // and data credits of 16 bytes
     // user requests
     input  wire         dma_rd_req_valid,
     output wire         dma_rd_req_ready,
@@ -97,6 +114,32 @@ module kolo_pcie_dma_rd #(
     end
   endgenerate
 
+  // ---- completion credits (header, data) an MRd reserves for the DW span of
+  // n bytes from an address whose bits 5:0 are la (n = 0: none) ---------------
+  // the space, registered (static configuration from the shim)
+  reg [12:0] cr_h_all;
+  reg [16:0] cr_d_all;
+  always @(posedge clk) begin
+    cr_h_all <= {1'b0, cfg_cpl_hdr};
+    cr_d_all <= {1'b0, cfg_cpl_data};
+  end
+  /* verilator lint_off UNUSEDSIGNAL */  // the low bits of the end offsets
+  function [15:0] cpl_need(input [5:0] la, input [12:0] n);  // {H[6:0], D[8:0]}
+    reg [13:0] span4;   // bytes of the DW span, a multiple of 4
+    reg [13:0] end64, end16;
+    reg [6:0] h;
+    reg [8:0] d;
+    begin
+      span4 = ({12'd0, la[1:0]} + {1'b0, n} + 14'd3) & 14'h3FFC;
+      end64 = {8'd0, la[5:2], 2'b00} + span4 - 14'd1;   // last byte of the span, from the 64-byte block start
+      end16 = {10'd0, la[3:2], 2'b00} + span4 - 14'd1;
+      h = end64[12:6] + 7'd1;
+      d = end16[12:4] + 9'd1 + {2'b00, h};
+      cpl_need = (n == 13'd0) ? 16'd0 : {h, d};
+    end
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
   // ---- request table ----------------------------------------------------------------
   reg [7:0]       e_id   [0:REQS-1];
   reg [12:0]      e_len  [0:REQS-1];
@@ -118,6 +161,8 @@ module kolo_pcie_dma_rd #(
   reg [12:0]      t_rem    [0:TAGS-1];   // bytes still to come
   reg [6:0]       t_la     [0:TAGS-1];   // lower address of the next completion
   reg [TS_W-1:0]  t_ts     [0:TAGS-1];   // when the MRd left
+  reg [6:0]       t_ch     [0:TAGS-1];   // completion credits still reserved: headers
+  reg [8:0]       t_cd     [0:TAGS-1];   // and data
   reg [TS_W-1:0]  now;
 
   // lowest free tag: a binary tree over the tags padded to TP (heap order:
@@ -169,7 +214,17 @@ module kolo_pcie_dma_rd #(
 
   // max read request size, registered (timing: the configuration input then
   // does not start the split path; a change applies a cycle later)
-  wire [2:0] mrrs_enc = (cfg_max_read_req > 3'd5) ? 3'd0 : cfg_max_read_req;
+  // and cut down so that one MRd of MRRS bytes (at most MRRS/64 headers and
+  // MRRS/16 + MRRS/64 data credits) fits into the whole completion space
+  wire [2:0] mrrs_cfg = (cfg_max_read_req > 3'd5) ? 3'd0 : cfg_max_read_req;
+  reg  [2:0] mrrs_fit;   // largest encoding whose worst case fits
+  integer mk;
+  always @(*) begin
+    mrrs_fit = 3'd0;
+    for (mk = 1; mk <= 5; mk = mk + 1)
+      if ((13'd2 << mk) <= cr_h_all && (17'd10 << mk) <= cr_d_all) mrrs_fit = mk[2:0];
+  end
+  wire [2:0] mrrs_enc = (mrrs_cfg > mrrs_fit) ? mrrs_fit : mrrs_cfg;
   reg [12:0] mrrs, mrrs_m1;
   always @(posedge clk) begin
     mrrs <= 13'd128 << mrrs_enc;
@@ -197,7 +252,15 @@ module kolo_pcie_dma_rd #(
                           : {32'd0, iss_addr[31:2], 2'b00, h1, h0};
   wire [12:0] sub_off = {11'd0, iss_s} + iss_done;
   wire mrd_free = !mrd_valid || mrd_ready;
-  wire issue = iss_busy && cfg_bus_master && free_any && mrd_free;
+  // credits: the new MRd's worst case beside those in flight
+  wire [15:0] iss_need = cpl_need(iss_addr[5:0], n_sub);
+  wire [6:0] need_h = iss_need[15:9];
+  wire [8:0] need_d = iss_need[8:0];
+  reg [12:0] cr_h;   // headers reserved by the MRds in flight
+  reg [16:0] cr_d;   // data credits reserved
+  wire cr_ok = ({1'b0, cr_h} + {7'd0, need_h} <= {1'b0, cr_h_all}) &&
+               ({1'b0, cr_d} + {9'd0, need_d} <= {1'b0, cr_d_all});
+  wire issue = iss_busy && cfg_bus_master && free_any && mrd_free && cr_ok;
   wire iss_last = (n_sub == iss_rem);
   wire iss_abort = iss_busy && !cfg_bus_master;
   reg [TAG_W-1:0] mrd_tag;
@@ -339,6 +402,18 @@ module kolo_pcie_dma_rd #(
                  (mrd_valid && mrd_tag == sq_tag);
   wire to_fire = t_valid[sq_tag] && sq_old && !sq_touch && !sc_busy;
 
+  // ---- completion credits given back -------------------------------------------------
+  // by a completion: all its tag holds when the tag ends, else what the rest
+  // of the read no longer needs; by a timeout: all the tag holds
+  wire [15:0] c_after = cpl_need(t_la[b_tag][5:0] + b_nb[5:0], t_rem[b_tag] - b_nb);
+  wire c_cr_upd = c_end && c_good && !b_final;
+  wire [6:0] rel_c_h = c_retire ? t_ch[b_tag] : c_cr_upd ? t_ch[b_tag] - c_after[15:9] : 7'd0;
+  wire [8:0] rel_c_d = c_retire ? t_cd[b_tag] : c_cr_upd ? t_cd[b_tag] - c_after[8:0] : 9'd0;
+  wire [6:0] rel_t_h = to_fire ? t_ch[sq_tag] : 7'd0;
+  wire [8:0] rel_t_d = to_fire ? t_cd[sq_tag] : 9'd0;
+  wire [12:0] cr_h_next = cr_h + (issue ? {6'd0, need_h} : 13'd0) - {6'd0, rel_c_h} - {6'd0, rel_t_h};
+  wire [16:0] cr_d_next = cr_d + (issue ? {8'd0, need_d} : 17'd0) - {8'd0, rel_c_d} - {8'd0, rel_t_d};
+
   // ---- output ---------------------------------------------------------------------------------
   reg             o_busy;
   reg [RB_AW-1:0] o_base;
@@ -449,6 +524,12 @@ module kolo_pcie_dma_rd #(
       t_rem[free_tag] <= n_sub;
       t_la[free_tag] <= iss_addr[6:0];
       t_ts[free_tag] <= now;
+      t_ch[free_tag] <= need_h;
+      t_cd[free_tag] <= need_d;
+    end
+    if (c_cr_upd) begin
+      t_ch[b_tag] <= c_after[15:9];
+      t_cd[b_tag] <= c_after[8:0];
     end
     if (mrd_valid && mrd_ready) t_ts[mrd_tag] <= now;
     if (c_end && c_good && !b_final) begin
@@ -462,6 +543,8 @@ module kolo_pcie_dma_rd #(
   always @(posedge clk) begin
     if (rst) begin
       t_valid <= {TAGS{1'b0}};
+      cr_h <= 13'd0;
+      cr_d <= 17'd0;
       now <= {TS_W{1'b0}};
       sc <= {TAG_W{1'b0}};
       tbl_wr <= {RQ_W{1'b0}};
@@ -512,6 +595,8 @@ module kolo_pcie_dma_rd #(
       ev_bad <= 1'b0;
     end else begin
       now <= now + {{(TS_W-1){1'b0}}, 1'b1};
+      cr_h <= cr_h_next;
+      cr_d <= cr_d_next;
       sc <= ({{(9-TAG_W){1'b0}}, sc} == TAGS9 - 9'd1) ? {TAG_W{1'b0}} : sc + {{(TAG_W-1){1'b0}}, 1'b1};
       ev_timeout <= to_fire;
       tags_used <= used_cnt;
@@ -605,6 +690,23 @@ module kolo_pcie_dma_rd #(
   wire unused_rd = &{1'b0, i1[31:16], i1[12:0], i2[7], c0[31], c0[29:15], c0[13:0], span[1:0],
                      cpl_hdr[127:96], req_span[4:0], sub_off[1:0],
                      ofifo_in_ready, i_room[13], i2[15:8]};
+
+  // ---- assertions (simulation): the credits reserved never exceed the block's
+  // completion space, and nothing is given back that was not reserved
+`ifndef SYNTHESIS
+  always @(posedge clk) begin
+    if (!rst) begin
+      if ({1'b0, cr_h} + {7'd0, issue ? need_h : 7'd0} < {7'd0, rel_c_h} + {7'd0, rel_t_h} ||
+          {1'b0, cr_d} + {9'd0, issue ? need_d : 9'd0} < {9'd0, rel_c_d} + {9'd0, rel_t_d})
+        $fatal(1, "ERROR kolo_pcie_dma_rd: completion credits given back that were not reserved (%m)");
+      if (cr_h_next > cr_h_all || cr_d_next > cr_d_all)
+        $fatal(1, "ERROR kolo_pcie_dma_rd: completion credits %0d/%0d above the block's %0d/%0d (%m)",
+               cr_h_next, cr_d_next, cr_h_all, cr_d_all);
+      if (c_cr_upd && (c_after[15:9] > t_ch[b_tag] || c_after[8:0] > t_cd[b_tag]))
+        $fatal(1, "ERROR kolo_pcie_dma_rd: a completion's rest needs more credits than its read (%m)");
+    end
+  end
+`endif
 
 `ifdef FORMAL
   reg f_rst_seen = 1'b0;

@@ -3,7 +3,10 @@
 //
 // TLP streams to and from the vendor shim (rx_tlp_* from the link, tx_tlp_*
 // to it; header DW0..DW3 in hdr[127:0] on the sop beat, 256-bit payload
-// beats with dw_en), and the user side of the NI:
+// beats with dw_en; rx_cpl_* carries completions only, for a block that
+// delivers them apart from the requests, else it is tied off; np_credit
+// lets the shim hold the block's non-posted requests back), and the user
+// side of the NI:
 //   MMIO write chunks (BAR0/BAR2, 64-byte aligned, 512 data bits + strobes),
 //   MMIO reads of 4 or 8 bytes (one in flight) answered by completions,
 //   DMA reads (split, tagged, reassembled, timed out) and DMA writes (split),
@@ -26,7 +29,8 @@ module kolo_pcie_ep #(
     parameter CPL_TIMEOUT = 250000,   // cycles (1 ms at 250 MHz)
     parameter RB_LINES = 512,         // DMA read reorder buffer, lines of 32 bytes
     parameter REQS = 32,              // DMA read requests in flight
-    parameter OTHERS_QUOTA = 8        // TLPs that may go between two DMA write requests
+    parameter OTHERS_QUOTA = 8,       // TLPs that may go between two DMA write requests
+    parameter NP_DEPTH = 16           // host non-posted requests queued (np_credit)
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -38,6 +42,15 @@ module kolo_pcie_ep #(
     input  wire         rx_tlp_sop,
     input  wire         rx_tlp_eop,
     input  wire [7:0]   rx_tlp_dw_en,
+    // completions from the link on a stream of their own (or tied off)
+    input  wire         rx_cpl_valid,
+    output wire         rx_cpl_ready,
+    input  wire [127:0] rx_cpl_hdr,
+    input  wire [255:0] rx_cpl_data,
+    input  wire         rx_cpl_sop,
+    input  wire         rx_cpl_eop,
+    input  wire [7:0]   rx_cpl_dw_en,
+    output wire         np_credit,
     // TLPs to the link
     output wire         tx_tlp_valid,
     input  wire         tx_tlp_ready,
@@ -96,6 +109,11 @@ module kolo_pcie_ep #(
     input  wire [63:0]  cfg_msi_addr,
     input  wire [15:0]  cfg_msi_data,
     input  wire         cfg_msi_en,
+    // the block's receive buffer for completions (docs/pcie-shims.md), from
+    // the shim: headers and data credits of 16 bytes; a DMA read waits until
+    // its completions fit (kolo_pcie_dma_rd)
+    input  wire [11:0]  cfg_cpl_hdr,
+    input  wire [15:0]  cfg_cpl_data,
     // counters
     output reg  [15:0]  stat_ur,
     output reg  [15:0]  stat_ca,
@@ -135,11 +153,14 @@ module kolo_pcie_ep #(
   // events
   wire ev_ur, ev_bad_rx, ev_ca, ev_timeout, ev_cpl_err, ev_bad_cpl;
 
-  kolo_pcie_ep_rx #(.BAR0_SIZE_LOG2(BAR0_SIZE_LOG2), .BAR2_SIZE_LOG2(BAR2_SIZE_LOG2)) u_rx (
+  kolo_pcie_ep_rx #(.BAR0_SIZE_LOG2(BAR0_SIZE_LOG2), .BAR2_SIZE_LOG2(BAR2_SIZE_LOG2), .NP_DEPTH(NP_DEPTH)) u_rx (
       .clk(clk), .rst(rst),
       .rx_tlp_valid(rx_tlp_valid), .rx_tlp_ready(rx_tlp_ready), .rx_tlp_hdr(rx_tlp_hdr),
       .rx_tlp_data(rx_tlp_data), .rx_tlp_sop(rx_tlp_sop), .rx_tlp_eop(rx_tlp_eop),
       .rx_tlp_dw_en(rx_tlp_dw_en),
+      .rx_cpl_valid(rx_cpl_valid), .rx_cpl_ready(rx_cpl_ready), .rx_cpl_hdr(rx_cpl_hdr),
+      .rx_cpl_data(rx_cpl_data), .rx_cpl_sop(rx_cpl_sop), .rx_cpl_eop(rx_cpl_eop),
+      .rx_cpl_dw_en(rx_cpl_dw_en), .np_credit(np_credit),
       .cfg_bar0(cfg_bar0), .cfg_bar2(cfg_bar2),
       .mmio_wr_valid(mmio_wr_valid), .mmio_wr_ready(mmio_wr_ready), .mmio_wr_bar(mmio_wr_bar),
       .mmio_wr_addr(mmio_wr_addr), .mmio_wr_data(mmio_wr_data), .mmio_wr_strb(mmio_wr_strb),
@@ -170,6 +191,7 @@ module kolo_pcie_ep #(
   kolo_pcie_dma_rd #(.TAGS(TAGS), .CPL_TIMEOUT(CPL_TIMEOUT), .RB_LINES(RB_LINES), .REQS(REQS)) u_dma_rd (
       .clk(clk), .rst(rst),
       .cfg_req_id(cfg_req_id), .cfg_max_read_req(cfg_max_read_req), .cfg_bus_master(cfg_bus_master),
+      .cfg_cpl_hdr(cfg_cpl_hdr), .cfg_cpl_data(cfg_cpl_data),
       .dma_rd_req_valid(dma_rd_req_valid), .dma_rd_req_ready(dma_rd_req_ready),
       .dma_rd_req_addr(dma_rd_req_addr), .dma_rd_req_len(dma_rd_req_len), .dma_rd_req_id(dma_rd_req_id),
       .dma_rd_valid(dma_rd_valid), .dma_rd_ready(dma_rd_ready), .dma_rd_data(dma_rd_data),

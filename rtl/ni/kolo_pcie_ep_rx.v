@@ -19,7 +19,10 @@
 //    poisoned requests. A non-posted one becomes an np_* request with
 //    np_kind UR (the completer answers with a UR completion); a posted one
 //    is dropped. Each is counted once on ev_ur.
-//  - completions (Cpl, CplD) go to the DMA read engine on cpl_* unchanged.
+//  - completions (Cpl, CplD) go to the DMA read engine on cpl_* unchanged,
+//    merged whole TLP by whole TLP with the completions of the second input
+//    rx_cpl_* (a shim whose block delivers completions on their own stream,
+//    UltraScale's RC: they then never wait behind host requests).
 //  - anything else (unknown Fmt/Type, TLP prefixes, locked completions are
 //    passed on as completions and refused there), memory requests with
 //    illegal byte enables, and beats whose framing or dw_en disagree with the
@@ -28,17 +31,31 @@
 // The ECRC digest is never in the stream (the vendor shim strips it; TD is
 // ignored). The header is decoded as the beat enters the input FIFO; the
 // class and the request fields travel with it.
+// Ordering (PCIe table 2-40, docs/ni.md 6 "Ordering"): host writes reach
+// mmio_wr_* in arrival order. A non-posted request leaves the input FIFO
+// into a queue of NP_DEPTH entries (np_*), so that later writes and
+// completions pass it while the completer is busy (A3/A4, D3/D4: they must
+// be able to). A request is offered on np_* only once every MMIO write chunk
+// that arrived before it has been accepted on mmio_wr_* (B2a: a read does
+// not pass a write); the completer's mmio_rd_valid then follows at least one
+// cycle after that handshake. np_credit pulses once per queue entry the
+// shim may fill: NP_DEPTH times after reset, then once per request taken
+// (the shims turn it into the block's non-posted flow control, so that a
+// request never waits in the input FIFO for room in the queue; without
+// flow control a full queue holds the FIFO, as before).
 // Handshakes: the link's beats enter a 2-beat FIFO (rx_tlp_ready = not full,
-// registered). A beat leaves it when its consumer takes it: np_ready for the
-// sop beat of a non-posted request (np_* is combinational from the FIFO
-// head), the MMIO write output register being free for write beats, always
+// registered). A beat leaves it when its consumer takes it: the NP queue for
+// the sop beat of a non-posted request, the MMIO write output register being
+// free for write beats, the completion merge for completion beats, always
 // for the rest. The MMIO write outputs are registered (valid/ready, held
 // while !ready). A write whose last beat spills into a new 64-byte block
-// takes one extra cycle. Completion beats are passed on registered, one
-// cycle later, with no handshake: the DMA read engine takes every beat.
+// takes one extra cycle. rx_cpl_* beats enter a 2-beat FIFO of their own.
+// Completion beats are passed on registered, one cycle later, with no
+// handshake: the DMA read engine takes every beat.
 module kolo_pcie_ep_rx #(
     parameter BAR0_SIZE_LOG2 = 17,
-    parameter BAR2_SIZE_LOG2 = 16
+    parameter BAR2_SIZE_LOG2 = 16,
+    parameter NP_DEPTH = 16           // non-posted requests queued, 2..64
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -50,6 +67,15 @@ module kolo_pcie_ep_rx #(
     input  wire         rx_tlp_sop,
     input  wire         rx_tlp_eop,
     input  wire [7:0]   rx_tlp_dw_en,
+    // completions only, from a block that delivers them on a stream of their own
+    input  wire         rx_cpl_valid,
+    output wire         rx_cpl_ready,
+    input  wire [127:0] rx_cpl_hdr,
+    input  wire [255:0] rx_cpl_data,
+    input  wire         rx_cpl_sop,
+    input  wire         rx_cpl_eop,
+    input  wire [7:0]   rx_cpl_dw_en,
+    output reg          np_credit,   // one more non-posted request may come
     input  wire [63:0]  cfg_bar0,
     input  wire [63:0]  cfg_bar2,
     // MMIO write chunks
@@ -59,11 +85,11 @@ module kolo_pcie_ep_rx #(
     output reg  [31:0]  mmio_wr_addr,
     output reg  [511:0] mmio_wr_data,
     output reg  [63:0]  mmio_wr_strb,
-    // non-posted requests to kolo_pcie_ep_cpl (valid on the sop beat)
-    output reg          np_valid,
+    // non-posted requests to kolo_pcie_ep_cpl, from the NP queue
+    output wire         np_valid,
     input  wire         np_ready,
     output wire [1:0]   np_kind,     // 0 user read, 1 zero-length read, 2 UR
-    output reg  [1:0]   np_bar,
+    output wire [1:0]   np_bar,
     output wire [31:0]  np_addr,     // byte offset in the BAR, aligned to np_len
     output wire [3:0]   np_len,      // 4 or 8
     output wire [15:0]  np_req_id,
@@ -88,6 +114,9 @@ module kolo_pcie_ep_rx #(
   generate
     if (BAR0_SIZE_LOG2 < 12 || BAR0_SIZE_LOG2 > 31 || BAR2_SIZE_LOG2 < 12 || BAR2_SIZE_LOG2 > 31) begin : g_bad_bar
       kolo_pcie_ep_rx_bad_bar_size_log2 u_bad ();  // BAR sizes: 4 KiB .. 2 GiB
+    end
+    if (NP_DEPTH < 2 || NP_DEPTH > 64) begin : g_bad_np
+      kolo_pcie_ep_rx_PARAMETER_ERROR_NP_DEPTH_must_be_2_to_64 u_bad ();
     end
   endgenerate
 
@@ -242,8 +271,13 @@ module kolo_pcie_ep_rx #(
   wire [2:0]  i_cls;
   wire [1:0]  i_bar;
   wire [25:0] i_blk;
-  assign {i_cls, np_kind, i_bar, np_addr, np_len, np_lower_addr, np_byte_count, np_locked, i_blk} = i_side;
-  always @(*) np_bar = i_bar;
+  wire [1:0]  i_kind;
+  wire [31:0] i_np_addr;
+  wire [3:0]  i_np_len;
+  wire [6:0]  i_np_la;
+  wire [11:0] i_np_bc;
+  wire        i_np_locked;
+  assign {i_cls, i_kind, i_bar, i_np_addr, i_np_len, i_np_la, i_np_bc, i_np_locked, i_blk} = i_side;
   // fields of the FIFO head's header that the data path needs
   wire [31:0] h0 = i_hdr[31:0];
   wire [31:0] h1 = i_hdr[63:32];
@@ -252,10 +286,61 @@ module kolo_pcie_ep_rx #(
   wire [3:0]  i_fbe = h1[3:0];
   wire [3:0]  i_lbe = h1[7:4];
   wire [3:0]  i_pos = h0[29] ? i_hdr[101:98] : i_hdr[69:66];  // address bits 5:2
-  assign np_req_id = h1[31:16];
-  assign np_tag = {h0[23], h0[19], h1[15:8]};
-  assign np_tc = h0[22:20];
-  assign np_attr = {h0[18], h0[13:12]};
+  // ---- the NP queue: the request's fields; the newest np_wait entries wait
+  // for the MMIO write chunk that was pending when they came (all of them
+  // for the same one: a newer chunk cannot enter the output register first)
+  localparam integer NPQ_W = 2 + 2 + 32 + 4 + 7 + 12 + 1 + 16 + 10 + 3 + 3;
+  localparam integer NPC_W = $clog2(NP_DEPTH + 1);
+  wire [NPQ_W-1:0] npq_in = {i_kind, i_bar, i_np_addr, i_np_len, i_np_la, i_np_bc, i_np_locked,
+                             h1[31:16], h0[23], h0[19], h1[15:8], h0[22:20], h0[18], h0[13:12]};
+  wire             npq_push;
+  wire             npq_room;
+  wire             npq_valid;
+  wire [NPC_W-1:0] npq_count;
+  reg  [NPC_W-1:0] np_wait;
+  kolo_fifo_sync #(.WIDTH(NPQ_W), .DEPTH(NP_DEPTH)) u_npq (
+      .clk(clk), .rst(rst),
+      .in_valid(npq_push), .in_ready(npq_room), .in_data(npq_in),
+      .out_valid(npq_valid), .out_ready(np_valid && np_ready),
+      .out_data({np_kind, np_bar, np_addr, np_len, np_lower_addr, np_byte_count, np_locked, np_req_id,
+                 np_tag, np_tc, np_attr}),
+      .count(npq_count)
+  );
+  assign np_valid = npq_valid && (npq_count > np_wait);
+  wire mw_fire = mmio_wr_valid && mmio_wr_ready;
+  wire mw_pending = mmio_wr_valid && !mmio_wr_ready;   // a chunk that arrived earlier, not yet taken
+  // credits for the shim: NP_DEPTH after reset, then one per request taken
+  reg [NPC_W:0] np_cr_pend;
+  always @(posedge clk) begin
+    if (rst) begin
+      np_wait <= {NPC_W{1'b0}};
+      np_cr_pend <= NP_DEPTH[NPC_W:0];
+      np_credit <= 1'b0;
+    end else begin
+      if (mw_fire) np_wait <= {NPC_W{1'b0}};
+      else if (npq_push && mw_pending) np_wait <= np_wait + {{(NPC_W-1){1'b0}}, 1'b1};
+      np_credit <= np_cr_pend != {(NPC_W+1){1'b0}};
+      np_cr_pend <= np_cr_pend + {{NPC_W{1'b0}}, np_valid && np_ready} -
+                    {{NPC_W{1'b0}}, np_cr_pend != {(NPC_W+1){1'b0}}};
+    end
+  end
+
+  // ---- completions of the second input, and the merge ----------------------------------
+  wire         p_valid;
+  reg          p_ready;
+  wire [127:0] p_hdr;
+  wire [255:0] p_data;
+  wire         p_sop, p_eop;
+  wire [7:0]   p_dw_en;
+  wire [1:0]   p_count;
+  kolo_fifo_sync #(.WIDTH(128 + 256 + 2 + 8), .DEPTH(2)) u_cpl_in (
+      .clk(clk), .rst(rst),
+      .in_valid(rx_cpl_valid), .in_ready(rx_cpl_ready),
+      .in_data({rx_cpl_hdr, rx_cpl_data, rx_cpl_sop, rx_cpl_eop, rx_cpl_dw_en}),
+      .out_valid(p_valid), .out_ready(p_ready),
+      .out_data({p_hdr, p_data, p_sop, p_eop, p_dw_en}),
+      .count(p_count)
+  );
 
   // ---- state --------------------------------------------------------------------------
   reg [2:0] state;
@@ -339,20 +424,26 @@ module kolo_pcie_ep_rx #(
   wire [2:0] cls = (state == S_IDLE) ? (i_sop ? i_cls : C_BAD) :
                    (state == S_WR) ? C_WR : (state == S_CPL) ? C_CPL : C_NOP;
 
+  // completion merge: whole TLPs, alternating when both inputs wait
+  localparam [1:0] O_NONE = 2'd0, O_MAIN = 2'd1, O_PORT = 2'd2;
+  reg [1:0] c_own;
+  reg       c_last_port;   // the last TLP came from rx_cpl_*
+  wire main_cpl = i_valid && (state == S_CPL || (state == S_IDLE && i_sop && i_cls == C_CPL));
+  wire g_main = main_cpl && (c_own == O_MAIN || (c_own == O_NONE && (!p_valid || c_last_port)));
+  wire g_port = p_valid && (c_own == O_PORT || (c_own == O_NONE && !(main_cpl && (!p_valid || c_last_port))));
+
   always @(*) begin
-    np_valid = 1'b0;
+    p_ready = g_port;
     case (state)
       S_FLUSH: i_ready = 1'b0;
       S_WR: i_ready = out_free;
-      S_CPL: i_ready = 1'b1;
+      S_CPL: i_ready = g_main;
       S_DROP: i_ready = 1'b1;
       default: begin  // S_IDLE
         case (cls)
           C_WR: i_ready = out_free;
-          C_NP: begin
-            i_ready = np_ready;
-            np_valid = i_valid;
-          end
+          C_NP: i_ready = npq_room;
+          C_CPL: i_ready = g_main;
           default: i_ready = 1'b1;
         endcase
       end
@@ -360,16 +451,29 @@ module kolo_pcie_ep_rx #(
   end
 
   wire fire = i_valid && i_ready;
+  assign npq_push = fire && state == S_IDLE && cls == C_NP;
 
   // completions go to the DMA read engine one cycle later (it takes every beat)
   always @(posedge clk) begin
-    if (rst) cpl_valid <= 1'b0;
-    else cpl_valid <= fire && cls == C_CPL;
-    cpl_hdr <= i_hdr;
-    cpl_data <= i_data;
-    cpl_sop <= i_sop;
-    cpl_eop <= i_eop;
-    cpl_dw_en <= i_dw_en;
+    if (rst) begin
+      cpl_valid <= 1'b0;
+      c_own <= O_NONE;
+      c_last_port <= 1'b0;
+    end else begin
+      cpl_valid <= g_main || g_port;
+      if (g_main) begin
+        c_own <= i_eop ? O_NONE : O_MAIN;
+        c_last_port <= 1'b0;
+      end else if (g_port) begin
+        c_own <= p_eop ? O_NONE : O_PORT;
+        c_last_port <= 1'b1;
+      end
+    end
+    cpl_hdr <= g_port ? p_hdr : i_hdr;
+    cpl_data <= g_port ? p_data : i_data;
+    cpl_sop <= g_port ? p_sop : i_sop;
+    cpl_eop <= g_port ? p_eop : i_eop;
+    cpl_dw_en <= g_port ? p_dw_en : i_dw_en;
   end
 
   always @(posedge clk) begin
@@ -408,7 +512,7 @@ module kolo_pcie_ep_rx #(
         rem <= rem_now - {7'd0, n_now};
         if (state == S_IDLE) begin
           bad_frame <= 1'b0;
-          if (i_sop && (i_cls == C_DROP_UR || (i_cls == C_NP && np_kind == K_UR))) ev_ur <= 1'b1;
+          if (i_sop && (i_cls == C_DROP_UR || (i_cls == C_NP && i_kind == K_UR))) ev_ur <= 1'b1;
           if (!i_sop || i_cls == C_BAD) ev_bad <= 1'b1;  // stray beat, unknown type, bad BEs
         end
         if (cls == C_WR && beat_bad) begin
@@ -450,9 +554,38 @@ module kolo_pcie_ep_rx #(
   end
 
   // the chunk a flush emits always has data (the wrapped DWs of the last beat)
-  wire unused_rx = &{1'b0, i_count, dw3[1:0], dw0[23:15], dw0[13:10], dw1[31:8], h0[31], h0[28:24],
+  wire unused_rx = &{1'b0, i_count, p_count, dw3[1:0], dw0[23:15], dw0[13:10], dw1[31:8], h0[31], h0[28:24],
                      h0[17:14], h0[11:10], off[1:0], mem_bc[12],
                      cfg_bar0[BAR0_SIZE_LOG2-1:0], cfg_bar2[BAR2_SIZE_LOG2-1:0]};
+
+  // ---- assertions (simulation): B2a, a non-posted request never goes to the
+  // completer before every write chunk that arrived before it was accepted
+  // (counted independently of np_wait: chunks loaded and chunks taken)
+`ifndef SYNTHESIS
+  wire sim_chunk_load = (state == S_FLUSH && out_free) || (fire && cls == C_WR && wr_emit);
+  integer sim_loaded, sim_taken, sim_wr, sim_rd;
+  integer sim_need [0:63];
+  always @(posedge clk) begin
+    if (rst) begin
+      sim_loaded <= 0;
+      sim_taken <= 0;
+      sim_wr <= 0;
+      sim_rd <= 0;
+    end else begin
+      if (np_valid && np_ready) begin
+        if (sim_taken + (mw_fire ? 1 : 0) < sim_need[sim_rd % 64])
+          $fatal(1, "ERROR kolo_pcie_ep_rx: a non-posted request passed an earlier MMIO write (%m)");
+        sim_rd <= sim_rd + 1;
+      end
+      if (npq_push) begin
+        sim_need[sim_wr % 64] <= sim_loaded;
+        sim_wr <= sim_wr + 1;
+      end
+      if (sim_chunk_load) sim_loaded <= sim_loaded + 1;
+      if (mw_fire) sim_taken <= sim_taken + 1;
+    end
+  end
+`endif
 
 `ifdef FORMAL
   reg f_rst_seen = 1'b0;

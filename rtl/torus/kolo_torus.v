@@ -183,6 +183,7 @@ module kolo_torus #(
           ) u_link (
               .clk(clk),
               .rst(rst),
+              .phy_rst(rst),
               .cfg_node_id(NODE_ID),
               .cfg_port(p[2:0]),
               .cfg_peer_id(PEER_ID),
@@ -199,13 +200,19 @@ module kolo_torus #(
               .stat_state(link_state[(n*6+p)*2+:2]),
               /* verilator lint_off PINCONNECTEMPTY */  // mis-cabling is counted in stat_counters
               .stat_miscabled(),
+              .stat_peer_valid(),
+              .stat_peer_id(),
+              .stat_peer_port(),
+              .stat_peer_seen(),
               /* verilator lint_on PINCONNECTEMPTY */
               .stat_counters(link_counters[(n*6+p)*512+:512]),
               .tx_lane_clk(lane_clk),
               .tx_lane_rst(lane_rst),
+              .tx_lane_ready(1'b1),
               .tx_lane_data(lane_tx[(n*6+p)*66*LANES+:66*LANES]),
               .rx_lane_clk(lane_clk),
               .rx_lane_rst(lane_rst),
+              .rx_lane_valid({LANES{1'b1}}),
               .rx_lane_data(lane_rx[(n*6+p)*66*LANES+:66*LANES]),
               .rx_lane_slip(lane_slip[(n*6+p)*LANES+:LANES])
           );

@@ -26,9 +26,9 @@
  *    simulator client one for its MMIO ring. Separate contexts (up to
  *    kolo_dev_num_ctx(), 16) let threads post without contending at all.
  *
- * This header is self-contained: it does not include the NI model's header.
- * It repeats the NI status codes (enum kolo_status_code) unless
- * kolo_ni_model.h was included first (same names, same values).
+ * This header does not include the NI model's header; it includes the
+ * generated kolo_ni_regs.h (NI op codes, status codes, registers), which
+ * is installed beside it.
  */
 #ifndef KOLO_H
 #define KOLO_H
@@ -43,24 +43,9 @@ extern "C" {
 #define KOLO_LIB_VERSION_MAJOR 1
 #define KOLO_LIB_VERSION_MINOR 0
 
-/* ---- NI completion status codes (docs/ni.md section 4) ------------------ */
-#ifndef KOLO_NI_MODEL_H
-enum kolo_status_code {
-    KOLO_ST_OK = 0,
-    KOLO_ST_BAD_OP = 1,
-    KOLO_ST_BAD_LEN = 2,
-    KOLO_ST_BAD_DST = 3,
-    KOLO_ST_BAD_ALIGN = 4,
-    KOLO_ST_REMOTE_KEY = 5,
-    KOLO_ST_REMOTE_BOUNDS = 6,
-    KOLO_ST_REMOTE_RIGHTS = 7,
-    KOLO_ST_LOCAL_DMA = 8,
-    KOLO_ST_REMOTE_DMA = 9,
-    KOLO_ST_BAD_DOORBELL = 10,
-    KOLO_ST_BAD_CONFIG = 11,
-    KOLO_ST_TIMEOUT = 12
-};
-#endif
+/* ---- NI op codes, completion status codes (docs/ni.md sections 3, 4),
+ * generated from rtl/regs/kolo_ni_regs.toml -------------------------------- */
+#include "kolo_ni_regs.h"
 typedef enum kolo_status_code kolo_status;
 
 /* ---- library error codes -------------------------------------------------- */
@@ -102,7 +87,7 @@ enum kolo_err {
     KOLO_E_NET_TIMEOUT = -44,
     KOLO_E_STATUS_OTHER = -63 /* a status code this library does not know */
 };
-#define KOLO_E_STATUS(st) ((st) == 0 ? 0 : ((st) <= 12 ? -(32 + (int)(st)) : KOLO_E_STATUS_OTHER))
+#define KOLO_E_STATUS(st) ((st) == 0 ? 0 : ((st) <= KOLO_ST_TIMEOUT ? -(32 + (int)(st)) : KOLO_E_STATUS_OTHER))
 
 /* Message for any return code of libkolo or of the routing library (never
  * NULL). The routing library (kolo_route.c) has a kolo_strerror of its own
@@ -226,16 +211,16 @@ typedef struct kolo_req {
 
 /* Atomic operations (the descriptor op codes of docs/ni.md section 3). */
 enum kolo_amo {
-    KOLO_AMO_ADD = 3,
-    KOLO_AMO_XOR = 4,
-    KOLO_AMO_FETCH_ADD = 5,
-    KOLO_AMO_FETCH_XOR = 6,
-    KOLO_AMO_SWAP = 7,
-    KOLO_AMO_CSWAP = 8,
-    KOLO_AMO_FETCH_AND = 9,
-    KOLO_AMO_FETCH_OR = 10,
-    KOLO_AMO_AND = 11,
-    KOLO_AMO_OR = 12
+    KOLO_AMO_ADD = KOLO_D_ADD,
+    KOLO_AMO_XOR = KOLO_D_XOR,
+    KOLO_AMO_FETCH_ADD = KOLO_D_FETCH_ADD,
+    KOLO_AMO_FETCH_XOR = KOLO_D_FETCH_XOR,
+    KOLO_AMO_SWAP = KOLO_D_SWAP,
+    KOLO_AMO_CSWAP = KOLO_D_CSWAP,
+    KOLO_AMO_FETCH_AND = KOLO_D_FETCH_AND,
+    KOLO_AMO_FETCH_OR = KOLO_D_FETCH_OR,
+    KOLO_AMO_AND = KOLO_D_AND,
+    KOLO_AMO_OR = KOLO_D_OR
 };
 /* 1 for the atomics that return the old value */
 int kolo_amo_fetches(int op);

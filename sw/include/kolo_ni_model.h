@@ -26,39 +26,18 @@
 extern "C" {
 #endif
 
-/* ---- constants of docs/ni.md ------------------------------------------- */
-#define KOLO_NI_NUM_CTX 16
-#define KOLO_NI_NUM_WIN 16
-#define KOLO_NI_ID 0x4B4F4C4Fu
-#define KOLO_NI_VERSION 0x0100u
+/* ---- constants of docs/ni.md: op codes, status codes, header fields and
+ * BAR0 offsets come from rtl/regs/kolo_ni_regs.toml (generated header) ---- */
+#include "kolo_ni_regs.h"
 
-/* network op codes (packet header flit 0 `op`) */
-enum kolo_net_op {
-    KOLO_OP_PUT = 0, KOLO_OP_GET_REQ = 1, KOLO_OP_GET_RESP = 2, KOLO_OP_ADD = 3,
-    KOLO_OP_XOR = 4, KOLO_OP_FETCH_ADD = 5, KOLO_OP_FETCH_XOR = 6, KOLO_OP_SWAP = 7,
-    KOLO_OP_CSWAP = 8, KOLO_OP_ACK = 9, KOLO_OP_NAK = 10, KOLO_OP_MGMT = 11,
-    KOLO_OP_FETCH_AND = 12, KOLO_OP_FETCH_OR = 13
-};
-
-/* descriptor op codes (docs/ni.md section 3) */
-enum kolo_desc_op {
-    KOLO_D_NOP = 0, KOLO_D_PUT = 1, KOLO_D_GET = 2, KOLO_D_ADD = 3, KOLO_D_XOR = 4,
-    KOLO_D_FETCH_ADD = 5, KOLO_D_FETCH_XOR = 6, KOLO_D_SWAP = 7, KOLO_D_CSWAP = 8,
-    KOLO_D_FETCH_AND = 9, KOLO_D_FETCH_OR = 10, KOLO_D_AND = 11, KOLO_D_OR = 12
-};
-#define KOLO_DF_COMPLETE 0x01u
-#define KOLO_DF_INLINE 0x02u
-#define KOLO_DF_ORDERED 0x04u
-#define KOLO_DF_FENCE 0x08u
-#define KOLO_DF_SIZE32 0x10u
-
-/* completion status codes (docs/ni.md section 4) */
-enum kolo_status_code {
-    KOLO_ST_OK = 0, KOLO_ST_BAD_OP = 1, KOLO_ST_BAD_LEN = 2, KOLO_ST_BAD_DST = 3,
-    KOLO_ST_BAD_ALIGN = 4, KOLO_ST_REMOTE_KEY = 5, KOLO_ST_REMOTE_BOUNDS = 6,
-    KOLO_ST_REMOTE_RIGHTS = 7, KOLO_ST_LOCAL_DMA = 8, KOLO_ST_REMOTE_DMA = 9,
-    KOLO_ST_BAD_DOORBELL = 10, KOLO_ST_BAD_CONFIG = 11, KOLO_ST_TIMEOUT = 12
-};
+/* short names for the generated field masks */
+#define KOLO_E2E_CTRL_EN KOLO_CSR_E2E_CTRL_EN_MASK
+#define KOLO_E2E_CTRL_SWITCH KOLO_CSR_E2E_CTRL_SWITCH_MASK
+#define KOLO_WIN_READ KOLO_WIN_CTRL_READ_MASK
+#define KOLO_WIN_WRITE KOLO_WIN_CTRL_WRITE_MASK
+#define KOLO_WIN_ATOMIC KOLO_WIN_CTRL_ATOMIC_MASK
+#define KOLO_WIN_ENABLE KOLO_WIN_CTRL_ENABLE_MASK
+#define KOLO_PIO_PAGE(c) (KOLO_PIO_STRIDE * (c))
 
 /* descriptor, completion entry: byte images as in host memory */
 typedef struct {
@@ -76,53 +55,6 @@ typedef struct {
     uint64_t result;
 } kolo_cqe;
 
-/* BAR0 layout */
-#define KOLO_CSR_ID 0x0000u
-#define KOLO_CSR_VERSION 0x0004u
-#define KOLO_CSR_NODE_ID 0x0008u
-#define KOLO_CSR_TORUS 0x000Cu
-#define KOLO_CSR_NUM_CTX 0x0010u
-#define KOLO_CSR_ERR_CSR 0x0014u
-#define KOLO_CSR_STAT_TX_PKTS 0x0020u
-#define KOLO_CSR_STAT_RX_PKTS 0x0028u
-#define KOLO_CSR_STAT_NAK_SENT 0x0030u
-#define KOLO_CSR_STAT_NAK_RCVD 0x0038u
-#define KOLO_CSR_STAT_BAD_PKTS 0x0040u
-#define KOLO_CSR_STAT_DMA_ERR 0x0048u
-/* end-to-end reliability (docs/ni.md section 10) */
-#define KOLO_CSR_E2E_CTRL 0x0050u    /* 4: bit 0 enable, 11:8 max retries, 16 (W1) table switch */
-#define KOLO_CSR_E2E_TIMEOUT 0x0054u /* 4: cycles (>= 64) */
-#define KOLO_CSR_E2E_RETX 0x0058u    /* 8 (RO): retransmits, then dup_requests, dup_responses, */
-#define KOLO_CSR_E2E_DUP_REQ 0x0060u /* timeouts, unreachable (kolo_ni_e2e_stats) */
-#define KOLO_CSR_E2E_DUP_RESP 0x0068u
-#define KOLO_CSR_E2E_TIMEOUTS 0x0070u
-#define KOLO_CSR_E2E_UNREACH 0x0078u
-#define KOLO_E2E_CTRL_EN 0x1u
-#define KOLO_E2E_CTRL_SWITCH 0x10000u
-#define KOLO_CSR_CTX(c) (0x1000u + 0x40u * (c))
-#define KOLO_CTX_SQ_BASE 0x00u
-#define KOLO_CTX_CQ_BASE 0x08u
-#define KOLO_CTX_SIZES 0x10u
-#define KOLO_CTX_CTRL 0x18u
-#define KOLO_CTX_STATUS 0x20u
-#define KOLO_CTX_OUTSTANDING 0x28u
-#define KOLO_CSR_WIN(w) (0x2000u + 0x20u * (w))
-#define KOLO_WIN_BASE 0x00u
-#define KOLO_WIN_LEN 0x08u
-#define KOLO_WIN_CTRL 0x10u
-#define KOLO_WIN_READ (1u << 8)
-#define KOLO_WIN_WRITE (1u << 9)
-#define KOLO_WIN_ATOMIC (1u << 10)
-#define KOLO_WIN_ENABLE (1u << 31)
-#define KOLO_CSR_ROUTE(i) (0x4000u + 4u * (i))
-#define KOLO_CSR_DOORBELL(c) (0x10000u + 0x1000u * (c))
-#define KOLO_DB_SQ_PI 0x000u
-#define KOLO_DB_CQ_CI 0x008u
-#define KOLO_DB_STATUS 0x010u
-#define KOLO_DB_OUTSTANDING 0x018u
-#define KOLO_BAR0_SIZE (0x10000u + 0x1000u * KOLO_NI_NUM_CTX)
-#define KOLO_PIO_PAGE(c) (0x1000u * (c))
-#define KOLO_BAR2_SIZE (0x1000u * KOLO_NI_NUM_CTX)
 
 /* ---- the model ----------------------------------------------------------- */
 typedef struct kolo_ni kolo_ni;
@@ -184,11 +116,11 @@ void kolo_ni_set_node(kolo_ni *ni, const kolo_topo *t, uint16_t node_id);
 #define KOLO_NI_PIO_DEPTH 4   /* PIO operations buffered per context */
 #define KOLO_NI_RESP_QUEUE 32 /* target responses queued when env->send refuses */
 
-/* header flit 0 bits 63:59 (docs/ni.md section 1) */
-#define KOLO_H0_EXT_SHIFT 59
-#define KOLO_H0_LASTB(h0) (((h0) >> 59) & 7u) /* PUT, GET_RESP: bytes in last flit - 1 */
-#define KOLO_H0_ASIZE(h0) (((h0) >> 59) & 3u) /* atomics: 2 = 4 bytes, 3 = 8 bytes */
-#define KOLO_H0_FETCH (1ull << 62)            /* atomics: answer with the old value */
+/* header flit 0 bits 63:59 (docs/ni.md section 1; fields KOLO_H0_* of kolo_ni_regs.h) */
+#define KOLO_H0_EXT_SHIFT KOLO_H0_LASTB_SHIFT
+#define KOLO_H0_LASTB(h0) (((h0) & KOLO_H0_LASTB_MASK) >> KOLO_H0_LASTB_SHIFT) /* PUT, GET_RESP */
+#define KOLO_H0_ASIZE(h0) (((h0) & KOLO_H0_ASIZE_MASK) >> KOLO_H0_ASIZE_SHIFT) /* atomics */
+#define KOLO_H0_FETCH KOLO_H0_FETCH_MASK /* atomics: answer with the old value */
 
 /* byte images (32-byte descriptor, 16-byte completion entry, little-endian).
  * kolo_desc.dst is stored as 16 bits (descriptor bits 31:16), so bits 15:12
@@ -216,9 +148,10 @@ int kolo_ni_mmio_write_ready(const kolo_ni *ni, int bar, uint64_t offset);
  * repeated request from that record without executing it again (GET_REQ is
  * read again). Responses echo the bit; one that matches no outstanding
  * request is a duplicate and dropped. Off: the NI behaves as before. */
-#define KOLO_H0_GEN (1ull << 63)
-#define KOLO_NI_E2E_TIMEOUT 20000u /* cycles (80 us at 250 MHz) */
-#define KOLO_NI_E2E_RETRIES 8u
+#define KOLO_H0_GEN KOLO_H0_GEN_MASK
+#define KOLO_NI_E2E_TIMEOUT KOLO_CSR_E2E_TIMEOUT_RESET /* cycles (80 us at 250 MHz) */
+#define KOLO_NI_E2E_RETRIES \
+    ((KOLO_CSR_E2E_CTRL_RESET & KOLO_CSR_E2E_CTRL_RETRIES_MASK) >> KOLO_CSR_E2E_CTRL_RETRIES_SHIFT)
 /* after any change of a route entry (new tables around a fault), unanswered
  * requests are sent again after timeout / KOLO_NI_E2E_ROUTE_DIV: they or their
  * responses may have been lost on the old paths */

@@ -35,6 +35,11 @@
  * it has looked at its condition since the simulator last changed anything
  * it can see. Leaving the wait stores wait_state = KOLO_PE_COMPUTING. A PE
  * that writes exchange data other PEs wait on bumps every PE's dma_seq too.
+ * A PE with several threads is WAITING while one of them sleeps in such a
+ * wait and none is looking at its condition; if a thread is outside every
+ * wait then (computing, joining) it sets wait_partial = 1: the PE may still
+ * act on its own, so the simulator does not call the run stuck and, with
+ * nothing to do, lets the PEs have the CPU (the run is then not exact).
  */
 #ifndef KOLO_SIM_SHM_H
 #define KOLO_SIM_SHM_H
@@ -91,7 +96,9 @@ typedef struct {
     uint32_t wait_state; /* (atomic) enum kolo_pe_wait, written by the PE */
     uint32_t wait_seen;  /* the dma_seq the PE saw before its last look at its condition */
     uint32_t dma_seq;    /* (atomic, futex) bumped by kolo-sim after each write into the PE */
-    uint32_t pad2[12];
+    uint32_t wait_partial; /* (atomic) WAITING, but a thread is outside every wait */
+    uint32_t sleepers;     /* (atomic) threads asleep on dma_seq (woken whatever wait_state says) */
+    uint32_t pad2[10];
 } kolo_pe_slot;
 
 typedef struct {

@@ -29,10 +29,27 @@ struct kolo_sim_client {
     kolo_mmio_ring *ring;
     pid_t ppid; /* parent at attach: a change means kolo-sim has gone */
     pid_t sim_pid;
-    pthread_mutex_t lock; /* the ring has one producer: one thread at a time */
-    pthread_t waiter;     /* the thread that waits on the simulator (deterministic mode) */
-    int have_waiter, multi; /* multi: a second thread waits too: not deterministic */
+    pthread_mutex_t lock;  /* the ring has one producer: one thread at a time */
+    pthread_mutex_t wlock; /* the threads' wait records (deterministic mode) */
+    struct kolo_sim_thread *threads;
 };
+
+/* a thread's part in waits (deterministic mode; see the waiting section) */
+enum { T_OUT = 0, T_LOOKING = 1, T_SLEEPING = 2 };
+typedef struct kolo_sim_thread {
+    struct kolo_sim_thread *next;
+    uint32_t seen;
+    int state, dead;
+} kolo_sim_thread;
+
+static pthread_key_t thread_key;
+static pthread_once_t thread_once = PTHREAD_ONCE_INIT;
+static void thread_gone(void *p) { /* a thread that ends leaves every wait */
+    kolo_sim_thread *t = (kolo_sim_thread *)p;
+    __atomic_store_n(&t->state, T_OUT, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->dead, 1, __ATOMIC_RELEASE);
+}
+static void thread_key_make(void) { pthread_key_create(&thread_key, thread_gone); }
 
 /* futex on a word of the shared segment (not private: two processes) */
 static void futex_wait_on(uint32_t *word, uint32_t val, long ns) {
@@ -144,6 +161,7 @@ kolo_sim_client *kolo_sim_attach_pe(int want_pe, char *err, size_t errlen) {
         return NULL;
     }
     pthread_mutex_init(&c->lock, NULL);
+    pthread_mutex_init(&c->wlock, NULL);
     c->shm = s;
     c->size = (size_t)st.st_size;
     c->pe = pe;
@@ -184,6 +202,7 @@ void kolo_sim_detach(kolo_sim_client *c) {
     kolo_sim_shm_post(c); /* waits on this PE look again */
     munmap(c->shm, c->size);
     pthread_mutex_destroy(&c->lock);
+    pthread_mutex_destroy(&c->wlock);
     free(c);
 }
 
@@ -240,75 +259,152 @@ static void wait_step(const kolo_sim_client *c, unsigned long *n) {
 }
 
 /* ---- waiting on the simulator (deterministic co-simulation, kolo_sim_shm.h) ------------
- * The caller holds c->lock. det_waits: does this wait take part (the first thread
- * that waits does; a second one ends that for good: the PE could not say for all
- * its threads that it is blocked, and falls back to plain waiting) */
-static int det_waits(kolo_sim_client *c) {
-    if (!c->shm->det || c->multi)
-        return 0;
-    if (!c->have_waiter) {
-        c->waiter = pthread_self();
-        c->have_waiter = 1;
-    } else if (!pthread_equal(c->waiter, pthread_self())) {
-        c->multi = 1;
-        __atomic_store_n(&c->slot->wait_state, (uint32_t)KOLO_PE_COMPUTING, __ATOMIC_RELEASE);
-        return 0;
+ * Each thread that waits has a record: OUT (not in a wait: computing, or
+ * elsewhere), LOOKING (in a wait, looking at its condition) or SLEEPING (it
+ * looked after dma_seq had the value `seen`, and sleeps). The PE is WAITING,
+ * with wait_seen the oldest `seen`, when some thread sleeps and none looks;
+ * else COMPUTING. One thread: exactly "blocked in a wait". Several: a thread
+ * out of every wait (joining, computing) does not hold time back while the
+ * others wait (a run of such a program is then not exact). */
+/* this thread's record (c->wlock held) */
+static kolo_sim_thread *me_thread(kolo_sim_client *c) {
+    kolo_sim_thread *t;
+    pthread_once(&thread_once, thread_key_make);
+    t = (kolo_sim_thread *)pthread_getspecific(thread_key);
+    if (t)
+        return t;
+    for (t = c->threads; t && !__atomic_load_n(&t->dead, __ATOMIC_ACQUIRE); t = t->next)
+        ;
+    if (!t) { /* (static: a thread's key may outlive the client; no leak at exit) */
+        static kolo_sim_thread pool[256];
+        static unsigned used;
+        if (used == sizeof pool / sizeof pool[0])
+            return NULL; /* more threads than that: the rest take no part */
+        t = &pool[used++];
+        t->next = c->threads;
+        c->threads = t;
     }
-    return 1;
+    __atomic_store_n(&t->dead, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&t->state, T_OUT, __ATOMIC_RELEASE);
+    pthread_setspecific(thread_key, t);
+    return t;
 }
 
-/* blocked: seen dma_seq == seq, waiting; tell the simulator */
-static void publish_waiting(kolo_sim_client *c, uint32_t seq) {
-    c->slot->wait_seen = seq;
-    __atomic_store_n(&c->slot->wait_state, (uint32_t)KOLO_PE_WAITING, __ATOMIC_RELEASE);
-    __atomic_add_fetch(&c->shm->pe_event, 1u, __ATOMIC_RELEASE);
-    futex_wake_all(&c->shm->pe_event);
+/* the PE's state from its threads' (c->wlock held); wake the simulator when it
+ * becomes (or stays, with a newer look) blocked */
+static void publish(kolo_sim_client *c) {
+    const kolo_sim_thread *t;
+    int looking = 0, sleeping = 0, out = 0;
+    uint32_t seen = 0;
+    for (t = c->threads; t; t = t->next) {
+        int st = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
+        if (st == T_LOOKING)
+            looking++;
+        else if (st == T_SLEEPING) {
+            if (!sleeping++ || (int32_t)(t->seen - seen) < 0)
+                seen = t->seen;
+        } else if (!__atomic_load_n(&t->dead, __ATOMIC_ACQUIRE)) {
+            out++;
+        }
+    }
+    if (!looking && sleeping) {
+        c->slot->wait_seen = seen;
+        __atomic_store_n(&c->slot->wait_partial, out ? 1u : 0u, __ATOMIC_RELEASE);
+        __atomic_store_n(&c->slot->wait_state, (uint32_t)KOLO_PE_WAITING, __ATOMIC_RELEASE);
+        __atomic_add_fetch(&c->shm->pe_event, 1u, __ATOMIC_RELEASE);
+        futex_wake_all(&c->shm->pe_event);
+    } else {
+        __atomic_store_n(&c->slot->wait_state, (uint32_t)KOLO_PE_COMPUTING, __ATOMIC_RELEASE);
+    }
+}
+
+static void set_thread(kolo_sim_client *c, int state, uint32_t seen) {
+    kolo_sim_thread *t;
+    pthread_mutex_lock(&c->wlock);
+    t = me_thread(c);
+    if (t) {
+        t->seen = seen;
+        __atomic_store_n(&t->state, state, __ATOMIC_RELEASE);
+        publish(c);
+    }
+    pthread_mutex_unlock(&c->wlock);
 }
 
 /* sleep until the simulator writes into this PE again (or a while: liveness) */
 static void sleep_on_seq(const kolo_sim_client *c, uint32_t seq, unsigned long *n) {
+    /* counted, so that kolo-sim wakes this thread even when the PE as a whole
+     * is not WAITING (another thread looks at its condition or computes) */
+    __atomic_add_fetch(&c->slot->sleepers, 1u, __ATOMIC_SEQ_CST);
     futex_wait_on(&c->slot->dma_seq, seq, 50000000L);
+    __atomic_sub_fetch(&c->slot->sleepers, 1u, __ATOMIC_SEQ_CST);
     if (((*n)++ & 15) == 15)
         check_alive(c);
 }
 
-/* one step of a wait of the client itself (lock held) */
-static void idle_locked(kolo_sim_client *c, uint32_t seq, unsigned long *n) {
-    if (!det_waits(c)) {
-        wait_step(c, n);
-        return;
-    }
-    publish_waiting(c, seq);
-    sleep_on_seq(c, seq, n);
-}
-
 uint32_t kolo_sim_wait_begin(kolo_sim_client *c) {
-    return c ? __atomic_load_n(&c->slot->dma_seq, __ATOMIC_ACQUIRE) : 0;
+    if (!c)
+        return 0;
+    if (c->shm->det)
+        set_thread(c, T_LOOKING, 0);
+    return __atomic_load_n(&c->slot->dma_seq, __ATOMIC_ACQUIRE);
 }
 
 void kolo_sim_wait_idle(kolo_sim_client *c, uint32_t seq, unsigned long *n) {
-    int det;
     if (!c)
         return;
-    pthread_mutex_lock(&c->lock);
-    det = det_waits(c);
-    if (det)
-        publish_waiting(c, seq);
-    pthread_mutex_unlock(&c->lock);
-    if (det)
-        sleep_on_seq(c, seq, n);
-    else
+    if (!c->shm->det) {
         wait_step(c, n);
+        return;
+    }
+    set_thread(c, T_SLEEPING, seq);
+    sleep_on_seq(c, seq, n);
+    /* awake: out until it looks again (it may first wait for a lock another
+     * thread holds while that one waits on the simulator: as SLEEPING with an
+     * old dma_seq it would hold time back for good) */
+    set_thread(c, T_OUT, 0);
 }
 
 void kolo_sim_wait_end(kolo_sim_client *c) {
-    if (!c || !c->shm->det)
+    if (c && c->shm->det)
+        set_thread(c, T_OUT, 0);
+}
+
+/* the ring's lock: a thread that must wait for it (another thread holds it,
+ * perhaps waiting for a read's answer) is out of its waits meanwhile, else a
+ * thread LOOKING at its condition but stuck here would hold time back for good */
+static void ring_lock(kolo_sim_client *c) {
+    kolo_sim_thread *t;
+    int state;
+    uint32_t seen;
+    if (!pthread_mutex_trylock(&c->lock))
         return;
-    if (__atomic_load_n(&c->slot->wait_state, __ATOMIC_RELAXED) == KOLO_PE_WAITING)
-        __atomic_store_n(&c->slot->wait_state, (uint32_t)KOLO_PE_COMPUTING, __ATOMIC_RELEASE);
+    if (!c->shm->det) {
+        pthread_mutex_lock(&c->lock);
+        return;
+    }
+    pthread_mutex_lock(&c->wlock);
+    t = me_thread(c);
+    state = t ? __atomic_load_n(&t->state, __ATOMIC_ACQUIRE) : T_OUT;
+    seen = t ? t->seen : 0;
+    pthread_mutex_unlock(&c->wlock);
+    if (state != T_OUT)
+        set_thread(c, T_OUT, 0);
+    pthread_mutex_lock(&c->lock);
+    if (state != T_OUT)
+        set_thread(c, state, seen);
+}
+
+/* a wait of the client itself (the ring's lock held; the thread records have their own) */
+static void idle_locked(kolo_sim_client *c, uint32_t seq, unsigned long *n) {
+    kolo_sim_wait_idle(c, seq, n);
 }
 
 int kolo_sim_deterministic(const kolo_sim_client *c) { return c && c->shm->det; }
+
+void kolo_sim_check_alive(const kolo_sim_client *c) {
+    if (c)
+        check_alive(c);
+}
 
 /* after writing shared state other PEs wait on (the start-up exchange): every
  * PE looks again (their waits count as blocked only once they have) */
@@ -369,7 +465,7 @@ int kolo_sim_mmio_write(kolo_sim_client *c, int bar, uint64_t off, const void *d
     }
     if (off & (size - 1))
         return -1;
-    pthread_mutex_lock(&c->lock);
+    ring_lock(c);
     push_req(c, kind, bar, off, data, size);
     pthread_mutex_unlock(&c->lock);
     return 0;
@@ -387,7 +483,7 @@ int kolo_sim_mmio_read(kolo_sim_client *c, int bar, uint64_t off, unsigned size,
         return -1;
     kind = size == 4 ? KOLO_MMIO_R32 : KOLO_MMIO_R64;
     r = c->ring;
-    pthread_mutex_lock(&c->lock); /* one read in flight per PE */
+    ring_lock(c); /* one read in flight per PE */
     pos = push_req(c, kind, bar, off, NULL, 0);
     for (;;) {
         uint32_t seq = kolo_sim_wait_begin(c);

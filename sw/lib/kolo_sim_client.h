@@ -80,6 +80,9 @@ kolo_pe_slot *kolo_sim_slot(kolo_sim_client *c, unsigned pe);
 uint32_t kolo_sim_wait_begin(kolo_sim_client *c);
 void kolo_sim_wait_idle(kolo_sim_client *c, uint32_t seq, unsigned long *n);
 void kolo_sim_wait_end(kolo_sim_client *c);
+/* Exits the PE (status 3, or a global exit's status) if the simulator has
+ * gone or another PE ended the job: for loops that wait without the calls above. */
+void kolo_sim_check_alive(const kolo_sim_client *c);
 /* 1 under kolo-sim --det */
 int kolo_sim_deterministic(const kolo_sim_client *c);
 /* After writing shared state that other PEs wait on (kolo_sim_slot info):

@@ -7,6 +7,7 @@
  * queue, by id, in a FIFO per (src, dst, vnet) flow.
  */
 #include "kolo_model.h"
+#include "kolo_ni_regs.h" /* header flit fields */
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -154,13 +155,12 @@ static int fail(kolo_model *m, int code, const char *fmt, ...) {
 }
 
 /* flit 0 without the route state: everything the network must not change */
-#define H0_RS_FIELD ((uint64_t)KOLO_RS_MASK << 36)
+#define H0_RS_FIELD KOLO_H0_RS_MASK
 
 static uint64_t make_h0(const kolo_pkt *p, uint32_t rs) {
-    return (uint64_t)(p->dst & 0xfffu) | (uint64_t)(p->src & 0xfffu) << 12 |
-           (uint64_t)(p->op & 0xfu) << 24 | (uint64_t)(p->vnet & 1u) << 28 |
-           (uint64_t)(p->len & 0x3fu) << 29 | (uint64_t)(p->ordered & 1u) << 35 |
-           (uint64_t)(rs & KOLO_RS_MASK) << 36;
+    return KOLO_H0_DST_FIELD(p->dst) | KOLO_H0_SRC_FIELD(p->src) | KOLO_H0_OP_FIELD(p->op) |
+           KOLO_H0_VNET_FIELD(p->vnet) | KOLO_H0_LEN_FIELD(p->len) |
+           KOLO_H0_ORDERED_FIELD(p->ordered) | KOLO_H0_RS_FIELD(rs & KOLO_RS_MASK);
 }
 
 static uint64_t flow_key(uint16_t src, uint16_t dst, unsigned vnet) {
@@ -234,7 +234,7 @@ int kolo_model_make_header(const kolo_model *m, kolo_pkt *p, uint64_t addr, uint
     if (!(e & KOLO_RE_VALID))
         return KOLO_E_ARG;
     p->header[0] = make_h0(p, e);
-    p->header[1] = (addr & KOLO_MODEL_ID_MASK) | (uint64_t)tag << 48 | (uint64_t)key << 56;
+    p->header[1] = (addr & KOLO_MODEL_ID_MASK) | KOLO_H1_TAG_FIELD(tag) | KOLO_H1_KEY_FIELD(key);
     return KOLO_OK;
 }
 
@@ -267,7 +267,7 @@ static int flow_push(kolo_model *m, uint64_t fkey, uint64_t id) {
 int kolo_model_inject(kolo_model *m, const kolo_pkt *p) {
     kolo_hop path[KOLO_PATH_MAX];
     uint64_t id = p->id & KOLO_MODEL_ID_MASK;
-    uint32_t rs = (uint32_t)(p->header[0] >> 36) & KOLO_RS_MASK;
+    uint32_t rs = (uint32_t)KOLO_H0_RS_GET(p->header[0]);
     char b1[16], b2[16];
     pkt_rec *r;
     int n;
@@ -430,10 +430,10 @@ int kolo_model_deliver(kolo_model *m, uint16_t node, const uint64_t header[2],
                     (unsigned long long)header[1]);
     }
     p = &r->pkt;
-    rs_in = (uint32_t)(p->header[0] >> 36) & KOLO_RS_MASK;
+    rs_in = (uint32_t)KOLO_H0_RS_GET(p->header[0]);
     /* all hops consumed, pending steps done; signs and step ports stay */
     rs_want = rs_in & ~(KOLO_RS_FS_VALID | KOLO_RS_LS_VALID | (0xfffu << KOLO_RS_HOPS_SHIFT(0)));
-    rs_got = (uint32_t)(header[0] >> 36) & KOLO_RS_MASK;
+    rs_got = (uint32_t)KOLO_H0_RS_GET(header[0]);
     if (node != p->dst) {
         code = fail(m, KOLO_E_SB_NODE, "deliver id %#llx (src %s dst %s): delivered at %s",
                     (unsigned long long)id, node_str(b1, p->src), node_str(b2, p->dst),

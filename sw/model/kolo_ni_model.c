@@ -293,9 +293,9 @@ static uint32_t route_of(const kolo_ni *ni, uint16_t node) {
 
 static uint64_t mk_h0(const kolo_ni *ni, uint16_t dst, unsigned op, unsigned vnet, unsigned len,
                       unsigned ordered, uint32_t re, uint64_t extra) {
-    return (uint64_t)(dst & 0xfffu) | (uint64_t)(ni->node_id & 0xfffu) << 12 |
-           (uint64_t)(op & 0xfu) << 24 | (uint64_t)(vnet & 1u) << 28 | (uint64_t)(len & 0x3fu) << 29 |
-           (uint64_t)(ordered & 1u) << 35 | (uint64_t)(re & KOLO_RS_MASK) << 36 | extra;
+    return KOLO_H0_DST_FIELD(dst) | KOLO_H0_SRC_FIELD(ni->node_id) | KOLO_H0_OP_FIELD(op) |
+           KOLO_H0_VNET_FIELD(vnet) | KOLO_H0_LEN_FIELD(len) | KOLO_H0_ORDERED_FIELD(ordered) |
+           KOLO_H0_RS_FIELD(re & KOLO_RS_MASK) | extra;
 }
 
 static void pkt_init(kolo_ni *ni, kolo_pkt *p, uint16_t dst, unsigned op, unsigned vnet,
@@ -310,7 +310,7 @@ static void pkt_init(kolo_ni *ni, kolo_pkt *p, uint16_t dst, unsigned op, unsign
     p->op = (uint8_t)op;
     p->len = (uint8_t)len;
     p->header[0] = mk_h0(ni, dst, op, vnet, len, ordered, re, extra);
-    p->header[1] = (addr & NI_ADDR_MASK) | (uint64_t)(tag & 0xffu) << 48 | (uint64_t)(key & 0xffu) << 56;
+    p->header[1] = (addr & NI_ADDR_MASK) | KOLO_H1_TAG_FIELD(tag) | KOLO_H1_KEY_FIELD(key);
 }
 
 static void ctx_stop(ni_ctx *c, uint8_t code) {
@@ -634,7 +634,7 @@ static void note_sent(kolo_ni *ni, const kolo_pkt *p) {
     ni_tag *tg;
     if (!ni->e2e.enable)
         return;
-    tg = &ni->tags[(p->header[1] >> 48) & 0xffu];
+    tg = &ni->tags[KOLO_H1_TAG_GET(p->header[1])];
     tg->pkt = *p;
     if (!tg->sent && !tg->retries)
         tg->first_sent_at = ni->now;
@@ -833,9 +833,9 @@ static void queue_resp(kolo_ni *ni, const kolo_pkt *r) {
 
 static int rx_request(kolo_ni *ni, const kolo_pkt *p, unsigned op, unsigned len) {
     uint64_t h0 = p->header[0], h1 = p->header[1];
-    uint16_t src = (uint16_t)((h0 >> 12) & 0xfffu);
+    uint16_t src = (uint16_t)KOLO_H0_SRC_GET(h0);
     uint64_t addr = h1 & NI_ADDR_MASK;
-    unsigned tag = (unsigned)(h1 >> 48) & 0xffu, key = (unsigned)(h1 >> 56);
+    unsigned tag = (unsigned)KOLO_H1_TAG_GET(h1), key = (unsigned)KOLO_H1_KEY_GET(h1);
     uint32_t re = route_of(ni, src);
     kolo_pkt r;
     uint8_t buf[NI_PKT_BYTES];
@@ -973,20 +973,20 @@ static int rx_request(kolo_ni *ni, const kolo_pkt *p, unsigned op, unsigned len)
 
 static int rx_response(kolo_ni *ni, const kolo_pkt *p, unsigned op, unsigned len) {
     uint64_t h0 = p->header[0], h1 = p->header[1];
-    unsigned tag = (unsigned)(h1 >> 48) & 0xffu;
+    unsigned tag = (unsigned)KOLO_H1_TAG_GET(h1);
     ni_tag *t = &ni->tags[tag];
     ni_tag tc;
     ni_op *o;
     ni_ctx *c;
     int16_t idx;
-    if (ni->e2e.enable && (t->op < 0 || ((h0 >> 12) & 0xfffu) != t->dst ||
+    if (ni->e2e.enable && (t->op < 0 || KOLO_H0_SRC_GET(h0) != t->dst ||
                            ((h0 & KOLO_H0_GEN) ? 1u : 0u) != t->gen)) {
         /* the answer to a copy that was retransmitted, or to an operation
          * given up: its request was answered already */
         ni->e2e_st.dup_responses++;
         return 0;
     }
-    if (t->op < 0 || ((h0 >> 12) & 0xfffu) != t->dst)
+    if (t->op < 0 || KOLO_H0_SRC_GET(h0) != t->dst)
         return bad_pkt(ni);
     if (op == KOLO_OP_ACK) {
         if (len || t->want_data)
@@ -1032,13 +1032,13 @@ int kolo_ni_receive(kolo_ni *ni, const kolo_pkt *p) {
     if (!ni || !p)
         return -1;
     h0 = p->header[0];
-    op = (unsigned)(h0 >> 24) & 0xfu;
-    vnet = (unsigned)(h0 >> 28) & 1u;
-    len = (unsigned)(h0 >> 29) & 0x3fu;
+    op = (unsigned)KOLO_H0_OP_GET(h0);
+    vnet = (unsigned)KOLO_H0_VNET_GET(h0);
+    len = (unsigned)KOLO_H0_LEN_GET(h0);
     if (vnet == 0 && ni->resp_count >= NI_RESP_Q)
         return -1; /* no room for the response: backpressure */
     ni->st_rx++;
-    if (len > KOLO_MAX_PAYLOAD || p->len != len || (h0 & 0xfffu) != ni->node_id)
+    if (len > KOLO_MAX_PAYLOAD || p->len != len || KOLO_H0_DST_GET(h0) != ni->node_id)
         return bad_pkt(ni);
     if (op == KOLO_OP_GET_RESP || op == KOLO_OP_ACK || op == KOLO_OP_NAK)
         return vnet == 1 ? rx_response(ni, p, op, len) : bad_pkt(ni);

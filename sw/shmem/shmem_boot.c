@@ -17,6 +17,7 @@
  * after the first barrier (by then every PE has finished its exchange). */
 #define _GNU_SOURCE
 #include "shmem_internal.h"
+#include "kolo_sim_client.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -228,7 +229,10 @@ void kshmem_boot_exchange(const kshmem_launch *l, uint8_t kdata, uint8_t kheap) 
                         kshmem.me, have, kshmem.npes, now - t0);
                 last_note = now;
             }
-            /* the others are still starting: wait a little (1 ms doubling to 20 ms) */
+            /* the others are still starting: wait a little (1 ms doubling to 20 ms);
+             * a job another PE has ended, or a simulator gone, ends this one */
+            if (kshmem.sim)
+                kolo_sim_check_alive((kolo_sim_client *)kshmem.sim);
             {
                 long ms = round < 5 ? 1L << round : 20;
                 struct timespec ts = {0, ms * 1000000L};

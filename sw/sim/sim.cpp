@@ -152,6 +152,8 @@ void Sim::dump_state(FILE *f) {
                      csr(static_cast<int>(n), KOLO_CSR_CTX(0) + KOLO_CTX_OUTSTANDING));
     }
     net->dump(f);
+    if (fast)
+        fast->dump(f);
     std::fprintf(f,
                  "  scoreboard: %" PRIu64
                  " packets in the network; NI oracle: %zu requests without response\n",
@@ -175,6 +177,19 @@ void Sim::report(FILE *f, double wall, bool full) {
         "cycles %" PRIu64 " (%.1f us at %u MHz; %" PRIu64 " stepped, the rest skipped while idle), "
         "wall %.2f s, %.0f stepped cycles/s\n",
         cycle, us, o.core_mhz, stepped, wall, wall > 0 ? static_cast<double>(stepped) / wall : 0.0);
+    if (fast) {
+        const FastStats &fs = fast->stats();
+        uint64_t amo = 0, moved = fs.bytes_put + fs.bytes_get;
+        for (int k = KOLO_D_ADD; k <= KOLO_D_OR; k++)
+            amo += fs.ops[k];
+        std::fprintf(f,
+                     "fast mode: %" PRIu64 " puts, %" PRIu64 " gets, %" PRIu64 " atomics, %" PRIu64
+                     " NOPs; %" PRIu64 " bytes put, %" PRIu64 " got (%.2f GB per wall second), %" PRIu64
+                     " refused (NAK), %" PRIu64 " other errors; %" PRIu64 " flits modelled\n",
+                     fs.ops[KOLO_D_PUT], fs.ops[KOLO_D_GET], amo, fs.ops[KOLO_D_NOP], fs.bytes_put,
+                     fs.bytes_get, wall > 0 ? static_cast<double>(moved) / wall / 1e9 : 0.0, fs.naks,
+                     fs.local_errors, fs.flits);
+    }
     // PEs: the ones that ended otherwise than with status 0 by name, the rest counted
     std::string odd, every;
     unsigned clean = 0;
@@ -377,6 +392,8 @@ int Sim::run() {
             }
             continue;
         }
+        if (o.fast) // --fast: the transaction-level NIs (below) instead
+            continue;
         kolo_ni_env env{};
         env.user = &nd;
         env.dma_read = env_dma_read;
@@ -396,6 +413,8 @@ int Sim::run() {
             kolo_ni_mmio_write(nd.ni, 0, KOLO_CSR_ROUTE(d), &e, 4);
         }
     }
+    if (o.fast)
+        fast.reset(new FastNet(this, topo, o.hop_latency));
     if (!create_shm(&err)) {
         std::fprintf(stderr, "kolo-sim: %s\n", err.c_str());
         return KOLO_SIM_EXIT_CHECK;
@@ -532,6 +551,7 @@ int Sim::run() {
             continue; // the run is ending (signal, exit, timeout; every PE gone): the top of
                       // the loop ends it, at the same cycle however soon the last one left
         bool bad = false;
+        uint64_t writes_before = writes_to_pes; // --fast: did this cycle give a PE anything?
         bool act = drain_rings(&bad);
         if (svc) {
             watch_faults();
@@ -546,6 +566,15 @@ int Sim::run() {
             if (nd.ni && (node_up.empty() || node_up[static_cast<size_t>(nd.index)]) &&
                 kolo_ni_step(nd.ni))
                 act = true;
+        if (fast) {
+            // --fast: what is due now; then on to the next event at once, unless a PE
+            // was written to (it acts at the next cycle) or has requests waiting
+            if (fast->run_until(cycle))
+                act = true;
+            uint64_t nx = fast->next_event();
+            if (writes_before == writes_to_pes && rings_empty() && nx != UINT64_MAX && nx > cycle + 1)
+                cycle = nx - 1;
+        }
         if (holding && cycle - held_cycle > 2000) { // --fault=reorder found no later packet
             net->send(held_node, held, cycle);
             holding = false;
@@ -588,10 +617,11 @@ int Sim::run() {
                                    cycle);
                 }
                 // nothing to do until a PE writes its ring: let the PEs have the CPU
-                // (--det: they are all blocked, no need)
+                // (--det: they are all blocked, no need, unless a PE has a thread
+                // outside every wait)
                 sleep_us = sleep_us ? (sleep_us * 2 > kMaxSleepUs ? kMaxSleepUs : sleep_us * 2) : 5;
                 struct timespec ts = {0, static_cast<long>(sleep_us) * 1000};
-                if (!o.det)
+                if (!o.det || det_partial())
                     nanosleep(&ts, nullptr);
                 cycle += kIdleStep;
                 __atomic_store_n(&shm->sim_cycle, cycle, __ATOMIC_RELEASE);

@@ -25,6 +25,7 @@
 #include "kolo_ni_model.h"
 #include "kolo_sim_shm.h"
 #include "ctl.h"
+#include "fast_ni.h"
 #include "sim.h"
 #include "svc.h"
 #include "trace.h"
@@ -134,7 +135,7 @@ struct FaultRecord { // a fault event and how long the firmware took to handle i
     uint16_t digest = 0;
 };
 
-struct Sim : public Sink, public ClusterHost, public SvcHost {
+struct Sim : public Sink, public ClusterHost, public SvcHost, public FastHost {
     kolo_sim_opts o{};
     char **argv = nullptr;
     std::string prog_path;
@@ -143,6 +144,8 @@ struct Sim : public Sink, public ClusterHost, public SvcHost {
     kolo_model *model = nullptr;
     std::unique_ptr<Net> net;
     std::unique_ptr<Cluster> cluster; // --ni=rtl: NIs and torus (net wraps it)
+    std::unique_ptr<FastNet> fast;    // --fast: NIs and network at transaction level
+    uint64_t writes_to_pes = 0;       // pe_wrote calls (--fast: a PE has something to see)
     ClusterFactory ni_factory = nullptr;
     // pkt_key -> {id, route state fields that never change on the way} in flight
     std::unordered_map<uint64_t, std::vector<std::pair<uint64_t, uint32_t>>> rtl_ids;
@@ -376,8 +379,11 @@ struct Sim : public Sink, public ClusterHost, public SvcHost {
     bool pe_blocked(unsigned i) const;
     bool det_hold();
     bool det_stuck() const; // every PE waits, nothing in flight or scheduled
+    bool det_partial() const; // a PE waits with a thread outside every wait
     bool rings_empty() const;
     bool nis_idle() const {
+        if (fast && !fast->idle())
+            return false;
         for (const Node &nd : node)
             if (nd.ni && !kolo_ni_idle(nd.ni))
                 return false;
@@ -387,6 +393,8 @@ struct Sim : public Sink, public ClusterHost, public SvcHost {
     void report(FILE *f, double wall, bool full);
     uint64_t csr(int n, uint32_t off, unsigned size = 8) {
         uint64_t v = 0;
+        if (fast)
+            return fast->mmio_read(n, 0, off, size, &v) ? ~0ull : v;
         if (!node[n].ni || kolo_ni_mmio_read(node[n].ni, 0, off, size, &v))
             v = ~0ull;
         return v;

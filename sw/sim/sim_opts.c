@@ -53,6 +53,9 @@ void kolo_sim_usage(const char *prog, int is_run) {
         "                          /kolo-sim.server.NAME (default: kolo-sim.server.<uid>; they\n"
         "                          find it in KOLO_SIM_SHM); PE i takes node index i\n"
         "      --wrong-node-id=I   test: the NI of node index I reports node index 0's id\n"
+        "      --fast              transaction-level NIs and network: an operation takes effect\n"
+        "                          whole at a modelled time (no flits stepped); for programs\n"
+        "                          that move gigabytes; implies --det; C network model only\n"
         "      --det               deterministic co-simulation: simulated time moves on only while\n"
         "                          every PE waits on the simulator (in a library wait), so the\n"
         "                          cycles a program takes do not depend on how fast the PEs run\n"
@@ -268,7 +271,8 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
         O_DET,
         O_DET_STALL,
         O_SERVER,
-        O_WRONG_NODE
+        O_WRONG_NODE,
+        O_FAST
     };
     static const struct option lo[] = {{"npes", required_argument, 0, 'n'},
                                        {"torus", required_argument, 0, 't'},
@@ -299,6 +303,7 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
                                        {"det", no_argument, 0, O_DET},
                                        {"det-stall", required_argument, 0, O_DET_STALL},
                                        {"server", optional_argument, 0, O_SERVER},
+                                       {"fast", no_argument, 0, O_FAST},
                                        {"wrong-node-id", required_argument, 0, O_WRONG_NODE},
                                        {"verbose", no_argument, 0, 'v'},
                                        {"help", no_argument, 0, 'h'},
@@ -391,6 +396,10 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
             o->no_idle = 1;
             break;
         case O_DET:
+            o->det = 1;
+            break;
+        case O_FAST:
+            o->fast = 1;
             o->det = 1;
             break;
         case O_SERVER:
@@ -532,6 +541,11 @@ int kolo_sim_resolve(kolo_sim_opts *o, char *err, size_t errlen) {
         return err_out(err, errlen,
                        "--ctl and --trace need the C NI model (--ni=model): they read its "
                        "state (docs/firmware.md)");
+    if (o->fast && (o->net == KOLO_NET_RTL || o->ni == KOLO_NI_RTL || o->svc || o->fault ||
+                    o->trace || o->wrong_node))
+        return err_out(err, errlen,
+                       "--fast is the C network at transaction level: not with --net=rtl, --ni=rtl, "
+                       "fault events, --svc, --ctl, --fault, --trace or --wrong-node-id");
     if (o->svc && o->fault)
         return err_out(err, errlen, "--fault cannot be combined with fault events, --svc or --ctl");
     for (unsigned i = 0; i < o->nevents; i++) {

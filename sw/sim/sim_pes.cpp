@@ -335,9 +335,29 @@ bool Sim::drain_rings(bool *bad) {
             return act;
         }
         kolo_ni *ni = node[i].ni;
-        for (unsigned n = 0; n < o.mmio_per_cycle && tail != head; n++) {
+        for (unsigned n = 0; (fast || n < o.mmio_per_cycle) && tail != head; n++) {
             const kolo_mmio_req &q = r->req[tail % KOLO_SIM_RING];
             int bar = static_cast<int>(q.bar);
+            if (fast) { // --fast: every request there is, at this cycle
+                if (q.kind == KOLO_MMIO_R32 || q.kind == KOLO_MMIO_R64) {
+                    uint64_t v = 0;
+                    int rc = fast->mmio_read(static_cast<int>(i), bar, q.offset,
+                                             q.kind == KOLO_MMIO_R32 ? 4 : 8, &v);
+                    r->rd_data = rc ? ~0ull : v;
+                    r->rd_err = rc ? 1 : 0;
+                    __atomic_store_n(&r->rd_done, tail + 1, __ATOMIC_RELEASE);
+                    pe_wrote(static_cast<int>(i));
+                } else {
+                    unsigned wlen = q.kind == KOLO_MMIO_W32 ? 4 : q.kind == KOLO_MMIO_W64 ? 8 : 64;
+                    fast->mmio_write(static_cast<int>(i), bar, q.offset, q.data, wlen, cycle);
+                }
+                if (head - tail++ == KOLO_SIM_RING)
+                    pe_wrote(static_cast<int>(i));
+                __atomic_store_n(&r->tail, tail, __ATOMIC_RELEASE);
+                pe[i].mmio++;
+                act = true;
+                continue;
+            }
             if (cluster) {
                 // the root complex queues requests in order; a full queue holds the PE back
                 if (!cluster->mmio_ready(static_cast<int>(i)))
@@ -448,8 +468,11 @@ void Sim::pe_wrote(int i) {
     if (i < 0 || !shm)
         return;
     kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, static_cast<uint32_t>(i));
-    __atomic_add_fetch(&s->dma_seq, 1u, __ATOMIC_RELEASE);
-    if (o.det && __atomic_load_n(&s->wait_state, __ATOMIC_ACQUIRE) == KOLO_PE_WAITING)
+    writes_to_pes++;
+    __atomic_add_fetch(&s->dma_seq, 1u, __ATOMIC_SEQ_CST);
+    // (a thread of a PE with several may sleep while another is out of its waits)
+    if (o.det && (__atomic_load_n(&s->wait_state, __ATOMIC_ACQUIRE) == KOLO_PE_WAITING ||
+                  __atomic_load_n(&s->sleepers, __ATOMIC_SEQ_CST)))
         futex_wake(&s->dma_seq);
 }
 
@@ -475,7 +498,19 @@ bool Sim::det_stuck() const {
     for (unsigned i = 0; i < npes; i++)
         if (det_free[i] || !pe_blocked(i) || pe[i].reaped)
             return false;
-    return true;
+    return !det_partial();
+}
+
+// --det: a PE counts as blocked but one of its threads is outside every wait
+// (kolo_sim_shm.h wait_partial): it may still act on its own
+bool Sim::det_partial() const {
+    for (unsigned i = 0; i < npes; i++) {
+        const kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, i);
+        if (!pe[i].reaped && __atomic_load_n(&s->wait_state, __ATOMIC_ACQUIRE) == KOLO_PE_WAITING &&
+            __atomic_load_n(&s->wait_partial, __ATOMIC_ACQUIRE))
+            return true;
+    }
+    return false;
 }
 
 // --det: wait until every PE is blocked; false when the run ends meanwhile

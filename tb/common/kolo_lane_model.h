@@ -39,7 +39,7 @@
 //    pushed in the window is replaced by random bits or by all zeros.
 //  - targeted corruption by block kind: the model descrambles its own input
 //    (x^58 + x^39 + 1, as the receiver would) to classify every pushed word
-//    as data, IDLE, CC, INIT, CTRL, SOF, unknown control or invalid, and can
+//    as data, IDLE, CC, INIT, CTRL, EOF, ABORT, unknown control or invalid, and can
 //    corrupt words of chosen kinds at a rate inside a window (add_target), or
 //    the next n words of chosen kinds (arm_target). How: flip one random
 //    payload bit (the default; the descrambler turns it into 3 bit errors, at
@@ -115,7 +115,8 @@ enum Kind : unsigned {
     kKindCC,
     kKindInit,
     kKindCtrl,
-    kKindSof,
+    kKindEof,
+    kKindAbort,
     kKindCtrlOther,  // sync 10 with an unknown type code
     kKindInvalid,    // sync 00 or 11
     kNumKinds
@@ -125,10 +126,12 @@ constexpr unsigned kMaskIdle = 1u << kKindIdle;
 constexpr unsigned kMaskCC = 1u << kKindCC;
 constexpr unsigned kMaskInit = 1u << kKindInit;
 constexpr unsigned kMaskCtrl = 1u << kKindCtrl;
-constexpr unsigned kMaskSof = 1u << kKindSof;
-constexpr unsigned kMaskAnyControl = kMaskIdle | kMaskCC | kMaskInit | kMaskCtrl | kMaskSof | (1u << kKindCtrlOther);
+constexpr unsigned kMaskEof = 1u << kKindEof;
+constexpr unsigned kMaskAbort = 1u << kKindAbort;
+constexpr unsigned kMaskAnyControl =
+    kMaskIdle | kMaskCC | kMaskInit | kMaskCtrl | kMaskEof | kMaskAbort | (1u << kKindCtrlOther);
 inline const char *kind_name(unsigned k) {
-    static const char *n[kNumKinds] = {"data", "idle", "cc", "init", "ctrl", "sof", "ctrl?", "invalid"};
+    static const char *n[kNumKinds] = {"data", "idle", "cc", "init", "ctrl", "eof", "abort", "ctrl?", "invalid"};
     return k < kNumKinds ? n[k] : "?";
 }
 // Kind of a block from its sync header and unscrambled payload.
@@ -140,7 +143,8 @@ inline unsigned classify(unsigned sync, uint64_t payload) {
         case 0x2D: return kKindCC;
         case 0x4B: return kKindInit;
         case 0x55: return kKindCtrl;
-        case 0x66: return kKindSof;
+        case 0x78: return kKindEof;
+        case 0x33: return kKindAbort;
         default: return kKindCtrlOther;
     }
 }

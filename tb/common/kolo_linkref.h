@@ -1,6 +1,6 @@
 /* kolo_linkref.h - C reference models of the reliable link's bit-level
  * functions (docs/link.md): CRC-32C, CRC-8, the x^58 + x^39 + 1 scrambler and
- * descrambler, block type codes, control-block and SOF payloads, and the
+ * descrambler, block type codes, control-block and EOF payloads, and the
  * frame CRC. Everything is written bit-serially from the polynomials, as the
  * plain definition, so that it can check the parallel RTL
  * (rtl/link/kolo_crc32c_64.v, kolo_crc8_56.v, kolo_scrambler.v,
@@ -34,31 +34,31 @@
  *   Blocks:
  *     KOLO_SYNC_DATA (2'b01), KOLO_SYNC_CTRL (2'b10)
  *     KOLO_BLK_IDLE 0x1E, KOLO_BLK_CC 0x2D, KOLO_BLK_INIT 0x4B,
- *     KOLO_BLK_CTRL 0x55, KOLO_BLK_SOF 0x66
+ *     KOLO_BLK_CTRL 0x55, KOLO_BLK_EOF 0x78, KOLO_BLK_ABORT 0x33
  *     int      kolo_ref_blk_type_known(unsigned type)
  *     uint64_t kolo_ref_ctrl_block(unsigned type, uint64_t body48)
  *         control payload {crc8, body48, type}; body48 = payload bits [55:8].
  *     int      kolo_ref_ctrl_crc_ok(uint64_t payload)
  *     unsigned kolo_ref_blk_type(uint64_t payload)
  *     uint64_t kolo_ref_ctrl_body(uint64_t payload)     bits [55:8] >> 8
- *     uint64_t kolo_ref_idle_block(void), kolo_ref_cc_block(void)
+ *     uint64_t kolo_ref_idle_block(void), kolo_ref_cc_block(void), kolo_ref_abort_block(void)
  *     uint64_t kolo_ref_init_block(const struct kolo_ref_init *f)
  *     void     kolo_ref_init_parse(uint64_t payload, struct kolo_ref_init *f)
  *     uint64_t kolo_ref_ctrl_msg_block(const struct kolo_ref_ctrl *f)
  *     void     kolo_ref_ctrl_msg_parse(uint64_t payload, struct kolo_ref_ctrl *f)
- *     uint64_t kolo_ref_sof_header(unsigned seq, unsigned vc, unsigned nblk)
- *         SOF payload with [63:32] zero (what the frame CRC covers).
- *     uint64_t kolo_ref_sof_block(unsigned seq, unsigned vc, unsigned nblk, uint32_t crc)
- *     void     kolo_ref_sof_parse(uint64_t payload, struct kolo_ref_sof *f)
- *   Frame CRC (docs/link.md: data payloads in order, then the SOF payload
+ *     uint64_t kolo_ref_eof_header(unsigned seq, unsigned vc, unsigned nblk)
+ *         EOF payload with [63:32] zero (what the frame CRC covers).
+ *     uint64_t kolo_ref_eof_block(unsigned seq, unsigned vc, unsigned nblk, uint32_t crc)
+ *     void     kolo_ref_eof_parse(uint64_t payload, struct kolo_ref_eof *f)
+ *   Frame CRC (docs/link.md: data payloads in order, then the EOF payload
  *   with [63:32] zero; init and final xor 0xFFFFFFFF):
  *     uint32_t kolo_ref_frame_crc32c(const uint64_t *data, size_t nblk,
  *                                    unsigned seq, unsigned vc)
- *     uint64_t kolo_ref_frame_sof(const uint64_t *data, size_t nblk,
+ *     uint64_t kolo_ref_frame_eof(const uint64_t *data, size_t nblk,
  *                                 unsigned seq, unsigned vc)
- *         the complete SOF payload, CRC included.
- *     int      kolo_ref_frame_crc_ok(uint64_t sof, const uint64_t *data, size_t nblk)
- *         1 if the SOF's length is nblk and its CRC matches the data.
+ *         the complete EOF payload, CRC included.
+ *     int      kolo_ref_frame_crc_ok(uint64_t eof, const uint64_t *data, size_t nblk)
+ *         1 if the EOF's length is nblk and its CRC matches the data.
  */
 #ifndef KOLO_LINKREF_H
 #define KOLO_LINKREF_H
@@ -171,21 +171,22 @@ static inline uint64_t kolo_ref_descramble(uint64_t *state58, uint64_t in) {
 #define KOLO_BLK_CC 0x2Du
 #define KOLO_BLK_INIT 0x4Bu
 #define KOLO_BLK_CTRL 0x55u
-#define KOLO_BLK_SOF 0x66u
+#define KOLO_BLK_EOF 0x78u
+#define KOLO_BLK_ABORT 0x33u
 
 #define KOLO_BODY48_MASK 0x0000FFFFFFFFFFFFull
 
-/* 1 if type is one of the five codes above. */
+/* 1 if type is one of the six codes above. */
 static inline int kolo_ref_blk_type_known(unsigned type) {
     return type == KOLO_BLK_IDLE || type == KOLO_BLK_CC || type == KOLO_BLK_INIT ||
-           type == KOLO_BLK_CTRL || type == KOLO_BLK_SOF;
+           type == KOLO_BLK_CTRL || type == KOLO_BLK_EOF || type == KOLO_BLK_ABORT;
 }
 
 /* Type field, payload [7:0]. */
 static inline unsigned kolo_ref_blk_type(uint64_t payload) { return (unsigned)(payload & 0xFFu); }
 
-/* Control payload (IDLE, CC, INIT, CTRL): [7:0] type, [55:8] body48,
- * [63:56] CRC-8 over bytes 0..6. Not for SOF (no CRC-8). */
+/* Control payload (IDLE, CC, INIT, CTRL, ABORT): [7:0] type, [55:8] body48,
+ * [63:56] CRC-8 over bytes 0..6. Not for EOF (no CRC-8). */
 static inline uint64_t kolo_ref_ctrl_block(unsigned type, uint64_t body48) {
     uint64_t p = (uint64_t)(type & 0xFFu) | ((body48 & KOLO_BODY48_MASK) << 8);
     return p | ((uint64_t)kolo_ref_crc8_56(p) << 56);
@@ -201,6 +202,8 @@ static inline uint64_t kolo_ref_ctrl_body(uint64_t payload) { return (payload >>
 
 static inline uint64_t kolo_ref_idle_block(void) { return kolo_ref_ctrl_block(KOLO_BLK_IDLE, 0); }
 static inline uint64_t kolo_ref_cc_block(void) { return kolo_ref_ctrl_block(KOLO_BLK_CC, 0); }
+/* ABORT: ends a partial (cut-through) frame; the receiver drops its blocks. */
+static inline uint64_t kolo_ref_abort_block(void) { return kolo_ref_ctrl_block(KOLO_BLK_ABORT, 0); }
 
 /* INIT: [19:8] node id, [22:20] port, [23] fresh, [24] seen, [25] ready. */
 struct kolo_ref_init {
@@ -251,27 +254,27 @@ static inline void kolo_ref_ctrl_msg_parse(uint64_t payload, struct kolo_ref_ctr
     for (k = 0; k < 4; k++) f->credits[k] = (unsigned)(payload >> (24 + 8 * k)) & 0xFFu;
 }
 
-/* SOF: [7:0] 0x66, [19:8] seq, [21:20] vc, [27:22] number of data blocks,
+/* EOF (after a frame's data blocks): [7:0] 0x78, [19:8] seq, [21:20] vc, [27:22] number of data blocks,
  * [31:28] zero, [63:32] frame CRC-32C. No CRC-8. */
-struct kolo_ref_sof {
+struct kolo_ref_eof {
     unsigned seq;  /* 12 bits */
     unsigned vc;   /* 2 bits */
     unsigned nblk; /* 6 bits, 2..34 */
     uint32_t crc;
 };
 
-/* Low half of an SOF payload (the part the frame CRC covers): [63:32] zero. */
-static inline uint64_t kolo_ref_sof_header(unsigned seq, unsigned vc, unsigned nblk) {
-    return (uint64_t)KOLO_BLK_SOF | ((uint64_t)(seq & 0xFFFu) << 8) | ((uint64_t)(vc & 3u) << 20) |
+/* Low half of an EOF payload (the part the frame CRC covers): [63:32] zero. */
+static inline uint64_t kolo_ref_eof_header(unsigned seq, unsigned vc, unsigned nblk) {
+    return (uint64_t)KOLO_BLK_EOF | ((uint64_t)(seq & 0xFFFu) << 8) | ((uint64_t)(vc & 3u) << 20) |
            ((uint64_t)(nblk & 0x3Fu) << 22);
 }
 
-static inline uint64_t kolo_ref_sof_block(unsigned seq, unsigned vc, unsigned nblk, uint32_t crc) {
-    return kolo_ref_sof_header(seq, vc, nblk) | ((uint64_t)crc << 32);
+static inline uint64_t kolo_ref_eof_block(unsigned seq, unsigned vc, unsigned nblk, uint32_t crc) {
+    return kolo_ref_eof_header(seq, vc, nblk) | ((uint64_t)crc << 32);
 }
 
-/* Fields of an SOF payload (type not checked here). */
-static inline void kolo_ref_sof_parse(uint64_t payload, struct kolo_ref_sof *f) {
+/* Fields of an EOF payload (type not checked here). */
+static inline void kolo_ref_eof_parse(uint64_t payload, struct kolo_ref_eof *f) {
     f->seq = (unsigned)(payload >> 8) & 0xFFFu;
     f->vc = (unsigned)(payload >> 20) & 3u;
     f->nblk = (unsigned)(payload >> 22) & 0x3Fu;
@@ -281,26 +284,26 @@ static inline void kolo_ref_sof_parse(uint64_t payload, struct kolo_ref_sof *f) 
 /* ---- frame CRC ------------------------------------------------------------- */
 
 /* CRC-32C of a frame: init 0xFFFFFFFF, the nblk data payloads in order (each
- * byte 0 = [7:0] first), then the SOF payload with [63:32] zero, final xor
- * 0xFFFFFFFF. nblk is also the SOF length field. */
+ * byte 0 = [7:0] first), then the EOF payload with [63:32] zero, final xor
+ * 0xFFFFFFFF. nblk is also the EOF length field. */
 static inline uint32_t kolo_ref_frame_crc32c(const uint64_t *data, size_t nblk, unsigned seq, unsigned vc) {
     uint32_t reg = KOLO_CRC32C_INIT;
     size_t i;
     for (i = 0; i < nblk; i++) reg = kolo_ref_crc32c_update(reg, data[i]);
-    reg = kolo_ref_crc32c_update(reg, kolo_ref_sof_header(seq, vc, (unsigned)nblk));
+    reg = kolo_ref_crc32c_update(reg, kolo_ref_eof_header(seq, vc, (unsigned)nblk));
     return reg ^ KOLO_CRC32C_XOROUT;
 }
 
-/* The complete SOF payload of a frame, CRC included. */
-static inline uint64_t kolo_ref_frame_sof(const uint64_t *data, size_t nblk, unsigned seq, unsigned vc) {
-    return kolo_ref_sof_block(seq, vc, (unsigned)nblk, kolo_ref_frame_crc32c(data, nblk, seq, vc));
+/* The complete EOF payload of a frame, CRC included. */
+static inline uint64_t kolo_ref_frame_eof(const uint64_t *data, size_t nblk, unsigned seq, unsigned vc) {
+    return kolo_ref_eof_block(seq, vc, (unsigned)nblk, kolo_ref_frame_crc32c(data, nblk, seq, vc));
 }
 
-/* 1 if an SOF payload's CRC matches the nblk data payloads that followed it
- * (nblk must equal the SOF's length field for a good frame). */
-static inline int kolo_ref_frame_crc_ok(uint64_t sof, const uint64_t *data, size_t nblk) {
-    struct kolo_ref_sof f;
-    kolo_ref_sof_parse(sof, &f);
+/* 1 if an EOF payload's CRC matches the nblk data payloads before it
+ * (nblk must equal the EOF's length field for a good frame). */
+static inline int kolo_ref_frame_crc_ok(uint64_t eof, const uint64_t *data, size_t nblk) {
+    struct kolo_ref_eof f;
+    kolo_ref_eof_parse(eof, &f);
     return f.nblk == nblk && kolo_ref_frame_crc32c(data, nblk, f.seq, f.vc) == f.crc;
 }
 

@@ -47,6 +47,13 @@
 // (one completion has EP set). failed_reads() lists them.
 // Memory writes go to host memory (byte enables), except a write to
 // msi_addr, which is recorded as an MSI.
+// Completion space (cpl_space_h / cpl_space_d, 0: not modelled): the vendor
+// block's receive buffer that holds a completion from the cycle it arrives
+// (its ready_at) until its last beat was taken by the device. Each
+// completion takes one header and ceil(Length / 4) + 1 data credits of 16
+// bytes (the header is charged in the data RAM too, as the UltraScale blocks
+// do). Going over either is a violation: the real block would drop the
+// completion. max_cpl_space() has the highest occupancy seen.
 //
 // Checks on device TLPs: framing (sop/eop, dw_en contiguous, full beats but
 // the last, payload DWs == Length), only MRd/MWr/Cpl/CplD/CplLk types,
@@ -325,6 +332,7 @@ class KoloPcieRc {
         uint64_t msi_addr = 0xFEE00000ull;
         uint64_t cpl_timeout_min = 0;  // a dropped read's tag may not be reused earlier (cycles after the MRd)
         unsigned fault_percent = 0;    // random faults on device reads
+        unsigned cpl_space_h = 0, cpl_space_d = 0;  // the block's completion buffer (0: not modelled)
         std::vector<Fault> fault_kinds{kFaultUR, kFaultCA, kFaultDrop, kFaultPoison};
         uint64_t seed = 1;
     };
@@ -426,6 +434,7 @@ class KoloPcieRc {
         now_++;
         if (!cur_active_) pick_next();
         roll();
+        if (cfg_.cpl_space_h || cfg_.cpl_space_d) check_cpl_space();
     }
 
     // ---- state and results ----
@@ -456,6 +465,9 @@ class KoloPcieRc {
     uint64_t poisoned_sent() const { return n_poison_; }
     uint64_t reads_dropped() const { return n_drop_; }
     uint64_t down_tlps() const { return n_down_; }
+    // highest completion buffer occupancy seen (headers, data credits)
+    std::pair<unsigned, unsigned> max_cpl_space() const { return {max_cpl_h_, max_cpl_d_}; }
+    uint64_t cpl_space_overflows() const { return n_cpl_ovf_; }
 
     // a message for the log: the first violations in full
     void print_violations(FILE* f, size_t max = 10) const {
@@ -568,6 +580,29 @@ class KoloPcieRc {
         cur_idx_ = 0;
         cur_active_ = true;
         if (cur_.host_handle >= 0) results_[(size_t)cur_.host_handle].sent_cycle = now_;
+    }
+
+    // completions that have arrived at the block (ready_at) and are not yet
+    // taken by the device, against the block's buffer
+    void check_cpl_space() {
+        unsigned h = 0, d = 0;
+        auto add = [&](const DownItem& x) {
+            if (x.kind != 2 || x.ready_at > now_) return;
+            h++;
+            d += (unsigned)(x.tlp.has_data() ? (x.tlp.length() + 3) / 4 : 0) + 1;
+        };
+        for (auto& x : down_) add(x);
+        if (cur_active_) add(cur_);
+        max_cpl_h_ = std::max(max_cpl_h_, h);
+        max_cpl_d_ = std::max(max_cpl_d_, d);
+        bool over = (cfg_.cpl_space_h && h > cfg_.cpl_space_h) || (cfg_.cpl_space_d && d > cfg_.cpl_space_d);
+        if (over) {
+            if (n_cpl_ovf_ == 0)
+                violation("completion buffer overflow: %u headers, %u data credits held, the block has %u, %u: "
+                          "it would drop a completion",
+                          h, d, cfg_.cpl_space_h, cfg_.cpl_space_d);
+            n_cpl_ovf_++;
+        }
     }
 
     void delivered(const DownItem& d) {
@@ -943,6 +978,8 @@ class KoloPcieRc {
     std::vector<Msi> msis_;
     uint64_t bytes_written_ = 0;
     uint64_t n_mrd_ = 0, n_mwr_ = 0, n_cpl_ = 0, n_err_cpl_ = 0, n_poison_ = 0, n_drop_ = 0, n_down_ = 0;
+    unsigned max_cpl_h_ = 0, max_cpl_d_ = 0;
+    uint64_t n_cpl_ovf_ = 0;
 };
 
 }  // namespace kolo

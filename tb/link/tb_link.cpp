@@ -37,7 +37,11 @@
 // that the injected errors happened and were recovered), --expect-down,
 // --expect-retrain, --expect-timer-replay, --miscable (B expects another
 // neighbour: stat_miscabled, no link_up; then B's configuration is corrected
-// and the link must come up and carry the traffic).
+// and the link must come up and carry the traffic), --expect-aborts (the
+// transmitters broke off cut-through frames with ABORT blocks, docs/link.md).
+// Always: a run whose lanes altered no word (no fault injected, no slip)
+// must count no CRC, sequence or control error and send no NAK (an ABORT,
+// the normal end of a broken-off frame, is no error).
 // Benchmarks: --bench=eff|lat|rec (see --help) print "BENCH <name> <v> <unit>".
 // SEED in the environment replaces --seed.
 #include <cinttypes>
@@ -145,7 +149,7 @@ struct Config {
     int data_err_dir = 0;
     // checks
     bool expect_errors = false, expect_down = false, expect_retrain = false, expect_timer_replay = false;
-    bool expect_ctrl_errors = false;
+    bool expect_ctrl_errors = false, expect_aborts = false;
     bool miscable = false;
     uint64_t miscable_cycles = 0;
     uint64_t watchdog = 40000, max_cycles = 20000000, train_max = 0;
@@ -1039,6 +1043,23 @@ void LinkBench::scenario_checks() {
     if (cfg_.expect_retrain && sum[C_RETRAINS] <= sum[C_LOCK_LOSSES])
         fail("--expect-retrain: " + std::to_string(sum[C_RETRAINS]) + " retrains, " +
              std::to_string(sum[C_LOCK_LOSSES]) + " lock losses: no retrain from replays without progress");
+    {
+        uint64_t faulty = 0, slips = 0, aborts = 0;
+        for (int d = 0; d < 2; d++)
+            for (auto &m : lane_[d]) {
+                faulty += m.counters().faulty_words();
+                slips += m.counters().slips;
+                aborts += m.counters().tx_kind[kolo_lane::kKindAbort];
+            }
+        std::printf("ABORT blocks sent: %" PRIu64 "\n", aborts);
+        if (faulty == 0 && slips == 0 && !cfg_.miscable &&
+            sum[C_CRC] + sum[C_SEQ] + sum[C_CTRL_ERR] + sum[C_NAKS_SENT] != 0)
+            fail("no lane word was altered, but the ends count crc_errors " + std::to_string(sum[C_CRC]) +
+                 ", seq_errors " + std::to_string(sum[C_SEQ]) + ", ctrl_errors " + std::to_string(sum[C_CTRL_ERR]) +
+                 ", naks_sent " + std::to_string(sum[C_NAKS_SENT]));
+        if (cfg_.expect_aborts && aborts == 0)
+            fail("--expect-aborts: no cut-through frame was broken off (no ABORT block sent)");
+    }
     if (cfg_.expect_ctrl_errors)
         for (int d = 0; d < 2; d++) {
             uint64_t n = 0;
@@ -1283,8 +1304,8 @@ int main(int argc, char **argv) {
     o.add("dead-dir", "both", "directions that go dead: both, ab, ba");
     o.add("dead-lane", "-1", "lane that goes dead (-1: all)");
     o.add("dead-mode", "garbage", "what a dead lane gives: garbage or zeros");
-    o.add("lose-ctrl", "0", "corrupt control blocks (sync 10: IDLE, CC, INIT, CTRL, SOF) at this rate, both directions");
-    o.add("lose-ctrl-kinds", "all", "kinds --lose-ctrl hits: all, or a list of idle,cc,init,ctrl,sof");
+    o.add("lose-ctrl", "0", "corrupt control blocks (sync 10: IDLE, CC, INIT, CTRL, EOF, ABORT) at this rate, both directions");
+    o.add("lose-ctrl-kinds", "all", "kinds --lose-ctrl hits: all, or a list of idle,cc,init,ctrl,eof,abort");
     o.add("cut-ctrl", "", "start:len - corrupt every CTRL block in one direction (ACK/NAK/credit path) in a window");
     o.add("cut-ctrl-dir", "ba", "direction of --cut-ctrl (ba: A's ACKs are lost)");
     o.add("data-errors", "", "start:len:rate - corrupt data blocks at this rate in a window");
@@ -1293,6 +1314,7 @@ int main(int argc, char **argv) {
     o.add("expect-down", "0", "the link must go down, drop and count, give credits back, and come back up");
     o.add("expect-retrain", "0", "some retrain must come from replays without progress (retrains > lock_losses)");
     o.add("expect-ctrl-errors", "0", "corrupted control blocks must show in the receiving end's ctrl_errors");
+    o.add("expect-aborts", "0", "the transmitters must have broken off cut-through frames (ABORT blocks sent)");
     o.add("expect-timer-replay", "0", "the replay timer must fire (replays > naks_rcvd at the cut sender)");
     o.add("miscable", "0", "B expects another neighbour: stat_miscabled, no link_up; then fixed");
     o.add("miscable-cycles", "0", "cycles of the mis-cabled phase (0: 2 x TRAIN_BUDGET + 20000)");
@@ -1383,7 +1405,8 @@ int main(int argc, char **argv) {
             else if (k == "cc") c.lose_ctrl_mask |= kolo_lane::kMaskCC;
             else if (k == "init") c.lose_ctrl_mask |= kolo_lane::kMaskInit;
             else if (k == "ctrl") c.lose_ctrl_mask |= kolo_lane::kMaskCtrl;
-            else if (k == "sof") c.lose_ctrl_mask |= kolo_lane::kMaskSof;
+            else if (k == "eof") c.lose_ctrl_mask |= kolo_lane::kMaskEof;
+            else if (k == "abort") c.lose_ctrl_mask |= kolo_lane::kMaskAbort;
             else o.bad("lose-ctrl-kinds", k);
         }
     }
@@ -1398,6 +1421,7 @@ int main(int argc, char **argv) {
     c.expect_down = o.flag("expect-down");
     c.expect_retrain = o.flag("expect-retrain");
     c.expect_ctrl_errors = o.flag("expect-ctrl-errors");
+    c.expect_aborts = o.flag("expect-aborts");
     c.expect_timer_replay = o.flag("expect-timer-replay");
     c.miscable = o.flag("miscable");
     c.miscable_cycles = static_cast<uint64_t>(o.integer("miscable-cycles"));

@@ -290,28 +290,41 @@ void test_bursts_dead() {
     CHECK(x.counters().dead_words == 10, "set_dead");
 }
 
-// A scrambled block stream like a link transmitter's: frames (SOF + data),
-// CTRL, IDLE, CC, INIT.
+// A scrambled block stream like a link transmitter's: frames (data blocks,
+// then an EOF, sometimes broken off by an ABORT), CTRL, IDLE, CC, INIT.
 struct Gen {
     SplitMix64 r;
     uint64_t st = KOLO_SCRAMBLER_STATE_INIT;
-    int in_frame = 0;
+    int in_frame = 0, frame_len = 0;
+    bool aborts = false;
     explicit Gen(uint64_t s) : r(s) {}
     Word66 next(unsigned *kind) {
         unsigned sync = 2;
         uint64_t p;
-        if (in_frame) {
+        if (in_frame > 0) {
             in_frame--;
             sync = 1;
             p = r.next();
             *kind = kKindData;
+            if (in_frame == 0) in_frame = aborts ? -2 : -1;  // then its EOF or an ABORT
+        } else if (in_frame == -1) {
+            in_frame = 0;
+            p = kolo_ref_eof_block(static_cast<unsigned>(r.below(4096)), static_cast<unsigned>(r.below(4)),
+                                   static_cast<unsigned>(frame_len), static_cast<uint32_t>(r.next()));
+            *kind = kKindEof;
+        } else if (in_frame == -2) {
+            in_frame = 0;
+            p = kolo_ref_abort_block();
+            *kind = kKindAbort;
         } else {
             uint64_t c = r.below(100);
             if (c < 40) {
-                in_frame = 2 + static_cast<int>(r.below(33));
-                p = kolo_ref_sof_block(static_cast<unsigned>(r.below(4096)), static_cast<unsigned>(r.below(4)),
-                                       static_cast<unsigned>(in_frame), static_cast<uint32_t>(r.next()));
-                *kind = kKindSof;
+                frame_len = 2 + static_cast<int>(r.below(33));
+                aborts = r.below(8) == 0;
+                in_frame = frame_len - 1;
+                sync = 1;
+                p = r.next();
+                *kind = kKindData;
             } else if (c < 60) {
                 kolo_ref_ctrl f{};
                 f.ack = static_cast<unsigned>(r.below(4096));

@@ -10,8 +10,15 @@
 // to RX_READY_LATENCY beats after rx_st_ready falls, so beats go through a
 // FIFO and rx_st_ready asks for more only while that many places are free.
 // rx_st_bar (bits 1:0 BAR0, 3:2 BAR2) moves a request's address into the
-// core's BAR windows. rx_st_mask stays 0 (the core takes non-posted
-// requests in order, behind its own ready).
+// core's BAR windows. rx_st_mask: non-posted flow control from
+// kolo_pcie_shim_npfc over the core's np_credit (set while NP_SLACK or
+// fewer requests fit into the core's queue: the hard IP may still send 10
+// after the mask rises), so that a host read waiting for the completer
+// never holds back the writes and completions behind it.
+// Completion space: the hard IP reports its receive buffer for completions
+// on ko_cpl_spc_header (headers) and ko_cpl_spc_data (16-byte credits);
+// they go to the core as ep_cfg_cpl_hdr / _data, which keeps its reads
+// within them.
 // Transmit (tx_st_*): beats may only be driven TX_READY_LATENCY cycles after
 // tx_st_ready was high (Avalon readyLatency); tx_st_empty counts empty
 // qwords of the eop beat, tx_st_err is 0. MSIs leave through
@@ -27,7 +34,8 @@ module kolo_pcie_shim_avst #(
     parameter [31:0] BAR2_BASE = 32'hC000_0000,
     parameter RX_READY_LATENCY = 3,
     parameter TX_READY_LATENCY = 2,   // >= 2
-    parameter [63:0] MSI_ADDR = 64'hFFFF_FFFF_FFFF_FFF0
+    parameter [63:0] MSI_ADDR = 64'hFFFF_FFFF_FFFF_FFF0,
+    parameter NP_SLACK = 10           // non-posted requests the hard IP may send after rx_st_mask
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -40,6 +48,8 @@ module kolo_pcie_shim_avst #(
     input  wire [1:0]   rx_st_empty,
     input  wire [7:0]   rx_st_bar,
     output wire         rx_st_mask,
+    input  wire [7:0]   ko_cpl_spc_header,
+    input  wire [11:0]  ko_cpl_spc_data,
     // user -> hard IP
     output wire         tx_st_valid,
     input  wire         tx_st_ready,
@@ -74,6 +84,7 @@ module kolo_pcie_shim_avst #(
     input  wire         ep_tx_tlp_sop,
     input  wire         ep_tx_tlp_eop,
     input  wire [7:0]   ep_tx_tlp_dw_en,
+    input  wire         ep_np_credit,
     output wire [63:0]  ep_cfg_bar0,
     output wire [63:0]  ep_cfg_bar2,
     output wire [15:0]  ep_cfg_req_id,
@@ -82,7 +93,9 @@ module kolo_pcie_shim_avst #(
     output wire         ep_cfg_bus_master,
     output wire [63:0]  ep_cfg_msi_addr,
     output wire [15:0]  ep_cfg_msi_data,
-    output wire         ep_cfg_msi_en
+    output wire         ep_cfg_msi_en,
+    output wire [11:0]  ep_cfg_cpl_hdr,
+    output wire [15:0]  ep_cfg_cpl_data
 );
   // ---- receive ---------------------------------------------------------------------------
   localparam RXW = 256 + 1 + 1 + 2 + 2;
@@ -106,7 +119,12 @@ module kolo_pcie_shim_avst #(
   wire       f_sop = f_out[5];
   wire       f_eop = f_out[4];
   wire [1:0] f_empty = f_out[3:2];
-  assign rx_st_mask = 1'b0;
+  wire np_ok;
+  kolo_pcie_shim_npfc #(.SLACK(NP_SLACK)) u_npfc (
+      .clk(clk), .rst(rst), .credit(ep_np_credit),
+      .take(rx_st_valid && rx_st_sop), .take_dw0(rx_st_data[31:24]), .np_ok(np_ok)
+  );
+  assign rx_st_mask = !np_ok;
 
   kolo_pcie_shim_rx #(
       .LANES(8), .QWORD_ALIGN(1), .PAYLOAD_SWAP(0),
@@ -160,6 +178,8 @@ module kolo_pcie_shim_avst #(
   assign ep_cfg_msi_addr = MSI_ADDR;
   assign ep_cfg_msi_data = 16'd0;
   assign ep_cfg_msi_en = cfg_msi_en;
+  assign ep_cfg_cpl_hdr = {4'd0, ko_cpl_spc_header};
+  assign ep_cfg_cpl_data = {4'd0, ko_cpl_spc_data};
   wire unused = &{1'b0, rx_st_bar[7:4], t_end[3], t_end[0], msi_word[31:5], f_in_ready_unused};
 endmodule
 `default_nettype wire

@@ -5,21 +5,42 @@
 // IP is not instantiated here.
 //
 // Receive: CQ (requests from the host, 4-DW descriptor, byte enables in
-// tuser) and RC (completions for the core's reads, 3-DW descriptor) carry the
-// payload right after the descriptor, as after a 4-DW / 3-DW TLP header. The
-// descriptor of a packet's first beat is rewritten in place into that TLP
-// header (RC: the requester id becomes EP_REQ_ID, the id the core is given;
-// the block matches its own), and the two streams share one
-// kolo_pcie_shim_rx, a whole packet at a time, alternating when both wait.
-// The BAR id of a memory request (0 or 2) moves its address into the core's
-// window (as the other shims do with BAR hits).
+// tuser) carries the payload right after the descriptor, as after a 4-DW TLP
+// header: the descriptor of a packet's first beat is rewritten in place into
+// that header and kolo_pcie_shim_rx makes the core's beats (rx_tlp_*). The
+// BAR id of a memory request (0 or 2) moves its address into the core's
+// window (as the other shims do with BAR hits). RC (completions for the
+// core's reads, 3-DW descriptor) has a path of its own to the core's
+// completion input (rx_cpl_*): the descriptor becomes a 3-DW Cpl/CplD
+// header (the requester id becomes EP_REQ_ID, the id the core is given; the
+// block matches its own) and the payload moves down by the 3 descriptor DWs
+// (a carry of 5 DWs; a TLP whose last input beat leaves DWs in the carry
+// takes one more cycle). Completions thus never wait behind host requests
+// that the user side holds (docs/ni.md 6, "Ordering"); the order between CQ
+// and RC is the block's.
+// Non-posted flow control: pcie_cq_np_req is the core's np_credit, one pulse
+// per request the core can queue (the block counts them, up to 32), so that
+// a host read waiting for the completer never holds back posted writes.
 // Transmit: the core's TLPs go through kolo_pcie_shim_tx (a 3-DW request
 // header made 4-DW first, so that the payload follows the 4-DW RQ
 // descriptor); the first beat's header becomes the RQ descriptor (MRd, MWr;
 // byte enables into s_axis_rq_tuser) or the CC descriptor (completions),
 // requester/completer id enable 0: the block fills in its own id.
+// Ordering on transmit: the block may let a completion on CC pass a posted
+// request on RQ (PG156 "Maintaining Transaction Order"). Each RQ request
+// carries a sequence number in s_axis_rq_tuser[27:24]: a posted one the
+// count of posted requests before it, a non-posted one the last posted
+// one's. The block reports a request's number on pcie_rq_seq_num/_vld once
+// no completion can pass it; a posted request is confirmed by the report of
+// the number expected next. A completion (its first beat) and an MSI wait
+// until every posted request sent before them is confirmed, so neither
+// passes DMA data (D2a). The board must connect pcie_rq_seq_num and _vld
+// (tied low, completions and MSIs would wait for ever).
 // MSI: cfg_interrupt_msi_int one-hot for one cycle, then wait for
 // cfg_interrupt_msi_sent or _fail (either ends it).
+// Completion space: CPL_HDR_CREDITS / CPL_DATA_CREDITS (the block's receive
+// buffer for completions, from its customization) go to the core as
+// ep_cfg_cpl_hdr / _data; the core keeps its reads within them.
 // Handshakes: AXI4-Stream valid/ready (the block's 22-bit and 4-bit readys:
 // all bits driven alike / bit 0 used); the ep_* ports are kolo_pcie_ep's.
 module kolo_pcie_shim_us #(
@@ -28,7 +49,11 @@ module kolo_pcie_shim_us #(
     parameter [31:0] BAR0_BASE = 32'h8000_0000,
     parameter [31:0] BAR2_BASE = 32'hC000_0000,
     parameter [15:0] EP_REQ_ID = 16'h0000,
-    parameter [63:0] MSI_ADDR = 64'hFFFF_FFFF_FFFF_FFF0
+    parameter [63:0] MSI_ADDR = 64'hFFFF_FFFF_FFFF_FFF0,
+    // the block's completion buffer (PG156: 64 headers, 15872 bytes; PG213
+    // UltraScale+: 128 headers, 32768 bytes), in data credits of 16 bytes
+    parameter CPL_HDR_CREDITS = 64,
+    parameter CPL_DATA_CREDITS = 992
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -61,6 +86,8 @@ module kolo_pcie_shim_us #(
     output wire [59:0]  s_axis_rq_tuser,
     output wire         s_axis_rq_tlast,
     output wire [7:0]   s_axis_rq_tkeep,
+    input  wire [3:0]   pcie_rq_seq_num,
+    input  wire         pcie_rq_seq_num_vld,
     // configuration and MSI
     input  wire [2:0]   cfg_max_payload,
     input  wire [2:0]   cfg_max_read_req,
@@ -77,6 +104,14 @@ module kolo_pcie_shim_us #(
     output wire         ep_rx_tlp_sop,
     output wire         ep_rx_tlp_eop,
     output wire [7:0]   ep_rx_tlp_dw_en,
+    output reg          ep_rx_cpl_valid,
+    input  wire         ep_rx_cpl_ready,
+    output reg  [127:0] ep_rx_cpl_hdr,
+    output reg  [255:0] ep_rx_cpl_data,
+    output reg          ep_rx_cpl_sop,
+    output reg          ep_rx_cpl_eop,
+    output reg  [7:0]   ep_rx_cpl_dw_en,
+    input  wire         ep_np_credit,
     input  wire         ep_tx_tlp_valid,
     output wire         ep_tx_tlp_ready,
     input  wire [127:0] ep_tx_tlp_hdr,
@@ -92,8 +127,16 @@ module kolo_pcie_shim_us #(
     output wire         ep_cfg_bus_master,
     output wire [63:0]  ep_cfg_msi_addr,
     output wire [15:0]  ep_cfg_msi_data,
-    output wire         ep_cfg_msi_en
+    output wire         ep_cfg_msi_en,
+    output wire [11:0]  ep_cfg_cpl_hdr,
+    output wire [15:0]  ep_cfg_cpl_data
 );
+  generate
+    if (CPL_HDR_CREDITS < 2 || CPL_HDR_CREDITS > 4095 || CPL_DATA_CREDITS < 10 || CPL_DATA_CREDITS > 65535)
+    begin : g_bad_cpl
+      kolo_pcie_shim_us_PARAMETER_ERROR_completion_credits_out_of_range u_bad ();
+    end
+  endgenerate
   function [3:0] last_dw(input [7:0] keep);  // highest DW with tkeep set
     integer i;
     begin
@@ -103,29 +146,15 @@ module kolo_pcie_shim_us #(
     end
   endfunction
 
-  // ---- receive: CQ and RC into one stream, descriptors into headers --------------------
-  reg  busy_q;      // inside a packet of the stream sel_q
-  reg  sel_q;       // 0 CQ, 1 RC
-  reg  last_rc_q;   // the last packet came from RC (alternate when both wait)
-  wire core_ready;
-  wire sel = busy_q ? sel_q : (m_axis_rc_tvalid && (!m_axis_cq_tvalid || !last_rc_q));
-  wire        s_valid = sel ? m_axis_rc_tvalid : m_axis_cq_tvalid;
-  wire        s_last = sel ? m_axis_rc_tlast : m_axis_cq_tlast;
-  wire [7:0]  s_keep = sel ? m_axis_rc_tkeep : m_axis_cq_tkeep;
-  wire        s_fire = s_valid && core_ready;
-  assign m_axis_cq_tready = {22{core_ready && !sel}};
-  assign m_axis_rc_tready = {22{core_ready && sel}};
-  assign pcie_cq_np_req = 1'b1;
+  // ---- receive: CQ, descriptors into headers -------------------------------------------
+  reg  cq_busy_q;   // inside a CQ packet
+  wire cq_ready;
+  wire cq_fire = m_axis_cq_tvalid && cq_ready;
+  assign m_axis_cq_tready = {22{cq_ready}};
+  assign pcie_cq_np_req = ep_np_credit;
   always @(posedge clk) begin
-    if (rst) begin
-      busy_q <= 1'b0;
-      sel_q <= 1'b0;
-      last_rc_q <= 1'b0;
-    end else if (s_fire) begin
-      busy_q <= !s_last;
-      sel_q <= sel;
-      last_rc_q <= sel;
-    end
+    if (rst) cq_busy_q <= 1'b0;
+    else if (cq_fire) cq_busy_q <= !m_axis_cq_tlast;
   end
 
   // CQ descriptor -> 4-DW request header
@@ -162,6 +191,24 @@ module kolo_pcie_shim_us #(
   wire [1:0]   cq_bar = (cq_type == 4'b0000 || cq_type == 4'b0001 || cq_type == 4'b0111) ?
                         {cq[114:112] == 3'd2, cq[114:112] == 3'd0} : 2'b00;
 
+  // CQ -> the core's request stream
+  kolo_pcie_shim_rx #(
+      .LANES(8), .QWORD_ALIGN(0), .PAYLOAD_SWAP(0),
+      .BAR0_SIZE_LOG2(BAR0_SIZE_LOG2), .BAR2_SIZE_LOG2(BAR2_SIZE_LOG2),
+      .BAR0_BASE(BAR0_BASE), .BAR2_BASE(BAR2_BASE)
+  ) u_rx (
+      .clk(clk), .rst(rst),
+      .in_valid(m_axis_cq_tvalid), .in_ready(cq_ready),
+      .in_data(cq_busy_q ? m_axis_cq_tdata : {m_axis_cq_tdata[255:128], cq_hdr}),
+      .in_sof(!cq_busy_q), .in_eof(m_axis_cq_tlast),
+      .in_start(4'd0), .in_end(m_axis_cq_tlast ? last_dw(m_axis_cq_tkeep) : 4'd7),
+      .in_bar(cq_bar),
+      .rx_tlp_valid(ep_rx_tlp_valid), .rx_tlp_ready(ep_rx_tlp_ready), .rx_tlp_hdr(ep_rx_tlp_hdr),
+      .rx_tlp_data(ep_rx_tlp_data), .rx_tlp_sop(ep_rx_tlp_sop), .rx_tlp_eop(ep_rx_tlp_eop),
+      .rx_tlp_dw_en(ep_rx_tlp_dw_en)
+  );
+
+  // ---- receive: RC -> the core's completion input ---------------------------------------
   // RC descriptor -> 3-DW completion header
   wire [95:0]  rc = m_axis_rc_tdata[95:0];
   wire [10:0]  rc_dwc = rc[42:32];
@@ -170,24 +217,82 @@ module kolo_pcie_shim_us #(
       rc[87:72], rc[45:43], 1'b0, rc[27:16],                    // DW1: completer id, status, byte count
       1'b0, rc_dwc != 11'd0, 1'b0, 4'b0101, rc[29], 1'b0, rc[91:89], 1'b0, rc[94], 2'b00, 1'b0,
       rc[46], rc[93:92], 2'b00, rc_dwc[9:0]};                   // DW0: Cpl/CplD (Lk), TC, attr, EP, Length
-
-  wire [255:0] s_data = sel ? (busy_q ? m_axis_rc_tdata : {m_axis_rc_tdata[255:96], rc_hdr})
-                            : (busy_q ? m_axis_cq_tdata : {m_axis_cq_tdata[255:128], cq_hdr});
-
-  kolo_pcie_shim_rx #(
-      .LANES(8), .QWORD_ALIGN(0), .PAYLOAD_SWAP(0),
-      .BAR0_SIZE_LOG2(BAR0_SIZE_LOG2), .BAR2_SIZE_LOG2(BAR2_SIZE_LOG2),
-      .BAR0_BASE(BAR0_BASE), .BAR2_BASE(BAR2_BASE)
-  ) u_rx (
-      .clk(clk), .rst(rst),
-      .in_valid(s_valid), .in_ready(core_ready), .in_data(s_data),
-      .in_sof(!busy_q), .in_eof(s_last),
-      .in_start(4'd0), .in_end(s_last ? last_dw(s_keep) : 4'd7),
-      .in_bar(sel ? 2'b00 : cq_bar),
-      .rx_tlp_valid(ep_rx_tlp_valid), .rx_tlp_ready(ep_rx_tlp_ready), .rx_tlp_hdr(ep_rx_tlp_hdr),
-      .rx_tlp_data(ep_rx_tlp_data), .rx_tlp_sop(ep_rx_tlp_sop), .rx_tlp_eop(ep_rx_tlp_eop),
-      .rx_tlp_dw_en(ep_rx_tlp_dw_en)
-  );
+  // payload: output beat j is input DWs 3+8j .. 10+8j (the 5 DWs carried
+  // from the previous input beat, then DWs 0..2 of this one)
+  reg         rc_busy_q;     // inside an RC packet
+  reg         rc_drop_q;     // its payload is all out: the beats up to tlast are dropped
+  reg         rc_first_q;    // the next output beat is the TLP's first
+  reg         rc_flush_q;    // the carry holds the TLP's last output beat
+  reg [10:0]  rc_rem_q;      // payload DWs not yet in an output beat
+  reg [159:0] rc_carry_q;    // DWs 3..7 of the previous input beat
+  wire rc_out_free = !ep_rx_cpl_valid || ep_rx_cpl_ready;
+  wire rc_ready = rc_out_free && !rc_flush_q;
+  wire rc_fire = m_axis_rc_tvalid && rc_ready;
+  assign m_axis_rc_tready = {22{rc_ready}};
+  function [7:0] dw_mask(input [10:0] n);  // the lowest min(n, 8) DWs
+    dw_mask = (n >= 11'd8) ? 8'hFF : (8'hFF >> (4'd8 - n[3:0]));
+  endfunction
+  always @(posedge clk) begin
+    if (rst) begin
+      rc_busy_q <= 1'b0;
+      rc_drop_q <= 1'b0;
+      rc_first_q <= 1'b0;
+      rc_flush_q <= 1'b0;
+      rc_rem_q <= 11'd0;
+      rc_carry_q <= 160'd0;
+      ep_rx_cpl_valid <= 1'b0;
+      ep_rx_cpl_hdr <= 128'd0;
+      ep_rx_cpl_data <= 256'd0;
+      ep_rx_cpl_sop <= 1'b0;
+      ep_rx_cpl_eop <= 1'b0;
+      ep_rx_cpl_dw_en <= 8'd0;
+    end else begin
+      if (ep_rx_cpl_valid && ep_rx_cpl_ready) ep_rx_cpl_valid <= 1'b0;
+      if (rc_flush_q && rc_out_free) begin
+        ep_rx_cpl_valid <= 1'b1;
+        ep_rx_cpl_data <= {96'd0, rc_carry_q};
+        ep_rx_cpl_sop <= rc_first_q;
+        ep_rx_cpl_eop <= 1'b1;
+        ep_rx_cpl_dw_en <= dw_mask((rc_rem_q > 11'd5) ? 11'd5 : rc_rem_q);
+        rc_first_q <= 1'b0;
+        rc_rem_q <= 11'd0;
+        rc_flush_q <= 1'b0;
+      end
+      if (rc_fire) begin
+        rc_busy_q <= !m_axis_rc_tlast;
+        rc_carry_q <= m_axis_rc_tdata[255:96];
+        if (!rc_busy_q) begin
+          // first beat: the header, payload DWs in lanes 3..7
+          ep_rx_cpl_hdr <= {32'd0, rc_hdr};
+          rc_first_q <= 1'b1;
+          rc_rem_q <= rc_dwc;
+          rc_drop_q <= 1'b0;
+          if (rc_dwc <= 11'd5 || m_axis_rc_tlast) begin
+            // all of it (or all there is) in this beat
+            ep_rx_cpl_valid <= 1'b1;
+            ep_rx_cpl_data <= {96'd0, m_axis_rc_tdata[255:96]};
+            ep_rx_cpl_sop <= 1'b1;
+            ep_rx_cpl_eop <= 1'b1;
+            ep_rx_cpl_dw_en <= dw_mask((rc_dwc > 11'd5) ? 11'd5 : rc_dwc);
+            rc_first_q <= 1'b0;
+            rc_rem_q <= 11'd0;
+            rc_drop_q <= 1'b1;
+          end
+        end else if (!rc_drop_q) begin
+          // a later beat: the carried DWs, then DWs 0..2 of this one
+          ep_rx_cpl_valid <= 1'b1;
+          ep_rx_cpl_data <= {m_axis_rc_tdata[95:0], rc_carry_q};
+          ep_rx_cpl_sop <= rc_first_q;
+          ep_rx_cpl_eop <= rc_rem_q <= 11'd8;
+          ep_rx_cpl_dw_en <= dw_mask(rc_rem_q);
+          rc_first_q <= 1'b0;
+          rc_rem_q <= (rc_rem_q > 11'd8) ? rc_rem_q - 11'd8 : 11'd0;
+          if (rc_rem_q <= 11'd8) rc_drop_q <= 1'b1;
+          else if (m_axis_rc_tlast) rc_flush_q <= 1'b1;  // the rest is in the carry
+        end
+      end
+    end
+  end
 
   // ---- transmit ---------------------------------------------------------------------------
   // a request with a 3-DW header: make it 4-DW (address 63:32 = 0)
@@ -206,7 +311,13 @@ module kolo_pcie_shim_us #(
   reg  [7:0]   be_q;
   wire [127:0] h = o_data[127:0];
   wire         o_cpl = o_sop ? (h[28:25] == 4'b0101) : cpl_q;
-  wire         o_ready = o_cpl ? s_axis_cc_tready[0] : s_axis_rq_tready[0];
+  // posted requests sent on RQ and not yet confirmed by the block
+  reg  [3:0]   p_sent_q;     // sequence number of the next posted request
+  reg  [3:0]   p_conf_q;     // sequence number confirmed next
+  reg  [5:0]   p_out_q;      // posted requests sent, not yet confirmed
+  wire         cc_go = !o_sop || p_out_q == 6'd0;   // a completion starts only after them
+  wire         o_ready = o_cpl ? (s_axis_cc_tready[0] && cc_go) : s_axis_rq_tready[0];
+  wire         o_posted = h[30];                    // a request with data: MWr
   kolo_pcie_shim_tx #(.LANES(8), .QWORD_ALIGN(0), .PAYLOAD_SWAP(0), .MSI_ADDR(MSI_ADDR)) u_tx (
       .clk(clk), .rst(rst),
       .tx_tlp_valid(ep_tx_tlp_valid), .tx_tlp_ready(ep_tx_tlp_ready), .tx_tlp_hdr(t_hdr),
@@ -235,8 +346,9 @@ module kolo_pcie_shim_us #(
   assign s_axis_rq_tdata = o_sop ? {o_data[255:128], rq_desc} : o_data;
   assign s_axis_rq_tlast = o_eop;
   assign s_axis_rq_tkeep = o_keep;
-  assign s_axis_rq_tuser = {52'd0, o_sop ? h[39:32] : be_q};  // last BE, first BE
-  assign s_axis_cc_tvalid = o_valid && o_cpl;
+  // sequence number (27:24), last BE, first BE
+  assign s_axis_rq_tuser = {32'd0, o_posted ? p_sent_q : p_sent_q - 4'd1, 16'd0, o_sop ? h[39:32] : be_q};
+  assign s_axis_cc_tvalid = o_valid && o_cpl && cc_go;
   assign s_axis_cc_tdata = o_sop ? {o_data[255:96], cc_desc} : o_data;
   assign s_axis_cc_tlast = o_eop;
   assign s_axis_cc_tkeep = o_keep;
@@ -250,6 +362,24 @@ module kolo_pcie_shim_us #(
       be_q <= h[39:32];
     end
   end
+  wire p_send = o_valid && o_ready && o_sop && !o_cpl && o_posted;
+  wire p_conf = pcie_rq_seq_num_vld && pcie_rq_seq_num == p_conf_q && p_out_q != 6'd0;
+  always @(posedge clk) begin
+    if (rst) begin
+      p_sent_q <= 4'd0;
+      p_conf_q <= 4'd0;
+      p_out_q <= 6'd0;
+    end else begin
+      if (p_send) p_sent_q <= p_sent_q + 4'd1;
+      if (p_conf) p_conf_q <= p_conf_q + 4'd1;
+      p_out_q <= p_out_q + {5'd0, p_send} - {5'd0, p_conf};
+    end
+  end
+`ifndef SYNTHESIS
+  always @(posedge clk)
+    if (!rst && p_send && p_out_q == 6'd63)
+      $fatal(1, "ERROR kolo_pcie_shim_us: 63 posted requests not confirmed by pcie_rq_seq_num (%m)");
+`endif
 
   // MSI: a one-cycle pulse, then wait for sent or fail
   always @(posedge clk) begin
@@ -259,7 +389,7 @@ module kolo_pcie_shim_us #(
     end else begin
       cfg_interrupt_msi_int <= 32'd0;
       if (msi_done) msi_wait_q <= 1'b0;
-      else if (msi_valid && !msi_wait_q) begin
+      else if (msi_valid && !msi_wait_q && p_out_q == 6'd0) begin  // after the DMA data
         cfg_interrupt_msi_int <= 32'd1 << msi_word[4:0];
         msi_wait_q <= 1'b1;
       end
@@ -276,7 +406,9 @@ module kolo_pcie_shim_us #(
   assign ep_cfg_msi_addr = MSI_ADDR;
   assign ep_cfg_msi_data = 16'd0;
   assign ep_cfg_msi_en = cfg_interrupt_msi_enable[0];
-  wire unused = &{1'b0, m_axis_cq_tuser[84:8], m_axis_rc_tuser, rc[95], rc[88], rc[63:47], rc[31:30],
+  assign ep_cfg_cpl_hdr = CPL_HDR_CREDITS[11:0];
+  assign ep_cfg_cpl_data = CPL_DATA_CREDITS[15:0];
+  wire unused = &{1'b0, m_axis_cq_tuser[84:8], m_axis_rc_tuser, m_axis_rc_tkeep, rc[95], rc[88], rc[63:47], rc[31:30],
                   rc[28], rc[15:7], cq[79], cq[127], cq[120:115], cfg_function_status[15:3],
                   cfg_function_status[1:0], cfg_interrupt_msi_enable[1], msi_word[31:5], s_axis_cc_tready[3:1],
                   s_axis_rq_tready[3:1], h[97:96], h[31], h[29], h[23], h[19], h[17:15], h[11:10]};

@@ -14,6 +14,14 @@
 // cfg_interrupt_di. Configuration: requester id from the bus/device/function
 // numbers, MPS/MRRS from cfg_dcommand, bus master from cfg_command[2], MSI
 // enable from cfg_interrupt_msienable.
+// Non-posted flow control: rx_np_ok from kolo_pcie_shim_npfc over the core's
+// np_credit (high while more than NP_SLACK requests fit into the core's
+// queue: the block may still deliver NP_SLACK after it falls), so that a
+// host read waiting for the completer never holds back the writes and
+// completions behind it; rx_np_req is 1 (no per-request grants).
+// Completion space: CPL_HDR_CREDITS / CPL_DATA_CREDITS (the block's receive
+// buffer for completions; set them from the block's customization) go to
+// the core as ep_cfg_cpl_hdr / _data.
 // Handshakes: AXI4-Stream valid/ready both ways, cfg_interrupt held until
 // cfg_interrupt_rdy; the ep_* ports are kolo_pcie_ep's, valid/ready.
 // Header DWs travel as spec values (Fmt in bits 31:29), payload bytes
@@ -24,7 +32,10 @@ module kolo_pcie_shim_x7 #(
     parameter [31:0] BAR0_BASE = 32'h8000_0000,
     parameter [31:0] BAR2_BASE = 32'hC000_0000,
     parameter PAYLOAD_SWAP = 0,
-    parameter [63:0] MSI_ADDR = 64'hFFFF_FFFF_FFFF_FFF0
+    parameter [63:0] MSI_ADDR = 64'hFFFF_FFFF_FFFF_FFF0,
+    parameter NP_SLACK = 4,           // non-posted requests the block may send after rx_np_ok falls
+    parameter CPL_HDR_CREDITS = 32,   // the block's completion buffer: headers
+    parameter CPL_DATA_CREDITS = 512  // and data credits of 16 bytes (8 KiB)
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -69,6 +80,7 @@ module kolo_pcie_shim_x7 #(
     input  wire         ep_tx_tlp_sop,
     input  wire         ep_tx_tlp_eop,
     input  wire [7:0]   ep_tx_tlp_dw_en,
+    input  wire         ep_np_credit,
     output wire [63:0]  ep_cfg_bar0,
     output wire [63:0]  ep_cfg_bar2,
     output wire [15:0]  ep_cfg_req_id,
@@ -77,8 +89,16 @@ module kolo_pcie_shim_x7 #(
     output wire         ep_cfg_bus_master,
     output wire [63:0]  ep_cfg_msi_addr,
     output wire [15:0]  ep_cfg_msi_data,
-    output wire         ep_cfg_msi_en
+    output wire         ep_cfg_msi_en,
+    output wire [11:0]  ep_cfg_cpl_hdr,
+    output wire [15:0]  ep_cfg_cpl_data
 );
+  generate
+    if (CPL_HDR_CREDITS < 2 || CPL_HDR_CREDITS > 4095 || CPL_DATA_CREDITS < 10 || CPL_DATA_CREDITS > 65535)
+    begin : g_bad_cpl
+      kolo_pcie_shim_x7_PARAMETER_ERROR_completion_credits_out_of_range u_bad ();
+    end
+  endgenerate
   // ---- receive: split straddled beats ------------------------------------------------
   wire       sof = m_axis_rx_tuser[14];
   wire [1:0] sof_dw = m_axis_rx_tuser[13:12];
@@ -94,8 +114,14 @@ module kolo_pcie_shim_x7 #(
   wire [1:0] bar = {|m_axis_rx_tuser[5:4], |m_axis_rx_tuser[3:2]};
 
   assign m_axis_rx_tready = core_ready && !seg_first;
-  assign rx_np_ok = 1'b1;
   assign rx_np_req = 1'b1;
+  // a TLP starts in the beat taken now: its DW0 is in lane sof_dw
+  wire [31:0] sof_dw0 = sof_dw[1] ? m_axis_rx_tdata[95:64] : m_axis_rx_tdata[31:0];
+  kolo_pcie_shim_npfc #(.SLACK(NP_SLACK)) u_npfc (
+      .clk(clk), .rst(rst), .credit(ep_np_credit),
+      .take(m_axis_rx_tvalid && m_axis_rx_tready && sof), .take_dw0(sof_dw0[31:24]),
+      .np_ok(rx_np_ok)
+  );
   always @(posedge clk) begin
     if (rst) second_q <= 1'b0;
     else if (m_axis_rx_tvalid && core_ready) second_q <= seg_first;
@@ -146,10 +172,12 @@ module kolo_pcie_shim_x7 #(
   assign ep_cfg_msi_addr = MSI_ADDR;
   assign ep_cfg_msi_data = 16'd0;
   assign ep_cfg_msi_en = cfg_interrupt_msienable;
+  assign ep_cfg_cpl_hdr = CPL_HDR_CREDITS[11:0];
+  assign ep_cfg_cpl_data = CPL_DATA_CREDITS[15:0];
   // ECRC error, poisoned (the core reads EP), BAR1/3..7 hits, is_sof/is_eof
   // byte offsets within the DW, command/device control bits not used here
   wire unused = &{1'b0, m_axis_rx_tuser[18:15], m_axis_rx_tuser[11:6], m_axis_rx_tuser[1:0],
                   cfg_command[15:3], cfg_command[1:0], cfg_dcommand[15], cfg_dcommand[11:8],
-                  cfg_dcommand[4:0], tx_end[3:2], msi_word[31:8], tx_sop_unused};
+                  cfg_dcommand[4:0], tx_end[3:2], msi_word[31:8], tx_sop_unused, sof_dw0[23:0]};
 endmodule
 `default_nettype wire

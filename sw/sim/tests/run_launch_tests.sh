@@ -91,15 +91,19 @@ errors)
         env SLURM_PROCID=0 SLURM_NTASKS=3 "$T/t_init"
     kill "$srv_pid" 2>/dev/null
     wait "$srv_pid" 2>/dev/null
-    # two PEs with one rank: the second finds the card taken
+    # two PEs with one rank: the second finds the card taken and is refused;
+    # the job goes on with the real PE 1
     server 2x2x2 2
-    (SLURM_PROCID=0 SLURM_NTASKS=2 SHMEM_BOOT_TIMEOUT=20 "$T/t_init" >"$tmp/dup0.log" 2>&1) &
-    sleep 1
+    (SLURM_PROCID=0 SLURM_NTASKS=2 "$T/t_init" >"$tmp/dup0.log" 2>&1) &
+    dup0=$!
+    for _ in $(seq 100); do grep -q . "$tmp/dup0.log" 2>/dev/null && break; sleep 0.1; done
+    sleep 0.5
     expect 1 "PE 0's card of .* is taken \(by pid [0-9]+\): two PEs with one rank" -- \
         env SLURM_PROCID=0 SLURM_NTASKS=2 "$T/t_init"
-    wait
-    kill "$srv_pid" 2>/dev/null
-    wait "$srv_pid" 2>/dev/null
+    expect 0 "" -- env SLURM_PROCID=1 SLURM_NTASKS=2 "$T/t_init"
+    wait $dup0 && grep -q "t_init: PASS" "$tmp/dup0.log" && ok "PE 0 finished the job with the real PE 1" ||
+        fail "PE 0: $(cat "$tmp/dup0.log")"
+    server_done 0
     # a PE that never comes: the others say which and stop
     server 2x2x2 3
     (SLURM_PROCID=0 SLURM_NTASKS=3 SHMEM_BOOT_TIMEOUT=3 "$T/t_init" >"$tmp/miss0.log" 2>&1) &

@@ -21,6 +21,8 @@ args)
     expect 2 "9 PEs do not fit on a 2x2x2 torus" -- "$RUN" -t 2x2x2 -n 9 "$PE" ops
     expect 2 "more than the largest standard torus" -- "$RUN" -n 65 "$PE" ops
     expect 2 "bad -t '2x2'" -- "$RUN" -t 2x2 "$PE" ops
+    expect 2 "--fast is the C network at transaction level" -- "$RUN" -n 2 --fast --net=rtl "$PE" ops
+    expect 2 "--fast is the C network at transaction level" -- "$RUN" -n 2 --fast --fail-link=100:0:X+ "$PE" ops
     expect 2 "bad -t '0x2x2'" -- "$RUN" -t 0x2x2 "$PE" ops
     expect 2 "bad -n '0'" -- "$RUN" -n 0 "$PE" ops
     expect 2 "bad --net 'fast'" -- "$RUN" --net=fast "$PE" ops

@@ -1,7 +1,7 @@
 #!/bin/bash
 # run.sh - OpenSHMEM tests of libkolo_shmem under kolo-run (mk/lib.mk).
 #   sw/tests/shmem/run.sh BUILD_DIR GROUP
-# GROUP: init rma amo sync signal coll heap errors generic random rtl rtlni rtlni-long examples.
+# GROUP: init rma amo sync signal coll heap errors generic fast threads random rtl rtlni rtlni-long examples.
 # Random programs take SEED from the environment (printed by PE 0).
 set -u
 build=$1 group=$2
@@ -120,6 +120,31 @@ threads)
     run 0 "PASS" -- -n 3 $T/t_threads 6
     # the same under ThreadSanitizer: a race report ends the PE with status 66
     TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}" run 0 "PASS" -- -n 2 $T/t_threads_tsan 4
+    ;;
+fast)
+    # kolo-sim --fast (transaction level): the OpenSHMEM tests pass as in the
+    # cycle mode (their own checks: data, fetched values, fence, quiet and
+    # signal order, collectives)
+    for p in t_rma t_amo t_sync t_signal t_coll t_random; do
+        run 0 "PASS" -- -n 8 --fast $T/$p
+    done
+    # 6 threads per PE on own and shared contexts (--fast implies --det: the
+    # waits of several threads), and under ThreadSanitizer
+    run 0 "PASS" -- -n 3 --fast $T/t_threads 6
+    TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}" run 0 "PASS" -- -n 2 --fast $T/t_threads_tsan 4
+    # the same results as the cycle mode (--det): the examples' result lines
+    for e in "torus_work 10" "halo2d 32 10" "atomic_counter" "ring_put"; do
+        set -- $e
+        a=$($RUN -n 8 --det $E/$e 2>&1 | grep -E "^$1: [0-9]") b=$($RUN -n 8 --fast $E/$e 2>&1 | grep -E "^$1: [0-9]")
+        if [ -n "$a" ] && [ "$a" = "$b" ]; then echo "ok: $e: the same in both modes: $a"
+        else echo "FAIL: $e: cycle mode '$a', fast mode '$b'"; fails=$((fails + 1)); fi
+    done
+    # the NI level: every status code, NAK and counter (ops), random operations
+    # checked byte by byte against a shadow (random)
+    run 0 "" -- -n 2 --fast $build/sim/tests/sim_test_pe ops
+    run 0 "" -- -n 8 --fast $build/sim/tests/sim_test_pe random "${SEED:-7}" 2000
+    # a program that moves a gigabyte (8 PEs x 32 x 4 MiB), bytes checked at the end
+    SHMEM_SYMMETRIC_SIZE=16M run 0 "data ok" -- -n 8 --fast $build/lib/bench/bench_bigput 4 32
     ;;
 generic)
     run 0 "PASS" -- -n 2 $T/t_generic

@@ -11,8 +11,8 @@
 //   4. CRC-8: RTL against C for random data, hand-computed vectors, every
 //      1- and 2-bit error in a control payload detected, block type codes at
 //      Hamming distance >= 4.
-//   5. Block helpers: INIT/CTRL/SOF build-parse round trips, frame CRC equal
-//      to the bytewise CRC of the data bytes followed by the SOF header bytes.
+//   5. Block helpers: INIT/CTRL/EOF build-parse round trips, frame CRC equal
+//      to the bytewise CRC of the data bytes followed by the EOF header bytes.
 #include <memory>
 #include <vector>
 
@@ -188,10 +188,10 @@ int main(int argc, char** argv) {
                           "2-bit error %u,%u in %016llx not detected", a, b, (unsigned long long)p);
         }
     }
-    const unsigned types[] = {KOLO_BLK_IDLE, KOLO_BLK_CC, KOLO_BLK_INIT, KOLO_BLK_CTRL, KOLO_BLK_SOF};
-    for (unsigned a = 0; a < 5; a++) {
+    const unsigned types[] = {KOLO_BLK_IDLE, KOLO_BLK_CC, KOLO_BLK_INIT, KOLO_BLK_CTRL, KOLO_BLK_EOF, KOLO_BLK_ABORT};
+    for (unsigned a = 0; a < 6; a++) {
         chk.check(kolo_ref_blk_type_known(types[a]), "type %02x not known", types[a]);
-        for (unsigned b = a + 1; b < 5; b++)
+        for (unsigned b = a + 1; b < 6; b++)
             chk.check(tb::popcount64(types[a] ^ types[b]) >= 4, "types %02x and %02x differ in < 4 bits",
                       types[a], types[b]);
     }
@@ -200,10 +200,11 @@ int main(int argc, char** argv) {
         for (unsigned k : types) known |= k == t;
         chk.check(kolo_ref_blk_type_known(t) == (int)known, "kolo_ref_blk_type_known(%02x) wrong", t);
     }
-    for (uint64_t p : {kolo_ref_idle_block(), kolo_ref_cc_block()})
+    for (uint64_t p : {kolo_ref_idle_block(), kolo_ref_cc_block(), kolo_ref_abort_block()})
         chk.check((p & 0x00FFFFFFFFFFFF00ull) == 0 && kolo_ref_ctrl_crc_ok(p) &&
-                      (kolo_ref_blk_type(p) == KOLO_BLK_IDLE || kolo_ref_blk_type(p) == KOLO_BLK_CC),
-                  "IDLE/CC payload %016llx: body not zero or bad CRC-8", (unsigned long long)p);
+                      (kolo_ref_blk_type(p) == KOLO_BLK_IDLE || kolo_ref_blk_type(p) == KOLO_BLK_CC ||
+                       kolo_ref_blk_type(p) == KOLO_BLK_ABORT),
+                  "IDLE/CC/ABORT payload %016llx: body not zero or bad CRC-8", (unsigned long long)p);
 
     // ---- 5. block helpers -----------------------------------------------------
     for (unsigned n = 0; n < 20000 && chk.failures() <= 20; n++) {
@@ -230,28 +231,28 @@ int main(int argc, char** argv) {
         unsigned seq = (unsigned)rng.bits(12), vc = (unsigned)rng.bits(2), nblk = 2 + rng.below(33);
         std::vector<uint64_t> data(nblk);
         for (auto& w : data) w = rng.next();
-        uint64_t sof = kolo_ref_frame_sof(data.data(), nblk, seq, vc);
-        kolo_ref_sof so{};
-        kolo_ref_sof_parse(sof, &so);
-        // The frame CRC, bytewise: data bytes, then the SOF bytes with [63:32] zero.
+        uint64_t eof = kolo_ref_frame_eof(data.data(), nblk, seq, vc);
+        kolo_ref_eof so{};
+        kolo_ref_eof_parse(eof, &so);
+        // The frame CRC, bytewise: data bytes, then the EOF bytes with [63:32] zero.
         std::vector<uint8_t> bytes;
         for (auto w : data) put_word(bytes, w);
-        uint64_t hdr = 0x66u | (uint64_t)seq << 8 | (uint64_t)vc << 20 | (uint64_t)nblk << 22;
+        uint64_t hdr = 0x78u | (uint64_t)seq << 8 | (uint64_t)vc << 20 | (uint64_t)nblk << 22;
         put_word(bytes, hdr);
         uint32_t want = kolo_ref_crc32c(bytes.data(), bytes.size());
-        chk.check(kolo_ref_blk_type(sof) == KOLO_BLK_SOF && so.seq == seq && so.vc == vc && so.nblk == nblk &&
-                      so.crc == want && (uint32_t)sof == (uint32_t)hdr &&
-                      kolo_ref_sof_header(seq, vc, nblk) == hdr && rtl_crc32c(bytes) == want,
-                  "SOF/frame CRC seq %u vc %u nblk %u: SOF %016llx, bytewise CRC %08x", seq, vc, nblk,
-                  (unsigned long long)sof, want);
-        chk.check(kolo_ref_frame_crc_ok(sof, data.data(), nblk), "frame CRC check rejects a good frame");
+        chk.check(kolo_ref_blk_type(eof) == KOLO_BLK_EOF && so.seq == seq && so.vc == vc && so.nblk == nblk &&
+                      so.crc == want && (uint32_t)eof == (uint32_t)hdr &&
+                      kolo_ref_eof_header(seq, vc, nblk) == hdr && rtl_crc32c(bytes) == want,
+                  "EOF/frame CRC seq %u vc %u nblk %u: EOF %016llx, bytewise CRC %08x", seq, vc, nblk,
+                  (unsigned long long)eof, want);
+        chk.check(kolo_ref_frame_crc_ok(eof, data.data(), nblk), "frame CRC check rejects a good frame");
         unsigned bit = rng.below(64 * nblk);
         data[bit / 64] ^= 1ull << (bit % 64);
-        chk.check(!kolo_ref_frame_crc_ok(sof, data.data(), nblk), "frame CRC misses data bit error %u", bit);
+        chk.check(!kolo_ref_frame_crc_ok(eof, data.data(), nblk), "frame CRC misses data bit error %u", bit);
         data[bit / 64] ^= 1ull << (bit % 64);
         unsigned hbit = 8 + rng.below(14);  // seq or vc
-        chk.check(!kolo_ref_frame_crc_ok(sof ^ (1ull << hbit), data.data(), nblk),
-                  "frame CRC misses SOF header bit error %u", hbit);
+        chk.check(!kolo_ref_frame_crc_ok(eof ^ (1ull << hbit), data.data(), nblk),
+                  "frame CRC misses EOF header bit error %u", hbit);
     }
 
     char summary[256];

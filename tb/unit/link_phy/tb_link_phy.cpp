@@ -32,6 +32,11 @@
 //     subsequence; no overflow otherwise; isolated blocks arrive within 10
 //     (LANES=1) or 12 lane cycles plus the lane model's delay (partial words
 //     are not held back).
+// Gaps (built with TB_GAPS=1, tests unit-link_phy-*-gaps): as a transceiver's
+// 64b/66b gearbox, each end's tx lanes take no word in one cycle of 33
+// (tx_lane_ready low, at a random phase) and each rx lane carries no word in
+// one cycle of 33 (rx_lane_valid low, at a random phase per lane, random
+// data on the port): everything above must hold with the gaps.
 // Seed: --seed=N, +seed=N or env SEED; printed. --blocks=N sets the blocks
 // per direction of the main phase (default 200000), --skew=N the largest
 // extra delay of a lane in words (default 5). Exit 0 pass, 1 fail.
@@ -52,11 +57,18 @@
 #ifndef TB_CC_INTERVAL
 #define TB_CC_INTERVAL 4096
 #endif
+#ifndef TB_GAPS
+#define TB_GAPS 0
+#endif
 
 namespace {
 
 constexpr unsigned kLanes = TB_LANES;
 constexpr unsigned kCcInterval = TB_CC_INTERVAL;
+constexpr bool kGaps = TB_GAPS != 0;
+const char* const kTestName = kLanes == 1 ? (kGaps ? "unit-link_phy-1lane-gaps" : "unit-link_phy-1lane")
+                                          : (kGaps ? "unit-link_phy-4lane-gaps" : "unit-link_phy-4lane");
+constexpr unsigned kGapPeriod = 33;  // a gearbox's cycles per pause
 typedef unsigned __int128 u128;
 const u128 kMask66 = (((u128)1) << 66) - 1;
 const uint64_t kMask58 = (1ull << 58) - 1;
@@ -170,12 +182,13 @@ struct LaneModel {
         int delay = 4;      // words
         unsigned off = 0;   // bit offset 0..65
         std::deque<uint64_t> slip_at;
+        uint64_t rx_count = 0;  // words taken by the receiver on this lane
         uint64_t next_err = 0;  // bits to the next error
         unsigned garbage = 0;   // rx words still to replace by random ones
         uint64_t slips = 0, errors = 0;
     };
     Lane lane[kLanes];
-    uint64_t tx_count = 0, rx_count = 0;
+    uint64_t tx_count = 0;
     double ber = 0;
     tb::Rng* rng = nullptr;
 
@@ -195,12 +208,12 @@ struct LaneModel {
         }
         tx_count++;
     }
-    void request_slip(unsigned l) { lane[l].slip_at.push_back(rx_count + 2); }
+    void request_slip(unsigned l) { lane[l].slip_at.push_back(lane[l].rx_count + 2); }
     u128 random_word() { return ((u128)rng->next() << 64 | rng->next()) & kMask66; }
-    // the rx word of lane l for this rx cycle; call next_rx() after all lanes
+    // the rx word of lane l for this rx cycle (then next_rx(l))
     u128 rx_word(unsigned l) {
         Lane& ln = lane[l];
-        const uint64_t m = rx_count;
+        const uint64_t m = ln.rx_count;
         while (!ln.slip_at.empty() && ln.slip_at.front() <= m) {
             ln.off = (ln.off + 1) % 66;
             ln.slips++;
@@ -233,13 +246,13 @@ struct LaneModel {
         }
         return w;
     }
-    void next_rx() { rx_count++; }
+    void next_rx(unsigned l) { lane[l].rx_count++; }
 };
 
 // ---- ports of one PHY ----------------------------------------------------------
 struct Ports {
     uint8_t *clk, *rst, *tx_blk_valid, *tx_blk_ready, *rx_blk_valid, *lock, *loss, *ovf;
-    uint8_t *tx_lane_clk, *tx_lane_rst, *rx_lane_clk, *rx_lane_rst, *slip;
+    uint8_t *tx_lane_clk, *tx_lane_rst, *tx_lane_ready, *rx_lane_clk, *rx_lane_rst, *rx_lane_valid, *slip;
     uint32_t *tx_blk, *rx_blk, *tx_lane_data, *rx_lane_data;
 };
 
@@ -268,7 +281,9 @@ struct Flow {
     uint64_t accepted = 0;
     // tx lane check
     Descrambler dsc[kLanes];
-    bool tx_rst_at_last_edge = true;
+    bool tx_reset_word = true;  // the lanes took no word since the last tx lane reset
+    unsigned tx_gap_phase = 0, rx_gap_phase[kLanes] = {};
+    uint64_t tx_lane_cycles = 0, rx_lane_cycles = 0;
     uint64_t tx_cycles = 0, cc_rows = 0, idle_blocks = 0;
     int64_t last_cc = -1;
     // receiver
@@ -292,17 +307,19 @@ struct Sim {
     uint64_t now = 0, reset_release = 0;
     uint64_t core_period_fs[2], lane_period_fs[2];
 
-    Sim(uint64_t seed, unsigned skew) : rng(seed), chk(kLanes == 1 ? "unit-link_phy-1lane" : "unit-link_phy-4lane") {
+    Sim(uint64_t seed, unsigned skew) : rng(seed), chk(kTestName) {
         ctx.reset(new VerilatedContext);
         dut.reset(new Vtb_link_phy(ctx.get()));
         Vtb_link_phy* d = dut.get();
         port[0] = Ports{&d->clk_a, &d->rst_a, &d->tx_blk_valid_a, &d->tx_blk_ready_a, &d->rx_blk_valid_a,
                         &d->phy_rx_lock_a, &d->phy_lock_loss_a, &d->phy_rx_overflow_a, &d->tx_lane_clk_a,
-                        &d->tx_lane_rst_a, &d->rx_lane_clk_a, &d->rx_lane_rst_a, &d->rx_lane_slip_a,
+                        &d->tx_lane_rst_a, &d->tx_lane_ready_a, &d->rx_lane_clk_a, &d->rx_lane_rst_a,
+                        &d->rx_lane_valid_a, &d->rx_lane_slip_a,
                         d->tx_blk_a.data(), d->rx_blk_a.data(), d->tx_lane_data_a.data(), d->rx_lane_data_a.data()};
         port[1] = Ports{&d->clk_b, &d->rst_b, &d->tx_blk_valid_b, &d->tx_blk_ready_b, &d->rx_blk_valid_b,
                         &d->phy_rx_lock_b, &d->phy_lock_loss_b, &d->phy_rx_overflow_b, &d->tx_lane_clk_b,
-                        &d->tx_lane_rst_b, &d->rx_lane_clk_b, &d->rx_lane_rst_b, &d->rx_lane_slip_b,
+                        &d->tx_lane_rst_b, &d->tx_lane_ready_b, &d->rx_lane_clk_b, &d->rx_lane_rst_b,
+                        &d->rx_lane_valid_b, &d->rx_lane_slip_b,
                         d->tx_blk_b.data(), d->rx_blk_b.data(), d->tx_lane_data_b.data(), d->rx_lane_data_b.data()};
         flow[0].name = "A->B";
         flow[1].name = "B->A";
@@ -324,14 +341,18 @@ struct Sim {
             LaneModel& lm = flow[f].lanes;
             lm.rng = &rng;
             for (unsigned l = 0; l < kLanes; l++) {
-                lm.lane[l].delay = 4 + (int)rng.below(skew + 1);  // skew 0..skew words
+                lm.lane[l].delay = 4 + (kGaps ? 1 : 0) + (int)rng.below(skew + 1);  // skew 0..skew words
                 lm.lane[l].off = rng.below(66);            // random start boundary
+                flow[f].rx_gap_phase[l] = rng.below(kGapPeriod);
             }
+            flow[f].tx_gap_phase = rng.below(kGapPeriod);
         }
         for (int e = 0; e < 2; e++) {
             *port[e].rst = *port[e].tx_lane_rst = *port[e].rx_lane_rst = 1;
             *port[e].clk = *port[e].tx_lane_clk = *port[e].rx_lane_clk = 0;
             *port[e].tx_blk_valid = 0;
+            *port[e].tx_lane_ready = 1;
+            *port[e].rx_lane_valid = (1u << kLanes) - 1;
         }
         reset_release = 40 * (lane_fs / 1000) + 10000;
         dut->eval();
@@ -344,6 +365,12 @@ struct Sim {
                 std::printf(" [%u] delay %d words, start offset %u bits;", l, flow[f].lanes.lane[l].delay,
                             flow[f].lanes.lane[l].off);
             std::printf("\n");
+            if (kGaps) {
+                std::printf("  gaps %s: tx pause at cycle %u of %u; rx gaps at", flow[f].name, flow[f].tx_gap_phase,
+                            kGapPeriod);
+                for (unsigned l = 0; l < kLanes; l++) std::printf(" %u", flow[f].rx_gap_phase[l]);
+                std::printf("\n");
+            }
         }
     }
 
@@ -448,6 +475,11 @@ struct Sim {
     void tx_lane_sample(int e) {  // before a rising edge of end e's tx lane clock
         Ports& p = port[e];
         Flow& f = flow[e];
+        const bool consumed = *p.tx_lane_ready;  // else a gearbox pause: the lanes take nothing
+        const bool reset_word = f.tx_reset_word;
+        if (*p.tx_lane_rst) f.tx_reset_word = true;
+        else if (consumed) f.tx_reset_word = false;
+        if (!consumed) return;
         u128 w[kLanes];
         bool is_cc[kLanes];
         Blk b[kLanes];
@@ -455,16 +487,16 @@ struct Sim {
             w[l] = get_word(p.tx_lane_data, l);
             uint64_t scr = (uint64_t)(w[l] >> 2);
             b[l].sync = (uint8_t)(w[l] & 3);
-            if (f.tx_rst_at_last_edge) {  // reset value, scrambler state all ones
+            if (reset_word) {  // the first word taken after a reset: scrambler state all ones, not checked
                 f.dsc[l].h = kMask58;
-                b[l].pl = 0;
+                b[l].pl = f.dsc[l].run(scr);
             } else {
                 b[l].pl = f.dsc[l].run(scr);
             }
             is_cc[l] = b[l] == kCc;
         }
         f.lanes.push_tx(w, is_cc);
-        if (!f.tx_rst_at_last_edge) {
+        if (!reset_word) {
             unsigned ncc = 0;
             bool padded = false;
             for (unsigned l = 0; l < kLanes; l++) {
@@ -497,16 +529,31 @@ struct Sim {
             }
             f.tx_cycles++;
         }
-        f.tx_rst_at_last_edge = *p.tx_lane_rst;
+    }
+    void tx_lane_drive(int e) {  // after a rising edge: the lanes take a word at the next edge?
+        Flow& f = flow[e];
+        f.tx_lane_cycles++;
+        *port[e].tx_lane_ready = !kGaps || (f.tx_lane_cycles + f.tx_gap_phase) % kGapPeriod != 0;
     }
     void rx_slip_sample(int e) {  // before a rising edge of end e's rx lane clock
         for (unsigned l = 0; l < kLanes; l++)
             if ((*port[e].slip >> l) & 1) flow[1 - e].lanes.request_slip(l);
     }
     void rx_drive(int e) {  // after a rising edge of end e's rx lane clock
-        LaneModel& lm = flow[1 - e].lanes;
-        for (unsigned l = 0; l < kLanes; l++) set_word(port[e].rx_lane_data, l, lm.rx_word(l));
-        lm.next_rx();
+        Flow& f = flow[1 - e];
+        LaneModel& lm = f.lanes;
+        f.rx_lane_cycles++;
+        uint8_t valid = 0;
+        for (unsigned l = 0; l < kLanes; l++) {
+            if (kGaps && (f.rx_lane_cycles + f.rx_gap_phase[l]) % kGapPeriod == 0) {
+                set_word(port[e].rx_lane_data, l, lm.random_word());  // a gap: not a word
+                continue;
+            }
+            valid |= (uint8_t)(1u << l);
+            set_word(port[e].rx_lane_data, l, lm.rx_word(l));
+            lm.next_rx(l);
+        }
+        *port[e].rx_lane_valid = valid;
     }
 
     // -- one time step ------------------------------------------------------------------
@@ -534,8 +581,8 @@ struct Sim {
         bool any = false;
         if (rise[CORE_A]) core_drive(0), any = true;
         if (rise[CORE_B]) core_drive(1), any = true;
-        if (rise[TXL_A]) *port[0].tx_lane_rst = now < reset_release, any = true;
-        if (rise[TXL_B]) *port[1].tx_lane_rst = now < reset_release, any = true;
+        if (rise[TXL_A]) *port[0].tx_lane_rst = now < reset_release, tx_lane_drive(0), any = true;
+        if (rise[TXL_B]) *port[1].tx_lane_rst = now < reset_release, tx_lane_drive(1), any = true;
         if (rise[RXL_A]) *port[0].rx_lane_rst = now < reset_release, rx_drive(0), any = true;
         if (rise[RXL_B]) *port[1].rx_lane_rst = now < reset_release, rx_drive(1), any = true;
         if (any) dut->eval();
@@ -589,8 +636,7 @@ int main(int argc, char** argv) {
     std::unique_ptr<Sim> simp(new Sim(seed, skew));
     Sim& s = *simp;
     tb::Checker& chk = s.chk;
-    std::printf("%s: SEED=%llu, LANES=%u, CC_INTERVAL=%u, %llu blocks per direction\n", kLanes == 1
-                ? "unit-link_phy-1lane" : "unit-link_phy-4lane", (unsigned long long)seed, kLanes, kCcInterval,
+    std::printf("%s: SEED=%llu, LANES=%u, CC_INTERVAL=%u, %llu blocks per direction\n", kTestName, (unsigned long long)seed, kLanes, kCcInterval,
                 (unsigned long long)n_main);
     s.print_setup();
     Flow& ab = s.flow[0];
@@ -649,7 +695,7 @@ int main(int argc, char** argv) {
                     " = %.1f..%.1f lane cycles\n", lmin / 1e3, lmax / 1e3, model_ps / 1e3, lmin / 1e3 / lane_ns,
                     lmax / 1e3 / lane_ns);
         (void)core_ns;
-        const double bound_ns = (kLanes == 1 ? 10 : 12) * lane_ns;
+        const double bound_ns = ((kLanes == 1 ? 10 : 12) + (kGaps ? 3 : 0)) * lane_ns;
         chk.check(lmax / 1e3 <= bound_ns, "isolated blocks: latency up to %.1f ns, more than %.1f ns", lmax / 1e3,
                   bound_ns);
     }

@@ -21,9 +21,11 @@ module tb_link_phy #(
     output wire                phy_rx_overflow_a,
     input  wire                tx_lane_clk_a,
     input  wire                tx_lane_rst_a,
+    input  wire                tx_lane_ready_a,
     output wire [66*LANES-1:0] tx_lane_data_a,
     input  wire                rx_lane_clk_a,
     input  wire                rx_lane_rst_a,
+    input  wire [LANES-1:0]    rx_lane_valid_a,
     input  wire [66*LANES-1:0] rx_lane_data_a,
     output wire [LANES-1:0]    rx_lane_slip_a,
     input  wire                clk_b,
@@ -38,9 +40,11 @@ module tb_link_phy #(
     output wire                phy_rx_overflow_b,
     input  wire                tx_lane_clk_b,
     input  wire                tx_lane_rst_b,
+    input  wire                tx_lane_ready_b,
     output wire [66*LANES-1:0] tx_lane_data_b,
     input  wire                rx_lane_clk_b,
     input  wire                rx_lane_rst_b,
+    input  wire [LANES-1:0]    rx_lane_valid_b,
     input  wire [66*LANES-1:0] rx_lane_data_b,
     output wire [LANES-1:0]    rx_lane_slip_b
 );
@@ -51,8 +55,10 @@ module tb_link_phy #(
       .tx_blk_valid(tx_blk_valid_a), .tx_blk_ready(tx_blk_ready_a), .tx_blk(tx_blk_a),
       .rx_blk_valid(rx_blk_valid_a), .rx_blk(rx_blk_a),
       .phy_rx_lock(phy_rx_lock_a), .phy_lock_loss(phy_lock_loss_a), .phy_rx_overflow(phy_rx_overflow_a),
-      .tx_lane_clk(tx_lane_clk_a), .tx_lane_rst(tx_lane_rst_a), .tx_lane_data(tx_lane_data_a),
-      .rx_lane_clk(rx_lane_clk_a), .rx_lane_rst(rx_lane_rst_a), .rx_lane_data(rx_lane_data_a),
+      .tx_lane_clk(tx_lane_clk_a), .tx_lane_rst(tx_lane_rst_a), .tx_lane_ready(tx_lane_ready_a),
+      .tx_lane_data(tx_lane_data_a),
+      .rx_lane_clk(rx_lane_clk_a), .rx_lane_rst(rx_lane_rst_a), .rx_lane_valid(rx_lane_valid_a),
+      .rx_lane_data(rx_lane_data_a),
       .rx_lane_slip(rx_lane_slip_a)
   );
   kolo_link_phy #(
@@ -62,8 +68,10 @@ module tb_link_phy #(
       .tx_blk_valid(tx_blk_valid_b), .tx_blk_ready(tx_blk_ready_b), .tx_blk(tx_blk_b),
       .rx_blk_valid(rx_blk_valid_b), .rx_blk(rx_blk_b),
       .phy_rx_lock(phy_rx_lock_b), .phy_lock_loss(phy_lock_loss_b), .phy_rx_overflow(phy_rx_overflow_b),
-      .tx_lane_clk(tx_lane_clk_b), .tx_lane_rst(tx_lane_rst_b), .tx_lane_data(tx_lane_data_b),
-      .rx_lane_clk(rx_lane_clk_b), .rx_lane_rst(rx_lane_rst_b), .rx_lane_data(rx_lane_data_b),
+      .tx_lane_clk(tx_lane_clk_b), .tx_lane_rst(tx_lane_rst_b), .tx_lane_ready(tx_lane_ready_b),
+      .tx_lane_data(tx_lane_data_b),
+      .rx_lane_clk(rx_lane_clk_b), .rx_lane_rst(rx_lane_rst_b), .rx_lane_valid(rx_lane_valid_b),
+      .rx_lane_data(rx_lane_data_b),
       .rx_lane_slip(rx_lane_slip_b)
   );
 endmodule

@@ -4,7 +4,7 @@
 // ports, DMA read and write agents with a shadow of host memory, MSI.
 //
 // Usage: tb_pcie_ep --test=<name> [--seed=N] [--n=N] [--bug=<name>]
-// Tests: mmio ur dma-rd dma-rd-many dma-wr dma-err msi mixed (see the
+// Tests: mmio ur dma-rd dma-rd-many dma-wr dma-err msi mixed cpl-space (see the
 // functions test_*); bw-rd bw-rd-small bw-wr print BENCH lines. Every run prints its seed; SEED=N or --seed=N replays.
 // --bug=<name> makes the harness itself lie in one place (expected data,
 // expected status, ...) to show that the checks bite: such a run must FAIL.
@@ -25,6 +25,12 @@
 #endif
 #ifndef TB_TAGS
 #define TB_TAGS 32
+#endif
+#ifndef TB_CPL_H
+#define TB_CPL_H 64   // the completion space the harness gives the core (cfg_cpl_hdr/data)
+#endif
+#ifndef TB_CPL_D
+#define TB_CPL_D 992
 #endif
 
 using kolo::KoloPcieRc;
@@ -74,6 +80,7 @@ struct UserRead {       // a host read that must reach the user side
     uint32_t addr;
     unsigned len;
     int handle;
+    uint64_t chunks_before = 0;  // MMIO write chunks of host writes sent before it
 };
 struct HostCheck {      // what a host request's completion must be
     int handle;
@@ -106,6 +113,7 @@ class Tb {
 
     // configuration inputs
     unsigned mps_enc = 1, mrrs_enc = 2;
+    unsigned cpl_h = TB_CPL_H, cpl_d = TB_CPL_D;  // the block's completion space
     bool bus_master = true, msi_en = true;
     // user-side behaviour
     unsigned mmio_wr_ready_pct = 100, mmio_rd_ready_pct = 100, mmio_rd_lat_max = 4, mmio_rd_err_pct = 0;
@@ -117,6 +125,8 @@ class Tb {
     std::deque<UserRead> exp_user_reads;
     std::map<int, HostCheck> host_checks;
     uint64_t n_chunks = 0, n_user_reads = 0, n_ca = 0, n_host_done = 0;
+    uint64_t n_exp_chunks = 0;  // chunks the host's writes so far must produce
+    bool rd_data_lied = false;  // --bug=rd-data: one read's expected data changed
     // MMIO read in progress at the user side
     bool ur_active = false, ur_resp = false;
     UserRead ur_cur{};
@@ -179,6 +189,8 @@ class Tb {
         top->cfg_msi_addr = kMsiAddr;
         top->cfg_msi_data = kMsiData;
         top->cfg_msi_en = msi_en;
+        top->cfg_cpl_hdr = cpl_h;
+        top->cfg_cpl_data = cpl_d;
     }
     // apply MPS/MRRS encodings to the device and the model (only while idle)
     void set_sizes(unsigned mps, unsigned mrrs) {
@@ -206,6 +218,7 @@ class Tb {
                 }
             if (bug("chunk-strb") && exp_chunks.size() == 3) c.strb ^= 1ull << 63;
             exp_chunks.push_back(c);
+            n_exp_chunks++;
         }
     }
     // a host read of len bytes (0..8) that the device must pass to the user side
@@ -220,7 +233,8 @@ class Tb {
             hc.status = kolo::kCplSC;
         } else {
             unsigned ulen = (len > 4 || ((off & 3) + len > 4)) ? 8 : 4;
-            exp_user_reads.push_back(UserRead{bar, off & ~(ulen - 1), ulen, h});
+            exp_user_reads.push_back(UserRead{bar, off & ~(ulen - 1), ulen, h,
+                                              n_exp_chunks + (bug("rd-order") && n_exp_chunks > 40 ? 1 : 0)});
         }
         host_checks[h] = hc;
         return h;
@@ -339,7 +353,10 @@ class Tb {
             if (!ur_err) {
                 hc.data.push_back((uint32_t)ur_data);
                 if (ur_cur.len == 8) hc.data.push_back((uint32_t)(ur_data >> 32));
-                if (bug("rd-data") && n_user_reads == 5) hc.data[0] ^= 0x100;
+                if (bug("rd-data") && !rd_data_lied && n_user_reads >= 5) {  // every byte, whichever the host reads
+                    hc.data[0] ^= 0xFFFFFFFFu;
+                    rd_data_lied = true;
+                }
             }
             hc.wr_bytes = wr_bytes_started;
         }
@@ -415,6 +432,11 @@ class Tb {
                   "MMIO read bar %u addr 0x%05x len %u, expected bar %u addr 0x%05x len %u", r.bar, r.addr, r.len,
                   e.bar, e.addr, e.len);
         chk.check(!ur_active && !ur_resp, "a second MMIO read while one is in flight");
+        // PCIe B2a: a read does not pass a write that arrived before it
+        chk.check(n_chunks >= e.chunks_before,
+                  "MMIO read bar %u addr 0x%05x reached the user side after %llu write chunks, but %llu came "
+                  "before it (a read passed a write)",
+                  r.bar, r.addr, (unsigned long long)n_chunks, (unsigned long long)e.chunks_before);
         ur_cur = e;
         ur_active = true;
     }
@@ -559,6 +581,8 @@ KoloPcieRc::Config base_rc(uint64_t seed) {
     c.msi_addr = kMsiAddr;
     c.tags = TB_TAGS;
     c.cpl_timeout_min = TB_CPL_TIMEOUT > 64 ? TB_CPL_TIMEOUT - 64 : 0;
+    c.cpl_space_h = bug("cpl-space") ? TB_CPL_H - 16 : TB_CPL_H;  // overflowing the block's buffer fails every test
+    c.cpl_space_d = TB_CPL_D;
     c.seed = seed * 0x2545F4914F6CDD1Dull + 17;
     return c;
 }
@@ -1173,6 +1197,73 @@ int test_mixed(VerilatedContext* ctx, uint64_t seed, long n, tb::Checker& chk) {
     return chk.finish(seed, s);
 }
 
+// Completion space (issue 15): the root complex answers every MRd with one
+// completion per 64-byte read completion boundary (the most headers), after
+// 200..600 cycles, and delivers completions on only ~70% of cycles, while the
+// user side takes only 5% of the host's MMIO writes (which share the receive
+// stream with the completions and hold them up). DMA reads of up to 4 KB from
+// 8 channels under MRRS 4096, 512 and 128. The block's buffer (the core's
+// CPL_HDR_CREDITS/CPL_DATA_CREDITS) must never overflow; every read must
+// complete without error; and the buffer must really have been under
+// pressure (at least 3/4 of its headers held at once).
+int test_cpl_space(VerilatedContext* ctx, uint64_t seed, long n, tb::Checker& chk) {
+    KoloPcieRc::Config c = base_rc(seed);
+    c.random_split = false;
+    c.rcb = 64;
+    c.reorder = true;
+    c.cpl_latency_min = 200;
+    c.cpl_latency_max = 600;
+    c.cpl_gap_max = 0;
+    c.rx_gap_percent = 30;
+    Tb tb(ctx, seed, chk, c);
+    tb.mmio_wr_ready_pct = 5;
+    tb.dma_rd_ready_pct = 90;
+    const unsigned mrrs_phase[3] = {5, 2, 0};
+    long issued = 0;
+    unsigned next_id = 0;
+    uint32_t pio_off = 0;
+    tb.rd_gen = [&](RdReq& q) {
+        if (issued >= n || tb.rd_out.size() >= 24) return false;
+        if (issued && issued % (n / 3 + 1) == 0 && !tb.rd_out.empty()) return false;  // drain between phases
+        q = RdReq{};
+        q.chan = (int)(issued % 8);
+        q.len = tb.rng.chance(70) ? 4096 - tb.rng.below(8) : 1 + tb.rng.below(4096);
+        q.addr = 0x50000000ull + ((uint64_t)q.chan << 24) + tb.rng.below(1u << 20);
+        while (tb.rd_out.count(next_id & 0xFF)) next_id++;
+        q.id = next_id++ & 0xFF;
+        issued++;
+        return true;
+    };
+    long last_phase = -1;
+    tb.run(40000000, [&]() {
+        long ph = issued / (n / 3 + 1);
+        if (ph != last_phase && tb.rd_out.empty() && !tb.rd_cur_valid && tb.rc.idle()) {
+            last_phase = ph;
+            tb.set_sizes(1, mrrs_phase[ph % 3]);
+        }
+        // the host keeps writing its PIO window while reads are in flight
+        if (issued < n && tb.exp_chunks.size() < 4 && tb.rc.host_queued() < 4 && tb.rng.chance(20)) {
+            tb.host_write(2, pio_off, rand_bytes(tb.rng, 64));
+            pio_off = (pio_off + 64) & (kBar2Size - 1);
+        }
+        return issued < n || !tb.rd_out.empty() || tb.rd_cur_valid;
+    });
+    tb.final_checks();
+    auto occ = tb.rc.max_cpl_space();
+    chk.check(tb.n_rd_done == (uint64_t)n, "%llu DMA reads done, %ld issued", (unsigned long long)tb.n_rd_done, n);
+    chk.check(tb.n_rd_err == 0 && tb.top->stat_cpl_timeout == 0 && tb.top->stat_bad_tlp == 0,
+              "%llu DMA reads failed, %u timeouts, %u bad TLPs", (unsigned long long)tb.n_rd_err,
+              tb.top->stat_cpl_timeout, tb.top->stat_bad_tlp);
+    chk.check(occ.first * 4 >= TB_CPL_H * 3, "the completion buffer held at most %u of %u headers: no pressure",
+              occ.first, TB_CPL_H);
+    char s[240];
+    std::snprintf(s, sizeof s, "%ld reads, %llu MRd, %llu completions, %llu MMIO chunks, buffer max %u/%u headers "
+                  "%u/%u data credits, %llu cycles", n, (unsigned long long)tb.rc.dev_reads(),
+                  (unsigned long long)tb.rc.cpls_sent(), (unsigned long long)tb.n_chunks, occ.first, TB_CPL_H,
+                  occ.second, TB_CPL_D, (unsigned long long)tb.cyc);
+    return chk.finish(seed, s);
+}
+
 // Throughput, no backpressure: DMA reads of `len` bytes (completion latency
 // 100..200 cycles, MPS 256, MRRS 512) or DMA writes of 4 KB; prints a BENCH
 // line with the user-side bytes per cycle after a warm-up.
@@ -1221,6 +1312,76 @@ int test_bw(VerilatedContext* ctx, uint64_t seed, bool write, unsigned len, cons
     return chk.finish(seed, name);
 }
 
+// DMA read bandwidth and latency under the completion-credit limit
+// (BENCH): reads of 4 KiB kept outstanding (up to the core's 32 requests),
+// completion latency 200..300 cycles (~1 us round trip at 250 MHz), the
+// completer splitting at every 64-byte RCB (worst case: the most headers)
+// or in MPS-sized (256-byte) pieces, the link's rate as the share of cycles
+// the root complex may deliver a beat (Gen2 x8 ~4 GB/s = 16 bytes/cycle of
+// the core's 32: 50%; Gen3 x16 faster than the core's 32 bytes/cycle:
+// 100%). The core is given the block's completion space (cpl_h, cpl_d);
+// 4095/65535 is "no limit" for comparison. Prints bytes/cycle and the mean
+// and 99th-percentile read latency (request accepted to last beat).
+int test_bw_cpl(VerilatedContext* ctx, uint64_t seed, const char* name, unsigned cpl_h, unsigned cpl_d,
+                unsigned gap_pct, bool split_rcb, tb::Checker& chk) {
+    KoloPcieRc::Config c = base_rc(seed);
+    c.cpl_latency_min = 200;
+    c.cpl_latency_max = 300;
+    c.cpl_gap_max = 0;
+    c.rx_gap_percent = gap_pct;
+    c.random_split = false;
+    c.rcb = split_rcb ? 64 : 256;  // a completion per 64 bytes, or per 256 (= MPS)
+    c.reorder = true;
+    c.cpl_space_h = cpl_h;
+    c.cpl_space_d = cpl_d;
+    Tb tb(ctx, seed, chk, c);
+    tb.cpl_h = cpl_h;
+    tb.cpl_d = cpl_d;
+    tb.set_sizes(1, 5);  // MPS 256 (completions of at most 256 bytes), MRRS 4096
+    unsigned next_id = 0;
+    uint64_t b0 = 0, bytes = 0, t0 = 0;
+    const uint64_t warm = 10000, window = 60000;
+    std::vector<uint64_t> lat;
+    tb.rd_gen = [&](RdReq& q) {
+        if (tb.cyc >= warm + window) return false;
+        q = RdReq{};
+        q.len = 4096;
+        q.addr = 0x70000000ull + (uint64_t)tb.rng.below(1u << 16) * 4096;
+        while (tb.rd_out.count(next_id & 0xFF)) next_id++;
+        q.id = next_id++ & 0xFF;
+        return true;
+    };
+    tb.rd_done_cb = [&](const RdReq& q, bool) {
+        bytes += q.len;
+        if (tb.cyc >= warm && tb.cyc < warm + window) lat.push_back(tb.cyc - q.t_acc);
+    };
+    tb.run(warm + window + 200000, [&]() {
+        if (tb.cyc == warm) {
+            t0 = tb.cyc;
+            b0 = bytes;
+        }
+        if (tb.cyc == warm + window) {
+            std::sort(lat.begin(), lat.end());
+            double mean = 0;
+            for (auto l : lat) mean += (double)l;
+            mean = lat.empty() ? 0 : mean / (double)lat.size();
+            uint64_t p99 = lat.empty() ? 0 : lat[lat.size() * 99 / 100];
+            double bpc = (double)(bytes - b0) / (double)(tb.cyc - t0);
+            std::printf("BENCH %s_rd_bw %.2f bytes/cycle\n", name, bpc);
+            std::printf("BENCH %s_rd_gbps %.2f GB/s\n", name, bpc * 0.25);  // at 250 MHz
+            std::printf("BENCH %s_rd_lat_mean %.0f cycles\n", name, mean);
+            std::printf("BENCH %s_rd_lat_p99 %llu cycles\n", name, (unsigned long long)p99);
+        }
+        return tb.cyc <= warm + window;
+    });
+    tb.final_checks();
+    auto occ = tb.rc.max_cpl_space();
+    char s[200];
+    std::snprintf(s, sizeof s, "%s: buffer %u/%u, max held %u headers %u data credits", name, cpl_h, cpl_d, occ.first,
+                  occ.second);
+    return chk.finish(seed, s);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -1247,12 +1408,20 @@ int main(int argc, char** argv) {
     else if (test == "dma-err") rc = test_dma_err(ctx, seed, n < 0 ? 2000 : n, chk);
     else if (test == "msi") rc = test_msi(ctx, seed, n < 0 ? 1000 : n, chk);
     else if (test == "mixed") rc = test_mixed(ctx, seed, n < 0 ? 2000 : n, chk);
+    else if (test == "cpl-space") rc = test_cpl_space(ctx, seed, n < 0 ? 600 : n, chk);
     else if (test == "bw-rd") rc = test_bw(ctx, seed, false, 4096, "pcie_ep_dma_rd_bw_4k", chk);
     else if (test == "bw-rd-small") rc = test_bw(ctx, seed, false, 64, "pcie_ep_dma_rd_bw_64", chk);
     else if (test == "bw-wr") rc = test_bw(ctx, seed, true, 4096, "pcie_ep_dma_wr_bw_4k", chk);
+    // completion-space benchmarks: Gen2 x8 (7-series-sized buffer, 50% of the core's rate),
+    // Gen3 x16 (UltraScale+ PG213 buffer, full rate); RCB-64 splits or 256-byte pieces; no limit
+    else if (test == "bw-cpl-gen2x8-rcb64") rc = test_bw_cpl(ctx, seed, "pcie_cpl_gen2x8_rcb64", 32, 512, 50, true, chk);
+    else if (test == "bw-cpl-gen2x8-mps256") rc = test_bw_cpl(ctx, seed, "pcie_cpl_gen2x8_mps256", 32, 512, 50, false, chk);
+    else if (test == "bw-cpl-gen3x16-rcb64") rc = test_bw_cpl(ctx, seed, "pcie_cpl_gen3x16_rcb64", 128, 2048, 0, true, chk);
+    else if (test == "bw-cpl-gen3x16-mps256") rc = test_bw_cpl(ctx, seed, "pcie_cpl_gen3x16_mps256", 128, 2048, 0, false, chk);
+    else if (test == "bw-cpl-nolimit") rc = test_bw_cpl(ctx, seed, "pcie_cpl_nolimit_rcb64", 4095, 65535, 0, true, chk);
     else {
-        std::fprintf(stderr, "usage: %s --test=mmio|ur|dma-rd|dma-rd-many|dma-wr|dma-err|msi|mixed|bw-rd|bw-rd-small|bw-wr [--seed=N] [--n=N] "
-                             "[--bug=chunk-strb|ur-status|rd-data|dma-data|dma-err|msi]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s --test=mmio|ur|dma-rd|dma-rd-many|dma-wr|dma-err|msi|mixed|cpl-space|bw-rd|bw-rd-small|bw-wr [--seed=N] [--n=N] "
+                             "[--bug=chunk-strb|ur-status|rd-data|rd-order|dma-data|dma-err|msi|cpl-space]\n", argv[0]);
         return 2;
     }
     delete ctx;

@@ -49,6 +49,12 @@ static const char *const kShim = "us";
 #ifndef TB_TAGS
 #define TB_TAGS 32
 #endif
+#ifndef TB_CPL_H
+#define TB_CPL_H 64   // the block's completion buffer (the shim's, or what the avst model reports)
+#endif
+#ifndef TB_CPL_D
+#define TB_CPL_D 992
+#endif
 
 using kolo::KoloPcieRc;
 using kolo::PcieBeat;
@@ -116,8 +122,38 @@ class RcDown {
             }
         }
     }
+    // The next TLP to hand to the device: the oldest, or, while non-posted
+    // requests are held back (np_ok false), the oldest that is not one (posted
+    // requests and completions pass held non-posted ones; nothing else passes).
+    bool take(bool np_ok, FlatTlp &out) {
+        for (size_t i = 0; i < q.size(); i++) {
+            if (!np_ok && is_np(q[i].tlp))
+                continue;
+            out = q[i];
+            q.erase(q.begin() + (long)i);
+            if (i)
+                n_np_passed++;
+            return true;
+        }
+        return false;
+    }
+    bool has(bool np_ok) const {
+        for (auto &f : q)
+            if (np_ok || !is_np(f.tlp))
+                return true;
+        return false;
+    }
+    // a non-posted request: not a completion, not a memory write, not a message
+    static bool is_np(const PcieTlp &t) {
+        if (t.fmt() >= 4 || t.is_cpl())
+            return false;
+        if (t.type() == kolo::kTypeMem && t.has_data())
+            return false;
+        return (t.type() & 0x18) != kolo::kTypeMsg;
+    }
     std::deque<FlatTlp> q;
     uint64_t n_tlps = 0;
+    uint64_t n_np_passed = 0;  // TLPs handed over before a held non-posted request
 
   private:
     FlatTlp cur;
@@ -140,7 +176,11 @@ struct VendorKnobs {
     unsigned tx_ready_pct = 100; // block's ready
     unsigned straddle_pct = 70;  // x7: start the next TLP at DW2 when possible
     unsigned msi_grant_pct = 100;
+    unsigned seq_delay_max = 0;  // us: cycles before a request's sequence number is reported
 };
+#ifndef TB_NP_SLACK
+#define TB_NP_SLACK 4  // non-posted requests the block may still send after rx_np_ok falls / rx_st_mask rises
+#endif
 
 #if defined(KOLO_SHIM_X7)
 // ---- the 7-series block's AXI4-Stream TLP interface, 128 bit ------------------------------
@@ -160,7 +200,10 @@ class Vendor {
         top->cfg_command = (uint16_t)((bm ? 4 : 0) | 0x2);
         top->cfg_dcommand = (uint16_t)((mrrs << 12) | (mps << 5) | 0x0010);
         top->cfg_interrupt_msienable = msi_en;
-        down.pull(rc, 3);
+        down.pull(rc, 6);
+        np_ok_ = top->rx_np_ok;  // registered in the shim
+        if (np_ok_)
+            np_left_ = TB_NP_SLACK;
         if (!have_beat_ && !rng_.chance(k.rx_gap_pct))
             build_beat();
         top->m_axis_rx_tvalid = have_beat_;
@@ -172,8 +215,8 @@ class Vendor {
     // after eval, before the clock edge
     void sample(Top *top, KoloPcieRc &rc) {
         rx_fire_ = top->m_axis_rx_tvalid && top->m_axis_rx_tready;
-        chk_.check(top->rx_np_ok && top->tx_cfg_gnt && !top->cfg_interrupt_assert,
-                   "rx_np_ok/tx_cfg_gnt/legacy irq");
+        chk_.check(top->rx_np_req && top->tx_cfg_gnt && !top->cfg_interrupt_assert,
+                   "rx_np_req/tx_cfg_gnt/legacy irq");
         bool tv = top->s_axis_tx_tvalid, tr = top->s_axis_tx_tready;
         uint32_t d[4];
         for (int i = 0; i < 4; i++)
@@ -234,7 +277,18 @@ class Vendor {
     unsigned held_keep_ = 0;
     bool irq_held_ = false;
     unsigned irq_di_ = 0;
+    bool np_ok_ = true;
+    unsigned np_left_ = TB_NP_SLACK;  // non-posted requests that may still go while !rx_np_ok
 
+    // the next TLP to start, as the block would pick it under rx_np_ok
+    bool next_tlp(FlatTlp &f) {
+        bool np = np_ok_ || np_left_ > 0;
+        if (!down.take(np, f))
+            return false;
+        if (!np_ok_ && RcDown::is_np(f.tlp))
+            np_left_--;
+        return true;
+    }
     void start_tlp(const FlatTlp &f) {
         dws_.assign(f.tlp.hdr, f.tlp.hdr + f.hdr_dws);
         for (uint32_t w : f.tlp.data)
@@ -255,7 +309,7 @@ class Vendor {
         return -1;
     }
     void build_beat() {
-        if (!in_tlp_ && down.q.empty())
+        if (!in_tlp_ && !down.has(np_ok_ || np_left_ > 0))
             return;
         for (auto &w : beat_)
             w = (uint32_t)rng_.next(); // unused lanes hold garbage
@@ -264,9 +318,9 @@ class Vendor {
             int e = fill(0);
             if (e >= 0) {
                 eof = 0x10 | ((unsigned)e << 2) | 3;
-                if (e <= 1 && !down.q.empty() && rng_.chance(k.straddle_pct)) {
-                    FlatTlp f = down.q.front();
-                    down.q.pop_front();
+                FlatTlp f;
+                if (e <= 1 && down.has(np_ok_ || np_left_ > 0) && rng_.chance(k.straddle_pct) &&
+                    next_tlp(f)) {
                     start_tlp(f);
                     sof = 0x10 | 0x8;
                     bar = f.bar_hit;
@@ -275,8 +329,8 @@ class Vendor {
                 }
             }
         } else {
-            FlatTlp f = down.q.front();
-            down.q.pop_front();
+            FlatTlp f;
+            next_tlp(f);
             start_tlp(f);
             unsigned lane =
                 rng_.chance(10) ? 2 : 0; // a TLP may also start at DW2 after an idle half
@@ -390,10 +444,10 @@ struct UsUp {
     uint32_t held_d[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     unsigned held_keep = 0;
     bool held_last = false;
-    uint8_t be = 0;
+    uint8_t be = 0, seq = 0;
     // returns true when a whole packet is in dws
     bool beat(tb::Checker &chk, const char *name, bool valid, bool ready, const uint32_t *d,
-              unsigned keep, bool last, uint8_t tuser_be) {
+              unsigned keep, bool last, uint8_t tuser_be, uint8_t tuser_seq = 0) {
         if (held) {
             bool same =
                 valid && last == held_last && keep == held_keep && std::memcmp(d, held_d, 32) == 0;
@@ -411,6 +465,7 @@ struct UsUp {
             dws.clear();
             in_pkt = true;
             be = tuser_be;
+            seq = tuser_seq;
         }
         if (!last)
             chk.check(keep == 0xFF, "%s tkeep 0x%02x before tlast", name, keep);
@@ -439,15 +494,32 @@ class Vendor {
         top->cfg_max_read_req = mrrs;
         top->cfg_function_status = (uint16_t)((bm ? 4 : 0) | 2);
         top->cfg_interrupt_msi_enable = msi_en ? 1 : 0;
-        down.pull(rc, 3);
-        while (!down.q.empty()) {
-            const PcieTlp &t = down.q.front().tlp;
+        down.pull(rc, 6);
+        // a non-posted request goes on CQ only with a credit (pcie_cq_np_req); posted
+        // requests and completions pass the ones held back
+        FlatTlp f;
+        while (down.take(np_credit_ > 0, f)) {
+            const PcieTlp &t = f.tlp;
+            if (RcDown::is_np(t))
+                np_credit_--;
             if (t.is_cpl())
                 rc_.pkts.push_back(rc_desc(t));
             else
-                cq_.pkts.push_back(cq_desc(down.q.front()));
+                cq_.pkts.push_back(cq_desc(f));
             (t.is_cpl() ? rc_ : cq_).bes.push_back((uint8_t)(t.hdr[1] & 0xFF));
-            down.q.pop_front();
+        }
+        // sequence numbers of RQ requests, in order, each when a completion can no
+        // longer pass the request (safe); reported then (--bug=seq-early: reported at once)
+        while (!safe_q_.empty() && safe_q_.front().due <= now_) {
+            if (safe_q_.front().posted)
+                posted_unconfirmed_--;
+            safe_q_.pop_front();
+        }
+        top->pcie_rq_seq_num_vld = 0;
+        if (!seq_q_.empty() && seq_q_.front().due <= now_) {
+            top->pcie_rq_seq_num = seq_q_.front().seq;
+            top->pcie_rq_seq_num_vld = 1;
+            seq_q_.pop_front();
         }
         cq_.build(rng_, k.rx_gap_pct);
         rc_.build(rng_, k.rx_gap_pct);
@@ -476,7 +548,8 @@ class Vendor {
         top->cfg_interrupt_msi_fail = 0;
     }
     void sample(Top *top, KoloPcieRc &rc) {
-        chk_.check(top->pcie_cq_np_req, "pcie_cq_np_req 0");
+        if (top->pcie_cq_np_req)
+            np_credit_ = std::min(np_credit_ + 1, 32u);  // the block's counter saturates at 32
         unsigned cqr = top->m_axis_cq_tready, rcr = top->m_axis_rc_tready;
         chk_.check((cqr == 0 || cqr == 0x3FFFFF) && (rcr == 0 || rcr == 0x3FFFFF),
                    "tready bits differ");
@@ -487,10 +560,22 @@ class Vendor {
             d[i] = top->s_axis_rq_tdata[i];
         uint32_t ru[2] = {(uint32_t)top->s_axis_rq_tuser, (uint32_t)(top->s_axis_rq_tuser >> 32)};
         if (top->s_axis_rq_tvalid)
-            chk_.check(get_bits(ru, 8, 52) == 0, "s_axis_rq_tuser above the BEs not 0");
+            chk_.check(get_bits(ru, 8, 16) == 0 && get_bits(ru, 28, 32) == 0,
+                       "s_axis_rq_tuser beside the BEs and the sequence number not 0");
         if (rq_.beat(chk_, "RQ", top->s_axis_rq_tvalid, top->s_axis_rq_tready & 1, d,
-                     top->s_axis_rq_tkeep, top->s_axis_rq_tlast, (uint8_t)ru[0]))
+                     top->s_axis_rq_tkeep, top->s_axis_rq_tlast, (uint8_t)ru[0],
+                     (uint8_t)get_bits(ru, 24, 4)))
             up_rq(rc);
+        // a completion must not start, nor an MSI go, while a posted request the
+        // block has not yet reported could still be passed (PG156)
+        if (top->s_axis_cc_tvalid && !cc_.in_pkt)
+            chk_.check(posted_unconfirmed_ == 0,
+                       "CC completion offered while %u posted RQ request(s) are not past the point "
+                       "where a completion cannot pass them",
+                       posted_unconfirmed_);
+        if (top->cfg_interrupt_msi_int)
+            chk_.check(posted_unconfirmed_ == 0, "MSI while %u posted RQ request(s) are not confirmed",
+                       posted_unconfirmed_);
         for (int i = 0; i < 8; i++)
             d[i] = top->s_axis_cc_tdata[i];
         if (top->s_axis_cc_tvalid)
@@ -517,9 +602,10 @@ class Vendor {
             rc_.have = false;
         if (sent_)
             msi_pending_ = false;
+        now_++;
     }
     bool idle() const {
-        return down.q.empty() && cq_.idle() && rc_.idle() && !rq_.in_pkt && !cc_.in_pkt;
+        return down.q.empty() && cq_.idle() && rc_.idle() && !rq_.in_pkt && !cc_.in_pkt && seq_q_.empty();
     }
 
   private:
@@ -528,6 +614,16 @@ class Vendor {
     UsDown cq_, rc_;
     UsUp rq_, cc_;
     bool cq_fire_ = false, rc_fire_ = false, sent_ = false, msi_pending_ = false;
+    unsigned np_credit_ = 0;         // the block's count of pcie_cq_np_req pulses not used
+    struct SeqRep {
+        uint8_t seq;
+        bool posted;
+        uint64_t due;
+    };
+    std::deque<SeqRep> seq_q_;        // RQ requests whose sequence number is still to report
+    std::deque<SeqRep> safe_q_;       // RQ requests a completion could still pass
+    unsigned posted_unconfirmed_ = 0; // posted ones among them
+    uint64_t now_ = 0;
 
     std::vector<uint32_t> cq_desc(const FlatTlp &f) {
         const PcieTlp &t = f.tlp;
@@ -623,6 +719,18 @@ class Vendor {
         } else {
             t.hdr[2] = (uint32_t)a;
         }
+        // the block reports every request's sequence number once a completion can no longer
+        // pass it (here: after a random delay, in order)
+        uint64_t due = now_ + 1 + rng_.below(k.seq_delay_max + 1);
+        if (!safe_q_.empty())
+            due = std::max(due, safe_q_.back().due);
+        safe_q_.push_back(SeqRep{rq_.seq, rt == 1, due});
+        uint64_t rep = bug("seq-early") ? now_ + 1 : due;
+        if (!seq_q_.empty())
+            rep = std::max(rep, seq_q_.back().due);
+        seq_q_.push_back(SeqRep{rq_.seq, rt == 1, rep});
+        if (rt == 1)
+            posted_unconfirmed_++;
         if (rt == 1) {
             t.data.assign(w.begin() + 4, w.end());
             chk_.check(t.data.size() == dwc, "RQ MWr with %zu payload DWs, dword count %u",
@@ -682,7 +790,12 @@ class Vendor {
         top->cfg_max_read_req = mrrs;
         top->cfg_bus_master = bm;
         top->cfg_msi_en = msi_en;
-        down.pull(rc, 3);
+        top->ko_cpl_spc_header = TB_CPL_H;  // the hard IP's completion space
+        top->ko_cpl_spc_data = TB_CPL_D;
+        down.pull(rc, 6);
+        np_ok_ = !top->rx_st_mask;  // registered in the shim
+        if (np_ok_)
+            np_left_ = TB_NP_SLACK;
         // a beat may go only where rx_st_ready was high kRxReadyLatency cycles ago
         bool may = (rx_ready_hist_ >> (kRxReadyLatency - 1)) & 1;
         send_ = false;
@@ -699,7 +812,6 @@ class Vendor {
     }
     void sample(Top *top, KoloPcieRc &rc) {
         rx_ready_now_ = top->rx_st_ready;
-        chk_.check(!top->rx_st_mask, "rx_st_mask set");
         bool may = (tx_ready_hist_ >> (kTxReadyLatency - 1)) & 1;
         if (top->tx_st_valid) {
             chk_.check(may, "tx_st_valid without tx_st_ready %u cycles before", kTxReadyLatency);
@@ -747,13 +859,16 @@ class Vendor {
     unsigned up_beats_ = 0, up_empty_ = 0;
     bool msi_held_ = false;
     unsigned msi_num_ = 0;
+    bool np_ok_ = true;
+    unsigned np_left_ = TB_NP_SLACK;  // non-posted requests that may still go while masked
 
     bool build_beat() {
         if (!in_tlp_) {
-            if (down.q.empty())
+            FlatTlp f;
+            if (!down.take(np_ok_ || np_left_ > 0, f))
                 return false;
-            FlatTlp f = down.q.front();
-            down.q.pop_front();
+            if (!np_ok_ && RcDown::is_np(f.tlp))
+                np_left_--;
             dws_.assign(f.tlp.hdr, f.tlp.hdr + f.hdr_dws);
             bool pad = qword_pad(f.tlp);
             if (bug("qword-pad") && f.tlp.has_data() && rng_.chance(5))
@@ -838,6 +953,7 @@ struct UserRead {
     uint32_t addr;
     unsigned len;
     int handle;
+    uint64_t chunks_before = 0;  // MMIO write chunks of host writes sent before it
 };
 struct HostCheck {
     bool known = false;
@@ -885,6 +1001,7 @@ class Tb {
     std::deque<UserRead> exp_user_reads;
     std::map<int, HostCheck> host_checks;
     uint64_t n_chunks = 0, n_user_reads = 0, n_host_done = 0, exp_ur = 0;
+    uint64_t n_exp_chunks = 0;  // chunks the host's writes so far must produce
     bool ur_active = false, ur_resp = false;
     UserRead ur_cur{};
     uint64_t ur_at = 0, ur_data = 0;
@@ -933,12 +1050,13 @@ class Tb {
                     c.data[i] = d[blk + i - off];
                 }
             exp_chunks.push_back(c);
+            n_exp_chunks++;
         }
     }
     void host_read(unsigned bar, uint32_t off, unsigned len, bool force4) {
         int h = rc.host_read(bar_base(bar) + off, len, force4);
         unsigned ulen = (len > 4 || ((off & 3) + len > 4)) ? 8 : 4;
-        exp_user_reads.push_back(UserRead{bar, off & ~(ulen - 1), ulen, h});
+        exp_user_reads.push_back(UserRead{bar, off & ~(ulen - 1), ulen, h, n_exp_chunks});
         host_checks[h] = HostCheck{};
     }
     void host_ur(const PcieTlp &t, bool np) {
@@ -1105,6 +1223,11 @@ class Tb {
         chk.check(r.bar == e.bar && r.addr == e.addr && r.len == e.len,
                   "MMIO read bar %u addr 0x%05x len %u, expected bar %u addr 0x%05x len %u", r.bar,
                   r.addr, r.len, e.bar, e.addr, e.len);
+        // PCIe B2a: a read does not pass a write that arrived before it
+        chk.check(n_chunks >= e.chunks_before,
+                  "MMIO read bar %u addr 0x%05x reached the user side after %llu write chunks, but "
+                  "%llu came before it (a read passed a write)",
+                  r.bar, r.addr, (unsigned long long)n_chunks, (unsigned long long)e.chunks_before);
         ur_cur = e;
         ur_active = true;
     }
@@ -1272,7 +1395,10 @@ int run_test(VerilatedContext *ctx, uint64_t seed, long n, bool fast, tb::Checke
     c.cpl_latency_min = fast ? 10 : 40;
     c.cpl_latency_max = fast ? 40 : 200;
     c.cpl_gap_max = fast ? 0 : 4;
+    c.cpl_space_h = TB_CPL_H;  // the block's completion buffer: overflowing it fails the test
+    c.cpl_space_d = TB_CPL_D;
     Tb tb(ctx, seed, chk, c);
+    tb.vendor.k.seq_delay_max = fast ? 2 : 24;
     tb.set_sizes(tb.rng.below(3), tb.rng.below(4));
     if (!fast) {
         tb.vendor.k.rx_gap_pct = 25;

@@ -33,6 +33,8 @@ module tb_pcie_shim_us_top #(
     output wire [59:0]  s_axis_rq_tuser,
     output wire         s_axis_rq_tlast,
     output wire [7:0]   s_axis_rq_tkeep,
+    input  wire [3:0]   pcie_rq_seq_num,
+    input  wire         pcie_rq_seq_num_vld,
     input  wire [2:0]   cfg_max_payload,
     input  wire [2:0]   cfg_max_read_req,
     input  wire [15:0]  cfg_function_status,
@@ -91,6 +93,12 @@ module tb_pcie_shim_us_top #(
   wire [15:0]  c_req_id, c_msi_data;
   wire [2:0]   c_mps, c_mrrs;
   wire         c_bm, c_msi_en;
+  wire         rc_valid, rc_ready, rc_sop, rc_eop, np_credit;
+  wire [127:0] rc_hdr;
+  wire [255:0] rc_data;
+  wire [7:0]   rc_dw_en;
+  wire [11:0]  c_cpl_hdr;
+  wire [15:0]  c_cpl_data;
   kolo_pcie_shim_us u_shim (
       .clk(clk), .rst(rst),
       .m_axis_cq_tvalid(m_axis_cq_tvalid), .m_axis_cq_tready(m_axis_cq_tready), .m_axis_cq_tdata(m_axis_cq_tdata),
@@ -102,22 +110,29 @@ module tb_pcie_shim_us_top #(
       .s_axis_cc_tuser(s_axis_cc_tuser), .s_axis_cc_tlast(s_axis_cc_tlast), .s_axis_cc_tkeep(s_axis_cc_tkeep),
       .s_axis_rq_tvalid(s_axis_rq_tvalid), .s_axis_rq_tready(s_axis_rq_tready), .s_axis_rq_tdata(s_axis_rq_tdata),
       .s_axis_rq_tuser(s_axis_rq_tuser), .s_axis_rq_tlast(s_axis_rq_tlast), .s_axis_rq_tkeep(s_axis_rq_tkeep),
+      .pcie_rq_seq_num(pcie_rq_seq_num), .pcie_rq_seq_num_vld(pcie_rq_seq_num_vld),
       .cfg_max_payload(cfg_max_payload), .cfg_max_read_req(cfg_max_read_req),
       .cfg_function_status(cfg_function_status), .cfg_interrupt_msi_enable(cfg_interrupt_msi_enable),
       .cfg_interrupt_msi_int(cfg_interrupt_msi_int), .cfg_interrupt_msi_sent(cfg_interrupt_msi_sent),
       .cfg_interrupt_msi_fail(cfg_interrupt_msi_fail),
       .ep_rx_tlp_valid(rx_valid), .ep_rx_tlp_ready(rx_ready), .ep_rx_tlp_hdr(rx_hdr),
       .ep_rx_tlp_data(rx_data), .ep_rx_tlp_sop(rx_sop), .ep_rx_tlp_eop(rx_eop), .ep_rx_tlp_dw_en(rx_dw_en),
+      .ep_rx_cpl_valid(rc_valid), .ep_rx_cpl_ready(rc_ready), .ep_rx_cpl_hdr(rc_hdr),
+      .ep_rx_cpl_data(rc_data), .ep_rx_cpl_sop(rc_sop), .ep_rx_cpl_eop(rc_eop), .ep_rx_cpl_dw_en(rc_dw_en),
+      .ep_np_credit(np_credit),
       .ep_tx_tlp_valid(tx_valid), .ep_tx_tlp_ready(tx_ready), .ep_tx_tlp_hdr(tx_hdr),
       .ep_tx_tlp_data(tx_data), .ep_tx_tlp_sop(tx_sop), .ep_tx_tlp_eop(tx_eop), .ep_tx_tlp_dw_en(tx_dw_en),
       .ep_cfg_bar0(c_bar0), .ep_cfg_bar2(c_bar2), .ep_cfg_req_id(c_req_id), .ep_cfg_max_payload(c_mps),
       .ep_cfg_max_read_req(c_mrrs), .ep_cfg_bus_master(c_bm), .ep_cfg_msi_addr(c_msi_addr),
-      .ep_cfg_msi_data(c_msi_data), .ep_cfg_msi_en(c_msi_en)
+      .ep_cfg_msi_data(c_msi_data), .ep_cfg_msi_en(c_msi_en),
+      .ep_cfg_cpl_hdr(c_cpl_hdr), .ep_cfg_cpl_data(c_cpl_data)
   );
   kolo_pcie_ep #(.CPL_TIMEOUT(CPL_TIMEOUT), .TAGS(TAGS)) u_ep (
       .clk(clk), .rst(rst),
       .rx_tlp_valid(rx_valid), .rx_tlp_ready(rx_ready), .rx_tlp_hdr(rx_hdr), .rx_tlp_data(rx_data),
       .rx_tlp_sop(rx_sop), .rx_tlp_eop(rx_eop), .rx_tlp_dw_en(rx_dw_en),
+      .rx_cpl_valid(rc_valid), .rx_cpl_ready(rc_ready), .rx_cpl_hdr(rc_hdr), .rx_cpl_data(rc_data),
+      .rx_cpl_sop(rc_sop), .rx_cpl_eop(rc_eop), .rx_cpl_dw_en(rc_dw_en), .np_credit(np_credit),
       .tx_tlp_valid(tx_valid), .tx_tlp_ready(tx_ready), .tx_tlp_hdr(tx_hdr), .tx_tlp_data(tx_data),
       .tx_tlp_sop(tx_sop), .tx_tlp_eop(tx_eop), .tx_tlp_dw_en(tx_dw_en),
       .mmio_wr_valid(mmio_wr_valid), .mmio_wr_ready(mmio_wr_ready), .mmio_wr_bar(mmio_wr_bar),
@@ -135,7 +150,7 @@ module tb_pcie_shim_us_top #(
       .msi_valid(msi_valid), .msi_ready(msi_ready), .msi_vector(msi_vector),
       .cfg_bar0(c_bar0), .cfg_bar2(c_bar2), .cfg_req_id(c_req_id), .cfg_max_payload(c_mps),
       .cfg_max_read_req(c_mrrs), .cfg_bus_master(c_bm), .cfg_msi_addr(c_msi_addr),
-      .cfg_msi_data(c_msi_data), .cfg_msi_en(c_msi_en),
+      .cfg_msi_data(c_msi_data), .cfg_msi_en(c_msi_en), .cfg_cpl_hdr(c_cpl_hdr), .cfg_cpl_data(c_cpl_data),
       .stat_ur(stat_ur), .stat_ca(stat_ca), .stat_cpl_timeout(stat_cpl_timeout),
       .stat_cpl_err(stat_cpl_err), .stat_bad_tlp(stat_bad_tlp), .stat_tags_used(stat_tags_used)
   );

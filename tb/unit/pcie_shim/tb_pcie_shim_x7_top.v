@@ -81,7 +81,9 @@ module tb_pcie_shim_x7_top #(
   wire [63:0]  c_bar0, c_bar2, c_msi_addr;
   wire [15:0]  c_req_id, c_msi_data;
   wire [2:0]   c_mps, c_mrrs;
-  wire         c_bm, c_msi_en;
+  wire         c_bm, c_msi_en, np_credit, rc_ready_unused;
+  wire [11:0]  c_cpl_hdr;
+  wire [15:0]  c_cpl_data;
   kolo_pcie_shim_x7 u_shim (
       .clk(clk), .rst(rst),
       .m_axis_rx_tvalid(m_axis_rx_tvalid), .m_axis_rx_tready(m_axis_rx_tready),
@@ -99,14 +101,19 @@ module tb_pcie_shim_x7_top #(
       .ep_rx_tlp_data(rx_data), .ep_rx_tlp_sop(rx_sop), .ep_rx_tlp_eop(rx_eop), .ep_rx_tlp_dw_en(rx_dw_en),
       .ep_tx_tlp_valid(tx_valid), .ep_tx_tlp_ready(tx_ready), .ep_tx_tlp_hdr(tx_hdr),
       .ep_tx_tlp_data(tx_data), .ep_tx_tlp_sop(tx_sop), .ep_tx_tlp_eop(tx_eop), .ep_tx_tlp_dw_en(tx_dw_en),
+      .ep_np_credit(np_credit),
       .ep_cfg_bar0(c_bar0), .ep_cfg_bar2(c_bar2), .ep_cfg_req_id(c_req_id), .ep_cfg_max_payload(c_mps),
       .ep_cfg_max_read_req(c_mrrs), .ep_cfg_bus_master(c_bm), .ep_cfg_msi_addr(c_msi_addr),
-      .ep_cfg_msi_data(c_msi_data), .ep_cfg_msi_en(c_msi_en)
+      .ep_cfg_msi_data(c_msi_data), .ep_cfg_msi_en(c_msi_en),
+      .ep_cfg_cpl_hdr(c_cpl_hdr), .ep_cfg_cpl_data(c_cpl_data)
   );
   kolo_pcie_ep #(.CPL_TIMEOUT(CPL_TIMEOUT), .TAGS(TAGS)) u_ep (
       .clk(clk), .rst(rst),
       .rx_tlp_valid(rx_valid), .rx_tlp_ready(rx_ready), .rx_tlp_hdr(rx_hdr), .rx_tlp_data(rx_data),
       .rx_tlp_sop(rx_sop), .rx_tlp_eop(rx_eop), .rx_tlp_dw_en(rx_dw_en),
+      // one receive stream: no separate completion input
+      .rx_cpl_valid(1'b0), .rx_cpl_ready(rc_ready_unused), .rx_cpl_hdr(128'd0), .rx_cpl_data(256'd0), .rx_cpl_sop(1'b0),
+      .rx_cpl_eop(1'b0), .rx_cpl_dw_en(8'd0), .np_credit(np_credit),
       .tx_tlp_valid(tx_valid), .tx_tlp_ready(tx_ready), .tx_tlp_hdr(tx_hdr), .tx_tlp_data(tx_data),
       .tx_tlp_sop(tx_sop), .tx_tlp_eop(tx_eop), .tx_tlp_dw_en(tx_dw_en),
       .mmio_wr_valid(mmio_wr_valid), .mmio_wr_ready(mmio_wr_ready), .mmio_wr_bar(mmio_wr_bar),
@@ -124,7 +131,7 @@ module tb_pcie_shim_x7_top #(
       .msi_valid(msi_valid), .msi_ready(msi_ready), .msi_vector(msi_vector),
       .cfg_bar0(c_bar0), .cfg_bar2(c_bar2), .cfg_req_id(c_req_id), .cfg_max_payload(c_mps),
       .cfg_max_read_req(c_mrrs), .cfg_bus_master(c_bm), .cfg_msi_addr(c_msi_addr),
-      .cfg_msi_data(c_msi_data), .cfg_msi_en(c_msi_en),
+      .cfg_msi_data(c_msi_data), .cfg_msi_en(c_msi_en), .cfg_cpl_hdr(c_cpl_hdr), .cfg_cpl_data(c_cpl_data),
       .stat_ur(stat_ur), .stat_ca(stat_ca), .stat_cpl_timeout(stat_cpl_timeout),
       .stat_cpl_err(stat_cpl_err), .stat_bad_tlp(stat_bad_tlp), .stat_tags_used(stat_tags_used)
   );

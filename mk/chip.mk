@@ -1,0 +1,47 @@
+# mk/chip.mk - the chip top (rtl/chip/kolo_chip.v): two chips joined lane to
+# lane in Verilator (tb/chip/tb_chip.cpp over tb/sim/kolo_sim_chips.v), its
+# resource estimate, and the reset cells' tests.
+#
+#   make test-chip-2x1x1        two chips, every clock its own, 32-bit gearboxes, PCIe and
+#                               service-processor clocks crossed (SEED=<n> replays a seed)
+#   make test-chip-2x1x1-w64    the same with 64-bit gearboxes, PCIe and processor on the core clock
+#   make bench-chip_luts_xc7 bench-chip_ffs_xc7 bench-chip_bram_xc7
+#                               Yosys synth_xilinx of kolo_chip at default parameters (6 ports x 1 lane)
+
+CHIP_BUILD := $(BUILD)/chip
+CHIP_RTL := $(wildcard rtl/chip/*.v rtl/common/*.v rtl/link/*.v rtl/ni/*.v rtl/node/*.v rtl/svc/*.v \
+    rtl/router/*.v rtl/cpu/*.v rtl/include/*.vh) tb/sim/kolo_sim_chips.v tb/sim/kolo_sim_chip.v \
+    tb/sim/kolo_sim_chip_cfg.vh
+CHIP_TB := tb/chip/tb_chip.cpp tb/chip/kolo_chip_sim.h tb/common/kolo_chip_lanes.h tb/common/kolo_lane_model.h \
+    tb/common/kolo_pcie_rc.h tb/common/kolo_tb_bits.h sw/include/kolo_svc_regs.h
+CHIP_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
+CHIP_VDIRS := -I$(TOP)/rtl/include -I$(TOP)/tb/sim $(addprefix -y $(TOP)/rtl/,chip common link ni node svc router cpu) \
+    -y $(TOP)/tb/sim
+
+# $(call chip_tb,<name>,<gearbox width>,<PCIE_ASYNC>,<SP_ASYNC>,<train budget>)
+define chip_tb
+$(CHIP_BUILD)/$(1)/obj/tb_chip: $$(CHIP_RTL) $$(CHIP_TB) mk/chip.mk | $$(DEPS_STAMP)
+	@mkdir -p $(CHIP_BUILD)/$(1)
+	@echo "verilator tb_chip $(1) (log: $(CHIP_BUILD)/$(1)/build.log)"
+	@verilator --cc --exe --build -O3 -Wall -Wno-fatal -j 2 --x-assign fast --x-initial fast \
+	    --top-module kolo_sim_chips $$(CHIP_VDIRS) $$(CHIP_OBJCACHE) \
+	    +define+KOLO_SIM_DIM_X=2 +define+KOLO_SIM_DIM_Y=1 +define+KOLO_SIM_DIM_Z=1 \
+	    +define+KOLO_CHIP_GT_DATA_W=$(2) +define+KOLO_CHIP_PCIE_ASYNC=$(3) +define+KOLO_CHIP_SP_ASYNC=$(4) \
+	    +define+KOLO_CHIP_SP_INTERNAL=0 +define+KOLO_CHIP_TRAIN_BUDGET=$(5) \
+	    -CFLAGS "-O1 -std=c++17 -Wall -I$$(TOP)/tb/chip -I$$(TOP)/tb/common -I$$(TOP)/sw/include \
+	             -DKOLO_TB_GT_W=$(2) -DKOLO_TB_PCIE_ASYNC=$(3) -DKOLO_TB_SP_ASYNC=$(4) -DKOLO_TB_TRAIN_BUDGET=$(5)" \
+	    --Mdir $(CHIP_BUILD)/$(1)/obj -o tb_chip \
+	    $$(TOP)/tb/sim/kolo_sim_chips.v $$(TOP)/tb/chip/tb_chip.cpp \
+	    > $(CHIP_BUILD)/$(1)/build.log 2>&1 || { tail -n 40 $(CHIP_BUILD)/$(1)/build.log; exit 1; }
+
+.PHONY: test-chip-$(1)
+test-chip-$(1): $(CHIP_BUILD)/$(1)/obj/tb_chip | $$(DEPS_STAMP)
+	$$< $$(if $$(SEED),--seed=$$(SEED))
+TESTS += chip-$(1)
+endef
+$(eval $(call chip_tb,2x1x1,32,1,1,8000))
+$(eval $(call chip_tb,2x1x1-w64,64,0,0,8000))
+
+# one end of the chain: the whole chip in Yosys (default parameters: 6 ports x 1 lane,
+# the service processor inside)
+$(eval $(call synth_unit,chip))
