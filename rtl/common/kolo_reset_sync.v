@@ -38,6 +38,9 @@ module kolo_reset_sync #(
   assign rst_out = chain[STAGES-1];
 
 `ifdef FORMAL
+`ifdef YOSYS
+  // Multi-clock properties on $global_clock (Yosys clk2fflogic); Verilator and
+  // Icarus, which also compile `FORMAL (VL_CHECKS), have no $global_clock.
   // Run with clk2fflogic (the clock and rst_in are free inputs sampled at
   // every global formal step; a flop takes its new value in the step that
   // sees the rising edge, from the inputs of the step before, so an edge in
@@ -77,6 +80,7 @@ module kolo_reset_sync #(
     end
     cover(f_seen_q && f_out_q && !rst_out);
   end
+`endif
 `endif
 endmodule
 `default_nettype wire
