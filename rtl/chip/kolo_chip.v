@@ -183,8 +183,10 @@ module kolo_chip #(
   localparam integer RCW = $clog2(RESET_CYCLES + 1);
   localparam integer RESET_I = RESET_CYCLES;
   localparam [RCW-1:0] RESET_N = RESET_I[RCW-1:0];
-  reg [RCW-1:0] rst_cnt;
-  reg rst_core;
+  // power-up values: in reset from configuration (and from time 0 in simulation,
+  // where the chip's assertions are checked whenever rst_core is low)
+  reg [RCW-1:0] rst_cnt = {RCW{1'b0}};
+  reg rst_core = 1'b1;
   always @(posedge clk) begin
     if (rst_sync) begin
       rst_cnt <= {RCW{1'b0}};

@@ -30,7 +30,9 @@ module kolo_reset_sync #(
     end
   endgenerate
 
-  (* ASYNC_REG = "TRUE" *) reg [STAGES-1:0] chain;
+  // Power-up value: in reset (FPGA configuration sets it; a simulation sees
+  // the domain in reset from time 0, before rst_in has had an edge).
+  (* ASYNC_REG = "TRUE" *) reg [STAGES-1:0] chain = {STAGES{1'b1}};
   always @(posedge clk or posedge rst_in) begin
     if (rst_in) chain <= {STAGES{1'b1}};
     else chain <= {chain[STAGES-2:0], 1'b0};

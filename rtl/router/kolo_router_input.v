@@ -375,9 +375,9 @@ module kolo_router_input #(
 
 `ifdef FORMAL
       // credits never exceed buffer space: the upstream holds DEPTH credits,
-      // so the buffer (F0, F1 and the RAM region) never holds more
+      // so the buffer (F0, F1 and the RAM region) never holds more (a write
+      // into a full buffer: the `KOLO_ASSERT guard below, also a proof obligation)
       always @(posedge clk) if (!rst) assert (occ <= {1'b0, DEPTH_C});
-      always @(posedge clk) if (!rst && wr) assert (occ < {1'b0, DEPTH_C});
       // F1 only behind F0; a word lands only where there is room
       always @(posedge clk) if (!rst) assert (!fv1 || fv0);
       always @(posedge clk) if (!rst && new_valid) assert (!fv1 || pop[v]);
