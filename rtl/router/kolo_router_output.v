@@ -176,6 +176,7 @@ module kolo_router_output #(
         always @(posedge clk) if (!rst) `KOLO_ASSERT(!(cr && owned == {SW{1'b0}} && !take));
 `endif
 `ifdef FORMAL
+        /* verilator lint_off WIDTH */  // formal-only arithmetic
         // the slots and the flit credits agree: the flits still owed are the
         // owning packets' sizes less the credits already back for the oldest,
         // less the flits of the newest packet not sent yet while it is open
@@ -189,8 +190,8 @@ module kolo_router_output #(
         integer k2;
         always @(*) begin
           f_owed = 9'd0;
-          for (k2 = 0; k2 < ESC_SLOTS; k2 = k2 + 1) if (k2 < owned) f_owed = f_owed + size_q[k2*6+:6];
-          if (f_open) f_owed = f_owed - size_q[(owned-1)*6+:6] + sent;
+          for (k2 = 0; k2 < ESC_SLOTS; k2 = k2 + 1) if (k2 < owned) f_owed = f_owed + {3'd0, size_q[k2*6+:6]};
+          if (f_open) f_owed = f_owed - {3'd0, size_q[(owned - S1)*6+:6]} + {3'd0, sent};
         end
         always @(posedge clk)
           if (!rst) begin
@@ -201,6 +202,7 @@ module kolo_router_output #(
           end
         // no packet takes a slot that is not free
         always @(posedge clk) if (!rst && take) assert (slots != 0);
+        /* verilator lint_on WIDTH */
 `endif
       end
     end else begin : g_no_slots

@@ -153,6 +153,7 @@ module kolo_router_switch (
   endgenerate
 
 `ifdef FORMAL
+  /* verilator lint_off WIDTH */  // formal-only arithmetic
   // the held outputs and the held inputs agree: an output is held by exactly
   // one input, which is held, and no input holds two outputs
   integer f_o, f_p, f_n;
@@ -166,13 +167,14 @@ module kolo_router_switch (
     end
     for (f_p = 0; f_p < 7; f_p = f_p + 1) begin
       f_n = 0;
-      for (f_o = 0; f_o < 7; f_o = f_o + 1) f_n = f_n + conn[f_o*7+f_p];
+      for (f_o = 0; f_o < 7; f_o = f_o + 1) f_n = f_n + {31'd0, conn[f_o*7+f_p]};
       if (f_n != (stream[f_p] ? 1 : 0)) f_ok = 1'b0;
     end
   end
   always @(posedge clk) if (!rst) assert (f_ok);
   // a request never reaches a busy port's grant, nor an input that is held
   always @(posedge clk) if (!rst) assert ((grant_in & stream) == 7'd0);
+  /* verilator lint_on WIDTH */
 `endif
 endmodule
 `default_nettype wire
