@@ -23,7 +23,7 @@ define chip_tb
 $(CHIP_BUILD)/$(1)/obj/tb_chip: $$(CHIP_RTL) $$(CHIP_TB) mk/chip.mk | $$(DEPS_STAMP)
 	@mkdir -p $(CHIP_BUILD)/$(1)
 	@echo "verilator tb_chip $(1) (log: $(CHIP_BUILD)/$(1)/build.log)"
-	@verilator --cc --exe --build -O3 -Wall -Wno-fatal -j 2 --x-assign fast --x-initial fast \
+	@verilator $$(VL_CHECKS) --cc --exe --build -O3 -Wall -Wno-fatal -j 2 --x-assign fast --x-initial fast \
 	    --top-module kolo_sim_chips $$(CHIP_VDIRS) $$(CHIP_OBJCACHE) \
 	    +define+KOLO_SIM_DIM_X=2 +define+KOLO_SIM_DIM_Y=1 +define+KOLO_SIM_DIM_Z=1 \
 	    +define+KOLO_CHIP_GT_DATA_W=$(2) +define+KOLO_CHIP_PCIE_ASYNC=$(3) +define+KOLO_CHIP_SP_ASYNC=$(4) \

@@ -9,14 +9,15 @@ fail=0
 # "<-G settings>|<expected error module suffix or 'ok'>"
 cases=(
     "|ok"
-    "-GOUT_CREDITS=68 -GEJECT_CREDITS=34|ok"
-    "-GBUBBLE=0 -GOUT_CREDITS=34 -GEJECT_CREDITS=34|ok"
-    "-GOUT_CREDITS=40|bubble_rule_needs_OUT_CREDITS_of_at_least_68"
-    "-GBUBBLE=0 -GOUT_CREDITS=33|credits_below_one_maximum_packet_34"
-    "-GEJECT_CREDITS=20|credits_below_one_maximum_packet_34"
-    "-GVC_DEPTH=300|buffers_and_credits_at_most_255"
-    "-GVC_DEPTH=20 -GOUT_CREDITS=80|whole_packet_local_port_needs_VC_DEPTH_of_at_least_34"
-    "-GVC_DEPTH=20 -GOUT_CREDITS=80 -GLOCAL_WHOLE_PKT=0|ok"
+    "-GESC_SLOTS=2 -GADAPT_DEPTH=35 -GEJECT_CREDITS=35 -GLOCAL_DEPTH=34|ok"
+    "-GBUBBLE=0 -GESC_SLOTS=1 -GADAPT_DEPTH=35 -GEJECT_CREDITS=35|ok"
+    "-GESC_SLOTS=1|ESC_SLOTS_2_to_7_with_BUBBLE_1_to_7_without"
+    "-GESC_SLOTS=8|ESC_SLOTS_2_to_7_with_BUBBLE_1_to_7_without"
+    "-GADAPT_DEPTH=34|ADAPT_DEPTH_and_EJECT_CREDITS_at_least_35"
+    "-GBUBBLE=0 -GESC_SLOTS=1 -GEJECT_CREDITS=34|ADAPT_DEPTH_and_EJECT_CREDITS_at_least_35"
+    "-GADAPT_DEPTH=300|buffers_and_credits_at_most_255"
+    "-GLOCAL_DEPTH=20|whole_packet_local_port_needs_LOCAL_DEPTH_of_at_least_34"
+    "-GLOCAL_DEPTH=20 -GLOCAL_WHOLE_PKT=0|ok"
 )
 for c in "${cases[@]}"; do
     g=${c%%|*} want=${c#*|}

@@ -42,9 +42,15 @@ POINTS=(
   "kolo_link_ideal|LATENCY=0"
   "kolo_link_ideal|LATENCY=3"
   "kolo_router|"
-  "kolo_router|VC_DEPTH=36 EJECT_CREDITS=255 BUBBLE=0 LOCAL_WHOLE_PKT=0"
+  "kolo_router|BUBBLE=0 ESC_SLOTS=1 ADAPT_DEPTH=35 LOCAL_DEPTH=2 EJECT_CREDITS=255 LOCAL_WHOLE_PKT=0 OUT_REG=0"  # smallest buffers, no output registers
+  "kolo_router|ESC_SLOTS=7 ADAPT_DEPTH=255 LOCAL_DEPTH=255"  # largest buffers
   "kolo_router_input|"
-  "kolo_router_input|VC_DEPTH=255 WHOLE_PKT=1"
+  "kolo_router_input|PORT=6 LOCAL_DEPTH=255 WHOLE_PKT=1 VC_AW=8"
+  "kolo_router_output|"
+  "kolo_router_output|PORT=6 OUT_REG=0"
+  "kolo_router_output|ESC_SLOTS=1 BUBBLE=0 ADAPT_DEPTH=35 EJECT_CREDITS=35"
+  "kolo_router_vc_select|"
+  "kolo_router_vc_select|PORT=6 BUBBLE=0"
   "kolo_chip|"
   "kolo_chip|SP_INTERNAL=0 SP_ASYNC=1 PCIE_ASYNC=0 LANES=2 GT_DATA_W=64 PORT_EN=15"  # external processor, crossed
   "kolo_chip_port|"

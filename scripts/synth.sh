@@ -97,7 +97,13 @@ cells)
            select -assert-none t:LDCE t:LDPE t:\$dlatch t:\$_DLATCH*" >/dev/null 2>&1; then
       echo "FAIL synth $m (log: $log)"; grep -E 'ERROR|Warning' "$log" | head -5; return 1
     fi
-    if grep -v 'ABC: Warning: The network is combinational' "$log" | grep -q Warning; then
+    # "Resizing cell port ...ADDRARDADDR/ADDRBWRADDR from 17 bits to 16 bits":
+    # Yosys 0.23's memory_libmap connects a 17-bit address to RAMB36E1's
+    # 16-bit ports when it maps a 512 x 72 simple dual-port RAM (kolo_ram_sdp);
+    # the dropped bit is above the RAM's address (bits 14:6 at 72 bits wide).
+    if grep -v 'ABC: Warning: The network is combinational' "$log" \
+        | grep -Ev 'Resizing cell port [^ ]*\.ADDR(ARDADDR|BWRADDR) from 17 bits to 16 bits' \
+        | grep -Ev '^Warnings: [0-9]+ unique messages' | grep -q Warning; then
       echo "FAIL synth $m: warnings (log: $log)"; grep Warning "$log" | head -5; return 1
     fi
     echo "PASS synth $m"

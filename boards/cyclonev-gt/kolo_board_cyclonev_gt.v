@@ -152,7 +152,13 @@ module kolo_board_cyclonev_gt #(
       .ep_tx_tlp_dw_en(tx_tlp_dw_en),
       .ep_cfg_bar0(cfg_bar0), .ep_cfg_bar2(cfg_bar2), .ep_cfg_req_id(cfg_req_id),
       .ep_cfg_max_payload(cfg_mps), .ep_cfg_max_read_req(cfg_mrrs), .ep_cfg_bus_master(cfg_bus_master),
-      .ep_cfg_msi_addr(cfg_msi_addr), .ep_cfg_msi_data(cfg_msi_data), .ep_cfg_msi_en(cfg_msi_en)
+      .ep_cfg_msi_addr(cfg_msi_addr), .ep_cfg_msi_data(cfg_msi_data), .ep_cfg_msi_en(cfg_msi_en),
+      // the hard IP's completion space goes only to ep_cfg_cpl_* (kolo_chip sizes its
+      // own completion buffer and does not take them)
+      .ko_cpl_spc_header(8'd0), .ko_cpl_spc_data(12'd0),
+      // kolo_chip does not export the endpoint core's non-posted credit: the
+      // block may always hand over requests; nor takes the completion credits
+      .ep_np_credit(1'b1), .ep_cfg_cpl_hdr(), .ep_cfg_cpl_data()
   );
 
   // ---- transceivers and soft gearboxes ---------------------------------------------------------

@@ -137,7 +137,10 @@ module kolo_board_kc705 #(
       .ep_tx_tlp_dw_en(tx_tlp_dw_en),
       .ep_cfg_bar0(cfg_bar0), .ep_cfg_bar2(cfg_bar2), .ep_cfg_req_id(cfg_req_id),
       .ep_cfg_max_payload(cfg_mps), .ep_cfg_max_read_req(cfg_mrrs), .ep_cfg_bus_master(cfg_bus_master),
-      .ep_cfg_msi_addr(cfg_msi_addr), .ep_cfg_msi_data(cfg_msi_data), .ep_cfg_msi_en(cfg_msi_en)
+      .ep_cfg_msi_addr(cfg_msi_addr), .ep_cfg_msi_data(cfg_msi_data), .ep_cfg_msi_en(cfg_msi_en),
+      // kolo_chip does not export the endpoint core's non-posted credit: the
+      // block may always hand over requests; nor takes the completion credits
+      .ep_np_credit(1'b1), .ep_cfg_cpl_hdr(), .ep_cfg_cpl_data()
   );
 
   // ---- transceivers ---------------------------------------------------------------------------

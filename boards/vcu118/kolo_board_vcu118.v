@@ -147,7 +147,18 @@ module kolo_board_vcu118 #(
       .ep_tx_tlp_dw_en(tx_tlp_dw_en),
       .ep_cfg_bar0(cfg_bar0), .ep_cfg_bar2(cfg_bar2), .ep_cfg_req_id(cfg_req_id),
       .ep_cfg_max_payload(cfg_mps), .ep_cfg_max_read_req(cfg_mrrs), .ep_cfg_bus_master(cfg_bus_master),
-      .ep_cfg_msi_addr(cfg_msi_addr), .ep_cfg_msi_data(cfg_msi_data), .ep_cfg_msi_en(cfg_msi_en)
+      .ep_cfg_msi_addr(cfg_msi_addr), .ep_cfg_msi_data(cfg_msi_data), .ep_cfg_msi_en(cfg_msi_en),
+      // kolo_chip does not export the endpoint core's non-posted credit: the
+      // block may always hand over requests; nor takes the completion credits
+      .ep_np_credit(1'b1), .ep_cfg_cpl_hdr(), .ep_cfg_cpl_data(),
+      // OPEN (2026-11-26): the shim now gives the requester completions a stream of
+      // their own and counts posted requests by pcie_rq_seq_num; kolo_chip takes no
+      // separate completion stream and the IP stub has no seq_num ports yet. Tied
+      // off so the top elaborates: DMA reads get no completion and posted
+      // writes stop after 63 on this board until both are wired (docs/boards.md).
+      .pcie_rq_seq_num(4'd0), .pcie_rq_seq_num_vld(1'b0),
+      .ep_rx_cpl_valid(), .ep_rx_cpl_ready(1'b1), .ep_rx_cpl_hdr(), .ep_rx_cpl_data(),
+      .ep_rx_cpl_sop(), .ep_rx_cpl_eop(), .ep_rx_cpl_dw_en()
   );
 
   // ---- transceivers ---------------------------------------------------------------------------

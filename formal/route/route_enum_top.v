@@ -21,7 +21,10 @@ module route_enum_top (
   kolo_route_compute u_rc (
       .cfg_node_id(cfg_node_id), .cfg_dim_m1(cfg_dim_m1), .cfg_port_en(cfg_port_en),
       .flit(flit), .det_port(det_port), .adaptive_mask(adaptive_mask), .err_dst(err_dst),
-      .err_len(err_len), .err_vc(err_vc), .err_route(err_route)
+      .err_len(err_len), .err_vc(err_vc), .err_route(err_route),
+      /* verilator lint_off PINCONNECTEMPTY */
+      .productive()  // the hop-count use of each port: not part of proof 1 (yet)
+      /* verilator lint_on PINCONNECTEMPTY */
   );
   assign spec_det = spec_det_port(flit[58:36]);
   assign spec_mask = spec_adaptive_mask(flit[58:36]);

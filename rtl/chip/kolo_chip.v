@@ -38,7 +38,9 @@ module kolo_chip #(
     parameter PORT_EN            = 63,         // network ports built: bit p for X+ X- Y+ Y- Z+ Z- (63: all)
     parameter LANES              = 1,          // lanes per port, 1..4
     parameter E2E_NODES          = 16,         // largest torus (nodes) end-to-end retransmission covers
-    parameter VC_DEPTH           = 80,         // router input buffer per VC (flits); also the links' credits
+    parameter VC_DEPTH           = 80,         // router local-port buffer per VC (flits): the NI's injection credits
+    parameter ESC_SLOTS          = 3,          // router class-0 VC buffer of network ports, in maximum packets
+    parameter ADAPT_DEPTH        = 128,        // router class-1 VC buffer of network ports, flits
     parameter LINK_TRAIN_BUDGET  = 100000,     // core cycles a link may train before it is declared down
     // transceivers
     parameter GT_DATA_W          = 32,         // gearbox interface: 32 (7-series) or 64 bits
@@ -48,8 +50,8 @@ module kolo_chip #(
     // service processor
     parameter SP_INTERNAL        = 1,          // 1: kolo_sp inside; 0: an external processor on s_axil_*
     parameter SP_ASYNC           = 0,          // 1: the processor runs on sp_clk
-    parameter SP_IMEM_BYTES      = `KOLO_SP_IMEM_BYTES_DEFAULT,  // 64 KiB (kolo_sp_regs.toml)
-    parameter SP_DMEM_BYTES      = `KOLO_SP_DMEM_BYTES_DEFAULT,  // 128 KiB
+    parameter SP_IMEM_BYTES      = `KOLO_SP_IMEM_BYTES_DEFAULT,  // kolo_sp_regs.toml (the RV32 image is linked for these)
+    parameter SP_DMEM_BYTES      = `KOLO_SP_DMEM_BYTES_DEFAULT,
     parameter SP_IMEM_INIT       = "",         // firmware image ($readmemh, docs/cpu.md)
     parameter SP_DMEM_INIT       = "",
     // reset
@@ -181,8 +183,10 @@ module kolo_chip #(
   localparam integer RCW = $clog2(RESET_CYCLES + 1);
   localparam integer RESET_I = RESET_CYCLES;
   localparam [RCW-1:0] RESET_N = RESET_I[RCW-1:0];
-  reg [RCW-1:0] rst_cnt;
-  reg rst_core;
+  // power-up values: in reset from configuration (and from time 0 in simulation,
+  // where the chip's assertions are checked whenever rst_core is low)
+  reg [RCW-1:0] rst_cnt = {RCW{1'b0}};
+  reg rst_core = 1'b1;
   always @(posedge clk) begin
     if (rst_sync) begin
       rst_cnt <= {RCW{1'b0}};
@@ -400,9 +404,13 @@ module kolo_chip #(
   wire [7*68-1:0] r_in_flit, r_out_flit;
   wire [7*2-1:0]  r_in_credit_vc, r_out_credit_vc;
   /* verilator lint_off PINCONNECTEMPTY */  // buffer occupancy: debug of tb/torus only
+  // The links' credits are the neighbour router's network-port buffer (as in kolo_torus).
+  localparam integer ESC_DEPTH = ESC_SLOTS * 34;
+  localparam integer NET_DEPTH = (ESC_DEPTH > ADAPT_DEPTH) ? ESC_DEPTH : ADAPT_DEPTH;
   kolo_router #(
-      .VC_DEPTH(VC_DEPTH),
-      .OUT_CREDITS(VC_DEPTH),
+      .ESC_SLOTS(ESC_SLOTS),
+      .ADAPT_DEPTH(ADAPT_DEPTH),
+      .LOCAL_DEPTH(VC_DEPTH),
       .EJECT_CREDITS(64)
   ) u_router (
       .clk(clk), .rst(rst_core),
@@ -450,7 +458,7 @@ module kolo_chip #(
             .LANES(LANES),
             .DATA_W(GT_DATA_W),
             .PAUSE_SEQ(GT_PAUSE_SEQ),
-            .OUT_CREDITS(VC_DEPTH),
+            .OUT_CREDITS(NET_DEPTH),
             .TRAIN_BUDGET(LINK_TRAIN_BUDGET)
         ) u_port (
             .clk(clk), .rst(rst_core), .node_id(node_id), .dim_m1(dim_m1),

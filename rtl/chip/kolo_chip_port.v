@@ -46,7 +46,7 @@ module kolo_chip_port #(
     parameter LANES        = 1,     // 1..4
     parameter DATA_W       = 32,    // transceiver gearbox interface: 32 or 64 bits
     parameter PAUSE_SEQ    = 32,    // the gearbox's pause sequence value
-    parameter OUT_CREDITS  = 80,    // the neighbour router's VC_DEPTH
+    parameter OUT_CREDITS  = 80,    // the neighbour router's network-port VC buffer (flits)
     parameter TRAIN_BUDGET = 100000,
     parameter MISCABLE_INITS = 4  // INITs in a row from the same wrong neighbour before it is reported, 1..7
 ) (

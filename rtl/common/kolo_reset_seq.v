@@ -133,6 +133,9 @@ module kolo_reset_seq #(
   endgenerate
 
 `ifdef FORMAL
+`ifdef YOSYS
+  // Multi-clock properties on $global_clock (Yosys clk2fflogic); Verilator and
+  // Icarus, which also compile `FORMAL (VL_CHECKS), have no $global_clock.
   // Run with clk2fflogic: every clock and request is a free input sampled at
   // each global formal step (a flop takes its new value in the step that
   // sees its rising edge, from the values of the step before). The
@@ -165,6 +168,7 @@ module kolo_reset_seq #(
     if (f_seen && f_rst_q && !rst) assert(&f_done);
     cover(f_seen && f_rst_q && !rst);
   end
+`endif
 `endif
 endmodule
 `default_nettype wire

@@ -30,7 +30,9 @@ module kolo_reset_sync #(
     end
   endgenerate
 
-  (* ASYNC_REG = "TRUE" *) reg [STAGES-1:0] chain;
+  // Power-up value: in reset (FPGA configuration sets it; a simulation sees
+  // the domain in reset from time 0, before rst_in has had an edge).
+  (* ASYNC_REG = "TRUE" *) reg [STAGES-1:0] chain = {STAGES{1'b1}};
   always @(posedge clk or posedge rst_in) begin
     if (rst_in) chain <= {STAGES{1'b1}};
     else chain <= {chain[STAGES-2:0], 1'b0};
@@ -38,6 +40,9 @@ module kolo_reset_sync #(
   assign rst_out = chain[STAGES-1];
 
 `ifdef FORMAL
+`ifdef YOSYS
+  // Multi-clock properties on $global_clock (Yosys clk2fflogic); Verilator and
+  // Icarus, which also compile `FORMAL (VL_CHECKS), have no $global_clock.
   // Run with clk2fflogic (the clock and rst_in are free inputs sampled at
   // every global formal step; a flop takes its new value in the step that
   // sees the rising edge, from the inputs of the step before, so an edge in
@@ -77,6 +82,7 @@ module kolo_reset_sync #(
     end
     cover(f_seen_q && f_out_q && !rst_out);
   end
+`endif
 `endif
 endmodule
 `default_nettype wire

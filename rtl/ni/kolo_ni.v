@@ -44,6 +44,7 @@ module kolo_ni #(
     parameter HQ_AW       = 6,    // send packet queue: 2^HQ_AW packets
     parameter RING_AW     = 9,    // send payload ring: 2^RING_AW beats of 32 bytes
     parameter GSLOTS      = 8,    // target GET response buffers
+    parameter ATOMICS     = 16,   // target atomics in flight on distinct 8-byte words (1..32)
     parameter E2E_NODES   = 16,   // end-to-end tables: node indices 0..E2E_NODES-1 (docs/ni.md 10)
     // 1: svc_en also routes by the service block's table (kolo_node). 0: svc_en carries only
     // MGMT and lookups keep reading the BAR0 table (kolo-sim --ni=rtl, where the C service
@@ -436,7 +437,7 @@ module kolo_ni #(
   wire [65:0] tg_flit, rp_flit;
 
   kolo_ni_tgt #(
-      .GSLOTS(GSLOTS), .NODES(E2E_NODES)
+      .GSLOTS(GSLOTS), .NODES(E2E_NODES), .ATOMICS(ATOMICS)
   ) u_tgt (
       .clk(clk), .rst(rst), .node_id(svc_node_id), .dim_m1(svc_dim_m1), .cfg_en(e2e_en),
       .stat_dup(dup_req),

@@ -20,12 +20,14 @@
 //  - GET_REQ: a DMA read of n bytes into one of GSLOTS response buffers
 //    (id {2'b10, slot}); the request side then moves on; GET_RESP (or NAK
 //    KOLO_ST_REMOTE_DMA if the read failed) is sent when the data is in.
-//  - atomics: handed to the atomic unit, which does one at a time: DMA read
-//    (id 8'hC0), compute, DMA write (CSWAP writes only on a match), then
-//    GET_RESP with the old value (fetch bit) or ACK; NAK REMOTE_DMA on a read
-//    error. PUTs and GETs that overlap the 8-byte word of the atomic in
-//    flight wait for it; GETs and atomics wait until earlier PUT data has
-//    been accepted by the DMA port (reads see earlier writes).
+//  - atomics: handed to the atomic unit (kolo_ni_atomic), up to ATOMICS at
+//    once on distinct 8-byte words: DMA read (id {2'b11, slot}), compute,
+//    DMA write (CSWAP writes only on a match), then GET_RESP with the old
+//    value (fetch bit) or ACK; NAK REMOTE_DMA on a read error. An atomic on
+//    the word of one in flight waits for it (atomics on one word run one
+//    after the other); so do PUTs and GETs that overlap such a word; GETs
+//    and atomics wait until earlier PUT data has been accepted by the DMA
+//    port (reads see earlier writes).
 // Deadlock rule: responses go into a response queue (and the atomic unit's
 // result register) drained by the response sender independently of the
 // request side; when there is no room for a request's response, the request
@@ -50,7 +52,8 @@
 module kolo_ni_tgt #(
     parameter GSLOTS = 8,   // GET response buffers of 256 bytes (1..32)
     parameter RQ_DEPTH = 8, // response queue entries
-    parameter NODES = 16    // end-to-end records: source node indices 0..NODES-1 (power of 2)
+    parameter NODES = 16,   // end-to-end records: source node indices 0..NODES-1 (power of 2)
+    parameter ATOMICS = 16  // atomics in flight on distinct 8-byte words (1..32, kolo_ni_atomic)
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -229,13 +232,9 @@ module kolo_ni_tgt #(
     end
   endgenerate
 
-  // atomic unit interface
-  reg a_busy;
-  reg [47:0] a_addr;
-  reg [48:0] a_hi;      // end of the atomic's word, registered with a_addr
-  // conflict: the request's bytes overlap the atomic's 8-byte word
-  wire [48:0] a_lo = {1'b0, a_addr[47:3], 3'b000};
-  wire conflict = a_busy && {1'b0, q_addr} < a_hi && a_lo < r_end;
+  // conflict: the request's bytes overlap the 8-byte word of an atomic in flight
+  wire a_free, a_busy, a_conflict;   // (kolo_ni_atomic, below)
+  wire conflict = a_conflict;
 
   // PUT data path: payload flits packed into beats; the ACK waits in ack_*
   // until the last beat is taken by the DMA port
@@ -275,7 +274,7 @@ module kolo_ni_tgt #(
   wire m_rq_ready;
   wire get_go = get_want && m_rq_ready;
   wire m_rq_valid = get_want;
-  wire a_take = chk && !c_drop && !rep_ans && c_st == 8'd0 && q_at && !a_busy && !puts_out;
+  wire a_take = chk && !c_drop && !rep_ans && c_st == 8'd0 && q_at && a_free && !conflict && !puts_out;
   wire drop_go = chk && c_drop;
   wire [QW-1:0] m_push_d =
       rep_go ? {q_gen, rec_s4, rec_val, rec_kind, rec_kind == K_NAK ? {40'd0, rec_code} : q_addr, q_tag,
@@ -411,85 +410,40 @@ module kolo_ni_tgt #(
       .count(rqf_count)
   );
 
-  // ---- atomic unit ----------------------------------------------------------------------------
-  localparam A_IDLE = 3'd0, A_RD = 3'd1, A_WAIT = 3'd2, A_CALC = 3'd3, A_WR = 3'd4, A_RESP = 3'd5;
-  reg [2:0] as_;
-  reg [3:0] a_op;
-  reg a_s4, a_fetch;
-  reg [63:0] a_opnd, a_cmp, a_old, a_new;
-  reg a_err, a_dowr;
-  reg [7:0] a_tag;
-  reg a_gen;
-  reg [11:0] a_dst;
-  reg [22:0] a_rs;
-  wire a_rq_valid = as_ == A_RD;
-  wire a_rq_ready;
+  // ---- atomic unit: ATOMICS in flight, one per 8-byte word (kolo_ni_atomic) -------------------
+  wire a_rq_valid, a_rq_ready;
+  wire [47:0] a_rq_addr;
+  wire [12:0] a_rq_len;
+  wire [7:0] a_rq_id;
   wire a_data = rd_valid && rd_id[7:6] == 2'b11;
-  wire [63:0] mask64 = a_s4 ? 64'h00000000ffffffff : 64'hffffffffffffffff;
-  wire [63:0] old_m = rd_data[63:0] & mask64;
-  reg [63:0] calc;
-  always @(*) begin
-    case (a_op)
-      `KOLO_OP_ADD, `KOLO_OP_FETCH_ADD: calc = a_old + a_opnd;
-      `KOLO_OP_XOR, `KOLO_OP_FETCH_XOR: calc = a_old ^ a_opnd;
-      `KOLO_OP_SWAP: calc = a_opnd;
-      `KOLO_OP_CSWAP: calc = a_opnd;
-      `KOLO_OP_FETCH_AND: calc = a_old & a_opnd;
-      default: calc = a_old | a_opnd;  // FETCH_OR
-    endcase
-  end
-  wire a_wr_valid = as_ == A_WR;
-  wire w_fire_a;
-  reg a_rv;             // response ready for the sender
-  wire a_resp_take;
-
-  always @(posedge clk) begin
-    if (rst) begin
-      as_ <= A_IDLE;
-      a_busy <= 1'b0;
-      a_rv <= 1'b0;
-    end else begin
-      case (as_)
-        A_IDLE: if (a_take) begin
-          a_busy <= 1'b1;
-          a_addr <= q_addr;
-          a_hi <= {1'b0, q_addr[47:3], 3'b000} + 49'd8;
-          a_op <= q_op;
-          a_s4 <= q_s4;
-          a_fetch <= q_fetch;
-          a_opnd <= q_s4 ? {32'd0, p0[31:0]} : p0;
-          a_cmp <= q_s4 ? {32'd0, p1[31:0]} : p1;
-          a_tag <= q_tag;
-          a_gen <= q_gen;
-          a_dst <= q_src;
-          a_rs <= rs_now;
-          as_ <= A_RD;
-        end
-        A_RD: if (a_rq_ready) as_ <= A_WAIT;
-        A_WAIT: if (a_data) begin
-          a_old <= old_m;
-          a_err <= rd_err;
-          as_ <= rd_err ? A_RESP : A_CALC;
-        end
-        A_CALC: begin
-          a_new <= calc;
-          a_dowr <= !(a_op == `KOLO_OP_CSWAP && a_old != a_cmp);
-          as_ <= (a_op == `KOLO_OP_CSWAP && a_old != a_cmp) ? A_RESP : A_WR;
-        end
-        A_WR: if (w_fire_a) as_ <= A_RESP;
-        A_RESP: begin
-          if (!a_rv) a_rv <= 1'b1;
-          else if (a_resp_take) begin
-            a_rv <= 1'b0;
-            a_busy <= 1'b0;
-            as_ <= A_IDLE;
-          end
-        end
-        default: as_ <= A_IDLE;
-      endcase
-    end
-  end
-  wire unused_dowr = a_dowr;
+  wire a_wr_valid, w_fire_a;
+  wire [47:0] a_wr_addr;
+  wire [12:0] a_wr_len;
+  wire [63:0] a_new;
+  wire a_rv, a_resp_take;
+  wire a_err, a_fetch, a_s4, a_gen;
+  wire [47:0] a_addr;
+  wire [63:0] a_old;
+  wire [7:0] a_tag;
+  wire [11:0] a_dst;
+  wire [22:0] a_rs;
+  wire [2:0] a_dbg;
+  kolo_ni_atomic #(
+      .SLOTS(ATOMICS)
+  ) u_atomic (
+      .clk(clk), .rst(rst),
+      .free(a_free), .busy(a_busy), .q_lo({1'b0, q_addr}), .q_end(r_end), .conflict(a_conflict),
+      .take(a_take), .t_addr(q_addr), .t_op(q_op), .t_s4(q_s4), .t_fetch(q_fetch), .t_opnd(p0),
+      .t_cmp(p1), .t_tag(q_tag), .t_gen(q_gen), .t_dst(q_src), .t_rs(rs_now),
+      .rq_valid(a_rq_valid), .rq_ready(a_rq_ready), .rq_addr(a_rq_addr), .rq_len(a_rq_len),
+      .rq_id(a_rq_id),
+      .rd_valid(a_data), .rd_data(rd_data[63:0]), .rd_slot(rd_id[5:0]), .rd_err(rd_err),
+      .wr_valid(a_wr_valid), .wr_fire(w_fire_a), .wr_addr(a_wr_addr), .wr_len(a_wr_len),
+      .wr_data(a_new),
+      .resp_valid(a_rv), .resp_take(a_resp_take), .resp_err(a_err), .resp_fetch(a_fetch),
+      .resp_s4(a_s4), .resp_addr(a_addr), .resp_old(a_old), .resp_tag(a_tag), .resp_gen(a_gen),
+      .resp_dst(a_dst), .resp_rs(a_rs), .dbg(a_dbg)
+  );
 
   // ---- DMA write port: request side (PUT) or atomic unit, one request at a time ---------------
   // The choice is held from the first cycle a request is offered (not only
@@ -502,8 +456,8 @@ module kolo_ni_tgt #(
   reg w_lock, w_own;   // w_own: 1 = atomic unit
   wire w_sel = w_lock ? w_own : a_wr_valid;
   assign wr_valid = w_sel ? a_wr_valid : m_bv;
-  assign wr_addr = w_sel ? {16'd0, a_addr} : {16'd0, m_addr};
-  assign wr_len = w_sel ? (a_s4 ? 13'd4 : 13'd8) : {4'd0, m_len};
+  assign wr_addr = w_sel ? {16'd0, a_wr_addr} : {16'd0, m_addr};
+  assign wr_len = w_sel ? a_wr_len : {4'd0, m_len};
   assign wr_data = w_sel ? {192'd0, a_new} : m_beat;
   assign wr_last = w_sel ? 1'b1 : m_last;
   wire w_fire = wr_valid && wr_ready;
@@ -521,9 +475,9 @@ module kolo_ni_tgt #(
 
   // ---- DMA read requests: atomic unit first ----------------------------------------------------
   assign rq_valid = a_rq_valid || m_rq_valid;
-  assign rq_addr = a_rq_valid ? {16'd0, a_addr} : {16'd0, q_addr};
-  assign rq_len = a_rq_valid ? (a_s4 ? 13'd4 : 13'd8) : {4'd0, n_req};
-  assign rq_id = a_rq_valid ? 8'hc0 : {3'b100, g_free};
+  assign rq_addr = a_rq_valid ? {16'd0, a_rq_addr} : {16'd0, q_addr};
+  assign rq_len = a_rq_valid ? a_rq_len : {4'd0, n_req};
+  assign rq_id = a_rq_valid ? a_rq_id : {3'b100, g_free};
   assign a_rq_ready = rq_ready;
   assign m_rq_ready = rq_ready && !a_rq_valid;
 
@@ -679,7 +633,7 @@ module kolo_ni_tgt #(
       if (r_done && r_fromq) g_busy[r_slot] <= 1'b0;
     end
   end
-  assign dbg = {17'd0, m_bv, ack_v, ack_ready, w_lock, a_busy, a_rv, rqf_valid, gs, as_, ts};
+  assign dbg = {17'd0, m_bv, ack_v, ack_ready, w_lock, a_busy, a_rv, rqf_valid, gs, a_dbg, ts};
   wire unused_bits = &{1'b0, p0[63:9], rd_id, rt_entry[31:23], rqf_out, pk_flit[65], c_ctrl[30:11],
                        s_idx, w_idx, r_rsv[4]};
 endmodule

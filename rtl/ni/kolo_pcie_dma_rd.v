@@ -694,6 +694,7 @@ module kolo_pcie_dma_rd #(
   // ---- assertions (simulation): the credits reserved never exceed the block's
   // completion space, and nothing is given back that was not reserved
 `ifndef SYNTHESIS
+`ifndef YOSYS  // $fatal: Yosys 0.23 -formal (lint) has no $fatal task
   always @(posedge clk) begin
     if (!rst) begin
       if ({1'b0, cr_h} + {7'd0, issue ? need_h : 7'd0} < {7'd0, rel_c_h} + {7'd0, rel_t_h} ||
@@ -706,6 +707,7 @@ module kolo_pcie_dma_rd #(
         $fatal(1, "ERROR kolo_pcie_dma_rd: a completion's rest needs more credits than its read (%m)");
     end
   end
+`endif
 `endif
 
 `ifdef FORMAL

@@ -562,6 +562,7 @@ module kolo_pcie_ep_rx #(
   // completer before every write chunk that arrived before it was accepted
   // (counted independently of np_wait: chunks loaded and chunks taken)
 `ifndef SYNTHESIS
+`ifndef YOSYS  // $fatal: Yosys 0.23 -formal (lint) has no $fatal task
   wire sim_chunk_load = (state == S_FLUSH && out_free) || (fire && cls == C_WR && wr_emit);
   integer sim_loaded, sim_taken, sim_wr, sim_rd;
   integer sim_need [0:63];
@@ -585,6 +586,7 @@ module kolo_pcie_ep_rx #(
       if (mw_fire) sim_taken <= sim_taken + 1;
     end
   end
+`endif
 `endif
 
 `ifdef FORMAL

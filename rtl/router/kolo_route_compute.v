@@ -6,7 +6,12 @@
 // deterministic (escape) output port, the mask of minimal adaptive ports, and
 // the reason a packet must be dropped. Direction order: a pending first step,
 // then +X +Y +Z -X -Y -Z while hops remain, then a pending last step, then the
-// local port. sw/route/kolo_route.c implements the same function in C.
+// local port. sw/route/kolo_route.c implements the same function in C
+// (kolo_route_det_port, kolo_route_adaptive_mask).
+// productive[p] (network port p) is set when leaving through p uses up a hop
+// count (no first step pending, hops left in p's dimension, p in the sign's
+// direction): the case in which kolo_route_advance decrements a count. The
+// adaptive mask is productive & cfg_port_en.
 // No handshake: pure function of its inputs.
 module kolo_route_compute (
     input  wire [11:0] cfg_node_id,   // {z,y,x}
@@ -15,6 +20,7 @@ module kolo_route_compute (
     input  wire [67:0] flit,          // header flit 0 with its sideband
     output reg  [2:0]  det_port,
     output wire [5:0]  adaptive_mask,
+    output wire [5:0]  productive,    // hop counts a departure through port p uses up
     output wire        err_dst,       // destination outside the torus, or eject here but not for us
     output wire        err_len,       // payload length > 32, or a one-flit packet
     output wire        err_vc,        // header virtual network differs from the VC's
@@ -47,10 +53,11 @@ module kolo_route_compute (
   end
 
   wire [2:0] dim_left = {hops_z != 4'd0, hops_y != 4'd0, hops_x != 4'd0};
-  wire [5:0] productive = {dim_left[2] & sign[2], dim_left[2] & ~sign[2],
+  wire [5:0] hops_dir = {dim_left[2] & sign[2], dim_left[2] & ~sign[2],
                            dim_left[1] & sign[1], dim_left[1] & ~sign[1],
                            dim_left[0] & sign[0], dim_left[0] & ~sign[0]};
-  assign adaptive_mask = fs_valid ? 6'd0 : (productive & cfg_port_en);
+  assign productive = fs_valid ? 6'd0 : hops_dir;
+  assign adaptive_mask = productive & cfg_port_en;
 
   wire det_is_local = (det_port == KOLO_PORT_LOCAL[2:0]);
   wire [7:0] port_usable = {2'b00, cfg_port_en};  // 6 (local) is handled apart, 7 never exists

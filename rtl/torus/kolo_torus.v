@@ -8,10 +8,18 @@
 // ports are disabled. In a dimension of size 2 both links join the same pair.
 // The local ports of all routers are the torus' inj_* (into the network) and
 // ej_* (out of it) buses, credit-based like every router channel: send a flit
-// on inj_* only with a credit for its VC (VC_DEPTH per VC after reset; one
-// returns on inj_credit_* each time the router frees a slot); the router sends
-// on ej_* only against EJECT_CREDITS per VC, returned on ej_credit_*.
+// on inj_* only with a credit for its VC (VC_DEPTH per VC after reset: the
+// router's LOCAL_DEPTH; one returns on inj_credit_* each time the router
+// frees a slot); the router sends on ej_* only against EJECT_CREDITS per VC,
+// returned on ej_credit_*, one cycle after it switched the flit (its local
+// output is registered).
+// Router buffers of network ports: ESC_SLOTS maximum packets per class-0 VC,
+// ADAPT_DEPTH flits per class-1 VC (kolo_router).
 // Links: REAL_LINKS=0 joins the routers with kolo_link_ideal (fast runs);
+// with LINK_LATENCY >= 1 the link's first register follows the router's
+// crossbar directly (router OUT_REG 0 on network ports: a hop is 1 router
+// cycle + LINK_LATENCY); LINK_LATENCY 0 and real links get registered
+// router outputs;
 // REAL_LINKS=1 puts a kolo_link end on every network port (index n*6+p),
 // makes a link whose state is down (retrain budget spent) a down port of its
 // router (kolo_router port_down, besides link_down), and
@@ -25,8 +33,10 @@ module kolo_torus #(
     parameter DIM_Y = 2,
     parameter DIM_Z = 2,
     parameter LINK_LATENCY = 1,
-    parameter VC_DEPTH = 80,
+    parameter VC_DEPTH = 80,        // local input buffer per VC (injection credits)
     parameter EJECT_CREDITS = 64,
+    parameter ESC_SLOTS = 3,
+    parameter ADAPT_DEPTH = 128,
     parameter BUBBLE = 1,
     parameter REAL_LINKS = 0,
     parameter LANES = 1,
@@ -72,6 +82,11 @@ module kolo_torus #(
   localparam [3:0] DYM1 = DIM_Y[3:0] - 4'd1;
   localparam [3:0] DZM1 = DIM_Z[3:0] - 4'd1;
   localparam [5:0] PORT_EN = {{2{DIM_Z > 1}}, {2{DIM_Y > 1}}, {2{DIM_X > 1}}};
+  localparam [0:0] NET_REG = (REAL_LINKS != 0) || (LINK_LATENCY == 0);
+  localparam [6:0] OUT_REG = {1'b1, {6{NET_REG}}};
+  // the deepest VC buffer of a network port: what a link end must hold in flight
+  localparam integer ESC_DEPTH = ESC_SLOTS * 34;
+  localparam integer NET_DEPTH = (ESC_DEPTH > ADAPT_DEPTH) ? ESC_DEPTH : ADAPT_DEPTH;
 
   // router-side wires, index n*7+p
   wire [N*7-1:0]    r_in_valid;
@@ -98,10 +113,12 @@ module kolo_torus #(
       localparam [11:0] NODE_ID = {Z[3:0], Y[3:0], X[3:0]};
 
       kolo_router #(
-          .VC_DEPTH(VC_DEPTH),
-          .OUT_CREDITS(VC_DEPTH),
+          .ESC_SLOTS(ESC_SLOTS),
+          .ADAPT_DEPTH(ADAPT_DEPTH),
+          .LOCAL_DEPTH(VC_DEPTH),
           .EJECT_CREDITS(EJECT_CREDITS),
-          .BUBBLE(BUBBLE)
+          .BUBBLE(BUBBLE),
+          .OUT_REG(OUT_REG)
       ) u_router (
           .clk(clk),
           .rst(rst),
@@ -161,7 +178,7 @@ module kolo_torus #(
           // 5.006 inline the link instead of using its hier_block library)
           kolo_link #(
               .LANES(LANES),
-              .OUT_CREDITS(VC_DEPTH),
+              .OUT_CREDITS(NET_DEPTH),
               .TRAIN_BUDGET(LINK_TRAIN_BUDGET)
           ) u_link (
               .clk(clk),

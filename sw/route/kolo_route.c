@@ -4,6 +4,10 @@
  * Freestanding C99: no libc, no allocation. The port choice and the route
  * state update must stay bit-identical to rtl/router (kolo_route_compute.v and
  * the advance logic of kolo_router.v): the model predicts the RTL from here.
+ *
+ * Length (~980 lines): the freestanding routing library is built as one
+ * translation unit for the firmware images (no libc, one object); splitting
+ * topology, tables and the deadlock check into files of their own is planned.
  */
 #include "kolo_route.h"
 

@@ -42,8 +42,9 @@ if [ $bad = 0 ]; then echo "PASS every Verilator build passes \$(VL_CHECKS)"; el
 # ---- 2. planted violations ------------------------------------------------------
 # name | source file | pattern on the check's line | sims (v = Verilator, i = Icarus)
 plants=(
-  "router_credit|rtl/router/kolo_router.v|KOLO_ASSERT(!credit_error)|vi"
-  "router_overflow|rtl/router/kolo_router_input.v|KOLO_ASSERT(!(wr \&\& !fifo_in_ready))|vi"
+  "router_credit|rtl/router/kolo_router_output.v|KOLO_ASSERT(!err)|vi"
+  "router_slot|rtl/router/kolo_router_output.v|KOLO_ASSERT(!(cr \&\& owned|vi"
+  "router_overflow|rtl/router/kolo_router_input.v|KOLO_ASSERT(!(wr \&\& occ >=|vi"
   "tags_alloc|rtl/ni/kolo_ni_tags.v|KOLO_ASSERT(!(alloc \&\& !alloc_valid))|vi"
   "tags_free|rtl/ni/kolo_ni_tags.v|KOLO_ASSERT(!(free \&\& !busy\[free_tag\]))|vi"
   "tags_list|rtl/ni/kolo_ni_tags.v|KOLO_ASSERT(!(free \&\& !fl_in_ready))|vi"

@@ -22,11 +22,12 @@ module tb_assert;
   // wide vector from a suspended initial block)
   reg            l_valid = 1'b0;
   reg  [67:0]    l_flit = 68'd0;
-  reg            x_credit = 1'b0;  // a credit returned on port 0 (X+), VC 0
+  reg            x_credit = 1'b0;  // a credit returned on port 0 (X+), VC x_credit_vc
+  reg  [1:0]     x_credit_vc = 2'd0;
   wire [6:0]     r_in_valid = {l_valid, 6'd0};
   wire [7*68-1:0] r_in_flit = {l_flit, {6 * 68{1'b0}}};
   wire [6:0]     r_out_credit_valid = {6'd0, x_credit};
-  wire [7*2-1:0] r_out_credit_vc = 14'd0;
+  wire [7*2-1:0] r_out_credit_vc = {12'd0, x_credit_vc};
   /* verilator lint_off PINCONNECTEMPTY */
   kolo_router u_router (
       .clk(clk), .rst(rst),
@@ -139,8 +140,17 @@ module tb_assert;
     repeat (300) @(posedge clk);  // the NI's tag list fills (256 cycles)
     case (plant)
       "none": ;
-      // kolo_router: a credit returned on a VC whose counter is full
+      // kolo_router_output: a credit returned on a class-1 VC ({0,1}) whose
+      // counter is full
       "router_credit": begin
+        x_credit_vc <= 2'd1;
+        x_credit <= 1'b1;
+        @(posedge clk) x_credit <= 1'b0;
+      end
+      // kolo_router_output: a credit returned on an escape VC ({0,0}) while no
+      // packet holds one of its slots
+      "router_slot": begin
+        x_credit_vc <= 2'd0;
         x_credit <= 1'b1;
         @(posedge clk) x_credit <= 1'b0;
       end

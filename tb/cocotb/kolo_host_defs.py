@@ -1,5 +1,6 @@
 """kolo_host_defs - the NI's host interface constants for the cocotb tests,
-read from the C headers that define them (sw/include/kolo_ni_model.h,
+read from the C headers that define them (sw/include/kolo_ni_regs.h, generated
+from rtl/regs/kolo_ni_regs.toml, kolo_ni_model.h,
 sw/include/kolo_route.h), so that nothing is written twice: object-like
 macros (KOLO_CSR_ID), function-like macros of simple arithmetic
 (KOLO_CSR_CTX(c)) and enum constants (KOLO_D_PUT, KOLO_ST_OK).
@@ -8,7 +9,7 @@ import os
 import re
 
 _TOP = os.environ.get("TOP", os.path.join(os.path.dirname(__file__), "..", ".."))
-_HEADERS = ["sw/include/kolo_ni_model.h", "sw/include/kolo_route.h"]
+_HEADERS = ["sw/include/kolo_ni_regs.h", "sw/include/kolo_ni_model.h", "sw/include/kolo_route.h"]
 
 
 def _c_expr(text):
@@ -36,7 +37,8 @@ def load(top=_TOP):
                 pass  # a macro that is not plain arithmetic (types, casts): not needed here
         for m in re.finditer(r"enum\s+\w+\s*\{([^}]*)\}", src):
             value = -1
-            for item in m.group(1).split(","):
+            body = re.sub(r"/\*.*?\*/", "", m.group(1), flags=re.S)  # comments may hold commas
+            for item in body.split(","):
                 item = _c_expr(item)
                 if not item:
                     continue

@@ -3,7 +3,11 @@
 // Injector: the sending side. Holds per-VC credit counters (initialised to the
 // receiver's buffer depth) and a queue of packets. Virtual cut-through: a
 // packet starts only when its VC has credits for all of its flits; its flits
-// then go back to back, one per cycle. One packet at a time.
+// then go back to back, one per cycle. One packet at a time. By default one
+// queue in order (a packet waiting for credits holds back the ones behind
+// it); with set_per_vc(true) one queue per VC, and the next packet is the
+// front of the first VC after the last one served that has credits for it
+// (round robin, as the NI's injection side alternates its sources).
 // Ejector: the receiving side. Reassembles packets per VC, and returns one
 // credit per received flit, at most one per cycle, optionally delayed by a
 // random number of cycles (backpressure on the sender).
@@ -36,11 +40,20 @@ class Injector {
         for (auto &c : credits_) c = credits_per_vc;
         max_credits_ = max_credits;
         queue_.clear();
+        for (auto &q : vq_) q.clear();
         pos_ = 0;
+        cur_ = -1;
     }
-    void push(TxPacket p) { queue_.push_back(std::move(p)); }
-    size_t queued() const { return queue_.size(); }
-    bool busy() const { return !queue_.empty(); }
+    void set_per_vc(bool on) { per_vc_ = on; }
+    void push(TxPacket p) {
+        if (per_vc_)
+            vq_[p.flits[0].vc & 3].push_back(std::move(p));
+        else
+            queue_.push_back(std::move(p));
+    }
+    size_t queued() const { return queue_.size() + vq_[0].size() + vq_[1].size() + vq_[2].size() + vq_[3].size(); }
+    size_t queued(unsigned vc) const { return vq_[vc & 3].size(); }
+    bool busy() const { return queued() != 0; }
     bool mid_packet() const { return pos_ != 0; }
     int credits(int vc) const { return credits_[vc]; }
 
@@ -55,8 +68,19 @@ class Injector {
     // tail does (the packet is then popped: copy what you need before the next call).
     bool step(uint64_t now, Flit *out, TxPacket *started_copy, bool *started, bool *finished) {
         *started = *finished = false;
-        if (queue_.empty()) return false;
-        TxPacket &p = queue_.front();
+        std::deque<TxPacket> *q = &queue_;
+        if (per_vc_) {
+            if (cur_ < 0) {  // between packets: the next VC that can start one
+                for (int k = 1; k <= 4 && cur_ < 0; k++) {
+                    int v = (last_ + k) & 3;
+                    if (!vq_[v].empty() && credits_[v] >= static_cast<int>(vq_[v].front().flits.size())) cur_ = v;
+                }
+                if (cur_ < 0) return false;
+            }
+            q = &vq_[cur_];
+        }
+        if (q->empty()) return false;
+        TxPacket &p = q->front();
         unsigned vc = p.flits[0].vc & 3;
         if (pos_ == 0 && credits_[vc] < static_cast<int>(p.flits.size())) return false;
         if (credits_[vc] <= 0) return false;  // cannot happen after the whole-packet check
@@ -75,17 +99,23 @@ class Injector {
         pos_++;
         if (pos_ == p.flits.size()) {
             *finished = true;
-            queue_.pop_front();
+            q->pop_front();
             pos_ = 0;
+            if (per_vc_) {
+                last_ = cur_;
+                cur_ = -1;
+            }
         }
         return true;
     }
-    const TxPacket *front() const { return queue_.empty() ? nullptr : &queue_.front(); }
 
   private:
     int credits_[4] = {0, 0, 0, 0};
     int max_credits_ = 0;
     std::deque<TxPacket> queue_;
+    std::deque<TxPacket> vq_[4];
+    bool per_vc_ = false;
+    int cur_ = -1, last_ = 3;  // per-VC mode: VC of the packet being sent, of the last one
     size_t pos_ = 0;
 };
 

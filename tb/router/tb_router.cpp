@@ -34,17 +34,24 @@
 // ordered packets per (input VC, output VC)). Credits: never a flit on an output
 // VC without a credit (harness mirror), the router's own counters equal the
 // mirror every cycle and never flag an error, input credits returned never
-// exceed VC_DEPTH, and all credits are back at the end. Allocation rule: when a
-// head leaves, the router's credits in that cycle (an upper bound of those at
-// allocation) cover the whole packet, or two maximum packets when it enters a
-// class-0 ring (bubble rule). stat_out_flits agrees,
+// exceed the VC's buffer depth, and all credits are back at the end. Class-0
+// VCs of network ports are also mirrored in packet slots (a packet owns one
+// from its head until its last credit is back) and the router's slot counts
+// must equal the mirror every cycle. Allocation rule: when a head leaves,
+// the router's credits in that cycle (an upper bound of those at allocation)
+// cover a maximum packet on class 1 and on the local port; on class 0 of a
+// network port the free slots are at least 2 when the packet enters the ring
+// (injection, turn, from class 1: bubble rule) and 1 when it continues in it.
+// The network outputs are not registered (the torus' link register follows
+// them): a flit seen there was switched in this cycle. stat_out_flits agrees,
 // buffers are empty, and stat_errors is exactly what the bad packets sent
 // should give.
 // Coverage: packets and backpressure per input VC and output VC, and the
 // 28 x 28 matrix (input port/VC -> output port/VC); with --coverage every legal
 // cell must be hit (same vnet, ports in use), every legal input VC must have
 // waited for credits and every output VC must have had less room than a
-// maximum packet needs there (room_for_max). Part of the traffic (--directed) is
+// maximum packet needs there (short_of_room: credits for 35 flits, or two free
+// slots on class 0 of a network port). Part of the traffic (--directed) is
 // aimed at the least exercised pair or output VC.
 //
 // Modes: traffic (random traffic, the above), badpkt (directed then random bad
@@ -72,11 +79,20 @@ using namespace kolo_tb;
 namespace {
 
 // Parameters of tb_router_top.v (checked against the router after reset).
-constexpr int kVcDepth = 80;
-constexpr int kOutCredits = 80;
+constexpr int kEscSlots = 3;                         // ESC_SLOTS
+constexpr int kEscDepth = kEscSlots * KOLO_MAX_PKT;  // class-0 buffer of a network port
+constexpr int kAdaptDepth = 128;                     // ADAPT_DEPTH
+constexpr int kLocalDepth = 80;                      // LOCAL_DEPTH
 constexpr int kEjectCredits = 64;
+constexpr int kAsk = KOLO_MAX_PKT + 1;               // credits an output VC is asked for with
 constexpr int kPorts = 7;
 constexpr int kLocal = KOLO_PORT_LOCAL;
+constexpr unsigned kOutReg = 0x40;                   // OUT_REG: outputs registered (the local one)
+// the input buffer of port p, VC v (the credits an upstream holds), and the
+// neighbour's buffer behind output port p, VC v (the router's credits)
+int in_depth(int p, int v) { return p == kLocal ? kLocalDepth : (v & 1) ? kAdaptDepth : kEscDepth; }
+int out_depth(int p, int v) { return p == kLocal ? kEjectCredits : (v & 1) ? kAdaptDepth : kEscDepth; }
+bool slotted(int p, int v) { return p != kLocal && (v & 1) == 0; }
 constexpr int kNiv = 28;
 // stat_errors fields, bits [f*16 +: 16]
 enum Field { F_DST = 0, F_LEN = 1, F_VC = 2, F_ROUTE = 3 };
@@ -147,17 +163,13 @@ struct Pkt {
 struct InVc {
     std::deque<uint64_t> q;  // packet ids, in order
     size_t pos = 0;          // flits of the front packet sent
-    int credits = kVcDepth;
+    int credits = 0;
     uint64_t bp_cycles = 0;  // cycles the front packet waited for credits
     uint64_t pkts = 0;
     uint64_t next_seq = 0, next_out_seq = 0;
     bool skip = false;       // a tail-less stray flit left the router's framing skipping
 };
 
-// Room a maximum packet needs to be allocated an output VC: 2 maximum packets
-// on class 0 of a network port (bubble rule for a packet entering the ring),
-// one elsewhere. An output VC with less is "short of room" (backpressured).
-int room_for_max(int port, int vc) { return (port != kLocal && (vc & 1) == 0) ? 2 * KOLO_MAX_PKT : KOLO_MAX_PKT; }
 
 struct OutVc {
     std::vector<Flit> partial;
@@ -172,6 +184,15 @@ struct OutVc {
     int m_sa = 0;               // credits the router held when this cycle's flit was switched
     int head_m_sa = 0;          // ... when the head of the open packet was
     bool returned_now = false;  // a credit went back in the last cycle
+    // class 0 of network ports: packets owning a slot, oldest first, with the
+    // credits still owed for each
+    std::deque<int> owed;
+    int head_owned = 0;         // packets owning slots when the open packet's head was switched
+    bool slot_released_now = false;
+    bool short_of_room() const {
+        return slotted_ ? static_cast<int>(owed.size()) > kEscSlots - 2 : mirror < kAsk;
+    }
+    bool slotted_ = false;
 };
 
 class RouterBench {
@@ -281,8 +302,9 @@ void RouterBench::setup() {
     id_base_ = (mix64(cfg_.seed) & 0xffffull) << 32;
     for (int p = 0; p < kPorts; p++)
         for (int v = 0; v < 4; v++) {
-            out_[p][v].max = out_[p][v].mirror = p == kLocal ? kEjectCredits : kOutCredits;
-            in_[p][v].credits = kVcDepth;
+            out_[p][v].max = out_[p][v].mirror = out_depth(p, v);
+            out_[p][v].slotted_ = slotted(p, v);
+            in_[p][v].credits = in_depth(p, v);
         }
 
     ctx_.reset(new VerilatedContext);
@@ -654,29 +676,51 @@ bool RouterBench::observe() {
         last_activity_ = now_;
         unsigned v = static_cast<unsigned>(sig_get(top_->in_credit_vc, static_cast<unsigned>(q * 2), 2));
         if (!port_used(q)) return fail(std::string("credit returned on unused input port ") + port_name(q));
-        if (++in_[q][v].credits > kVcDepth)
+        if (++in_[q][v].credits > in_depth(q, static_cast<int>(v)))
             return fail(std::string("input ") + port_name(q) + " vc" + std::to_string(v) +
-                        ": router returned more credits than VC_DEPTH (" + std::to_string(in_[q][v].credits) + ")");
+                        ": router returned more credits than its buffer holds (" + std::to_string(in_[q][v].credits) + ")");
     }
-    // flits on the outputs; m_sa = the router's credits in the cycle they were switched
+    // flits on the outputs; m_sa = the router's credits in the cycle they were
+    // switched: this cycle on an unregistered output, the last one on a
+    // registered one (before the credit returned in the last cycle)
     for (int p = 0; p < kPorts; p++)
-        for (int v = 0; v < 4; v++) out_[p][v].m_sa = out_[p][v].mirror - (out_[p][v].returned_now ? 1 : 0);
+        for (int v = 0; v < 4; v++) {
+            bool reg = (kOutReg >> p) & 1;
+            out_[p][v].m_sa = out_[p][v].mirror - (reg && out_[p][v].returned_now ? 1 : 0);
+        }
+    unsigned sent_now[kPorts] = {};  // VCs (bit mask) with a flit seen now
+    unsigned head_now[kPorts] = {};
     for (int p = 0; p < kPorts; p++) {
         if (!((top_->out_valid >> p) & 1)) continue;
         last_activity_ = now_;
-        if (!on_flit(p, flit_get(top_->out_flit, static_cast<unsigned>(p)))) return false;
+        Flit f = flit_get(top_->out_flit, static_cast<unsigned>(p));
+        sent_now[p] |= 1u << f.vc;
+        if (f.head) head_now[p] |= 1u << f.vc;
+        if (!on_flit(p, f)) return false;
     }
     // the router's credit counters against the mirror
     uint32_t err = top_->mon_credit_error;
     if (err) return fail("router credit counter error flag set (bit " + std::to_string(__builtin_ctz(err)) + ")");
+    // (a flit seen now on an unregistered output is in the router's counts
+    // only from the next cycle on)
     for (int p = 0; p < kPorts; p++)
         for (int v = 0; v < 4; v++) {
+            bool now_in = !((kOutReg >> p) & 1);
             int c = static_cast<int>(sig_get(top_->mon_out_credits, static_cast<unsigned>((p * 4 + v) * 8), 8));
             OutVc &o = out_[p][v];
-            if (c != o.mirror)
+            int want = o.mirror + ((now_in && ((sent_now[p] >> v) & 1)) ? 1 : 0);
+            if (c != want)
                 return fail(std::string("output ") + port_name(p) + " vc" + std::to_string(v) + ": router holds " +
-                            std::to_string(c) + " credits, the neighbour's view is " + std::to_string(o.mirror));
-            if (o.mirror < room_for_max(p, v)) o.bp_cycles++;
+                            std::to_string(c) + " credits, the neighbour's view is " + std::to_string(want));
+            if (o.slotted_) {
+                int slots = static_cast<int>(sig_get(top_->mon_slots, static_cast<unsigned>(p * 8 + (v >> 1) * 4), 4));
+                int owned = static_cast<int>(o.owed.size()) - ((now_in && ((head_now[p] >> v) & 1)) ? 1 : 0);
+                if (slots != kEscSlots - owned)
+                    return fail(std::string("output ") + port_name(p) + " vc" + std::to_string(v) + ": router has " +
+                                std::to_string(slots) + " free packet slots, the neighbour's view is " +
+                                std::to_string(kEscSlots - owned));
+            }
+            if (o.short_of_room()) o.bp_cycles++;
         }
     return true;
 }
@@ -702,7 +746,9 @@ bool RouterBench::on_flit(int p, const Flit &f) {
                         (o.have_id ? std::to_string(o.id) : std::string("?")) + ")");
         o.t_head = now_;
         o.head_m_sa = o.m_sa;
+        o.head_owned = static_cast<int>(o.owed.size());
         o.have_id = false;
+        if (o.slotted_) o.owed.push_back(static_cast<int>(h0_len(f.data)) + 2);
     } else if (o.partial.empty()) {
         return fail(where + ": body flit without a head");
     }
@@ -710,6 +756,13 @@ bool RouterBench::on_flit(int p, const Flit &f) {
     if (o.partial.size() == 2 && !head_check(p, static_cast<int>(f.vc))) return false;
     if (f.tail) {
         if (o.partial.size() < 2) return fail(where + ": one-flit packet");
+        // a packet cut short upstream leaves as it is: its slot is owed only
+        // the flits that really left
+        if (o.slotted_) {
+            int declared = static_cast<int>(h0_len(o.partial.front().data)) + 2;
+            o.owed.back() -= declared - static_cast<int>(o.partial.size());
+            if (o.owed.back() <= 0) return fail(where + ": harness bug: slot of a short packet over-credited");
+        }
         if (!tail_check(p, static_cast<int>(f.vc))) return false;
         o.partial.clear();
         o.have_id = false;
@@ -741,19 +794,24 @@ bool RouterBench::head_check(int port, int vc) {
         if (port != p.det && !((p.mask >> port) & 1u))
             return fail(where + ": " + pkt_str(p) + " on class 1 through a port neither deterministic nor adaptive");
     }
-    // Allocation rule: the output VC was given only with room for the whole
-    // packet (virtual cut-through), or for two maximum packets when the packet
-    // enters a class-0 ring (bubble rule: injection, turn, or from class 1).
-    // No flit used the VC between its allocation and this head, and credits
-    // only came back, so the count in the switch cycle bounds it from above.
+    // Allocation rule: the output VC was given only with room for a maximum
+    // packet (virtual cut-through: credits for 34 flits), and on class 0 of a
+    // network port with a free packet slot, two when the packet enters the
+    // ring (bubble rule: injection, turn, or from class 1). No flit used the
+    // VC between its allocation and this head, and credits only came back, so
+    // the counts in the switch cycle bound those at allocation from above.
     {
-        int need = static_cast<int>(h0_len(p.flits[0].data)) + 2;
         bool continuing = p.in_port != kLocal && port == (p.in_port ^ 1) && (p.in_vc & 1) == 0;
-        bool bubble = (vc & 1) == 0 && port != kLocal && !continuing;
-        if (bubble) need = 2 * KOLO_MAX_PKT;
-        if (o.head_m_sa < need)
+        if (o.slotted_) {
+            int need = continuing ? 1 : 2;
+            if (kEscSlots - o.head_owned < need)
+                return fail(where + ": " + pkt_str(p) + " allocated with " + std::to_string(kEscSlots - o.head_owned) +
+                            " free packet slots, needs " + std::to_string(need) +
+                            (continuing ? " (continuing in its ring)" : " (bubble rule: entering a ring)"));
+        } else if (o.head_m_sa < KOLO_MAX_PKT) {
             return fail(where + ": " + pkt_str(p) + " allocated with at most " + std::to_string(o.head_m_sa) +
-                        " credits, needs " + std::to_string(need) + (bubble ? " (bubble rule)" : " (whole packet)"));
+                        " credits, needs " + std::to_string(KOLO_MAX_PKT) + " (a maximum packet)");
+        }
     }
     // header flit 0: route state advanced as kolo_route_advance does
     uint64_t want = h0_with_rs(p.expect[0], kolo_route_advance(p.rs_in, port));
@@ -864,6 +922,13 @@ void RouterBench::drive() {
             o.ready.pop_front();
             o.mirror++;
             o.returned_now = true;
+            if (o.slotted_) {
+                if (o.owed.empty()) {
+                    fail("harness bug: credit of a class-0 VC with no packet owning a slot");
+                    return;
+                }
+                if (--o.owed.front() == 0) o.owed.pop_front();
+            }
             top_->out_credit_valid |= static_cast<uint8_t>(1u << p);
             sig_set(top_->out_credit_vc, static_cast<unsigned>(p * 2), 2, static_cast<uint64_t>(v));
             out_rr_[p] = static_cast<unsigned>(v + 1);
@@ -1075,9 +1140,9 @@ bool RouterBench::final_checks() {
     for (int p = 0; p < kPorts; p++)
         for (int v = 0; v < 4; v++) {
             std::string w = std::string(port_name(p)) + " vc" + std::to_string(v);
-            if (in_[p][v].credits != kVcDepth)
+            if (in_[p][v].credits != in_depth(p, v))
                 return fail("input " + w + ": " + std::to_string(in_[p][v].credits) + " credits at the end, expected " +
-                            std::to_string(kVcDepth));
+                            std::to_string(in_depth(p, v)));
             int c = static_cast<int>(sig_get(top_->mon_out_credits, static_cast<unsigned>((p * 4 + v) * 8), 8));
             if (c != out_[p][v].max || out_[p][v].mirror != out_[p][v].max)
                 return fail("output " + w + ": router holds " + std::to_string(c) + " credits at the end, expected " +
@@ -1114,7 +1179,7 @@ void RouterBench::print_coverage(bool *ok) {
     std::printf("---- coverage: packets per input port/vc -> output port/vc ('.' other vnet or unused port, '!' legal, "
                 "never seen) ----\n");
     std::printf("(in: packets, cycles a packet waited for credits; out: packets, cycles with less room than a maximum "
-                "packet needs, two of them on class 0 of a network port)\n");
+                "packet needs: credits for 35 flits, or two free slots on class 0 of a network port)\n");
     std::printf("%-26s", "in \\ out");
     for (int p = 0; p < kPorts; p++) std::printf("|%-2s v0   v1   v2   v3 ", port_name(p));
     std::printf("\n");
@@ -1259,7 +1324,7 @@ int RouterBench::run() {
             int c = static_cast<int>(sig_get(top_->mon_out_credits, static_cast<unsigned>((p * 4 + v) * 8), 8));
             if (c != out_[p][v].max) {
                 fail("after reset output " + std::string(port_name(p)) + " has " + std::to_string(c) +
-                     " credits: tb_router_top.v and tb_router.cpp disagree on OUT_CREDITS/EJECT_CREDITS");
+                     " credits: tb_router_top.v and tb_router.cpp disagree on ESC_SLOTS/ADAPT_DEPTH/EJECT_CREDITS");
                 break;
             }
         }

@@ -1,15 +1,17 @@
 `default_nettype none
 // tb_router_top - Verilator top of the single-router test (tb/router/tb_router.cpp).
 //
-// One kolo_router with the torus defaults (VC_DEPTH 80, OUT_CREDITS 80,
-// EJECT_CREDITS 64, BUBBLE 1); the node, ring sizes and enabled ports are the
+// One kolo_router as kolo_torus builds it with ideal links (ESC_SLOTS 3,
+// ADAPT_DEPTH 128, LOCAL_DEPTH 80, EJECT_CREDITS 64, BUBBLE 1, network outputs
+// not registered, local output registered); the node, ring sizes and enabled ports are the
 // run-time inputs cfg_*, so one binary serves every configuration. The harness
 // plays all seven neighbours on the router's own ports.
 // Besides the router's ports it exposes, through hierarchical references (test
 // only, not synthesisable), the router's output credit counters and their
-// sticky protocol-error bits, so that the harness can compare them with its own
-// mirror every cycle. Keep the numbers in step with tb_router.cpp (kVcDepth,
-// kOutCredits, kEjectCredits); the harness checks the counters after reset.
+// sticky protocol-error bits and the free packet slots of the class-0 VCs,
+// so that the harness can compare them with its own mirror every cycle. Keep
+// the numbers in step with tb_router.cpp (kEscSlots, kAdaptDepth, kLocalDepth,
+// kEjectCredits); the harness checks the counters after reset.
 // Built without --hierarchical: the router's hier_block marker then has no effect.
 module tb_router_top (
     input  wire            clk,
@@ -33,14 +35,17 @@ module tb_router_top (
     output wire [28*8-1:0] dbg_vc_occ,
     output wire [28*6-1:0] dbg_vc_route,
     output wire [28*8-1:0] mon_out_credits,  // router's credits per output VC (port*4+vc)
-    output wire [27:0]     mon_credit_error  // sticky over/underflow of those counters
+    output wire [27:0]     mon_credit_error, // sticky over/underflow of those counters
+    output wire [7*8-1:0]  mon_slots         // free slots of VC 0 and 2 per port ([p*8 +: 4], [p*8+4 +: 4])
 );
   kolo_router #(
-      .VC_DEPTH(80),
-      .OUT_CREDITS(80),
+      .ESC_SLOTS(3),
+      .ADAPT_DEPTH(128),
+      .LOCAL_DEPTH(80),
       .EJECT_CREDITS(64),
       .BUBBLE(1),
-      .LOCAL_WHOLE_PKT(1)
+      .LOCAL_WHOLE_PKT(1),
+      .OUT_REG(7'h40)
   ) u (
       .clk(clk),
       .rst(rst),
@@ -64,14 +69,8 @@ module tb_router_top (
       .dbg_vc_route(dbg_vc_route)
   );
 
-  assign mon_out_credits = u.ovc_credits;
-  genvar o, v;
-  generate
-    for (o = 0; o < 7; o = o + 1) begin : g_o
-      for (v = 0; v < 4; v = v + 1) begin : g_v
-        assign mon_credit_error[o*4+v] = u.g_ovc[o].g_vc[v].credit_error;
-      end
-    end
-  endgenerate
+  assign mon_out_credits = u.mon_credits;
+  assign mon_credit_error = u.credit_error;
+  assign mon_slots = u.mon_slots;
 endmodule
 `default_nettype wire

@@ -90,6 +90,9 @@ struct Config {
     std::string csv, label, bench;
     uint64_t trace_start = 0, trace_cycles = 0;
     std::string trace_file, gtkw;
+    bool diag = false; // count router port states (dbg_vc_route) for the report
+    bool inj_per_vc = false;  // endpoints queue per VC (round robin) instead of one queue
+    bool inj_spread = false;  // endpoints use both local VCs of a vnet (ordered: by flow)
     double ber = 0.0;  // real-link builds: bit error rate of every lane
     int64_t cut_at = -1;  // real-link builds: --cut cycle, node index, port
     int cut_node = 0, cut_port = 0;
@@ -112,12 +115,18 @@ class TorusBench {
     int run();
 
   private:
+    // --diag counters per router port [n*7+p]: cycles an output is held by a
+    // packet, flits it sends, cycles an input port forwards a packet
+    std::vector<unsigned> spread_next_ = std::vector<unsigned>(static_cast<size_t>(KOLO_DIM_X * KOLO_DIM_Y * KOLO_DIM_Z), 0);
+    std::vector<uint64_t> diag_held_, diag_flits_, diag_heads_, diag_in_;
+    uint64_t diag_cycles_ = 0;
     // ---- setup / clocking ----
     bool setup(std::string *err);
     void tick();
     // ---- per cycle ----
     bool observe_outputs();  // false on a check failure (message in fail_)
     void generate();
+    void diag_sample();  // --diag: count router port states this cycle
     void drive_inputs();
     bool generation_open() const;
     void new_packet(int src, int dst);
@@ -220,6 +229,7 @@ bool TorusBench::setup(std::string *err) {
     }
     for (int n = 0; n < topo_.n; n++) {
         inj_[n].reset(KOLO_VC_DEPTH, KOLO_VC_DEPTH);
+        inj_[n].set_per_vc(cfg_.inj_per_vc);
         ej_[n].configure(cfg_.bp, cfg_.bp_delay, mix64(cfg_.seed ^ (0x5eedull + static_cast<uint64_t>(n))));
     }
     id_base_ = (mix64(cfg_.seed) & 0xffffull) << 32;
@@ -313,6 +323,12 @@ void TorusBench::new_packet(int src, int dst) {
              kolo_model_last_error(model_) + " (" + kolo_route_strerror(rc) + ")");
         return;
     }
+    if (cfg_.inj_spread) {
+        // every local VC of the packet's vnet: ordered packets by a hash of
+        // their flow (one flow, one FIFO: order kept), the others alternately
+        unsigned cls = ordered ? (static_cast<unsigned>(topo_.id[dst]) * 0x9e3779b1u >> 31) : (spread_next_[src] ^= 1u);
+        for (auto &f : p.flits) f.vc = static_cast<unsigned>(vnet) * 2 + cls;
+    }
     p.t_created = now_;
     Live l;
     l.t_created = now_;
@@ -351,7 +367,8 @@ void TorusBench::generate() {
     }
     double p_pkt = cfg_.rate / cfg_.len.mean_flits();
     for (int n = 0; n < topo_.n && generation_open(); n++) {
-        bool want = cfg_.saturate ? inj_[n].queued() == 0 : rng_.chance(p_pkt);
+        // saturation: a packet always waiting (with per-VC queues: four in all)
+        bool want = cfg_.saturate ? inj_[n].queued() < (cfg_.inj_per_vc ? 4u : 1u) : rng_.chance(p_pkt);
         if (!want) continue;
         int dst = traffic_.pick(n, rng_);
         if (dst >= 0) new_packet(n, dst);
@@ -395,6 +412,7 @@ bool TorusBench::observe_outputs() {
             }
         }
     }
+    if (cfg_.diag && in_window) diag_sample();
     // packets the routers drop at down links (mon_sunk): flit 1 names them
     if (cut_end_[0] >= 0) {
         for (unsigned w = 0; w < words; w++) {
@@ -493,6 +511,40 @@ void TorusBench::drive_inputs() {
         }
     }
     if (moved) watchdog_.activity(now_);
+}
+
+void TorusBench::diag_sample() {
+    const size_t n7 = static_cast<size_t>(topo_.n) * 7;
+    if (diag_held_.size() != n7) {
+        diag_held_.assign(n7, 0);
+        diag_flits_.assign(n7, 0);
+        diag_heads_.assign(n7, 0);
+        diag_in_.assign(n7, 0);
+    }
+    diag_cycles_++;
+    for (int n = 0; n < topo_.n; n++) {
+        unsigned held = 0, in_fwd = 0;
+        for (int q = 0; q < 28; q++) {
+            unsigned r = static_cast<unsigned>(sig_get(top_->dbg_vc_route, static_cast<unsigned>((n * 28 + q) * 6), 6));
+            if (r & 0x20) {
+                held |= 1u << ((r >> 2) & 7);
+                in_fwd |= 1u << (q / 4);
+            }
+        }
+        for (int p = 0; p < 7; p++) {
+            size_t i = static_cast<size_t>(n) * 7 + p;
+            diag_held_[i] += (held >> p) & 1;
+            diag_in_[i] += (in_fwd >> p) & 1;
+            bool v = p < 6 ? sig_get(top_->mon_valid, static_cast<unsigned>(n * 6 + p), 1)
+                           : sig_get(top_->ej_valid, static_cast<unsigned>(n), 1);
+            diag_flits_[i] += v ? 1 : 0;
+            if (v) {
+                Flit f = p < 6 ? flit_get(top_->mon_flit, static_cast<unsigned>(n * 6 + p))
+                               : flit_get(top_->ej_flit, static_cast<unsigned>(n));
+                diag_heads_[i] += f.head ? 1 : 0;
+            }
+        }
+    }
 }
 
 void TorusBench::dump_state(FILE *f) {
@@ -772,6 +824,30 @@ void TorusBench::print_report(double wall) {
                         i + 1 < std::min<size_t>(links.size(), 5) ? "," : "");
         std::printf("\n");
     }
+    if (cfg_.diag && diag_cycles_) {
+        // network outputs (present ports) and the local ones apart
+        // a packet holds its ports from the cycle after its head: a held cycle
+        // without a flit is a gap in a packet
+        double held[2] = {0, 0}, flits[2] = {0, 0}, heads[2] = {0, 0}, in[2] = {0, 0};
+        int cnt[2] = {0, 0};
+        for (int n = 0; n < topo_.n; n++)
+            for (int p = 0; p < 7; p++) {
+                if (p < 6 && !topo_.port_present(p)) continue;
+                int k = p == 6 ? 1 : 0;
+                size_t i = static_cast<size_t>(n) * 7 + p;
+                held[k] += static_cast<double>(diag_held_[i]) / diag_cycles_;
+                flits[k] += static_cast<double>(diag_flits_[i]) / diag_cycles_;
+                heads[k] += static_cast<double>(diag_heads_[i]) / diag_cycles_;
+                in[k] += static_cast<double>(diag_in_[i]) / diag_cycles_;
+                cnt[k]++;
+            }
+        for (int k = 0; k < 2; k++)
+            if (cnt[k])
+                std::printf("router %-11s output sending %.3f (heads %.3f), gaps in packets %.3f; input "
+                            "forwarding %.3f\n",
+                            k ? "local ports" : "net ports", flits[k] / cnt[k], heads[k] / cnt[k],
+                            (held[k] + heads[k] - flits[k]) / cnt[k], in[k] / cnt[k]);
+    }
     uint64_t errs[4] = {0, 0, 0, 0};
     for (int n = 0; n < topo_.n; n++)
         for (int k = 0; k < 4; k++) errs[k] += err_field(n, k);
@@ -873,6 +949,9 @@ int main(int argc, char **argv) {
     o.add("csv", "", "append one line of results to this CSV file");
     o.add("label", "", "label of the CSV line");
     o.add("bench", "", "print BENCH lines: metric:name,... (accepted lat_mean lat_p99 cycles_per_hop router_pipeline link_latency sim_speed)");
+    o.add("inj-spread", "0", "inject on both VCs of a vnet (ordered packets: chosen by destination, so a flow keeps one)");
+    o.add("inj-per-vc", "0", "endpoints queue packets per VC and serve the VCs round robin (as the NI)");
+    o.add("diag", "0", "report how busy the routers' ports are (held by a packet, sending, forwarding)");
     o.add("ber", "0", "bit error rate on every lane (builds with real links only)");
     o.add("cut", "", "CYCLE:NODE:PORT - break both lanes of that link at CYCLE (real links only; node index, port 0..5)");
     o.add("trace-start", "2000", "FST window start cycle (waves builds only)");
@@ -929,6 +1008,9 @@ int main(int argc, char **argv) {
     c.trace_start = static_cast<uint64_t>(o.integer("trace-start"));
     c.trace_cycles = static_cast<uint64_t>(o.integer("trace-cycles"));
     c.trace_file = o.str("trace-file");
+    c.diag = o.flag("diag");
+    c.inj_per_vc = o.flag("inj-per-vc");
+    c.inj_spread = o.flag("inj-spread");
     c.ber = o.real("ber");
     if (c.ber < 0 || c.ber > 0.01) o.bad("ber", o.str("ber"));
     if (!o.str("cut").empty()) {

@@ -65,7 +65,10 @@ module tb_link_core #(
       .blk_tx_valid(a_blk_tx_valid), .blk_tx_ready(a_blk_tx_ready), .blk_tx(a_blk_tx),
       .blk_rx_valid(a_blk_rx_valid), .blk_rx(a_blk_rx),
       .phy_rx_lock(a_lock), .phy_lock_loss(1'b0), .phy_rx_overflow(1'b0),
-      .stat_state(a_state), .stat_miscabled(a_miscabled), .stat_counters(a_counters)
+      .stat_state(a_state), .stat_miscabled(a_miscabled), .stat_counters(a_counters),
+      /* verilator lint_off PINCONNECTEMPTY */  // the peer identity is checked by tb_chip and the svc tests
+      .stat_peer_valid(), .stat_peer_id(), .stat_peer_port(), .stat_peer_seen()
+      /* verilator lint_on PINCONNECTEMPTY */
   );
   kolo_link_core #(
       .VC_BUF(VC_BUF), .SEQ_W(SEQ_W), .REPLAY_TIMEOUT(REPLAY_TIMEOUT),
@@ -81,7 +84,10 @@ module tb_link_core #(
       .blk_tx_valid(b_blk_tx_valid), .blk_tx_ready(b_blk_tx_ready), .blk_tx(b_blk_tx),
       .blk_rx_valid(b_blk_rx_valid), .blk_rx(b_blk_rx),
       .phy_rx_lock(b_lock), .phy_lock_loss(1'b0), .phy_rx_overflow(1'b0),
-      .stat_state(b_state), .stat_miscabled(b_miscabled), .stat_counters(b_counters)
+      .stat_state(b_state), .stat_miscabled(b_miscabled), .stat_counters(b_counters),
+      /* verilator lint_off PINCONNECTEMPTY */  // the peer identity is checked by tb_chip and the svc tests
+      .stat_peer_valid(), .stat_peer_id(), .stat_peer_port(), .stat_peer_seen()
+      /* verilator lint_on PINCONNECTEMPTY */
   );
 endmodule
 `default_nettype wire
