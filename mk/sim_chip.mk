@@ -4,7 +4,8 @@
 #   make sim-chip                  build/sim/kolo-sim-chip-2x1x1 and -2x2x1
 #   make sim-chip-<X>x<Y>x<Z>      any other torus size, on demand
 #   build/sim/kolo-run -n 2 --net=chip --report ./my_pe_program
-#   make test-sim-chip-<name>      one test; make bench-sim_speed_chip_2x2x1
+#   make test-sim-chip-<name>      one test (ops in make test; test-sim-chip-long: checks,
+#                                  shmem, fault); make bench-sim_speed_chip_2x2x1
 #
 # tb/sim/kolo_sim_chips.v holds N kolo_sim_chip (one kolo_chip each, a Verilator
 # hier_block: its C++ is compiled once whatever N); the chip's parameters come from
@@ -55,10 +56,13 @@ test-sim-chip-ops test-sim-chip-checks: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-c
 test-sim-chip-shmem: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x1 $(LIB_BUILD)/shmem_tests/t_amo \
     $(LIB_BUILD)/shmem_tests/t_signal
 test-sim-chip-fault: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x1 $(BUILD)/examples/torus_work
-test-sim-chip-%:
-	$(SIM_SEED_ENV) $(SIM_CHIP_T) $*
-.PHONY: test-sim-chip-ops test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault
-TESTS += sim-chip-ops sim-chip-checks sim-chip-shmem sim-chip-fault
+test-sim-chip-ops test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault:
+	$(SIM_SEED_ENV) $(SIM_CHIP_T) $(patsubst test-sim-chip-%,%,$@)
+# make test holds the quick one (ops, a few seconds); the others run in
+# test-sim-chip-long (minutes: 2x2x1 builds and runs, faults with link training budgets)
+.PHONY: test-sim-chip-ops test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault test-sim-chip-long
+TESTS += sim-chip-ops
+test-sim-chip-long: test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault
 
 # ---- benchmarks ---------------------------------------------------------------------------
 # sim_speed_chip_2x2x1: simulated core cycles per wall second of 4 chips, 4 PEs streaming

@@ -42,9 +42,24 @@ settled_ok() {
     echo "  $what: $(grep -oE 'packets lost: [^;]*' <<<"$out" | head -n 1)"
 }
 
+# after a run: the firmware booted (its time counted), the tables it installed
+# were checked by the core, every packet was checked
+booted_ok() {
+    local what=$1 boot checked inj err
+    boot=$(grep -oE "service processors booted in [0-9]+ cycles" <<<"$out" | grep -oE '[0-9]+')
+    checked=$(grep -oE "installed table sets checked [0-9]+" <<<"$out" | grep -oE '[0-9]+$')
+    inj=$(grep -oE "scoreboard: [0-9]+ injected" <<<"$out" | grep -oE '[0-9]+')
+    err=$(grep -oE "hops checked, [0-9]+ errors" <<<"$out" | grep -oE '[0-9]+ errors' | grep -oE '[0-9]+')
+    [ "${boot:-0}" -gt 0 ] || fail "$what: no boot time of the service processors"
+    [ "${checked:-0}" -gt 0 ] || fail "$what: the tables the firmware installed were not checked"
+    [ "${inj:-0}" -gt 0 ] && [ "${err:-1}" = 0 ] || fail "$what: no packet checked, or errors"
+    echo "  $what: booted in ${boot:-?} cycles, ${checked:-0} table sets checked, ${inj:-0} packets checked"
+}
+
 case $test in
 ops)
     expect 0 "network chip \(kolo_chip RTL\)" -- "$RUN" -t 2x1x1 -n 2 --net=chip --timeout=300 --report "$PE" ops
+    booted_ok "chips 2x1x1"
     ;;
 shmem)
     for t in t_amo t_signal; do
@@ -81,4 +96,5 @@ bench)
     exit 2
     ;;
 esac
-finish
+[ $fails = 0 ] && echo "$test: all checks passed" || echo "$test: $fails checks failed"
+[ $fails = 0 ]
