@@ -27,14 +27,18 @@ SIM_CHIP_CXXDEFS = -DKOLO_DIM_X=$(call sim_dim,$(1),1) -DKOLO_DIM_Y=$(call sim_d
 sim-chip: sim $(addprefix $(SIM_BUILD)/kolo-sim-chip-,$(SIM_CHIP_CFGS))
 sim-chip-%: $(SIM_BUILD)/kolo-sim-chip-% ;
 
-# the Verilated chips (a library, minutes) are rebuilt only when the RTL or this file
-# changed; net_chip.cpp is compiled apart with the project's warning flags
+# the Verilated chips (a library, minutes) are rebuilt only when the RTL or the
+# Verilator flags (kept in vflags) changed; net_chip.cpp is compiled apart with the
+# project's warning flags
 $(SIM_BUILD)/kolo-sim-chip-%: sw/sim/net_chip.cpp tb/chip/kolo_chip_sim.h tb/common/kolo_chip_lanes.h \
     tb/common/kolo_lane_model.h tb/common/kolo_pcie_rc.h tb/common/kolo_tb_bits.h $(SIM_HDRS) \
     $(SIM_CHIP_RTL) mk/sim_chip.mk $(SIM_CORE_LIB) $(SIM_SW_LIBS) | $(KOLO_SIM) $(KOLO_RUN) $(DEPS_STAMP)
 	@mkdir -p $(SIM_BUILD)/chip-$*
-	@if [ ! -f $(SIM_BUILD)/chip-$*/model.stamp ] || [ -n "$(filter %.v %.vh mk/sim_chip.mk,$?)" ]; then \
+	@flags='$(SIM_CHIP_VFLAGS) $(call SIM_CHIP_DEFS,$*)'; \
+	if [ ! -f $(SIM_BUILD)/chip-$*/model.stamp ] || [ -n "$(filter %.v %.vh,$?)" ] \
+	    || [ "$$(cat $(SIM_BUILD)/chip-$*/vflags 2>/dev/null)" != "$$flags" ]; then \
 	    echo "verilator kolo-sim-chip $* (log: $(SIM_BUILD)/chip-$*/build.log)"; \
+	    echo "$$flags" > $(SIM_BUILD)/chip-$*/vflags; \
 	    rm -f $(SIM_BUILD)/chip-$*/model.stamp; \
 	    cd $(SIM_BUILD)/chip-$* && { $(TOP)/scripts/verilate_retry.sh build.log verilator $(SIM_CHIP_VFLAGS) --Mdir obj \
 	        $(call SIM_CHIP_DEFS,$*) -CFLAGS -O2 $(TOP)/tb/sim/kolo_sim_chips.v \
