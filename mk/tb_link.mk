@@ -17,13 +17,13 @@
 LINK_TB_BUILD := $(BUILD)/tb/link
 LINK_TB_RTL := $(wildcard rtl/link/*.v rtl/common/*.v rtl/include/*.vh)
 LINK_TB_DEPS := tb/link/tb_link.cpp tb/link/tb_link_top.v tb/common/kolo_lane_model.h \
-                tb/common/kolo_tb_bits.h tb/common/kolo_tb_util.h mk/tb_link.mk
+                sw/rtlsim/kolo_rtl_bits.h tb/common/kolo_tb_util.h mk/tb_link.mk
 LINK_TB_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
 # No -Wno-fatal: the RTL must build warning-free at Verilator's default level.
 LINK_TB_VFLAGS := $(VL_CHECKS) --cc --exe --build -O3 -j 2 --x-assign fast --x-initial fast \
     -I$(TOP)/rtl/include -I$(TOP)/rtl/link -y $(TOP)/rtl/link -y $(TOP)/rtl/common \
     --top-module tb_link_top $(LINK_TB_OBJCACHE)
-LINK_TB_CFLAGS := -std=c++17 -Wall -I$(TOP)/tb/common
+LINK_TB_CFLAGS := -std=c++17 -Wall -I$(TOP)/tb/common -I$(TOP)/sw/rtlsim
 
 # $(call link_variant,<variant>,<-G parameter flags>)
 define link_variant

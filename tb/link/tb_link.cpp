@@ -58,11 +58,12 @@
 
 #include "Vtb_link_top.h"
 #include "kolo_lane_model.h"
-#include "kolo_tb_bits.h"
+#include "kolo_rtl_bits.h"
 #include "kolo_tb_util.h"
 #include "verilated.h"
 
 using namespace kolo_tb;
+using namespace kolo_rtl;
 using kolo_lane::LaneModel;
 using kolo_lane::Word66;
 
