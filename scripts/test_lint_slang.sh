@@ -6,7 +6,12 @@
 #      shape kolo_ni.v had): must fail with "used before its declaration";
 #   2. kolo_fifo_async.v with rd_gray declared after the write side reads it;
 #   3. a module with an implicit net under `default_nettype none;
-#   4. a warning only (an oversized literal): warnings fail too.
+#   4. a warning only (an oversized literal): warnings fail too;
+#   5. scripts/check_functions.py (a function reads only its arguments: Icarus
+#      re-evaluates a continuous assignment calling it only when they change):
+#      every file of rtl/ passes, and kolo_router_vc_select.v with esc_ok
+#      reading fe1/fe2 from the module (the bug that lost every NI completion
+#      of the cocotb PCIe tests) fails.
 # And the real files pass. Verilator, Icarus and Yosys accept plants 1 and 2
 # (checked here, so the test shows why the fourth tool is there).
 set -euo pipefail
@@ -81,5 +86,23 @@ for top in kolo_link_core kolo_fifo_async kolo_ni; do
   if slang --top $top "${files[@]::${#files[@]}-2}"; then echo "ok   $top as in rtl/: clean"
   else echo "FAIL $top as in rtl/:"; sed 's/^/    /' "$out/last.txt"; fail=1; fi
 done
+# 5: functions read only their arguments (all of rtl/, vendor primitives black boxes)
+mapfile -t all_rtl < <(find rtl -name '*.v' | sort)
+if "$py" scripts/check_functions.py -I rtl/include "${all_rtl[@]}" > "$out/functions.txt" 2>&1; then
+  echo "ok   functions of rtl/ read only their arguments: $(tail -n 1 "$out/functions.txt")"
+else echo "FAIL functions of rtl/:"; sed 's/^/    /' "$out/functions.txt"; fail=1; fi
+mkdir -p "$out/p5"
+sed -e 's/esc_ok = f1\[/esc_ok = fe1[/g' -e 's/esc_ok = f2\[/esc_ok = fe2[/' \
+    rtl/router/kolo_router_vc_select.v > "$out/p5/kolo_router_vc_select.v"
+cmp -s rtl/router/kolo_router_vc_select.v "$out/p5/kolo_router_vc_select.v" && { echo "FAIL plant 5 not applied"; exit 1; }
+p5_files=()
+for f in "${all_rtl[@]}"; do
+  [ "$f" = rtl/router/kolo_router_vc_select.v ] && f=$out/p5/kolo_router_vc_select.v; p5_files+=("$f"); done
+if "$py" scripts/check_functions.py -I rtl/include "${p5_files[@]}" > "$out/p5.txt" 2>&1; then
+  echo "FAIL plant 5: check_functions passed esc_ok reading fe1/fe2"; fail=1
+elif ! grep -q "function esc_ok reads or writes fe1" "$out/p5.txt"; then
+  echo "FAIL plant 5: check_functions failed without naming esc_ok/fe1:"; sed 's/^/    /' "$out/p5.txt"; fail=1
+else echo "ok   plant 5 (esc_ok reads fe1/fe2 of its module): $(grep -m1 esc_ok "$out/p5.txt")"; fi
+
 [ $fail = 0 ] && echo "lint-slang: PASS" || echo "lint-slang: FAIL"
 exit $fail

@@ -85,11 +85,15 @@ module kolo_router_vc_select #(
   endfunction
 
   // class-0 flag of output o for a head of input VC class c in vnet n
-  function automatic esc_ok(input integer op, input integer cl, input integer vn);
+  // (fe1/fe2 are arguments: a function reads nothing but its arguments and
+  // parameters, or Icarus evaluates a continuous assignment that calls it only
+  // when an argument changes: scripts/check_functions.py)
+  function automatic esc_ok(input [13:0] f1, input [13:0] f2, input integer op, input integer cl,
+                            input integer vn);
     begin
-      if (op == 6 || (BUBBLE == 0)) esc_ok = fe1[op*2+vn];
-      else if (PORT < 6 && op == (PORT ^ 1) && cl == 0) esc_ok = fe1[op*2+vn];  // continuing
-      else esc_ok = fe2[op*2+vn];  // entering a ring
+      if (op == 6 || (BUBBLE == 0)) esc_ok = f1[op*2+vn];
+      else if (PORT < 6 && op == (PORT ^ 1) && cl == 0) esc_ok = f1[op*2+vn];  // continuing
+      else esc_ok = f2[op*2+vn];  // entering a ring
     end
   endfunction
 
@@ -108,7 +112,7 @@ module kolo_router_vc_select #(
       wire [6:0] ok1, esc;
       for (o = 0; o < 7; o = o + 1) begin : g_o
         assign ok1[o] = hc_valid[v] && cand1[o] && fa[o*2+VN] && idle[o];
-        assign esc[o] = hc_valid[v] && cand0[o] && idle[o] && esc_ok(o, CL, VN);
+        assign esc[o] = hc_valid[v] && cand0[o] && idle[o] && esc_ok(fe1, fe2, o, CL, VN);
       end
       wire any1 = ok1 != 7'd0;
       assign sel[v*7+:7] = any1 ? first(ok1) : esc;
@@ -142,8 +146,8 @@ module kolo_router_vc_select #(
   wire [6:0] arr_ok1, arr_okE;
   generate
     for (o = 0; o < 7; o = o + 1) begin : g_arr
-      wire e0 = esc_ok(o, 0, 0), e1 = esc_ok(o, 1, 0);
-      wire e2 = esc_ok(o, 0, 1), e3 = esc_ok(o, 1, 1);
+      wire e0 = esc_ok(fe1, fe2, o, 0, 0), e1 = esc_ok(fe1, fe2, o, 1, 0);
+      wire e2 = esc_ok(fe1, fe2, o, 0, 1), e3 = esc_ok(fe1, fe2, o, 1, 1);
       wire e = (arr_vc == 2'd0) ? e0 : (arr_vc == 2'd1) ? e1 : (arr_vc == 2'd2) ? e2 : e3;
       assign arr_ok1[o] = arr_det[o] && idle[o] && arr_unordered && (arr_vc[1] ? fa[o*2+1] : fa[o*2]);
       assign arr_okE[o] = arr_det[o] && idle[o] && e;
