@@ -30,8 +30,8 @@ sim-chip-%: $(SIM_BUILD)/kolo-sim-chip-% ;
 # the Verilated chips (a library, minutes) are rebuilt only when the RTL or the
 # Verilator flags (kept in vflags) changed; net_chip.cpp is compiled apart with the
 # project's warning flags
-$(SIM_BUILD)/kolo-sim-chip-%: sw/sim/net_chip.cpp tb/chip/kolo_chip_sim.h tb/common/kolo_chip_lanes.h \
-    tb/common/kolo_lane_model.h tb/common/kolo_pcie_rc.h tb/common/kolo_tb_bits.h $(SIM_HDRS) \
+$(SIM_BUILD)/kolo-sim-chip-%: sw/sim/net_chip.cpp sw/rtlsim/kolo_chip_sim.h sw/rtlsim/kolo_chip_lanes.h \
+    sw/rtlsim/kolo_lane_model.h sw/rtlsim/kolo_pcie_rc.h sw/rtlsim/kolo_rtl_bits.h $(SIM_HDRS) \
     $(SIM_CHIP_RTL) mk/sim_chip.mk $(SIM_CORE_LIB) $(SIM_SW_LIBS) | $(KOLO_SIM) $(KOLO_RUN) $(DEPS_STAMP)
 	@mkdir -p $(SIM_BUILD)/chip-$*
 	@flags='$(SIM_CHIP_VFLAGS) $(call SIM_CHIP_DEFS,$*)'; \
@@ -47,7 +47,7 @@ $(SIM_BUILD)/kolo-sim-chip-%: sw/sim/net_chip.cpp tb/chip/kolo_chip_sim.h tb/com
 	        || { tail -n 40 build.log; exit 1; }; \
 	    touch model.stamp; \
 	fi
-	$(SIM_CXX) $(SIM_CXXFLAGS) -Itb/chip -Itb/common -Ifw -I$(SIM_BUILD)/chip-$*/obj -isystem $(SIM_VLT_INC) \
+	$(SIM_CXX) $(SIM_CXXFLAGS) -Isw/rtlsim -Ifw -I$(SIM_BUILD)/chip-$*/obj -isystem $(SIM_VLT_INC) \
 	    -isystem $(SIM_VLT_INC)/vltstd $(call SIM_CHIP_CXXDEFS,$*) -c $< -o $(SIM_BUILD)/chip-$*/net_chip.o
 	$(SIM_CXX) -o $@ $(SIM_BUILD)/chip-$*/net_chip.o $(SIM_BUILD)/chip-$*/obj/Vkolo_sim_chips__ALL.a \
 	    $(SIM_BUILD)/chip-$*/obj/*/*.a $(SIM_BUILD)/chip-$*/obj/verilated.o \

@@ -1,9 +1,9 @@
 // net_chip.cpp - kolo-sim --net=chip: N whole kolo_chips (tb/sim/kolo_sim_chips.v:
 // PCIe endpoint, NI, router, six links with lanes, service block and service
 // processor each) of one torus size, joined lane to lane through the lane
-// model (tb/chip/kolo_chip_sim.h, tb/common/kolo_chip_lanes.h), one PCIe
+// model (sw/rtlsim/kolo_chip_sim.h, sw/rtlsim/kolo_chip_lanes.h), one PCIe
 // root-complex model per chip as its host. Built once per size as
-// kolo-sim-chip-XxYxZ (mk/sim.mk); docs/sim.md "--net=chip".
+// kolo-sim-chip-XxYxZ (mk/sim_chip.mk); docs/sim.md "--net=chip".
 //
 // Host side: as --ni=rtl (ni_rtl.cpp): MMIO of the PEs becomes TLPs of the
 // chip's root complex, whose host memory is the PE's address space.
@@ -50,7 +50,7 @@
 
 #include "kolo_chip_sim.h"
 #include "kolo_svc_regs.h"
-#include "kolo_tb_bits.h"
+#include "kolo_rtl_bits.h"
 #include "sim.h"
 #include "svc.h"
 #include "trace.h"
@@ -75,9 +75,9 @@ extern "C" {
 namespace kolo_sim {
 namespace {
 
-using kolo_tb::Flit;
-using kolo_tb::flit_get;
-using kolo_tb::sig_get;
+using kolo_rtl::Flit;
+using kolo_rtl::flit_get;
+using kolo_rtl::sig_get;
 
 constexpr int kNodes = KOLO_DIM_X * KOLO_DIM_Y * KOLO_DIM_Z;
 static_assert(kNodes <= 64, "the per-chip vectors are read as one 64-bit word");

@@ -31,13 +31,13 @@
 #include "Vkolo_sim_chips.h"
 #include "kolo_chip_lanes.h"
 #include "kolo_pcie_rc.h"
-#include "kolo_tb_bits.h"
+#include "kolo_rtl_bits.h"
 #include "verilated.h"
 
 namespace kolo_chip {
 
-using kolo_tb::sig_get;
-using kolo_tb::sig_set;
+using kolo_rtl::sig_get;
+using kolo_rtl::sig_set;
 
 struct SimConfig {
     unsigned dim[3] = {2, 1, 1};
