@@ -6,7 +6,8 @@
 #                               service-processor clocks crossed (SEED=<n> replays a seed)
 #   make test-chip-2x1x1-w64    the same with 64-bit gearboxes, PCIe and processor on the core clock
 #   make bench-chip_luts_xc7 bench-chip_ffs_xc7 bench-chip_bram_xc7
-#                               Yosys synth_xilinx of kolo_chip at default parameters (6 ports x 1 lane)
+#                               Yosys synth_xilinx of kolo_chip at default parameters (6 ports x 1 lane,
+#                               the RV32 firmware in its RAMs: mk/synth_chip.mk)
 
 CHIP_BUILD := $(BUILD)/chip
 CHIP_RTL := $(wildcard rtl/chip/*.v rtl/common/*.v rtl/link/*.v rtl/ni/*.v rtl/node/*.v rtl/svc/*.v \

@@ -78,5 +78,41 @@ bench-sim_speed_chip_2x2x1: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x1 | 
 	    $(SIM_BUILD)/tests/sim_test_pe stream 200 | grep -E '^BENCH sim_speed_chip_2x2x1_sim_speed' \
 	    | sed 's/_sim_speed / /'
 bench-chip_fault: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x2 $(BUILD)/examples/torus_work | $(DEPS_STAMP)
-	@$(SIM_CHIP_T) bench | grep '^BENCH' | sed 's/^BENCH chip_fault_recovery_cycles/BENCH chip_fault_recovery_cycles/'
+	@$(SIM_CHIP_T) bench | grep '^BENCH'
 BENCHES += sim_speed_chip_2x2x1 chip_fault
+
+# ---- make demo-chip: the fault story on whole chips ------------------------------------------
+# DEMO_CHIP_TORUS (2x2x1) of kolo_chips, torus_work on every node but the last; the link
+# leaving node 0 through X+ has its lanes cut once traffic crosses it (the link loses block
+# lock, runs out of its training budget and goes down; the firmware floods and installs new
+# tables; the NIs resend), then the last node dies. Leaves the report, the log and an FST
+# window of the failed link's ends with its GTKWave save file (checked: scripts/gtkw.py).
+# Not part of make test (minutes); test-gtkw makes a chip save file of its own.
+DEMO_CHIP_TORUS ?= 2x2x1
+DEMO_CHIP_DIR ?= $(BUILD)/demo-chip
+DEMO_CHIP_ROUNDS ?= 40
+DEMO_CHIP_LINK_AT ?= 40000
+DEMO_CHIP_NODE_AT ?= 120000
+demo_chip_nodes = $(shell echo $$(( $(subst x, * ,$(DEMO_CHIP_TORUS)) )))
+.PHONY: demo-chip
+demo-chip: $(KOLO_RUN) $(KOLO_SIM) $(SIM_BUILD)/kolo-sim-chip-$(DEMO_CHIP_TORUS) $(BUILD)/examples/torus_work \
+    scripts/gtkw.py | $(DEPS_STAMP)
+	@mkdir -p $(DEMO_CHIP_DIR)
+	@n=$(demo_chip_nodes); last=$$((n - 1)); d=$(DEMO_CHIP_DIR); \
+	echo "==== kolo demo-chip: $(DEMO_CHIP_TORUS) torus of kolo_chips (RTL), $$last PEs running torus_work ===="; \
+	echo "from cycle $(DEMO_CHIP_LINK_AT): the lanes of the link leaving node 0 through X+ are cut under traffic;" \
+	    "cycle $(DEMO_CHIP_NODE_AT): node index $$last dies"; \
+	$(KOLO_RUN) -t $(DEMO_CHIP_TORUS) -n $$last --net=chip --timeout=1800 --report --bench=demo_chip \
+	    --fail-link=$(DEMO_CHIP_LINK_AT)+:0:X+ --fail-node=$(DEMO_CHIP_NODE_AT):$$last \
+	    --rtl-trace=$$d/chip.fst --trace-window=$$(($(DEMO_CHIP_LINK_AT) - 1000)):40000 \
+	    $(BUILD)/examples/torus_work $(DEMO_CHIP_ROUNDS) > $$d/run.log 2>&1; rc=$$?; \
+	sed -n '/^BENCH /d; p' $$d/run.log | grep -v '^  [0-9a-f]\{3\} '; \
+	fail_at=$$(sed -n 's/^fault at cycle \([0-9]*\): link.*/\1/p' $$d/run.log | head -n 1); \
+	nb=$$(printf 'chip_%d_0_0_xm' $$((1 % $(word 1,$(subst x, ,$(DEMO_CHIP_TORUS)))))); \
+	{ scripts/gtkw.py chip $$d/chip.fst $$d/chip.gtkw --view=$$(($${fail_at:-$(DEMO_CHIP_LINK_AT)} - 500)):$$(($(DEMO_CHIP_LINK_AT) + 38000)) \
+	    --mark=$$fail_at chip_0_0_0_xp $$nb && \
+	  scripts/gtkw.py check $$d/chip.gtkw $${fail_at:+--mark-at=$$fail_at}; } > $$d/gtkw-check.log 2>&1 \
+	    || { cat $$d/gtkw-check.log; echo "demo-chip: the trace's save file does not match the trace"; rc=1; }; \
+	echo "waveform of the failed link: gtkwave $$d/chip.gtkw (marker: the cut); full log: $$d/run.log"; \
+	if [ $$rc = 0 ]; then echo "demo-chip: the job finished with correct results"; \
+	else echo "demo-chip: FAILED (status $$rc)"; exit 1; fi
