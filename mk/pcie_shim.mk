@@ -2,7 +2,7 @@
 # each shim (rtl/platform/xilinx/kolo_pcie_shim_{x7,us}.v, rtl/platform/intel/
 # kolo_pcie_shim_avst.v, with rtl/platform/common/kolo_pcie_shim_{rx,tx}.v)
 # in front of kolo_pcie_ep, the vendor block played by a C++ model of its
-# streams over the root-complex model tb/common/kolo_pcie_rc.h.
+# streams over the root-complex model sw/rtlsim/kolo_pcie_rc.h.
 #
 #   make test-unit-pcie-shim-<shim>   traffic with gaps and back-pressure, then
 #                                     the same at full rate (SEED=<n> replays)
@@ -16,7 +16,7 @@ PCIE_SHIM_NAMES := x7 avst us
 PCIE_SHIM_RTL := $(wildcard rtl/platform/common/kolo_pcie_shim_*.v) rtl/platform/xilinx/kolo_pcie_shim_x7.v \
     rtl/platform/xilinx/kolo_pcie_shim_us.v rtl/platform/intel/kolo_pcie_shim_avst.v \
     $(wildcard rtl/ni/kolo_pcie_*.v) rtl/common/kolo_fifo_sync.v
-PCIE_SHIM_TB := tb/unit/pcie_shim/tb_pcie_shim.cpp tb/common/kolo_pcie_rc.h tb/unit/common/tb_util.h
+PCIE_SHIM_TB := tb/unit/pcie_shim/tb_pcie_shim.cpp sw/rtlsim/kolo_pcie_rc.h tb/unit/common/tb_util.h
 PCIE_SHIM_TIMEOUT := 8000
 PCIE_SHIM_TAGS := 32
 PCIE_SHIM_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
@@ -41,7 +41,7 @@ $(PCIE_SHIM_BUILD)/$(2)/tb_pcie_shim_$(1): $(PCIE_SHIM_RTL) $(PCIE_SHIM_TB) tb/u
 	    --top-module tb_pcie_shim_$(1)_top -GCPL_TIMEOUT=$(PCIE_SHIM_TIMEOUT) -GTAGS=$(PCIE_SHIM_TAGS) $(3) \
 	    -I$(TOP)/rtl/include -y $(TOP)/rtl/ni -y $(TOP)/rtl/common -y $(TOP)/rtl/platform/common \
 	    -y $(TOP)/rtl/platform/xilinx -y $(TOP)/rtl/platform/intel $(PCIE_SHIM_OBJCACHE) \
-	    -CFLAGS "-O2 -std=c++17 -Wall -Wextra -Werror -I$(TOP)/tb/unit/common -I$(TOP)/tb/common \
+	    -CFLAGS "-O2 -std=c++17 -Wall -Wextra -Werror -I$(TOP)/tb/unit/common -I$(TOP)/sw/rtlsim \
 	             -D$(PCIE_SHIM_DEFINE_$(1)) -DTB_CPL_TIMEOUT=$(PCIE_SHIM_TIMEOUT) -DTB_TAGS=$(PCIE_SHIM_TAGS) \
 	             $(PCIE_SHIM_CPL_$(1))" \
 	    --Mdir $(PCIE_SHIM_BUILD)/$(2)/obj -o ../tb_pcie_shim_$(1) \

@@ -1,7 +1,7 @@
 // tb_pcie_shim.cpp - unit tests of the vendor PCIe shims (docs/pcie-shims.md):
 // a vendor shim in front of kolo_pcie_ep (tb_pcie_shim_<shim>_top.v), the
 // vendor block played by a C++ model of its TLP streams that converts to and
-// from the TLPs of the root-complex model (tb/common/kolo_pcie_rc.h), which
+// from the TLPs of the root-complex model (sw/rtlsim/kolo_pcie_rc.h), which
 // checks every TLP the device sends. The harness is also the NI on the
 // core's user side: a CSR image behind the MMIO ports, DMA read and write
 // agents with a shadow of host memory, MSIs.
