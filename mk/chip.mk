@@ -12,8 +12,8 @@ CHIP_BUILD := $(BUILD)/chip
 CHIP_RTL := $(wildcard rtl/chip/*.v rtl/common/*.v rtl/link/*.v rtl/ni/*.v rtl/node/*.v rtl/svc/*.v \
     rtl/router/*.v rtl/cpu/*.v rtl/include/*.vh) tb/sim/kolo_sim_chips.v tb/sim/kolo_sim_chip.v \
     tb/sim/kolo_sim_chip_cfg.vh
-CHIP_TB := tb/chip/tb_chip.cpp tb/chip/kolo_chip_sim.h tb/common/kolo_chip_lanes.h tb/common/kolo_lane_model.h \
-    tb/common/kolo_pcie_rc.h tb/common/kolo_tb_bits.h sw/include/kolo_svc_regs.h
+CHIP_TB := tb/chip/tb_chip.cpp sw/rtlsim/kolo_chip_sim.h sw/rtlsim/kolo_chip_lanes.h sw/rtlsim/kolo_lane_model.h \
+    sw/rtlsim/kolo_pcie_rc.h sw/rtlsim/kolo_rtl_bits.h sw/include/kolo_svc_regs.h
 CHIP_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
 CHIP_VDIRS := -I$(TOP)/rtl/include -I$(TOP)/tb/sim $(addprefix -y $(TOP)/rtl/,chip common link ni node svc router cpu) \
     -y $(TOP)/tb/sim
@@ -28,7 +28,7 @@ $(CHIP_BUILD)/$(1)/obj/tb_chip: $$(CHIP_RTL) $$(CHIP_TB) mk/chip.mk | $$(DEPS_ST
 	    +define+KOLO_SIM_DIM_X=2 +define+KOLO_SIM_DIM_Y=1 +define+KOLO_SIM_DIM_Z=1 \
 	    +define+KOLO_CHIP_GT_DATA_W=$(2) +define+KOLO_CHIP_PCIE_ASYNC=$(3) +define+KOLO_CHIP_SP_ASYNC=$(4) \
 	    +define+KOLO_CHIP_SP_INTERNAL=0 +define+KOLO_CHIP_TRAIN_BUDGET=$(5) \
-	    -CFLAGS "-O1 -std=c++17 -Wall -I$$(TOP)/tb/chip -I$$(TOP)/tb/common -I$$(TOP)/sw/include \
+	    -CFLAGS "-O1 -std=c++17 -Wall -I$$(TOP)/sw/rtlsim -I$$(TOP)/sw/include \
 	             -DKOLO_TB_GT_W=$(2) -DKOLO_TB_PCIE_ASYNC=$(3) -DKOLO_TB_SP_ASYNC=$(4) -DKOLO_TB_TRAIN_BUDGET=$(5)" \
 	    --Mdir $(CHIP_BUILD)/$(1)/obj -o tb_chip \
 	    $$(TOP)/tb/sim/kolo_sim_chips.v $$(TOP)/tb/chip/tb_chip.cpp \

@@ -28,7 +28,7 @@ NI_RTL := $(filter-out rtl/ni/kolo_pcie_%,$(wildcard rtl/ni/kolo_ni*.v)) $(wildc
           rtl/router/*.v rtl/torus/*.v rtl/link/*.v rtl/svc/*.v rtl/node/*.v rtl/include/*.vh)
 NI_SW := sw/model/kolo_ni_model.c sw/model/kolo_model.c sw/route/kolo_route.c
 NI_TB := tb/unit/ni/tb_ni.v tb/unit/ni/tb_ni.cpp tb/unit/ni/ni_world.h tb/unit/ni/svc_proc.h sw/include/kolo_svc_regs.h tb/unit/ni/tb_ni.vlt tb/unit/common/tb_util.h \
-         tb/common/kolo_tb_bits.h sw/include/kolo_ni_model.h sw/include/kolo_ni_regs.h sw/include/kolo_model.h sw/include/kolo_route.h
+         sw/rtlsim/kolo_rtl_bits.h sw/include/kolo_ni_model.h sw/include/kolo_ni_regs.h sw/include/kolo_model.h sw/include/kolo_route.h
 NI_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
 
 # $(call ni_build,<dir>,<TORUS>,<SMALL>[,<more verilator options>]): the harness
@@ -40,7 +40,7 @@ $(1)/obj/tb_ni: $$(NI_RTL) $$(NI_SW) $$(NI_TB) mk/ni.mk | $$(DEPS_STAMP)
 	@verilator $(VL_CHECKS) --cc --exe --build -O3 -Wall -j 2 --x-assign fast --x-initial fast \
 	    --top-module tb_ni -GTORUS=$(2) -GSMALL=$(3) $(4) -I$$(TOP)/rtl/include -y $$(TOP)/rtl/ni -y $$(TOP)/rtl/common \
 	    -y $$(TOP)/rtl/router -y $$(TOP)/rtl/torus -y $$(TOP)/rtl/link -y $$(TOP)/rtl/svc -y $$(TOP)/rtl/node $$(NI_OBJCACHE) \
-	    -CFLAGS "-O1 -std=c++17 -Wall -I$$(TOP)/tb/unit/ni -I$$(TOP)/tb/unit/common -I$$(TOP)/tb/common \
+	    -CFLAGS "-O1 -std=c++17 -Wall -I$$(TOP)/tb/unit/ni -I$$(TOP)/tb/unit/common -I$$(TOP)/tb/common -I$$(TOP)/sw/rtlsim \
 	             -I$$(TOP)/sw/include -DNI_TORUS=$(2)" \
 	    --Mdir $(1)/obj -o tb_ni \
 	    $$(TOP)/tb/unit/ni/tb_ni.v $$(TOP)/tb/unit/ni/tb_ni.cpp $$(addprefix $$(TOP)/,$$(NI_SW)) \

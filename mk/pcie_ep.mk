@@ -1,7 +1,7 @@
 # mk/pcie_ep.mk - unit tests of the PCIe endpoint core kolo_pcie_ep
 # (rtl/ni/kolo_pcie_*.v, docs/ni.md 6): Verilator, the harness
 # tb/unit/pcie_ep/tb_pcie_ep.cpp and the root-complex model
-# tb/common/kolo_pcie_rc.h, which checks every TLP the core sends.
+# sw/rtlsim/kolo_pcie_rc.h, which checks every TLP the core sends.
 #
 #   make test-unit-pcie-ep-<name>   one test (SEED=<n> replays a seed)
 #   build/pcie_ep/obj/tb_pcie_ep --test=<name> [--seed=N] [--n=N] [--bug=<b>]
@@ -16,7 +16,7 @@
 PCIE_EP_BUILD := $(BUILD)/pcie_ep
 PCIE_EP_BIN := $(PCIE_EP_BUILD)/obj/tb_pcie_ep
 PCIE_EP_RTL := $(wildcard rtl/ni/kolo_pcie_*.v) rtl/common/kolo_fifo_sync.v
-PCIE_EP_TB := tb/unit/pcie_ep/tb_pcie_ep.cpp tb/common/kolo_pcie_rc.h tb/unit/common/tb_util.h
+PCIE_EP_TB := tb/unit/pcie_ep/tb_pcie_ep.cpp sw/rtlsim/kolo_pcie_rc.h tb/unit/common/tb_util.h
 PCIE_EP_TIMEOUT := 8000
 PCIE_EP_TAGS := 32
 # the block's completion buffer the harness gives the core (UltraScale, PG156)
@@ -30,7 +30,7 @@ $(PCIE_EP_BIN): $(PCIE_EP_RTL) $(PCIE_EP_TB) mk/pcie_ep.mk | $(DEPS_STAMP)
 	@verilator $(VL_CHECKS) --cc --exe --build -O3 -Wall -j 2 --x-assign fast --x-initial fast \
 	    --top-module kolo_pcie_ep -GCPL_TIMEOUT=$(PCIE_EP_TIMEOUT) -GTAGS=$(PCIE_EP_TAGS) \
 	    -I$(TOP)/rtl/include -y $(TOP)/rtl/ni -y $(TOP)/rtl/common $(PCIE_EP_OBJCACHE) \
-	    -CFLAGS "-O2 -std=c++17 -Wall -I$(TOP)/tb/unit/common -I$(TOP)/tb/common \
+	    -CFLAGS "-O2 -std=c++17 -Wall -I$(TOP)/tb/unit/common -I$(TOP)/sw/rtlsim \
 	             -DTB_CPL_TIMEOUT=$(PCIE_EP_TIMEOUT) -DTB_TAGS=$(PCIE_EP_TAGS) \
 	             -DTB_CPL_H=$(PCIE_EP_CPL_H) -DTB_CPL_D=$(PCIE_EP_CPL_D)" \
 	    --Mdir $(PCIE_EP_BUILD)/obj -o tb_pcie_ep \

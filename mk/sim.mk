@@ -123,7 +123,7 @@ $$(SIM_BUILD)/kolo-sim-$(1)%: sw/sim/net_rtl.cpp $$(SIM_CORE_LIB) $$(SIM_SW_LIBS
 	@echo "verilator kolo-sim $$*$(4) (log: $$(SIM_BUILD)/rtl-$(1)$$*/build.log)"
 	@cd $$(SIM_BUILD)/rtl-$(1)$$* && $$(TOP)/scripts/verilate_retry.sh build.log verilator $$(VL_CHECKS) $(2) --Mdir obj \
 	    -o ../../kolo-sim-$(1)$$* \
-	    -CFLAGS "-O2 -std=c++17 -Wall -I$$(TOP)/sw/include -I$$(TOP)/sw/sim -I$$(TOP)/tb/common -DKOLO_DIM_X=$$(call sim_dim,$$*,1) \
+	    -CFLAGS "-O2 -std=c++17 -Wall -I$$(TOP)/sw/include -I$$(TOP)/sw/sim -I$$(TOP)/sw/rtlsim -DKOLO_DIM_X=$$(call sim_dim,$$*,1) \
 	        -DKOLO_DIM_Y=$$(call sim_dim,$$*,2) -DKOLO_DIM_Z=$$(call sim_dim,$$*,3) -DKOLO_VC_DEPTH=80 -DKOLO_EJECT_CREDITS=64 $(3)" \
 	    -LDFLAGS "$$(abspath $$(SIM_CORE_LIB)) $$(abspath $$(SIM_SW_LIBS)) -lrt" \
 	    kolo_torus_sim.v $$(TOP)/sw/sim/net_rtl.cpp \
@@ -158,7 +158,7 @@ sim-rtlni-%: $(SIM_BUILD)/kolo-sim-ni-% ;
 # One rule (a chain of pattern rules would lose to kolo-sim-% above): the Verilated model
 # (a library, minutes) is rebuilt only when the RTL or this file changed (or is missing);
 # ni_rtl.cpp is compiled apart with the project's warning flags.
-$(SIM_BUILD)/kolo-sim-ni-%: sw/sim/ni_rtl.cpp tb/common/kolo_pcie_rc.h tb/common/kolo_tb_bits.h $(SIM_HDRS) \
+$(SIM_BUILD)/kolo-sim-ni-%: sw/sim/ni_rtl.cpp sw/rtlsim/kolo_pcie_rc.h sw/rtlsim/kolo_rtl_bits.h $(SIM_HDRS) \
     $(SIM_RTLNI_RTL) mk/sim.mk $(SIM_CORE_LIB) $(SIM_SW_LIBS) | $(KOLO_SIM) $(KOLO_RUN) $(DEPS_STAMP)
 	@mkdir -p $(SIM_BUILD)/rtlni-$*
 	@if [ ! -f $(SIM_BUILD)/rtlni-$*/model.stamp ] || [ -n "$(filter %.v mk/sim.mk,$?)" ]; then \
@@ -172,7 +172,7 @@ $(SIM_BUILD)/kolo-sim-ni-%: sw/sim/ni_rtl.cpp tb/common/kolo_pcie_rc.h tb/common
 	        || { tail -n 40 build.log; exit 1; }; \
 	    touch model.stamp; \
 	fi
-	$(SIM_CXX) $(SIM_CXXFLAGS) -Itb/common -I$(SIM_BUILD)/rtlni-$*/obj -isystem $(SIM_VLT_INC) \
+	$(SIM_CXX) $(SIM_CXXFLAGS) -Isw/rtlsim -I$(SIM_BUILD)/rtlni-$*/obj -isystem $(SIM_VLT_INC) \
 	    -isystem $(SIM_VLT_INC)/vltstd -DKOLO_DIM_X=$(call sim_dim,$*,1) -DKOLO_DIM_Y=$(call sim_dim,$*,2) \
 	    -DKOLO_DIM_Z=$(call sim_dim,$*,3) -c $< -o $(SIM_BUILD)/rtlni-$*/ni_rtl.o
 	$(SIM_CXX) -o $@ $(SIM_BUILD)/rtlni-$*/ni_rtl.o $(SIM_BUILD)/rtlni-$*/obj/Vkolo_sim_cluster__ALL.a \

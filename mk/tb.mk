@@ -14,7 +14,7 @@
 TORUS_BUILD := $(BUILD)/tb/torus
 TORUS_RTL := $(wildcard rtl/common/*.v rtl/router/*.v rtl/torus/*.v rtl/link/*.v rtl/include/*.vh) tb/torus/tb_lane_channel.v
 TORUS_TB_SRC := $(TOP)/tb/torus/tb_torus.cpp
-TORUS_TB_DEPS := tb/torus/tb_torus.cpp $(wildcard tb/common/*.h) tb/torus/make_wrapper.sh \
+TORUS_TB_DEPS := tb/torus/tb_torus.cpp $(wildcard tb/common/*.h sw/rtlsim/*.h) tb/torus/make_wrapper.sh \
                  $(KOLO_SW_SRCS) $(wildcard sw/include/*.h) mk/tb.mk
 # Every configuration compiles the same router C++ (same parameters): ccache
 # turns all but the first of those compiles into cache hits.
@@ -23,7 +23,7 @@ TORUS_VFLAGS := $(VL_CHECKS) --cc --exe --build -O3 -j 2 --x-assign fast --x-ini
     -Wno-fatal -I$(TOP)/rtl/include -y $(TOP)/rtl/common -y $(TOP)/rtl/router -y $(TOP)/rtl/torus \
     -y $(TOP)/rtl/link -y $(TOP)/tb/torus \
     --top-module kolo_torus_sim $(TORUS_OBJCACHE)
-TORUS_CFLAGS := -O2 -std=c++17 -Wall -I$(TOP)/tb/common -I$(KOLO_SW_INC_ABS)
+TORUS_CFLAGS := -O2 -std=c++17 -Wall -I$(TOP)/tb/common -I$(TOP)/sw/rtlsim -I$(KOLO_SW_INC_ABS)
 
 
 # $(call torus_cfg,<cfg>,<X>,<Y>,<Z>,<BUBBLE>,<extra verilator flags>,<extra -D>,<suffix>,<REAL_LINKS>[,<LINK_TRAIN_BUDGET>])

@@ -1,5 +1,5 @@
 # mk/tb_link.mk - Verilator tests of the reliable link (tb/link): two kolo_link
-# ends A and B joined by C++ lane models (tb/common/kolo_lane_model.h), the
+# ends A and B joined by C++ lane models (sw/rtlsim/kolo_lane_model.h), the
 # harness playing the routers on both sides, traffic both ways at once.
 #
 # One binary per build variant: build/tb/link/<variant>/tb_link.
@@ -16,14 +16,14 @@
 
 LINK_TB_BUILD := $(BUILD)/tb/link
 LINK_TB_RTL := $(wildcard rtl/link/*.v rtl/common/*.v rtl/include/*.vh)
-LINK_TB_DEPS := tb/link/tb_link.cpp tb/link/tb_link_top.v tb/common/kolo_lane_model.h \
-                tb/common/kolo_tb_bits.h tb/common/kolo_tb_util.h mk/tb_link.mk
+LINK_TB_DEPS := tb/link/tb_link.cpp tb/link/tb_link_top.v sw/rtlsim/kolo_lane_model.h \
+                sw/rtlsim/kolo_rtl_bits.h tb/common/kolo_tb_util.h mk/tb_link.mk
 LINK_TB_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
 # No -Wno-fatal: the RTL must build warning-free at Verilator's default level.
 LINK_TB_VFLAGS := $(VL_CHECKS) --cc --exe --build -O3 -j 2 --x-assign fast --x-initial fast \
     -I$(TOP)/rtl/include -I$(TOP)/rtl/link -y $(TOP)/rtl/link -y $(TOP)/rtl/common \
     --top-module tb_link_top $(LINK_TB_OBJCACHE)
-LINK_TB_CFLAGS := -std=c++17 -Wall -I$(TOP)/tb/common
+LINK_TB_CFLAGS := -std=c++17 -Wall -I$(TOP)/tb/common -I$(TOP)/sw/rtlsim
 
 # $(call link_variant,<variant>,<-G parameter flags>)
 define link_variant
@@ -44,10 +44,10 @@ $(eval $(call link_variant,l1short,-GLANES=1 -GTRAIN_BUDGET=20000))
 
 # ---- the lane model on its own -------------------------------------------------------
 LANE_MODEL_TEST := $(LINK_TB_BUILD)/test_lane_model
-$(LANE_MODEL_TEST): tb/link/test_lane_model.cpp tb/common/kolo_lane_model.h tb/common/kolo_linkref.h \
+$(LANE_MODEL_TEST): tb/link/test_lane_model.cpp sw/rtlsim/kolo_lane_model.h tb/common/kolo_linkref.h \
     mk/tb_link.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	g++ -O2 -std=c++17 -Wall -Wextra -I$(TOP)/tb/common $< -o $@
+	g++ -O2 -std=c++17 -Wall -Wextra -I$(TOP)/tb/common -I$(TOP)/sw/rtlsim $< -o $@
 
 .PHONY: test-unit-lane-model
 test-unit-lane-model: $(LANE_MODEL_TEST) | $(DEPS_STAMP)

@@ -19,13 +19,13 @@
 ROUTER_TB_BUILD := $(BUILD)/tb/router
 ROUTER_TB_BIN := $(ROUTER_TB_BUILD)/tb_router
 ROUTER_TB_RTL := $(wildcard rtl/common/*.v rtl/router/*.v) rtl/include/kolo_defs.vh rtl/include/kolo_ni_regs.vh
-ROUTER_TB_DEPS := tb/router/tb_router.cpp tb/router/tb_router_top.v $(wildcard tb/common/*.h) \
+ROUTER_TB_DEPS := tb/router/tb_router.cpp tb/router/tb_router_top.v $(wildcard tb/common/*.h sw/rtlsim/*.h) \
                   $(KOLO_SW_SRCS) $(wildcard sw/include/*.h) mk/tb_router.mk
 ROUTER_TB_VFLAGS := $(VL_CHECKS) --cc --exe --build -O3 -j 2 --x-assign fast --x-initial fast -Wno-fatal \
     -I$(TOP)/rtl/include -y $(TOP)/rtl/common -y $(TOP)/rtl/router --top-module tb_router_top
 # No -O here: -CFLAGS come before Verilator's OPT_FAST (-Os, harness and model)
 # and would only slow down compiling the one-off initialisation code.
-ROUTER_TB_CFLAGS := -std=c++17 -Wall -I$(TOP)/tb/common -I$(KOLO_SW_INC_ABS)
+ROUTER_TB_CFLAGS := -std=c++17 -Wall -I$(TOP)/tb/common -I$(TOP)/sw/rtlsim -I$(KOLO_SW_INC_ABS)
 
 $(ROUTER_TB_BIN): $(ROUTER_TB_RTL) $(ROUTER_TB_DEPS) | $(DEPS_STAMP)
 	@mkdir -p $(ROUTER_TB_BUILD)
@@ -63,7 +63,7 @@ BENCHES += router_zero_load_cycles_per_hop
 # down ports (port_down): a router whose output link is down drops packets for
 # it whole and never blocks the traffic behind them (tb/router/tb_router_down.cpp)
 ROUTER_DOWN_BIN := $(ROUTER_TB_BUILD)_down/tb_router_down
-$(ROUTER_DOWN_BIN): $(ROUTER_TB_RTL) tb/router/tb_router_down.cpp tb/router/tb_router_top.v $(wildcard tb/common/*.h) \
+$(ROUTER_DOWN_BIN): $(ROUTER_TB_RTL) tb/router/tb_router_down.cpp tb/router/tb_router_top.v $(wildcard tb/common/*.h sw/rtlsim/*.h) \
     $(KOLO_SW_SRCS) $(wildcard sw/include/*.h) mk/tb_router.mk | $(DEPS_STAMP)
 	@mkdir -p $(ROUTER_TB_BUILD)_down
 	@echo "verilator tb_router_down (log: $(ROUTER_TB_BUILD)_down/build.log)"

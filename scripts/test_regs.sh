@@ -46,7 +46,7 @@ done
 names=$(sed -nE 's/^#define (KOLO_[A-Z0-9_]+).*/\1/p; s/^    (KOLO_[A-Z0-9_]+) = .*/\1/p' sw/include/kolo_ni_regs.h | grep -v '^KOLO_NI_REGS_H$' | paste -sd'|')
 c_twice() { grep -nE "^[[:space:]]*#[[:space:]]*define[[:space:]]+($names)\b|^[[:space:]]*($names)[[:space:]]*=" "$@" 2>/dev/null; }
 v_literal() { grep -nE "(ST|OP|D)_[A-Z_]+ *= *[48]'d[0-9]+" "$@"; }
-if c_twice sw/include/*.h sw/lib/*.[ch] sw/model/*.[ch] sw/sim/*.[ch]* sw/shmem/*.[ch] tb/unit/ni/*.h tb/common/*.h |
+if c_twice sw/include/*.h sw/lib/*.[ch] sw/model/*.[ch] sw/sim/*.[ch]* sw/shmem/*.[ch] sw/rtlsim/*.h tb/unit/ni/*.h tb/common/*.h |
         grep -v '^sw/include/kolo_ni_regs.h:'; then
     echo "FAIL: NI op/status codes or BAR0 offsets defined outside rtl/regs/kolo_ni_regs.toml"; fail=1
 fi

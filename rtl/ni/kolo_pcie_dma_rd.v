@@ -694,20 +694,16 @@ module kolo_pcie_dma_rd #(
   // ---- assertions (simulation): the credits reserved never exceed the block's
   // completion space, and nothing is given back that was not reserved
 `ifndef SYNTHESIS
-`ifndef YOSYS  // $fatal: Yosys 0.23 -formal (lint) has no $fatal task
-  always @(posedge clk) begin
-    if (!rst) begin
-      if ({1'b0, cr_h} + {7'd0, issue ? need_h : 7'd0} < {7'd0, rel_c_h} + {7'd0, rel_t_h} ||
-          {1'b0, cr_d} + {9'd0, issue ? need_d : 9'd0} < {9'd0, rel_c_d} + {9'd0, rel_t_d})
-        $fatal(1, "ERROR kolo_pcie_dma_rd: completion credits given back that were not reserved (%m)");
-      if (cr_h_next > cr_h_all || cr_d_next > cr_d_all)
-        $fatal(1, "ERROR kolo_pcie_dma_rd: completion credits %0d/%0d above the block's %0d/%0d (%m)",
-               cr_h_next, cr_d_next, cr_h_all, cr_d_all);
-      if (c_cr_upd && (c_after[15:9] > t_ch[b_tag] || c_after[8:0] > t_cd[b_tag]))
-        $fatal(1, "ERROR kolo_pcie_dma_rd: a completion's rest needs more credits than its read (%m)");
-    end
-  end
-`endif
+`include "kolo_assert.vh"
+  // credits given back (completions done, tags timed out) that were not reserved
+  wire sim_back_h = {1'b0, cr_h} + {7'd0, issue ? need_h : 7'd0} < {7'd0, rel_c_h} + {7'd0, rel_t_h};
+  wire sim_back_d = {1'b0, cr_d} + {9'd0, issue ? need_d : 9'd0} < {9'd0, rel_c_d} + {9'd0, rel_t_d};
+  always @(posedge clk) if (!rst) `KOLO_ASSERT(!(sim_back_h || sim_back_d));
+  // credits reserved above the block's completion space
+  always @(posedge clk) if (!rst) `KOLO_ASSERT(!(cr_h_next > cr_h_all || cr_d_next > cr_d_all));
+  // the rest of a read after a completion needs more credits than the read reserved
+  always @(posedge clk)
+    if (!rst) `KOLO_ASSERT(!(c_cr_upd && (c_after[15:9] > t_ch[b_tag] || c_after[8:0] > t_cd[b_tag])));
 `endif
 
 `ifdef FORMAL

@@ -562,7 +562,7 @@ module kolo_pcie_ep_rx #(
   // completer before every write chunk that arrived before it was accepted
   // (counted independently of np_wait: chunks loaded and chunks taken)
 `ifndef SYNTHESIS
-`ifndef YOSYS  // $fatal: Yosys 0.23 -formal (lint) has no $fatal task
+`include "kolo_assert.vh"
   wire sim_chunk_load = (state == S_FLUSH && out_free) || (fire && cls == C_WR && wr_emit);
   integer sim_loaded, sim_taken, sim_wr, sim_rd;
   integer sim_need [0:63];
@@ -574,8 +574,7 @@ module kolo_pcie_ep_rx #(
       sim_rd <= 0;
     end else begin
       if (np_valid && np_ready) begin
-        if (sim_taken + (mw_fire ? 1 : 0) < sim_need[sim_rd % 64])
-          $fatal(1, "ERROR kolo_pcie_ep_rx: a non-posted request passed an earlier MMIO write (%m)");
+        `KOLO_ASSERT(!(sim_taken + (mw_fire ? 1 : 0) < sim_need[sim_rd % 64]));  // passed a write
         sim_rd <= sim_rd + 1;
       end
       if (npq_push) begin
@@ -586,7 +585,6 @@ module kolo_pcie_ep_rx #(
       if (mw_fire) sim_taken <= sim_taken + 1;
     end
   end
-`endif
 `endif
 
 `ifdef FORMAL

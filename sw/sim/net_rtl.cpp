@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "Vkolo_torus_sim.h"
-#include "kolo_tb_bits.h"
+#include "kolo_rtl_bits.h"
 #include "sim.h"
 #include "verilated.h"
 #ifdef KOLO_TRACE
@@ -51,12 +51,12 @@
 namespace kolo_sim {
 namespace {
 
-using kolo_tb::Flit;
-using kolo_tb::flit_get;
-using kolo_tb::flit_set;
-using kolo_tb::sig_clear;
-using kolo_tb::sig_get;
-using kolo_tb::sig_set;
+using kolo_rtl::Flit;
+using kolo_rtl::flit_get;
+using kolo_rtl::flit_set;
+using kolo_rtl::sig_clear;
+using kolo_rtl::sig_get;
+using kolo_rtl::sig_set;
 
 constexpr int kNodes = KOLO_DIM_X * KOLO_DIM_Y * KOLO_DIM_Z;
 constexpr size_t kInjQueue = 2; // packets the local port holds before the NI waits
@@ -295,7 +295,7 @@ class RtlNet : public Net {
                                  std::to_string(vc));
         }
         const unsigned mon_slots = static_cast<unsigned>(kNodes) * 6;
-        kolo_tb::for_each_set_bit(top_->mon_valid, mon_slots, [&](unsigned slot) {
+        kolo_rtl::for_each_set_bit(top_->mon_valid, mon_slots, [&](unsigned slot) {
             moved = true;
             Flit f = flit_get(top_->mon_flit, slot);
             uint64_t id;
@@ -303,7 +303,7 @@ class RtlNet : public Net {
                 sink_->hop(id, static_cast<int>(slot / 6), static_cast<int>(slot % 6), static_cast<int>(f.vc));
         });
         // flits of packets dropped at down links: header flit 1 names the packet
-        kolo_tb::for_each_set_bit(top_->mon_sunk, mon_slots, [&](unsigned slot) {
+        kolo_rtl::for_each_set_bit(top_->mon_sunk, mon_slots, [&](unsigned slot) {
             moved = true;
             Flit f = flit_get(top_->mon_flit, slot);
             uint64_t id;
@@ -410,7 +410,7 @@ class RtlNet : public Net {
     std::unique_ptr<Vkolo_torus_sim> top_;
     std::vector<Injector> inj_;
     std::vector<Ejector> ej_;
-    kolo_tb::Monitor hops_, sunk_; // router output ports: hops, and packets dropped at down links
+    kolo_rtl::Monitor hops_, sunk_; // router output ports: hops, and packets dropped at down links
     uint64_t in_net_ = 0, cycles_ = 0, flits_ = 0, reported_ = 0, drops_ = 0;
     bool drop_mismatch_ = false;
 #ifdef KOLO_TRACE

@@ -1,6 +1,6 @@
 // ni_rtl.cpp - kolo-sim --ni=rtl: the Verilated tb/sim/kolo_sim_cluster (per
 // node kolo_pcie_ep + kolo_ni on a kolo_torus with ideal links) of one torus
-// size, with one PCIe root-complex model (tb/common/kolo_pcie_rc.h) per node
+// size, with one PCIe root-complex model (sw/rtlsim/kolo_pcie_rc.h) per node
 // as the host. Built once per size as kolo-sim-ni-XxYxZ (mk/sim.mk).
 //
 // Host side: MMIO requests from the simulator core become MWr/MRd TLPs of the
@@ -29,7 +29,7 @@
 #include "Vkolo_sim_cluster.h"
 #include "kolo_ni_model.h"
 #include "kolo_pcie_rc.h"
-#include "kolo_tb_bits.h"
+#include "kolo_rtl_bits.h"
 #include "sim.h"
 #include "verilated.h"
 
@@ -43,10 +43,10 @@
 namespace kolo_sim {
 namespace {
 
-using kolo_tb::Flit;
-using kolo_tb::flit_get;
-using kolo_tb::sig_get;
-using kolo_tb::sig_set;
+using kolo_rtl::Flit;
+using kolo_rtl::flit_get;
+using kolo_rtl::sig_get;
+using kolo_rtl::sig_set;
 
 constexpr int kNodes = KOLO_DIM_X * KOLO_DIM_Y * KOLO_DIM_Z;
 static_assert(kNodes <= 64, "the per-node valid vectors are read as one 64-bit word");
@@ -233,12 +233,12 @@ class RtlCluster : public Cluster {
         const unsigned mon_slots = static_cast<unsigned>(kNodes) * 6;
         std::vector<std::pair<unsigned, Flit>> &sunk_f = sunk_now_;
         sunk_f.clear();
-        kolo_tb::for_each_set_bit(top_->mon_sunk, mon_slots, [&](unsigned slot) {
+        kolo_rtl::for_each_set_bit(top_->mon_sunk, mon_slots, [&](unsigned slot) {
             sunk_f.emplace_back(slot, flit_get(top_->mon_flit, slot));
         });
         bool sunk = !sunk_f.empty();
         // links that carry flits now (for fault events at CYCLE+: link_in_use)
-        kolo_tb::for_each_set_bit(top_->mon_valid, mon_slots, [&](unsigned slot) { last_flit_[slot] = cycle_; });
+        kolo_rtl::for_each_set_bit(top_->mon_valid, mon_slots, [&](unsigned slot) { last_flit_[slot] = cycle_; });
         // what moves at this edge
         uint64_t rx_fire = rx_valid & sig_get(top_->rx_tlp_ready, 0, kNodes);
         uint64_t tx_fire = tx_ready & sig_get(top_->tx_tlp_valid, 0, kNodes);

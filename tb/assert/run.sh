@@ -59,6 +59,10 @@ plants=(
   "ctx_put|rtl/ni/kolo_ni_ctx.v|KOLO_ASSERT(!(h_pd|vi"
   "e2e_pend|rtl/ni/kolo_ni_e2e.v|KOLO_ASSERT(!(p_orig \&\& pend\[push_tag\]))|vi"
   "svc_fault|rtl/svc/kolo_svc.v|KOLO_ASSERT(!(sp_fault \&\& sp_pend \&\& !sp_act))|vi"
+  "pcie_rd_back|rtl/ni/kolo_pcie_dma_rd.v|KOLO_ASSERT(!(sim_back_h|vi"
+  "pcie_rd_space|rtl/ni/kolo_pcie_dma_rd.v|KOLO_ASSERT(!(cr_h_next > cr_h_all|vi"
+  "pcie_rd_rest|rtl/ni/kolo_pcie_dma_rd.v|KOLO_ASSERT(!(c_cr_upd \&\& (c_after|vi"
+  "pcie_rx_order|rtl/ni/kolo_pcie_ep_rx.v|KOLO_ASSERT(!(sim_taken + (mw_fire|vi"
   "fifo_count|rtl/common/kolo_fifo_sync.v|assert(used <= FULL)|v"
   "arb_mask|rtl/common/kolo_arb_rr.v|assert(((mask << 1) \& ~mask)|v"
 )

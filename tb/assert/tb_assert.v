@@ -104,6 +104,28 @@ module tb_assert;
       .clk(clk), .rst(rst), .node_id(12'h000), .dim_m1(12'h000), .sp_fault(s_fault),
       .sp_fault_cause(4'd1), .sp_fault_pc(32'd0)
   );
+  // ---- PCIe endpoint --------------------------------------------------------
+  // kolo_pcie_dma_rd: a completion space of 64 headers and 992 data credits;
+  // d_req asks for one read of 64 bytes at address 0 (tag 0, 1 header and 5
+  // data credits reserved); no completion ever comes
+  reg d_req = 1'b0;
+  kolo_pcie_dma_rd u_dma (
+      .clk(clk), .rst(rst), .cfg_req_id(16'h0100), .cfg_max_read_req(3'd0), .cfg_bus_master(1'b1),
+      .cfg_cpl_hdr(12'd64), .cfg_cpl_data(16'd992), .dma_rd_req_valid(d_req), .dma_rd_req_addr(64'd0),
+      .dma_rd_req_len(13'd64), .dma_rd_req_id(8'd0), .dma_rd_ready(1'b1), .cpl_valid(1'b0),
+      .cpl_hdr(128'd0), .cpl_data(256'd0), .cpl_sop(1'b0), .cpl_eop(1'b0), .cpl_dw_en(8'd0),
+      .mrd_ready(1'b1)
+  );
+  // kolo_pcie_ep_rx: BAR0 at 0; x_tlp sends one memory read of 1 DW at BAR0
+  // offset 0 (3-DW header: DW0 MRd, Length 1; DW1 first byte enables 0xf)
+  reg x_tlp = 1'b0;
+  kolo_pcie_ep_rx u_eprx (
+      .clk(clk), .rst(rst), .rx_tlp_valid(x_tlp), .rx_tlp_hdr({64'd0, 32'h0000_000f, 32'h0000_0001}),
+      .rx_tlp_data(256'd0), .rx_tlp_sop(1'b1), .rx_tlp_eop(1'b1), .rx_tlp_dw_en(8'd0),
+      .rx_cpl_valid(1'b0), .rx_cpl_hdr(128'd0), .rx_cpl_data(256'd0), .rx_cpl_sop(1'b0),
+      .rx_cpl_eop(1'b0), .rx_cpl_dw_en(8'd0), .cfg_bar0(64'd0), .cfg_bar2(64'h1_0000_0000),
+      .mmio_wr_ready(1'b1), .np_ready(1'b1)
+  );
   /* verilator lint_on PINMISSING */
 
   // ---- common cells: `ifdef FORMAL properties -------------------------------
@@ -242,6 +264,48 @@ module tb_assert;
         repeat (2) @(posedge clk);
         s_fault <= 1'b0;
         #1 release u_svc.mbx_ovf_push;
+      end
+      // kolo_pcie_dma_rd: a completion gives back a header credit while none
+      // is reserved (the space forced to its maximum, so that the reservation
+      // going below zero breaks only this check)
+      "pcie_rd_back": begin
+        force u_dma.cr_h_all = 13'h1fff;
+        force u_dma.rel_c_h = 7'd1;
+        @(posedge clk);
+        #1 release u_dma.rel_c_h;
+        release u_dma.cr_h_all;
+      end
+      "pcie_rd_space": begin  // 100 headers reserved in a space of 64
+        force u_dma.cr_h = 13'd100;
+        @(posedge clk);
+        #1 release u_dma.cr_h;
+      end
+      // a completion of the read on tag 0 whose rest would need more credits
+      // than the read reserved (what it gives back held at zero)
+      "pcie_rd_rest": begin
+        d_req <= 1'b1;
+        @(posedge clk) d_req <= 1'b0;
+        repeat (20) @(posedge clk);
+        force u_dma.b_tag = 5'd0;
+        force u_dma.c_cr_upd = 1'b1;
+        force u_dma.c_after = 16'hffff;
+        force u_dma.rel_c_h = 7'd0;
+        force u_dma.rel_c_d = 9'd0;
+        @(posedge clk);
+        #1 release u_dma.b_tag;
+        release u_dma.c_cr_upd;
+        release u_dma.c_after;
+        release u_dma.rel_c_h;
+        release u_dma.rel_c_d;
+      end
+      // kolo_pcie_ep_rx: a read offered to the completer before 5 write chunks
+      // that (as the forced count of chunks loaded says) arrived before it
+      "pcie_rx_order": begin
+        force u_eprx.sim_loaded = 5;
+        x_tlp <= 1'b1;
+        @(posedge clk) x_tlp <= 1'b0;
+        repeat (20) @(posedge clk);
+        release u_eprx.sim_loaded;
       end
       // `ifdef FORMAL properties (Verilator builds only: Icarus runs without FORMAL)
       "fifo_count": begin  // count beyond DEPTH

@@ -19,14 +19,14 @@
 #include <string>
 #include <vector>
 
-#include "kolo_tb_bits.h"
+#include "kolo_rtl_bits.h"
 #include "kolo_tb_util.h"
 
 namespace kolo_tb {
 
 struct TxPacket {
     uint64_t id = 0;
-    std::vector<Flit> flits;
+    std::vector<kolo_rtl::Flit> flits;
     uint64_t t_created = 0;  // cycle the packet was generated
     uint64_t t_head = 0;     // cycle its head entered the router
     int tag = 0;             // free for the harness (e.g. an expected output port)
@@ -66,7 +66,7 @@ class Injector {
     // Decide this cycle's flit. Returns true and fills *out when one is sent;
     // *started is set to the packet when its head goes now, *finished when its
     // tail does (the packet is then popped: copy what you need before the next call).
-    bool step(uint64_t now, Flit *out, TxPacket *started_copy, bool *started, bool *finished) {
+    bool step(uint64_t now, kolo_rtl::Flit *out, TxPacket *started_copy, bool *started, bool *finished) {
         *started = *finished = false;
         std::deque<TxPacket> *q = &queue_;
         if (per_vc_) {
@@ -136,7 +136,7 @@ class Ejector {
     }
     // A flit arrived. Returns false with *error set on a framing violation.
     // When it completes a packet, *done is true and *pkt holds it.
-    bool receive(uint64_t now, const Flit &f, bool *done, RxPacket *pkt, std::string *error) {
+    bool receive(uint64_t now, const kolo_rtl::Flit &f, bool *done, RxPacket *pkt, std::string *error) {
         *done = false;
         unsigned vc = f.vc & 3;
         Partial &p = partial_[vc];

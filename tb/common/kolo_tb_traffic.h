@@ -21,7 +21,7 @@
 
 #include "kolo_model.h"
 #include "kolo_route.h"
-#include "kolo_tb_bits.h"
+#include "kolo_rtl_bits.h"
 #include "kolo_tb_endpoint.h"
 #include "kolo_tb_util.h"
 
@@ -246,7 +246,7 @@ inline int make_packet(kolo_model *m, uint64_t id, uint16_t src, uint16_t dst, i
     out->flits.clear();
     unsigned vc = static_cast<unsigned>(vnet) * 2 + (ordered ? 0 : 1);
     for (int i = 0; i < len + 2; i++) {
-        Flit f;
+        kolo_rtl::Flit f;
         f.data = i < 2 ? p.header[i] : p.payload[i - 2];
         f.vc = vc;
         f.head = i == 0;

@@ -1,6 +1,6 @@
 // tb_link.cpp - Verilator harness of a reliable kolo link (docs/link.md): two
 // link ends A and B (tb/link/tb_link_top.v) joined by C++ lane models
-// (tb/common/kolo_lane_model.h), with the harness playing the router on both
+// (sw/rtlsim/kolo_lane_model.h), with the harness playing the router on both
 // sides of both ends.
 //
 // Clocks. Four free-running clocks, simulated as time-ordered edges in
@@ -58,11 +58,12 @@
 
 #include "Vtb_link_top.h"
 #include "kolo_lane_model.h"
-#include "kolo_tb_bits.h"
+#include "kolo_rtl_bits.h"
 #include "kolo_tb_util.h"
 #include "verilated.h"
 
 using namespace kolo_tb;
+using namespace kolo_rtl;
 using kolo_lane::LaneModel;
 using kolo_lane::Word66;
 

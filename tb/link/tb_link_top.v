@@ -3,7 +3,7 @@
 // harness tb/link/tb_link.cpp.
 //
 // The lanes are not connected here: A's tx lane words leave on a_tx_lane_data,
-// go through the C++ lane model (tb/common/kolo_lane_model.h) and come back
+// go through the C++ lane model (sw/rtlsim/kolo_lane_model.h) and come back
 // into B on b_rx_lane_data, and the same from B to A. Each end has its own
 // core clock (clk_a, clk_b) and transmit lane clock (lane_clk_a, lane_clk_b);
 // the receive lane clock of an end is the neighbour's transmit lane clock (the

@@ -1,4 +1,4 @@
-// test_lane_model.cpp - unit test of the lane model (tb/common/kolo_lane_model.h)
+// test_lane_model.cpp - unit test of the lane model (sw/rtlsim/kolo_lane_model.h)
 // on its own, with fixed seeds (SEED in the environment replaces the base seed).
 //
 //  1. no faults: the output is the input delayed by exactly `delay` words;

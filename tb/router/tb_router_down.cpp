@@ -21,10 +21,11 @@
 
 #include "Vtb_router_top.h"
 #include "kolo_route.h"
-#include "kolo_tb_bits.h"
+#include "kolo_rtl_bits.h"
 #include "verilated.h"
 
 using namespace kolo_tb;
+using namespace kolo_rtl;
 
 namespace {
 

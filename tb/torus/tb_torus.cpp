@@ -39,7 +39,7 @@
 #include "Vkolo_torus_sim.h"
 #include "kolo_model.h"
 #include "kolo_route.h"
-#include "kolo_tb_bits.h"
+#include "kolo_rtl_bits.h"
 #include "kolo_tb_endpoint.h"
 #include "kolo_tb_traffic.h"
 #include "kolo_tb_util.h"
@@ -68,6 +68,7 @@
 #endif
 
 using namespace kolo_tb;
+using namespace kolo_rtl;
 
 namespace {
 
@@ -250,7 +251,7 @@ bool TorusBench::setup(std::string *err) {
 #endif
     top_->clk = 0;
     top_->rst = 1;
-    kolo_tb::sig_clear(top_->link_down); // links stay up here; router-down and kolo-sim fail them
+    kolo_rtl::sig_clear(top_->link_down); // links stay up here; router-down and kolo-sim fail them
     top_->lane_clk = 0;
     top_->lane_rst = 1;
     top_->lane_seed = static_cast<uint32_t>(mix64(cfg_.seed ^ 0x1a9e5eedull));
@@ -335,7 +336,7 @@ void TorusBench::new_packet(int src, int dst) {
     l.src_index = static_cast<uint16_t>(src);
     l.measured = now_ >= cfg_.warmup;
     if (cfg_.isolated) {
-        int h = kolo_route_path(&topo_.t, topo_.id[src], kolo_tb::h0_rs(p.flits[0].data), nullptr, 0);
+        int h = kolo_route_path(&topo_.t, topo_.id[src], kolo_rtl::h0_rs(p.flits[0].data), nullptr, 0);
         l.hops = static_cast<uint8_t>(h > 0 ? h - 1 : 0);
     }
     live_[id] = l;

@@ -51,7 +51,7 @@
 
 #include "kolo_ni_model.h"
 #include "kolo_route.h"
-#include "kolo_tb_bits.h"
+#include "kolo_rtl_bits.h"
 #include "tb_util.h"
 #include "verilated.h"
 #include "Vtb_ni.h"
@@ -407,11 +407,11 @@ class RtlWorld : public World {
     }
     void inject(int n, const kolo_pkt &p) override {
         // as if from the network, on VC {vnet, 1}
-        std::vector<kolo_tb::Flit> fl;
+        std::vector<kolo_rtl::Flit> fl;
         unsigned vc = ((p.header[0] >> 28) & 1u) << 1 | 1u;
         unsigned nfl = 2 + p.len;
         for (unsigned i = 0; i < nfl; i++) {
-            kolo_tb::Flit f;
+            kolo_rtl::Flit f;
             f.data = i < 2 ? p.header[i] : p.payload[i - 2];
             f.vc = vc;
             f.head = i == 0;
@@ -421,7 +421,7 @@ class RtlWorld : public World {
         inject_flits(n, fl);
     }
     // raw flits on one VC (framing faults), delivered to node n's NI
-    void inject_flits(int n, const std::vector<kolo_tb::Flit> &fl) {
+    void inject_flits(int n, const std::vector<kolo_rtl::Flit> &fl) {
         Pkt k;
         k.src = -1;
         k.flits = fl;
@@ -433,11 +433,11 @@ class RtlWorld : public World {
     void set_link_down(int n, int p, bool down) {
         uint16_t id = kolo_node_id_of_index(&topo_, (unsigned)n);
         unsigned m = kolo_node_index(&topo_, kolo_neighbor(&topo_, id, p));
-        kolo_tb::sig_set(top_->link_down, (unsigned)(n * 6 + p), 1, down);
-        kolo_tb::sig_set(top_->link_down, m * 6 + (unsigned)(p ^ 1), 1, down);
+        kolo_rtl::sig_set(top_->link_down, (unsigned)(n * 6 + p), 1, down);
+        kolo_rtl::sig_set(top_->link_down, m * 6 + (unsigned)(p ^ 1), 1, down);
     }
     void set_allow_gen(bool on) { allow_gen_ = on; }  // end-to-end: header bit 63 is the generation
-    unsigned free_tags(int n) const { return (unsigned)kolo_tb::sig_get(top_->dbg_state, n * 85 + 76, 9); }
+    unsigned free_tags(int n) const { return (unsigned)kolo_rtl::sig_get(top_->dbg_state, n * 85 + 76, 9); }
     // called for every DMA write when the host memory has taken it (node, address, length),
     // in the cycle its last beat is accepted (now())
     std::function<void(int, uint64_t, unsigned)> on_dma_write;
@@ -477,18 +477,18 @@ class RtlWorld : public World {
     }
     uint64_t now() const override { return cycle_; }
     uint64_t msis(int n) const override { return node_[n].msis; }
-    uint64_t stat(int n, int k) const { return kolo_tb::sig_get(top_->stat_counters, n * 384 + k * 64, 64); }
-    uint64_t router_errors(int n) const { return kolo_tb::sig_get(top_->router_errors, n * 64, 64); }
+    uint64_t stat(int n, int k) const { return kolo_rtl::sig_get(top_->stat_counters, n * 384 + k * 64, 64); }
+    uint64_t router_errors(int n) const { return kolo_rtl::sig_get(top_->router_errors, n * 64, 64); }
     uint64_t dma_reads(int n) const { return node_[n].nreads; }
     unsigned min_tags() const { return min_tags_; }  // fewest free tags seen on any node
     // the NIs' state machines (kolo_ni dbg_state), for hangs
     void dump() const {
         for (int n = 0; n < nodes(); n++) {
-            unsigned long long tg = kolo_tb::sig_get(top_->dbg_state, n * 85, 32);
-            unsigned long long tx = kolo_tb::sig_get(top_->dbg_state, n * 85 + 32, 16);
-            unsigned long long tq = kolo_tb::sig_get(top_->dbg_state, n * 85 + 48, 16);
-            unsigned long long rs = kolo_tb::sig_get(top_->dbg_state, n * 85 + 64, 8);
-            unsigned long long cq = kolo_tb::sig_get(top_->dbg_state, n * 85 + 72, 4);
+            unsigned long long tg = kolo_rtl::sig_get(top_->dbg_state, n * 85, 32);
+            unsigned long long tx = kolo_rtl::sig_get(top_->dbg_state, n * 85 + 32, 16);
+            unsigned long long tq = kolo_rtl::sig_get(top_->dbg_state, n * 85 + 48, 16);
+            unsigned long long rs = kolo_rtl::sig_get(top_->dbg_state, n * 85 + 64, 8);
+            unsigned long long cq = kolo_rtl::sig_get(top_->dbg_state, n * 85 + 72, 4);
             const Node &nd = node_[n];
             std::fprintf(stderr,
                          "  node %d cycle %llu: tgt ts %llu as %llu gs %llu rqf %llu a_rv %llu a_busy %llu wlock %llu "
@@ -532,11 +532,11 @@ class RtlWorld : public World {
     };
     struct Pkt {
         int src;  // -1: injected by the test
-        std::vector<kolo_tb::Flit> flits;
+        std::vector<kolo_rtl::Flit> flits;
         uint64_t due;
     };
     struct NetNode {
-        std::array<std::vector<kolo_tb::Flit>, 4> rx;  // packet being injected, per VC
+        std::array<std::vector<kolo_rtl::Flit>, 4> rx;  // packet being injected, per VC
         std::array<int, 4> inj_cr{{80, 80, 80, 80}};   // credits the NI holds (checked)
         std::deque<int> cr_q;                          // injection credits to return
         std::array<std::deque<Pkt>, 4> ej_q;           // packets for this node, per VC
@@ -571,6 +571,7 @@ class RtlWorld : public World {
 
     void tick() {
         using namespace kolo_tb;
+        using namespace kolo_rtl;
         Vtb_ni *t = top_.get();
         int nn = nodes();
         // ---- drive inputs ----
@@ -669,7 +670,7 @@ class RtlWorld : public World {
             bool ev = !cand.empty() && !rng_.chance(5);
             if (ev) {
                 int v = cand[rng_.below((uint32_t)cand.size())];
-                kolo_tb::Flit f = q.ej_q[v].front().flits[q.ej_pos[v]];
+                kolo_rtl::Flit f = q.ej_q[v].front().flits[q.ej_pos[v]];
                 flit_set(t->ej_flit, (unsigned)n, f);
                 ej_sent[n] = v;
             }
@@ -793,7 +794,7 @@ class RtlWorld : public World {
             }
             if (sig_get(t->inj_valid, n, 1)) {
                 activity = true;
-                kolo_tb::Flit f = flit_get(t->inj_flit, (unsigned)n);
+                kolo_rtl::Flit f = flit_get(t->inj_flit, (unsigned)n);
                 if (--q.inj_cr[f.vc] < 0) fail("node %d injected on VC %u without a credit", n, f.vc);
                 auto &rx = q.rx[f.vc];
                 if (f.head != rx.empty()) fail("node %d VC %u: head flag out of place", n, f.vc);
@@ -835,7 +836,7 @@ class RtlWorld : public World {
         uint64_t pk = 0;
         for (int n = 0; n < nn; n++) {
             pk += stat(n, 0) + stat(n, 1);
-            unsigned tf = (unsigned)kolo_tb::sig_get(t->dbg_state, n * 85 + 76, 9);
+            unsigned tf = (unsigned)kolo_rtl::sig_get(t->dbg_state, n * 85 + 76, 9);
             if (tf < min_tags_) min_tags_ = tf;
         }
         if (pk != last_pk_) {
@@ -855,24 +856,24 @@ class RtlWorld : public World {
         std::exit(1);
     }
     // a whole packet injected by node n: check it, send it on
-    void on_packet(int n, unsigned vc, const std::vector<kolo_tb::Flit> &fl) {
+    void on_packet(int n, unsigned vc, const std::vector<kolo_rtl::Flit> &fl) {
         uint64_t h0 = fl[0].data;
-        unsigned len = kolo_tb::h0_len(h0), dst = kolo_tb::h0_dst(h0), src = kolo_tb::h0_src(h0);
+        unsigned len = kolo_rtl::h0_len(h0), dst = kolo_rtl::h0_dst(h0), src = kolo_rtl::h0_src(h0);
         if (fl.size() < 2 || len > 32 || fl.size() != len + 2u)
             fail("node %d VC %u: packet of %zu flits, header len %u", n, vc, fl.size(), len);
-        if (kolo_tb::h0_vnet(h0) != (vc >> 1)) fail("node %d: vnet %u on VC %u", n, kolo_tb::h0_vnet(h0), vc);
-        if (kolo_tb::h0_ordered(h0) && (vc & 1)) fail("node %d: ordered packet on VC %u", n, vc);
+        if (kolo_rtl::h0_vnet(h0) != (vc >> 1)) fail("node %d: vnet %u on VC %u", n, kolo_rtl::h0_vnet(h0), vc);
+        if (kolo_rtl::h0_ordered(h0) && (vc & 1)) fail("node %d: ordered packet on VC %u", n, vc);
         if (src != kolo_node_id_of_index(&topo_, (unsigned)n)) fail("node %d: source id 0x%x", n, src);
         if (!kolo_node_in_topo(&topo_, (uint16_t)dst)) fail("node %d: destination 0x%x outside", n, dst);
         if ((h0 >> 63) != 0 && !allow_gen_) fail("node %d: header bit 63 set", n);
         unsigned d = kolo_node_index(&topo_, (uint16_t)dst);
         uint32_t rs = routes_[n][d] & KOLO_RS_MASK;
-        if (check_routes_ && kolo_tb::h0_rs(h0) != rs)
-            fail("node %d: route state 0x%x, table 0x%x", n, kolo_tb::h0_rs(h0), rs);
+        if (check_routes_ && kolo_rtl::h0_rs(h0) != rs)
+            fail("node %d: route state 0x%x, table 0x%x", n, kolo_rtl::h0_rs(h0), rs);
         if (trace_)
             std::printf("%8llu n%d pkt op %u vc %u len %u dst %x addr %llx tag %u key %02x\n",
-                        (unsigned long long)cycle_, n, kolo_tb::h0_op(h0), vc, len, dst,
-                        (unsigned long long)kolo_tb::h1_addr(fl[1].data), (unsigned)(fl[1].data >> 48) & 0xff,
+                        (unsigned long long)cycle_, n, kolo_rtl::h0_op(h0), vc, len, dst,
+                        (unsigned long long)kolo_rtl::h1_addr(fl[1].data), (unsigned)(fl[1].data >> 48) & 0xff,
                         (unsigned)(fl[1].data >> 56));
         Pkt k;
         k.src = n;

@@ -24,7 +24,7 @@
 
 #include "kolo_route.h"
 #include "kolo_svc_regs.h"
-#include "kolo_tb_bits.h"
+#include "kolo_rtl_bits.h"
 #include "Vtb_ni.h"
 
 namespace niw {
@@ -67,34 +67,34 @@ class SvcProcs {
                 if (o.write) {
                     aw = !p.aw_done;
                     w = !p.w_done;
-                    kolo_tb::sig_set(t->svc_awaddr, n * 15, 15, o.addr);
-                    kolo_tb::sig_set(t->svc_wdata, n * 32, 32, o.data);
-                    kolo_tb::sig_set(t->svc_wstrb, n * 4, 4, 0xf);
+                    kolo_rtl::sig_set(t->svc_awaddr, n * 15, 15, o.addr);
+                    kolo_rtl::sig_set(t->svc_wdata, n * 32, 32, o.data);
+                    kolo_rtl::sig_set(t->svc_wstrb, n * 4, 4, 0xf);
                 } else {
                     ar = !p.ar_done;
-                    kolo_tb::sig_set(t->svc_araddr, n * 15, 15, o.addr);
+                    kolo_rtl::sig_set(t->svc_araddr, n * 15, 15, o.addr);
                 }
                 if (now - p.started > 10000) fail(n, "a bus access to 0x%04x waits for ever", o.addr);
             }
-            kolo_tb::sig_set(t->svc_awvalid, n, 1, aw);
-            kolo_tb::sig_set(t->svc_wvalid, n, 1, w);
-            kolo_tb::sig_set(t->svc_arvalid, n, 1, ar);
-            kolo_tb::sig_set(t->svc_bready, n, 1, 1);
-            kolo_tb::sig_set(t->svc_rready, n, 1, 1);
+            kolo_rtl::sig_set(t->svc_awvalid, n, 1, aw);
+            kolo_rtl::sig_set(t->svc_wvalid, n, 1, w);
+            kolo_rtl::sig_set(t->svc_arvalid, n, 1, ar);
+            kolo_rtl::sig_set(t->svc_bready, n, 1, 1);
+            kolo_rtl::sig_set(t->svc_rready, n, 1, 1);
         }
     }
     void sample(Vtb_ni *t) {
         fired_.assign(procs_.size(), Fire());
         for (unsigned n = 0; n < procs_.size(); n++) {
             Fire &f = fired_[n];
-            f.aw = kolo_tb::sig_get(t->svc_awvalid, n, 1) && kolo_tb::sig_get(t->svc_awready, n, 1);
-            f.w = kolo_tb::sig_get(t->svc_wvalid, n, 1) && kolo_tb::sig_get(t->svc_wready, n, 1);
-            f.ar = kolo_tb::sig_get(t->svc_arvalid, n, 1) && kolo_tb::sig_get(t->svc_arready, n, 1);
-            f.b = kolo_tb::sig_get(t->svc_bvalid, n, 1);
-            f.bresp = (unsigned)kolo_tb::sig_get(t->svc_bresp, n * 2, 2);
-            f.r = kolo_tb::sig_get(t->svc_rvalid, n, 1);
-            f.rresp = (unsigned)kolo_tb::sig_get(t->svc_rresp, n * 2, 2);
-            f.rdata = (uint32_t)kolo_tb::sig_get(t->svc_rdata, n * 32, 32);
+            f.aw = kolo_rtl::sig_get(t->svc_awvalid, n, 1) && kolo_rtl::sig_get(t->svc_awready, n, 1);
+            f.w = kolo_rtl::sig_get(t->svc_wvalid, n, 1) && kolo_rtl::sig_get(t->svc_wready, n, 1);
+            f.ar = kolo_rtl::sig_get(t->svc_arvalid, n, 1) && kolo_rtl::sig_get(t->svc_arready, n, 1);
+            f.b = kolo_rtl::sig_get(t->svc_bvalid, n, 1);
+            f.bresp = (unsigned)kolo_rtl::sig_get(t->svc_bresp, n * 2, 2);
+            f.r = kolo_rtl::sig_get(t->svc_rvalid, n, 1);
+            f.rresp = (unsigned)kolo_rtl::sig_get(t->svc_rresp, n * 2, 2);
+            f.rdata = (uint32_t)kolo_rtl::sig_get(t->svc_rdata, n * 32, 32);
         }
     }
     void edge() {

@@ -1,5 +1,5 @@
 // tb_pcie_ep.cpp - unit tests of kolo_pcie_ep (docs/ni.md 6) against the C++
-// root-complex model (tb/common/kolo_pcie_rc.h), which checks every TLP the
+// root-complex model (sw/rtlsim/kolo_pcie_rc.h), which checks every TLP the
 // core sends. The harness plays the user side: a CSR image behind the MMIO
 // ports, DMA read and write agents with a shadow of host memory, MSI.
 //

@@ -2,7 +2,7 @@
 // kolo_sim_chips.v): their clocks, the lanes between them, one PCIe root
 // complex per chip and, for chips built with SP_INTERNAL 0, an AXI4-Lite
 // master per chip on the service block port. Used by tb/chip (tb_chip.cpp)
-// and kolo-sim --net=chip (sw/sim/net_chip.cpp).
+// and kolo-sim --net=chip (sw/sim/net_chip.cpp), from sw/rtlsim.
 //
 // Time is in femtoseconds. Every clock has a period and a phase; step()
 // advances to the next edge time, samples what the rising edges take
@@ -31,13 +31,13 @@
 #include "Vkolo_sim_chips.h"
 #include "kolo_chip_lanes.h"
 #include "kolo_pcie_rc.h"
-#include "kolo_tb_bits.h"
+#include "kolo_rtl_bits.h"
 #include "verilated.h"
 
 namespace kolo_chip {
 
-using kolo_tb::sig_get;
-using kolo_tb::sig_set;
+using kolo_rtl::sig_get;
+using kolo_rtl::sig_set;
 
 struct SimConfig {
     unsigned dim[3] = {2, 1, 1};

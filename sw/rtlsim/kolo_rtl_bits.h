@@ -1,19 +1,23 @@
-// kolo_tb_bits.h - flits and bit fields of Verilator signals.
+// kolo_rtl_bits.h - flits and bit fields of Verilator signals.
 //
 // Verilator gives a port of up to 64 bits as a C integer and a wider one as a
 // VlWide<> array of 32-bit words. sig_get/sig_set read and write any field of
 // up to 64 bits in either kind, so that one harness works for every torus size
 // (8 nodes: 8-bit valid vector; 512 nodes: wide). A flit is 68 bits
 // {vc[1:0], head, tail, data[63:0]}; slot k of a bus is bits [k*68 +: 68].
-#ifndef KOLO_TB_BITS_H
-#define KOLO_TB_BITS_H
+//
+// Header-only, C++17. Shared by kolo-sim's RTL back-ends (sw/sim/net_rtl.cpp,
+// sw/sim/ni_rtl.cpp) and the Verilator testbenches under tb/, which use it
+// from here (shipped code never includes tb/).
+#ifndef KOLO_RTL_BITS_H
+#define KOLO_RTL_BITS_H
 
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
 
-namespace kolo_tb {
+namespace kolo_rtl {
 
 constexpr int kFlitBits = 68;
 
@@ -164,5 +168,5 @@ class Monitor {
     std::vector<uint8_t> pending_;
 };
 
-}  // namespace kolo_tb
+}  // namespace kolo_rtl
 #endif
