@@ -29,7 +29,7 @@ $(CHIP_BUILD)/$(1)/obj/tb_chip: $$(CHIP_RTL) $$(CHIP_TB) mk/chip.mk | $$(DEPS_ST
 	    +define+KOLO_SIM_DIM_X=2 +define+KOLO_SIM_DIM_Y=1 +define+KOLO_SIM_DIM_Z=1 \
 	    +define+KOLO_CHIP_GT_DATA_W=$(2) +define+KOLO_CHIP_PCIE_ASYNC=$(3) +define+KOLO_CHIP_SP_ASYNC=$(4) \
 	    +define+KOLO_CHIP_SP_INTERNAL=0 +define+KOLO_CHIP_TRAIN_BUDGET=$(5) \
-	    -CFLAGS "-O1 -std=c++17 -Wall -I$$(TOP)/tb/chip -I$$(TOP)/tb/common -I$$(TOP)/sw/rtlsim -I$$(TOP)/sw/include \
+	    -CFLAGS "-O1 -std=c++17 -Wall -I$$(TOP)/sw/rtlsim -I$$(TOP)/sw/include \
 	             -DKOLO_TB_GT_W=$(2) -DKOLO_TB_PCIE_ASYNC=$(3) -DKOLO_TB_SP_ASYNC=$(4) -DKOLO_TB_TRAIN_BUDGET=$(5)" \
 	    --Mdir $(CHIP_BUILD)/$(1)/obj -o tb_chip \
 	    $$(TOP)/tb/sim/kolo_sim_chips.v $$(TOP)/tb/chip/tb_chip.cpp \

@@ -47,7 +47,7 @@ LANE_MODEL_TEST := $(LINK_TB_BUILD)/test_lane_model
 $(LANE_MODEL_TEST): tb/link/test_lane_model.cpp sw/rtlsim/kolo_lane_model.h tb/common/kolo_linkref.h \
     mk/tb_link.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	g++ -O2 -std=c++17 -Wall -Wextra -I$(TOP)/tb/common $< -o $@
+	g++ -O2 -std=c++17 -Wall -Wextra -I$(TOP)/tb/common -I$(TOP)/sw/rtlsim $< -o $@
 
 .PHONY: test-unit-lane-model
 test-unit-lane-model: $(LANE_MODEL_TEST) | $(DEPS_STAMP)

@@ -2,7 +2,7 @@
 // kolo_sim_chips.v): their clocks, the lanes between them, one PCIe root
 // complex per chip and, for chips built with SP_INTERNAL 0, an AXI4-Lite
 // master per chip on the service block port. Used by tb/chip (tb_chip.cpp)
-// and kolo-sim --net=chip (sw/sim/net_chip.cpp).
+// and kolo-sim --net=chip (sw/sim/net_chip.cpp), from sw/rtlsim.
 //
 // Time is in femtoseconds. Every clock has a period and a phase; step()
 // advances to the next edge time, samples what the rising edges take
