@@ -126,6 +126,18 @@ module tb_assert;
       .rx_cpl_eop(1'b0), .rx_cpl_dw_en(8'd0), .cfg_bar0(64'd0), .cfg_bar2(64'h1_0000_0000),
       .mmio_wr_ready(1'b1), .np_ready(1'b1)
   );
+  // kolo_ni_csr: n_rd reads BAR0 offset 0 (every other input held at zero)
+  reg n_rd = 1'b0;
+  kolo_ni_csr u_csr (
+      .clk(clk), .rst(rst), .svc_node_id(12'd0), .svc_dim_m1(12'd0), .mmio_wr_valid(1'b0),
+      .mmio_wr_bar(2'd0), .mmio_wr_addr(32'd0), .mmio_wr_data(512'd0), .mmio_wr_strb(64'd0),
+      .mmio_rd_valid(n_rd), .mmio_rd_bar(2'd0), .mmio_rd_addr(32'd0), .mmio_rd_len(4'd8),
+      .mmio_rd_resp_ready(1'b1), .ctx_enabled(16'd0), .ctx_run(16'd0), .pio_ready(1'b1),
+      .sqc_ctx(4'd0), .cqc_ctx(4'd0), .win_idx(4'd0), .rt_done(1'b0), .rt_rdata(32'd0),
+      .st_code(8'd0), .st_en(1'b0), .st_err(1'b0), .st_ops(32'd0), .st_puts(32'd0),
+      .ci_all(256'd0), .err_inc(2'd0), .inc_tx(1'b0), .inc_rx(2'd0), .inc_nak_sent(1'b0),
+      .inc_nak_rcvd(1'b0), .inc_bad(2'd0), .inc_dma_err(2'd0), .inc_e2e(5'd0)
+  );
   /* verilator lint_on PINMISSING */
 
   // ---- common cells: `ifdef FORMAL properties -------------------------------
@@ -306,6 +318,15 @@ module tb_assert;
         @(posedge clk) x_tlp <= 1'b0;
         repeat (20) @(posedge clk);
         release u_eprx.sim_loaded;
+      end
+      // kolo_ni_csr: a read decoded while (as the forced count says) a write
+      // accepted before it has not been executed
+      "csr_rd_order": begin
+        force u_csr.sim_need = 1;
+        n_rd <= 1'b1;
+        @(posedge clk) n_rd <= 1'b0;
+        repeat (20) @(posedge clk);
+        release u_csr.sim_need;
       end
       // `ifdef FORMAL properties (Verilator builds only: Icarus runs without FORMAL)
       "fifo_count": begin  // count beyond DEPTH
