@@ -64,6 +64,8 @@ plants=(
   "pcie_rd_rest|rtl/ni/kolo_pcie_dma_rd.v|KOLO_ASSERT(!(c_cr_upd \&\& (c_after|vi"
   "pcie_rx_order|rtl/ni/kolo_pcie_ep_rx.v|KOLO_ASSERT(!(sim_taken + (mw_fire|vi"
   "csr_rd_order|rtl/ni/kolo_ni_csr.v|KOLO_ASSERT(!(sim_done < sim_need))|vi"
+  "atomic_take|rtl/ni/kolo_ni_atomic.v|KOLO_ASSERT(f_any \&\& !(hit|vi"
+  "atomic_rd|rtl/ni/kolo_ni_atomic.v|KOLO_ASSERT(used\[rd_slot|vi"
   "fifo_count|rtl/common/kolo_fifo_sync.v|assert(used <= FULL)|v"
   "arb_mask|rtl/common/kolo_arb_rr.v|assert(((mask << 1) \& ~mask)|v"
 )

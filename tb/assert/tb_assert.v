@@ -138,6 +138,15 @@ module tb_assert;
       .ci_all(256'd0), .err_inc(2'd0), .inc_tx(1'b0), .inc_rx(2'd0), .inc_nak_sent(1'b0),
       .inc_nak_rcvd(1'b0), .inc_bad(2'd0), .inc_dma_err(2'd0), .inc_e2e(5'd0)
   );
+  // kolo_ni_atomic (16 slots): a_take takes atomics on bytes [0, 8), a_rd
+  // brings read data for slot 0
+  reg a_take = 1'b0, a_rd = 1'b0;
+  kolo_ni_atomic u_atomic (
+      .clk(clk), .rst(rst), .q_lo(49'd0), .q_end(49'd8), .take(a_take), .t_addr(48'd0),
+      .t_op(4'd0), .t_s4(1'b0), .t_fetch(1'b1), .t_opnd(64'd1), .t_cmp(64'd0), .t_tag(8'd0),
+      .t_gen(1'b0), .t_dst(12'd0), .t_rs(23'd0), .rq_ready(1'b0), .rd_valid(a_rd),
+      .rd_data(64'd0), .rd_slot(6'd0), .rd_err(1'b0), .wr_fire(1'b0), .resp_take(1'b0)
+  );
   /* verilator lint_on PINMISSING */
 
   // ---- common cells: `ifdef FORMAL properties -------------------------------
@@ -327,6 +336,17 @@ module tb_assert;
         @(posedge clk) n_rd <= 1'b0;
         repeat (20) @(posedge clk);
         release u_csr.sim_need;
+      end
+      // kolo_ni_atomic: atomics taken on a word in use (and beyond the free
+      // slots), and read data for a slot with no atomic
+      "atomic_take": begin
+        a_take <= 1'b1;
+        repeat (20) @(posedge clk);
+        a_take <= 1'b0;
+      end
+      "atomic_rd": begin
+        a_rd <= 1'b1;
+        @(posedge clk) a_rd <= 1'b0;
       end
       // `ifdef FORMAL properties (Verilator builds only: Icarus runs without FORMAL)
       "fifo_count": begin  // count beyond DEPTH
