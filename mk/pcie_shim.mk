@@ -32,21 +32,26 @@ PCIE_SHIM_CPL_us := -DTB_CPL_H=64 -DTB_CPL_D=992
 # $(call pcie_shim_bin,<shim>)
 pcie_shim_bin = $(PCIE_SHIM_BUILD)/$(1)/tb_pcie_shim_$(1)
 
-define pcie_shim_rules
-$(call pcie_shim_bin,$(1)): $(PCIE_SHIM_RTL) $(PCIE_SHIM_TB) tb/unit/pcie_shim/tb_pcie_shim_$(1)_top.v mk/pcie_shim.mk | $(DEPS_STAMP)
-	@mkdir -p $(PCIE_SHIM_BUILD)/$(1)
-	@echo "verilator tb_pcie_shim_$(1) (log: $(PCIE_SHIM_BUILD)/$(1)/build.log)"
+# $(call pcie_shim_build,<shim>,<build dir>,<extra verilator options>)
+define pcie_shim_build
+$(PCIE_SHIM_BUILD)/$(2)/tb_pcie_shim_$(1): $(PCIE_SHIM_RTL) $(PCIE_SHIM_TB) tb/unit/pcie_shim/tb_pcie_shim_$(1)_top.v mk/pcie_shim.mk | $(DEPS_STAMP)
+	@mkdir -p $(PCIE_SHIM_BUILD)/$(2)
+	@echo "verilator tb_pcie_shim_$(1) (log: $(PCIE_SHIM_BUILD)/$(2)/build.log)"
 	@verilator $(VL_CHECKS) --cc --exe --build -O3 -Wall -j 2 --x-assign fast --x-initial fast \
-	    --top-module tb_pcie_shim_$(1)_top -GCPL_TIMEOUT=$(PCIE_SHIM_TIMEOUT) -GTAGS=$(PCIE_SHIM_TAGS) \
+	    --top-module tb_pcie_shim_$(1)_top -GCPL_TIMEOUT=$(PCIE_SHIM_TIMEOUT) -GTAGS=$(PCIE_SHIM_TAGS) $(3) \
 	    -I$(TOP)/rtl/include -y $(TOP)/rtl/ni -y $(TOP)/rtl/common -y $(TOP)/rtl/platform/common \
 	    -y $(TOP)/rtl/platform/xilinx -y $(TOP)/rtl/platform/intel $(PCIE_SHIM_OBJCACHE) \
 	    -CFLAGS "-O2 -std=c++17 -Wall -Wextra -Werror -I$(TOP)/tb/unit/common -I$(TOP)/sw/rtlsim \
 	             -D$(PCIE_SHIM_DEFINE_$(1)) -DTB_CPL_TIMEOUT=$(PCIE_SHIM_TIMEOUT) -DTB_TAGS=$(PCIE_SHIM_TAGS) \
 	             $(PCIE_SHIM_CPL_$(1))" \
-	    --Mdir $(PCIE_SHIM_BUILD)/$(1)/obj -o ../tb_pcie_shim_$(1) \
+	    --Mdir $(PCIE_SHIM_BUILD)/$(2)/obj -o ../tb_pcie_shim_$(1) \
 	    $(TOP)/tb/unit/pcie_shim/tb_pcie_shim_$(1)_top.v $(TOP)/tb/unit/pcie_shim/tb_pcie_shim.cpp \
-	    > $(PCIE_SHIM_BUILD)/$(1)/build.log 2>&1 || { tail -n 40 $(PCIE_SHIM_BUILD)/$(1)/build.log; exit 1; }
+	    > $(PCIE_SHIM_BUILD)/$(2)/build.log 2>&1 || { tail -n 40 $(PCIE_SHIM_BUILD)/$(2)/build.log; exit 1; }
 	@touch $$@  # verilator does not relink an unchanged model
+endef
+
+define pcie_shim_rules
+$(call pcie_shim_build,$(1),$(1),)
 
 .PHONY: test-unit-pcie-shim-$(1)
 test-unit-pcie-shim-$(1): $(call pcie_shim_bin,$(1)) | $(DEPS_STAMP)
@@ -58,19 +63,31 @@ endef
 $(eval $(call pcie_shim_rules,x7,201,202))
 $(eval $(call pcie_shim_rules,avst,203,204))
 $(eval $(call pcie_shim_rules,us,206,207))
+# the UltraScale shim with its planted bug: no sequence-number window
+$(eval $(call pcie_shim_build,us,us-bug,-GBUG_NO_SEQ_THROTTLE=1))
 
 # Negative control: each vendor model lies in one place; the run must fail
 # (exit status 1), so the checks are known to bite.
 PCIE_SHIM_BUGS := x7:payload-order x7:bar-hit x7:msi-vector avst:qword-pad avst:msi-vector us:bar-id us:rc-tag \
     us:msi-vector us:seq-early
 .PHONY: test-unit-pcie-shim-bites
-test-unit-pcie-shim-bites: $(foreach s,$(PCIE_SHIM_NAMES),$(call pcie_shim_bin,$(s))) | $(DEPS_STAMP)
+test-unit-pcie-shim-bites: $(foreach s,$(PCIE_SHIM_NAMES),$(call pcie_shim_bin,$(s))) \
+    $(PCIE_SHIM_BUILD)/us-bug/tb_pcie_shim_us | $(DEPS_STAMP)
 	@for sb in $(PCIE_SHIM_BUGS); do \
 	    s=$${sb%%:*}; b=$${sb##*:}; \
 	    $(PCIE_SHIM_BUILD)/$$s/tb_pcie_shim_$$s --test=traffic --bug=$$b --n=600 --seed=$(or $(SEED),205) > /dev/null 2>&1; rc=$$?; \
 	    if [ $$rc -ne 1 ]; then echo "FAIL: $$s --bug=$$b exit status $$rc, not 1: that check does not bite"; exit 1; \
 	    else echo "ok: $$s --bug=$$b fails as it must"; fi; \
 	done
+	@# the shim without its 16-request window (BUG_NO_SEQ_THROTTLE): the model's check
+	@# and the shim's guard must both fire
+	@$(PCIE_SHIM_BUILD)/us-bug/tb_pcie_shim_us --test=fast --n=1500 --seed=$(or $(SEED),207) \
+	    > $(PCIE_SHIM_BUILD)/us-bug/run.log 2>&1; rc=$$?; \
+	if [ $$rc -ne 0 ] && grep -q "unreported (4-bit numbers: at most 16)" $(PCIE_SHIM_BUILD)/us-bug/run.log \
+	    && grep -q "kolo_pcie_shim_us.v" $(PCIE_SHIM_BUILD)/us-bug/run.log; then \
+	    echo "ok: us without the sequence-number window fails as it must (model check and guard)"; \
+	else echo "FAIL: us without the sequence-number window: exit status $$rc, see $(PCIE_SHIM_BUILD)/us-bug/run.log"; \
+	    exit 1; fi
 TESTS += unit-pcie-shim-bites
 
 # ---- synthesis estimate of each shim alone (Yosys synth_xilinx, default parameters) ----

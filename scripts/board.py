@@ -174,7 +174,7 @@ def run_checks(b, design, constraints=None, tcl=None, out=None):
     """All findings of the constraint and vendor Tcl checks (a list of strings)."""
     constraints = constraints or b.files("constraints")
     tcl = tcl if tcl is not None else b.files("tcl")
-    findings = []
+    findings = netlist.check_pcie_wiring(design)
     if b.vendor == "xilinx":
         from boardlib.xilinx import Vivado, VivadoBuild
         v = Vivado(design, b)

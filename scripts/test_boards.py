@@ -7,6 +7,10 @@ planted bugs each of which must give the finding named here:
   every vendor   a chip output left unconnected (slang); a port left without a pin; a port without an I/O standard;
                  a constraint naming a port that does not exist; a clock
                  input without a clock
+  PCIe tops      the shim's completion output left open, the chip's
+                 completion input tied low (where the board has the stream,
+                 VCU118; planted in the elaborated netlist): every ep_* port
+                 of the shim must be joined to kolo_chip's port of that name
   ECP5           a top that connects a port its primitive does not have
                  (elaboration fails; Yosys' hierarchy -check, the same for all)
   Xilinx         a crossing cell type without its exception (kolo_cdc.tcl);
@@ -82,6 +86,18 @@ def expect(b, design, name, needle, constraints=None, tcl=None, out=None):
     hit = [f for f in findings if needle in f]
     result(bool(hit), f"{b.name}: plant {name}: '{needle}'",
            "findings: " + ("; ".join(findings[:4]) if findings else "none"))
+
+
+def planted_board(b, src, bad, plant):
+    """Board b with its source file src replaced by the planted copy bad,
+    elaborated under build/boards-test/<board>-<plant>."""
+    class Planted(Board):
+        def rtl_sources(self):
+            return [os.path.relpath(bad, ROOT) if s == b.rel(src) else s for s in Board.rtl_sources(self)]
+
+        def out_dir(self):
+            return os.path.join(OUT, f"{b.name}-{plant}")
+    return Planted(b.name)
 
 
 def replace_in(files, target, new):
@@ -191,6 +207,26 @@ def test_board(name):
             expect(b, d, f"{name}-ipports", f"{stub_port}: not a port of the generated")
         finally:
             Build.ip_stub_text = orig
+    # the PCIe completion stream left unwired between the shim and the chip: the
+    # board's wiring check (boardlib.netlist.check_pcie_wiring, in run_checks) on
+    # the elaborated top with one connection changed in the netlist (an
+    # elaboration of a planted copy would cost a minute): the shim's output
+    # open (a net of its own), and the chip's input tied low
+    top = d.modules[d.top]
+    shim = [i for i, t in top.cells.items() if netlist.base_name(t).startswith("kolo_pcie_shim_")]
+    chip = [i for i, t in top.cells.items() if netlist.base_name(t) == "kolo_chip"]
+    if shim and chip and "ep_rx_cpl_valid" in top.conns[shim[0]]:
+        for plant, inst, port, bits in (("cplopen", shim[0], "ep_rx_cpl_valid", [10 ** 9]),
+                                        ("cpltied", chip[0], "rx_cpl_valid", ["0"])):
+            keep = top.conns[inst][port]
+            top.conns[inst][port] = bits
+            try:
+                found = netlist.check_pcie_wiring(d)
+            finally:
+                top.conns[inst][port] = keep
+            result(any("ep_rx_cpl_valid" in f for f in found),
+                   f"{name}: plant {plant}: the completion stream not wired shim to chip is found",
+                   "; ".join(found[:4]) or "no finding")
     # elaboration: the top connects a port its IP (or primitive) does not have
     # (Yosys' hierarchy -check, the same for every board: planted on one, as
     # each planted elaboration costs seconds)
@@ -199,15 +235,8 @@ def test_board(name):
     m = re.search(r"\n  (\w+) (?:#\([^;]*?\) )?(u_\w+) \(\n\s+\.(\w+)\(", text)
     if m and name == ELAB_PLANT_BOARD:
         bad = copy_with(src, f".{m.group(3)}(", f".{m.group(3)}_x(", f"{name}-elab")
-
-        class Planted(Board):
-            def rtl_sources(self):
-                return [os.path.relpath(bad, ROOT) if s == b.rel(src) else s for s in Board.rtl_sources(self)]
-
-            def out_dir(self):
-                return os.path.join(OUT, f"{name}-elab")
         try:
-            board_cli.elaborate(Planted(name))
+            board_cli.elaborate(planted_board(b, src, bad, "elab"))
             result(False, f"{name}: plant elab ({m.group(1)}.{m.group(3)}_x): elaboration must fail")
         except BoardError as e:
             result(f"{m.group(3)}_x" in str(e), f"{name}: plant elab: unknown port {m.group(3)}_x of "

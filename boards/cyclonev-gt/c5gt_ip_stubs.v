@@ -19,6 +19,8 @@ module kolo_c5gt_pcie (
     input  wire         pld_clk_clk,              // = coreclkout_hip
     output wire         hip_status_reset_status,
     output wire         hip_status_dlup,
+    output wire [7:0]   hip_status_ko_cpl_spc_header,  // completion buffer: headers
+    output wire [11:0]  hip_status_ko_cpl_spc_data,    // ... and 16-byte data credits
     input  wire [3:0]   hip_serial_rx_in,
     output wire [3:0]   hip_serial_tx_out,
     output wire [127:0] rx_st_data,

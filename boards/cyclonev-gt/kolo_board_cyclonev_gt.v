@@ -61,11 +61,15 @@ module kolo_board_cyclonev_gt #(
   wire [4:0]   msi_num;
   wire [2:0]   msi_tc;
   wire         rx_mask;
+  // the hard IP's completion buffer (headers, 16-byte data credits): the core's DMA reads stay within it
+  wire [7:0]   ko_cpl_spc_header;
+  wire [11:0]  ko_cpl_spc_data;
   kolo_c5gt_pcie u_pcie (
       .refclk_clk(pcie_refclk), .npor_npor(user_reset_n), .npor_pin_perst(pcie_perst_n),
       .reconfig_clk_clk(clk), .reconfig_reset_reset(chip_rst),
       .coreclkout_hip_clk(pcie_clk), .pld_clk_clk(pcie_clk),
       .hip_status_reset_status(hip_reset_status), .hip_status_dlup(hip_dlup),
+      .hip_status_ko_cpl_spc_header(ko_cpl_spc_header), .hip_status_ko_cpl_spc_data(ko_cpl_spc_data),
       .hip_serial_rx_in(pcie_rx), .hip_serial_tx_out(pcie_tx),
       .rx_st_data(h_rx_data), .rx_st_valid(h_rx_valid), .rx_st_ready(h_rx_ready),
       .rx_st_startofpacket(h_rx_sop), .rx_st_endofpacket(h_rx_eop), .rx_st_empty(h_rx_empty),
@@ -134,6 +138,9 @@ module kolo_board_cyclonev_gt #(
   wire [15:0]  cfg_req_id, cfg_msi_data;
   wire [2:0]   cfg_mps, cfg_mrrs;
   wire         cfg_bus_master, cfg_msi_en;
+  wire         np_credit;
+  wire [11:0]  cfg_cpl_hdr;
+  wire [15:0]  cfg_cpl_data;
   kolo_pcie_shim_avst #(.RX_READY_LATENCY(1), .TX_READY_LATENCY(2)) u_shim (
       .clk(pcie_clk), .rst(pcie_rst),
       .rx_st_valid(s_rx_valid), .rx_st_ready(s_rx_ready), .rx_st_data(s_rx_data),
@@ -153,12 +160,8 @@ module kolo_board_cyclonev_gt #(
       .ep_cfg_bar0(cfg_bar0), .ep_cfg_bar2(cfg_bar2), .ep_cfg_req_id(cfg_req_id),
       .ep_cfg_max_payload(cfg_mps), .ep_cfg_max_read_req(cfg_mrrs), .ep_cfg_bus_master(cfg_bus_master),
       .ep_cfg_msi_addr(cfg_msi_addr), .ep_cfg_msi_data(cfg_msi_data), .ep_cfg_msi_en(cfg_msi_en),
-      // the hard IP's completion space goes only to ep_cfg_cpl_* (kolo_chip sizes its
-      // own completion buffer and does not take them)
-      .ko_cpl_spc_header(8'd0), .ko_cpl_spc_data(12'd0),
-      // kolo_chip does not export the endpoint core's non-posted credit: the
-      // block may always hand over requests; nor takes the completion credits
-      .ep_np_credit(1'b1), .ep_cfg_cpl_hdr(), .ep_cfg_cpl_data()
+      .ko_cpl_spc_header(ko_cpl_spc_header), .ko_cpl_spc_data(ko_cpl_spc_data),
+      .ep_np_credit(np_credit), .ep_cfg_cpl_hdr(cfg_cpl_hdr), .ep_cfg_cpl_data(cfg_cpl_data)
   );
 
   // ---- transceivers and soft gearboxes ---------------------------------------------------------
@@ -222,6 +225,10 @@ module kolo_board_cyclonev_gt #(
       .cfg_bar0(cfg_bar0), .cfg_bar2(cfg_bar2), .cfg_req_id(cfg_req_id),
       .cfg_max_payload(cfg_mps), .cfg_max_read_req(cfg_mrrs), .cfg_bus_master(cfg_bus_master),
       .cfg_msi_addr(cfg_msi_addr), .cfg_msi_data(cfg_msi_data), .cfg_msi_en(cfg_msi_en),
+      .cfg_cpl_hdr(cfg_cpl_hdr), .cfg_cpl_data(cfg_cpl_data), .np_credit(np_credit),
+      // completions arrive with the requests on rx_tlp_* (one receive stream)
+      .rx_cpl_valid(1'b0), .rx_cpl_ready(), .rx_cpl_hdr(128'd0), .rx_cpl_data(256'd0),
+      .rx_cpl_sop(1'b0), .rx_cpl_eop(1'b0), .rx_cpl_dw_en(8'd0),
       .lane_tx_clk({2'b00, xcvr_tx_clk}), .lane_tx_rst({2'b11, ~xcvr_tx_ready}),
       .lane_tx_sequence(lane_tx_sequence),
       .lane_rx_clk({2'b00, xcvr_rx_clk}), .lane_rx_rst({2'b11, ~xcvr_rx_ready}),

@@ -139,6 +139,11 @@ module kolo_board_ecp5_evn #(
       .cfg_bar0(64'h0000_0000_8000_0000), .cfg_bar2(64'h0000_0000_C000_0000),
       .cfg_req_id(16'h0100), .cfg_max_payload(3'd0), .cfg_max_read_req(3'd0),
       .cfg_bus_master(1'b0), .cfg_msi_addr(64'd0), .cfg_msi_data(16'd0), .cfg_msi_en(1'b0),
+      // the UART bridge: no DMA (bus master off) and no non-posted flow control
+      // (kolo_uart_tlp has one read in flight); completions would come on rx_tlp_*
+      .cfg_cpl_hdr(12'd4095), .cfg_cpl_data(16'd65535), .np_credit(),
+      .rx_cpl_valid(1'b0), .rx_cpl_ready(), .rx_cpl_hdr(128'd0), .rx_cpl_data(256'd0),
+      .rx_cpl_sop(1'b0), .rx_cpl_eop(1'b0), .rx_cpl_dw_en(8'd0),
       .lane_tx_clk({4'b0000, lane_tx_clk, lane_tx_clk}), .lane_tx_rst(lane_tx_rst),
       .lane_tx_sequence(lane_tx_sequence),
       .lane_rx_clk({4'b0000, dcu_rx_clk}), .lane_rx_rst(lane_rx_rst),

@@ -117,6 +117,9 @@ module kolo_board_kc705 #(
   wire [15:0]  cfg_req_id, cfg_msi_data;
   wire [2:0]   cfg_mps, cfg_mrrs;
   wire         cfg_bus_master, cfg_msi_en;
+  wire         np_credit;
+  wire [11:0]  cfg_cpl_hdr;
+  wire [15:0]  cfg_cpl_data;
   kolo_pcie_shim_x7 u_shim (
       .clk(pcie_clk), .rst(pcie_rst),
       .m_axis_rx_tvalid(x_rx_tvalid), .m_axis_rx_tready(x_rx_tready), .m_axis_rx_tdata(x_rx_tdata),
@@ -138,9 +141,7 @@ module kolo_board_kc705 #(
       .ep_cfg_bar0(cfg_bar0), .ep_cfg_bar2(cfg_bar2), .ep_cfg_req_id(cfg_req_id),
       .ep_cfg_max_payload(cfg_mps), .ep_cfg_max_read_req(cfg_mrrs), .ep_cfg_bus_master(cfg_bus_master),
       .ep_cfg_msi_addr(cfg_msi_addr), .ep_cfg_msi_data(cfg_msi_data), .ep_cfg_msi_en(cfg_msi_en),
-      // kolo_chip does not export the endpoint core's non-posted credit: the
-      // block may always hand over requests; nor takes the completion credits
-      .ep_np_credit(1'b1), .ep_cfg_cpl_hdr(), .ep_cfg_cpl_data()
+      .ep_np_credit(np_credit), .ep_cfg_cpl_hdr(cfg_cpl_hdr), .ep_cfg_cpl_data(cfg_cpl_data)
   );
 
   // ---- transceivers ---------------------------------------------------------------------------
@@ -254,6 +255,10 @@ module kolo_board_kc705 #(
       .cfg_bar0(cfg_bar0), .cfg_bar2(cfg_bar2), .cfg_req_id(cfg_req_id),
       .cfg_max_payload(cfg_mps), .cfg_max_read_req(cfg_mrrs), .cfg_bus_master(cfg_bus_master),
       .cfg_msi_addr(cfg_msi_addr), .cfg_msi_data(cfg_msi_data), .cfg_msi_en(cfg_msi_en),
+      .cfg_cpl_hdr(cfg_cpl_hdr), .cfg_cpl_data(cfg_cpl_data), .np_credit(np_credit),
+      // completions arrive with the requests on rx_tlp_* (one receive stream)
+      .rx_cpl_valid(1'b0), .rx_cpl_ready(), .rx_cpl_hdr(128'd0), .rx_cpl_data(256'd0),
+      .rx_cpl_sop(1'b0), .rx_cpl_eop(1'b0), .rx_cpl_dw_en(8'd0),
       .lane_tx_clk({6{gt_txusrclk}}), .lane_tx_rst(~gt_tx_done), .lane_tx_sequence(lane_tx_sequence),
       .lane_rx_clk(gt_rxusrclk), .lane_rx_rst(~gt_rx_done), .lane_loopback(lane_loopback),
       .lane_tx_data(lane_tx_data), .lane_tx_header(lane_tx_header),

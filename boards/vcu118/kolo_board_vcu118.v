@@ -88,6 +88,8 @@ module kolo_board_vcu118 #(
   wire [59:0]  rq_tuser;
   wire [7:0]   cq_tkeep, rc_tkeep, cc_tkeep, rq_tkeep;
   wire         cq_np_req;
+  wire [5:0]   rq_seq_num0;
+  wire         rq_seq_num_vld0;
   wire [1:0]   cfg_mps_us;
   wire [2:0]   cfg_mrrs_us;
   wire [15:0]  cfg_function_status;
@@ -107,6 +109,7 @@ module kolo_board_vcu118 #(
       .s_axis_rq_tdata(rq_tdata), .s_axis_rq_tuser({2'b00, rq_tuser}), .s_axis_rq_tlast(rq_tlast),
       .s_axis_rq_tkeep(rq_tkeep), .s_axis_rq_tvalid(rq_tvalid), .s_axis_rq_tready(rq_tready),
       .pcie_cq_np_req({1'b0, cq_np_req}),
+      .pcie_rq_seq_num0(rq_seq_num0), .pcie_rq_seq_num_vld0(rq_seq_num_vld0),
       .cfg_max_payload(cfg_mps_us), .cfg_max_read_req(cfg_mrrs_us),
       .cfg_function_status(cfg_function_status), .cfg_interrupt_msi_enable(cfg_msi_enable),
       .cfg_interrupt_msi_int(cfg_msi_int), .cfg_interrupt_msi_sent(cfg_msi_sent),
@@ -124,6 +127,13 @@ module kolo_board_vcu118 #(
   wire [15:0]  cfg_req_id, cfg_msi_data;
   wire [2:0]   cfg_mps, cfg_mrrs;
   wire         cfg_bus_master, cfg_msi_en;
+  wire         np_credit;
+  wire [11:0]  cfg_cpl_hdr;
+  wire [15:0]  cfg_cpl_data;
+  wire         rx_cpl_valid, rx_cpl_ready, rx_cpl_sop, rx_cpl_eop;
+  wire [127:0] rx_cpl_hdr;
+  wire [255:0] rx_cpl_data;
+  wire [7:0]   rx_cpl_dw_en;
   kolo_pcie_shim_us u_shim (
       .clk(pcie_clk), .rst(pcie_rst),
       .m_axis_cq_tvalid(cq_tvalid), .m_axis_cq_tready(cq_tready), .m_axis_cq_tdata(cq_tdata),
@@ -148,17 +158,15 @@ module kolo_board_vcu118 #(
       .ep_cfg_bar0(cfg_bar0), .ep_cfg_bar2(cfg_bar2), .ep_cfg_req_id(cfg_req_id),
       .ep_cfg_max_payload(cfg_mps), .ep_cfg_max_read_req(cfg_mrrs), .ep_cfg_bus_master(cfg_bus_master),
       .ep_cfg_msi_addr(cfg_msi_addr), .ep_cfg_msi_data(cfg_msi_data), .ep_cfg_msi_en(cfg_msi_en),
-      // kolo_chip does not export the endpoint core's non-posted credit: the
-      // block may always hand over requests; nor takes the completion credits
-      .ep_np_credit(1'b1), .ep_cfg_cpl_hdr(), .ep_cfg_cpl_data(),
-      // OPEN (2026-11-26): the shim now gives the requester completions a stream of
-      // their own and counts posted requests by pcie_rq_seq_num; kolo_chip takes no
-      // separate completion stream and the IP stub has no seq_num ports yet. Tied
-      // off so the top elaborates: DMA reads get no completion and posted
-      // writes stop after 63 on this board until both are wired (docs/boards.md).
-      .pcie_rq_seq_num(4'd0), .pcie_rq_seq_num_vld(1'b0),
-      .ep_rx_cpl_valid(), .ep_rx_cpl_ready(1'b1), .ep_rx_cpl_hdr(), .ep_rx_cpl_data(),
-      .ep_rx_cpl_sop(), .ep_rx_cpl_eop(), .ep_rx_cpl_dw_en()
+      .ep_np_credit(np_credit), .ep_cfg_cpl_hdr(cfg_cpl_hdr), .ep_cfg_cpl_data(cfg_cpl_data),
+      // the block reports each request's sequence number once no completion can pass it
+      // (256-bit, straddle off: one report a cycle, on seq_num0; the top 2 bits of the
+      // numbers are 0: s_axis_rq_tuser[61:60])
+      .pcie_rq_seq_num(rq_seq_num0[3:0]), .pcie_rq_seq_num_vld(rq_seq_num_vld0),
+      // requester completions (RC) on a stream of their own, into the chip's
+      .ep_rx_cpl_valid(rx_cpl_valid), .ep_rx_cpl_ready(rx_cpl_ready), .ep_rx_cpl_hdr(rx_cpl_hdr),
+      .ep_rx_cpl_data(rx_cpl_data), .ep_rx_cpl_sop(rx_cpl_sop), .ep_rx_cpl_eop(rx_cpl_eop),
+      .ep_rx_cpl_dw_en(rx_cpl_dw_en)
   );
 
   // ---- transceivers ---------------------------------------------------------------------------
@@ -242,6 +250,10 @@ module kolo_board_vcu118 #(
       .cfg_bar0(cfg_bar0), .cfg_bar2(cfg_bar2), .cfg_req_id(cfg_req_id),
       .cfg_max_payload(cfg_mps), .cfg_max_read_req(cfg_mrrs), .cfg_bus_master(cfg_bus_master),
       .cfg_msi_addr(cfg_msi_addr), .cfg_msi_data(cfg_msi_data), .cfg_msi_en(cfg_msi_en),
+      .cfg_cpl_hdr(cfg_cpl_hdr), .cfg_cpl_data(cfg_cpl_data), .np_credit(np_credit),
+      .rx_cpl_valid(rx_cpl_valid), .rx_cpl_ready(rx_cpl_ready), .rx_cpl_hdr(rx_cpl_hdr),
+      .rx_cpl_data(rx_cpl_data), .rx_cpl_sop(rx_cpl_sop), .rx_cpl_eop(rx_cpl_eop),
+      .rx_cpl_dw_en(rx_cpl_dw_en),
       .lane_tx_clk({6{gt_txusrclk2}}), .lane_tx_rst({6{!gt_tx_done}}), .lane_tx_sequence(lane_tx_sequence),
       .lane_rx_clk(gt_rxusrclk2), .lane_rx_rst({6{!gt_rx_done}}), .lane_loopback(lane_loopback),
       .lane_tx_data(lane_tx_data), .lane_tx_header(lane_tx_header),

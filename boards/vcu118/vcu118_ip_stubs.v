@@ -46,6 +46,8 @@ module kolo_vcu118_pcie (
     input  wire         s_axis_rq_tvalid,
     output wire [3:0]   s_axis_rq_tready,
     input  wire [1:0]   pcie_cq_np_req,
+    output wire [5:0]   pcie_rq_seq_num0,
+    output wire         pcie_rq_seq_num_vld0,
     output wire [1:0]   cfg_max_payload,
     output wire [2:0]   cfg_max_read_req,
     output wire [15:0]  cfg_function_status,

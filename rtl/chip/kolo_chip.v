@@ -74,6 +74,14 @@ module kolo_chip #(
     input  wire                    rx_tlp_sop,
     input  wire                    rx_tlp_eop,
     input  wire [7:0]              rx_tlp_dw_en,
+    input  wire                    rx_cpl_valid,       // completions on a stream of their own
+    output wire                    rx_cpl_ready,       // (UltraScale RC; tied low by the shims
+    input  wire [127:0]            rx_cpl_hdr,         // that deliver them on rx_tlp_*)
+    input  wire [255:0]            rx_cpl_data,
+    input  wire                    rx_cpl_sop,
+    input  wire                    rx_cpl_eop,
+    input  wire [7:0]              rx_cpl_dw_en,
+    output wire                    np_credit,          // one pulse per host non-posted request the core can queue
     output wire                    tx_tlp_valid,
     input  wire                    tx_tlp_ready,
     output wire [127:0]            tx_tlp_hdr,
@@ -90,6 +98,8 @@ module kolo_chip #(
     input  wire [63:0]             cfg_msi_addr,
     input  wire [15:0]             cfg_msi_data,
     input  wire                    cfg_msi_en,
+    input  wire [11:0]             cfg_cpl_hdr,        // the block's completion buffer: headers,
+    input  wire [15:0]             cfg_cpl_data,       // data credits of 16 bytes (quasi-static)
     // ---- lanes: per port p (p = 0..5) ----
     input  wire [5:0]              lane_tx_clk,
     input  wire [5:0]              lane_tx_rst,
@@ -213,12 +223,19 @@ module kolo_chip #(
   wire [15:0]  ep_req_id, ep_msi_data;
   wire [2:0]   ep_mps, ep_mrrs;
   wire         ep_bus_master, ep_msi_en;
-  localparam integer CFGW = 64 + 64 + 16 + 3 + 3 + 1 + 64 + 16 + 1;
+  wire         ep_cpl_valid, ep_cpl_ready, ep_cpl_sop, ep_cpl_eop;
+  wire [127:0] ep_cpl_hdr;
+  wire [255:0] ep_cpl_data;
+  wire [7:0]   ep_cpl_dw_en;
+  wire         ep_np_credit;
+  wire [11:0]  ep_cpl_hdr_credits;
+  wire [15:0]  ep_cpl_data_credits;
+  localparam integer CFGW = 64 + 64 + 16 + 3 + 3 + 1 + 64 + 16 + 1 + 12 + 16;
   wire [CFGW-1:0] cfg_in = {cfg_bar0, cfg_bar2, cfg_req_id, cfg_max_payload, cfg_max_read_req,
-                            cfg_bus_master, cfg_msi_addr, cfg_msi_data, cfg_msi_en};
+                            cfg_bus_master, cfg_msi_addr, cfg_msi_data, cfg_msi_en, cfg_cpl_hdr, cfg_cpl_data};
   wire [CFGW-1:0] cfg_core;
   assign {ep_bar0, ep_bar2, ep_req_id, ep_mps, ep_mrrs, ep_bus_master, ep_msi_addr, ep_msi_data,
-          ep_msi_en} = cfg_core;
+          ep_msi_en, ep_cpl_hdr_credits, ep_cpl_data_credits} = cfg_core;
 
   generate
     if (PCIE_ASYNC != 0) begin : g_pcie_async
@@ -245,6 +262,53 @@ module kolo_chip #(
           .out_valid(tx_tlp_valid), .out_ready(tx_tlp_ready),
           .out_data({tx_tlp_hdr, tx_tlp_data, tx_tlp_sop, tx_tlp_eop, tx_tlp_dw_en})
       );
+      // completions: a FIFO of their own, so that they never wait behind requests
+      kolo_fifo_async #(.WIDTH(128 + 256 + 2 + 8), .ADDR_W(3)) u_cpl_fifo (
+          .wr_clk(pcie_clk), .wr_rst(rst_pcie),
+          .in_valid(rx_cpl_valid), .in_ready(rx_cpl_ready),
+          .in_data({rx_cpl_hdr, rx_cpl_data, rx_cpl_sop, rx_cpl_eop, rx_cpl_dw_en}),
+          .rd_clk(clk), .rd_rst(rst_pcie_core),
+          .out_valid(ep_cpl_valid), .out_ready(ep_cpl_ready),
+          .out_data({ep_cpl_hdr, ep_cpl_data, ep_cpl_sop, ep_cpl_eop, ep_cpl_dw_en})
+      );
+      // non-posted credits: every pulse counts (the block adds them up), so they
+      // are kept in a counter on the core side and cross one by one as tokens
+      // of a FIFO (kolo_sync_pulse would merge close pulses); the pcie_clk side
+      // pulses np_credit once per token, up to one a cycle. np_owed counts the
+      // credits the core has given and no request has used yet (core reset
+      // only): a PCIe reset alone (the block's user reset: before link-up, a
+      // hot reset) loses the tokens in flight and the block's count, and
+      // np_pend is reloaded from np_owed until it ends, so the block gets them
+      // again (the requests the reset dropped from the rx FIFO included).
+      reg [5:0] np_pend;   // credits not yet in the FIFO (at most NP_DEPTH = 16)
+      reg [5:0] np_owed;   // credits given (pulsed by the core) and not used by a request
+      wire np_tok_ready, np_tok_valid;
+      wire np_tok_take = np_pend != 6'd0 && np_tok_ready && !rst_pcie_core;
+      wire [7:0] np_dw0 = ep_rx_hdr[31:24];   // Fmt, Type (as kolo_pcie_ep_rx classes them)
+      wire unused_np_fmt0 = np_dw0[5];
+      wire np_is_np = !np_dw0[7] && np_dw0[4:1] != 4'b0101 && !(np_dw0[4:0] == 5'd0 && np_dw0[6]) &&
+                      np_dw0[4:3] != 2'b10;
+      wire np_used = ep_rx_valid && ep_rx_ready && ep_rx_sop && np_is_np && np_owed != 6'd0;
+      wire [5:0] np_owed_next = np_owed + {5'd0, ep_np_credit} - {5'd0, np_used};
+      always @(posedge clk) begin
+        if (rst_core) begin
+          np_owed <= 6'd0;
+          np_pend <= 6'd0;
+        end else begin
+          np_owed <= np_owed_next;
+          if (rst_pcie_core) np_pend <= np_owed_next;
+          else np_pend <= np_pend + {5'd0, ep_np_credit} - {5'd0, np_tok_take};
+        end
+      end
+      /* verilator lint_off PINCONNECTEMPTY */  // tokens carry no data
+      kolo_fifo_async #(.WIDTH(1), .ADDR_W(2)) u_np_fifo (
+          .wr_clk(clk), .wr_rst(rst_pcie_core),
+          .in_valid(np_pend != 6'd0 && !rst_pcie_core), .in_ready(np_tok_ready), .in_data(1'b0),
+          .rd_clk(pcie_clk), .rd_rst(rst_pcie),
+          .out_valid(np_tok_valid), .out_ready(1'b1), .out_data()
+      );
+      /* verilator lint_on PINCONNECTEMPTY */
+      assign np_credit = np_tok_valid;
       kolo_sync_word #(.WIDTH(CFGW)) u_cfg_sync (
           .src_clk(pcie_clk), .src_rst(rst_pcie), .in(cfg_in),
           .dst_clk(clk), .dst_rst(rst_pcie_core), .out(cfg_core)
@@ -265,6 +329,14 @@ module kolo_chip #(
       assign tx_tlp_sop = ep_tx_sop;
       assign tx_tlp_eop = ep_tx_eop;
       assign tx_tlp_dw_en = ep_tx_dw_en;
+      assign ep_cpl_valid = rx_cpl_valid;
+      assign rx_cpl_ready = ep_cpl_ready;
+      assign ep_cpl_hdr = rx_cpl_hdr;
+      assign ep_cpl_data = rx_cpl_data;
+      assign ep_cpl_sop = rx_cpl_sop;
+      assign ep_cpl_eop = rx_cpl_eop;
+      assign ep_cpl_dw_en = rx_cpl_dw_en;
+      assign np_credit = ep_np_credit;
       assign cfg_core = cfg_in;
     end
   endgenerate
@@ -294,12 +366,10 @@ module kolo_chip #(
       .clk(clk), .rst(rst_core),
       .rx_tlp_valid(ep_rx_valid), .rx_tlp_ready(ep_rx_ready), .rx_tlp_hdr(ep_rx_hdr),
       .rx_tlp_data(ep_rx_data), .rx_tlp_sop(ep_rx_sop), .rx_tlp_eop(ep_rx_eop), .rx_tlp_dw_en(ep_rx_dw_en),
-      // completions arrive on rx_tlp_* (7-series and Avalon-ST shims); a separate completion
-      // stream (UltraScale RC), np_credit and the completion buffer's credits are not chip
-      // ports yet: tied off, credits unlimited (as tb/sim/kolo_sim_node.v)
-      .rx_cpl_valid(1'b0), .rx_cpl_ready(), .rx_cpl_hdr(128'd0), .rx_cpl_data(256'd0), .rx_cpl_sop(1'b0),
-      .rx_cpl_eop(1'b0), .rx_cpl_dw_en(8'd0), .np_credit(),
-      .cfg_cpl_hdr(12'd4095), .cfg_cpl_data(16'd65535),
+      .rx_cpl_valid(ep_cpl_valid), .rx_cpl_ready(ep_cpl_ready), .rx_cpl_hdr(ep_cpl_hdr),
+      .rx_cpl_data(ep_cpl_data), .rx_cpl_sop(ep_cpl_sop), .rx_cpl_eop(ep_cpl_eop),
+      .rx_cpl_dw_en(ep_cpl_dw_en), .np_credit(ep_np_credit),
+      .cfg_cpl_hdr(ep_cpl_hdr_credits), .cfg_cpl_data(ep_cpl_data_credits),
       .tx_tlp_valid(ep_tx_valid), .tx_tlp_ready(ep_tx_ready), .tx_tlp_hdr(ep_tx_hdr),
       .tx_tlp_data(ep_tx_data), .tx_tlp_sop(ep_tx_sop), .tx_tlp_eop(ep_tx_eop), .tx_tlp_dw_en(ep_tx_dw_en),
       .mmio_wr_valid(mmio_wr_valid), .mmio_wr_ready(mmio_wr_ready), .mmio_wr_bar(mmio_wr_bar),

@@ -38,9 +38,11 @@ class Module:
         self.ports = {p: (v["direction"], len(v["bits"])) for p, v in d.get("ports", {}).items()}
         # instances of other modules (not Yosys' internal $cells)
         self.cells = {}
+        self.conns = {}    # instance -> port -> the bits connected (net ids, or "0"/"1"/"x"/"z")
         for cname, c in d.get("cells", {}).items():
             if not c["type"].startswith("$") or c["type"].startswith("$paramod"):
                 self.cells[clean_path(cname)] = c["type"]
+                self.conns[clean_path(cname)] = c.get("connections", {})
         # named nets and registers (not Yosys' $-generated ones)
         self.nets = {}     # name -> width in bits
         for n, v in d.get("netnames", {}).items():
@@ -168,3 +170,33 @@ def reg_base(name):
     if n.endswith("_reg"):
         n = n[:-4]
     return n
+
+
+def check_pcie_wiring(design):
+    """The PCIe shim and the chip in the board top: every core-side port of
+    the shim (ep_<name>) must be joined, bit for bit, to kolo_chip's <name>
+    (the same nets; no constant, no open end): a tied-off or unconnected
+    completion stream, non-posted credit or completion-buffer size leaves the
+    card without DMA reads or host reads (docs/boards.md). Returns findings."""
+    top = design.modules[design.top]
+    shims = [i for i, t in top.cells.items() if base_name(t).startswith("kolo_pcie_shim_")]
+    chips = [i for i, t in top.cells.items() if base_name(t) == "kolo_chip"]
+    findings = []
+    if not shims or not chips:
+        return findings
+    chip = top.conns[chips[0]]
+    for shim in shims:
+        mod = design.modules.get(top.cells[shim])
+        ports = sorted(mod.ports) if mod else sorted(top.conns[shim])
+        for port in ports:
+            if not port.startswith("ep_"):
+                continue
+            bits = top.conns[shim].get(port, [])
+            want = port[3:]
+            other = chip.get(want)
+            if other is None:
+                findings.append(f"PCIe: {shim}.{port}: kolo_chip has no port {want}")
+            elif not bits or any(isinstance(b, str) for b in bits + other) or bits != other:
+                findings.append(f"PCIe: {shim}.{port} is not wired to {chips[0]}.{want} "
+                                f"(tied off, left open or crossed)")
+    return findings

@@ -141,6 +141,18 @@ module kolo_sim_chip #(
       .cfg_msi_addr(cfg_msi_addr),
       .cfg_msi_data(cfg_msi_data),
       .cfg_msi_en(cfg_msi_en),
+      // the simulated host (tb/chip) delivers completions on rx_tlp_*, has no
+      // non-posted flow control and an unlimited completion buffer
+      .cfg_cpl_hdr(12'd4095),
+      .cfg_cpl_data(16'd65535),
+      .np_credit(),
+      .rx_cpl_valid(1'b0),
+      .rx_cpl_ready(),
+      .rx_cpl_hdr(128'd0),
+      .rx_cpl_data(256'd0),
+      .rx_cpl_sop(1'b0),
+      .rx_cpl_eop(1'b0),
+      .rx_cpl_dw_en(8'd0),
       .lane_tx_clk(lane_tx_clk),
       .lane_tx_rst(lane_tx_rst),
       .lane_tx_sequence(lane_tx_sequence),

@@ -35,7 +35,11 @@
 // the number expected next. A completion (its first beat) and an MSI wait
 // until every posted request sent before them is confirmed, so neither
 // passes DMA data (D2a). The board must connect pcie_rq_seq_num and _vld
-// (tied low, completions and MSIs would wait for ever).
+// (tied low, completions and MSIs would wait for ever). The numbers are 4
+// bits, so at most SEQ_WINDOW = 16 posted requests are unconfirmed at a
+// time: a posted request waits on RQ (tvalid low) while 16 are, so the
+// numbers of the unconfirmed ones are all different and each report names
+// one of them (a guard fails the simulation if a 17th is sent).
 // MSI: cfg_interrupt_msi_int one-hot for one cycle, then wait for
 // cfg_interrupt_msi_sent or _fail (either ends it).
 // Completion space: CPL_HDR_CREDITS / CPL_DATA_CREDITS (the block's receive
@@ -43,6 +47,7 @@
 // ep_cfg_cpl_hdr / _data; the core keeps its reads within them.
 // Handshakes: AXI4-Stream valid/ready (the block's 22-bit and 4-bit readys:
 // all bits driven alike / bit 0 used); the ep_* ports are kolo_pcie_ep's.
+`include "kolo_assert.vh"
 module kolo_pcie_shim_us #(
     parameter BAR0_SIZE_LOG2 = 17,
     parameter BAR2_SIZE_LOG2 = 16,
@@ -53,7 +58,8 @@ module kolo_pcie_shim_us #(
     // the block's completion buffer (PG156: 64 headers, 15872 bytes; PG213
     // UltraScale+: 128 headers, 32768 bytes), in data credits of 16 bytes
     parameter CPL_HDR_CREDITS = 64,
-    parameter CPL_DATA_CREDITS = 992
+    parameter CPL_DATA_CREDITS = 992,
+    parameter BUG_NO_SEQ_THROTTLE = 0  // tests only: 1 = no sequence-number window (a planted bug tb_pcie_shim must catch)
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -315,9 +321,11 @@ module kolo_pcie_shim_us #(
   reg  [3:0]   p_sent_q;     // sequence number of the next posted request
   reg  [3:0]   p_conf_q;     // sequence number confirmed next
   reg  [5:0]   p_out_q;      // posted requests sent, not yet confirmed
-  wire         cc_go = !o_sop || p_out_q == 6'd0;   // a completion starts only after them
-  wire         o_ready = o_cpl ? (s_axis_cc_tready[0] && cc_go) : s_axis_rq_tready[0];
+  localparam [5:0] SEQ_WINDOW = 6'd16;                  // 4-bit sequence numbers
   wire         o_posted = h[30];                    // a request with data: MWr
+  wire         cc_go = !o_sop || p_out_q == 6'd0;   // a completion starts only after them
+  wire         rq_go = !o_sop || !o_posted || p_out_q < SEQ_WINDOW || BUG_NO_SEQ_THROTTLE != 0;
+  wire         o_ready = o_cpl ? (s_axis_cc_tready[0] && cc_go) : (s_axis_rq_tready[0] && rq_go);
   kolo_pcie_shim_tx #(.LANES(8), .QWORD_ALIGN(0), .PAYLOAD_SWAP(0), .MSI_ADDR(MSI_ADDR)) u_tx (
       .clk(clk), .rst(rst),
       .tx_tlp_valid(ep_tx_tlp_valid), .tx_tlp_ready(ep_tx_tlp_ready), .tx_tlp_hdr(t_hdr),
@@ -342,7 +350,7 @@ module kolo_pcie_shim_us #(
       2'b00, h[24], h[43:32] == 12'd0, h[43:32],               // locked, byte count (0 = 4096)
       6'd0, 2'b00, 1'b0, h[70:64]};                            // AT, lower address
   wire [7:0] o_keep = o_eop ? (8'hFF >> (4'd7 - o_end)) : 8'hFF;
-  assign s_axis_rq_tvalid = o_valid && !o_cpl;
+  assign s_axis_rq_tvalid = o_valid && !o_cpl && rq_go;
   assign s_axis_rq_tdata = o_sop ? {o_data[255:128], rq_desc} : o_data;
   assign s_axis_rq_tlast = o_eop;
   assign s_axis_rq_tkeep = o_keep;
@@ -376,9 +384,8 @@ module kolo_pcie_shim_us #(
     end
   end
 `ifndef SYNTHESIS
-  always @(posedge clk)
-    if (!rst && p_send && p_out_q == 6'd63)
-      $fatal(1, "ERROR kolo_pcie_shim_us: 63 posted requests not confirmed by pcie_rq_seq_num (%m)");
+  // a posted request is sent only while fewer than SEQ_WINDOW are unconfirmed
+  always @(posedge clk) if (!rst) `KOLO_ASSERT(!(p_send && p_out_q >= SEQ_WINDOW));
 `endif
 
   // MSI: a one-cycle pulse, then wait for sent or fail

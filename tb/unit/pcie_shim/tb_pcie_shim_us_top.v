@@ -4,7 +4,8 @@
 // UltraScale block on the CQ/CC/RQ/RC ports and the NI on the core's user side.
 module tb_pcie_shim_us_top #(
     parameter CPL_TIMEOUT = 8000,
-    parameter TAGS = 32
+    parameter TAGS = 32,
+    parameter BUG_NO_SEQ_THROTTLE = 0   // the planted bug of test-unit-pcie-shim-bites
 ) (
     input  wire         clk,
     input  wire         rst,
@@ -99,7 +100,7 @@ module tb_pcie_shim_us_top #(
   wire [7:0]   rc_dw_en;
   wire [11:0]  c_cpl_hdr;
   wire [15:0]  c_cpl_data;
-  kolo_pcie_shim_us u_shim (
+  kolo_pcie_shim_us #(.BUG_NO_SEQ_THROTTLE(BUG_NO_SEQ_THROTTLE)) u_shim (
       .clk(clk), .rst(rst),
       .m_axis_cq_tvalid(m_axis_cq_tvalid), .m_axis_cq_tready(m_axis_cq_tready), .m_axis_cq_tdata(m_axis_cq_tdata),
       .m_axis_cq_tuser(m_axis_cq_tuser), .m_axis_cq_tlast(m_axis_cq_tlast), .m_axis_cq_tkeep(m_axis_cq_tkeep),
