@@ -147,6 +147,24 @@ module tb_assert;
       .t_gen(1'b0), .t_dst(12'd0), .t_rs(23'd0), .rq_ready(1'b0), .rd_valid(a_rd),
       .rd_data(64'd0), .rd_slot(6'd0), .rd_err(1'b0), .wr_fire(1'b0), .resp_take(1'b0)
   );
+  // kolo_pcie_shim_us (rtl/platform/xilinx) built without its sequence-number
+  // window (BUG_NO_SEQ_THROTTLE, the planted bug of test-unit-pcie-shim-bites);
+  // u_tlp sends 1-DW memory writes (3-DW header) to RQ, which takes every beat,
+  // and the block never reports a sequence number; other inputs at zero
+  reg u_tlp = 1'b0;
+  kolo_pcie_shim_us #(
+      .BUG_NO_SEQ_THROTTLE(1)
+  ) u_shim_us (
+      .clk(clk), .rst(rst), .m_axis_cq_tvalid(1'b0), .m_axis_cq_tdata(256'd0), .m_axis_cq_tuser(85'd0),
+      .m_axis_cq_tlast(1'b0), .m_axis_cq_tkeep(8'd0), .m_axis_rc_tvalid(1'b0), .m_axis_rc_tdata(256'd0),
+      .m_axis_rc_tuser(75'd0), .m_axis_rc_tlast(1'b0), .m_axis_rc_tkeep(8'd0), .s_axis_cc_tready(4'd0),
+      .s_axis_rq_tready(4'hf), .pcie_rq_seq_num(4'd0), .pcie_rq_seq_num_vld(1'b0), .cfg_max_payload(3'd0),
+      .cfg_max_read_req(3'd0), .cfg_function_status(16'd0), .cfg_interrupt_msi_enable(2'd0),
+      .cfg_interrupt_msi_sent(1'b0), .cfg_interrupt_msi_fail(1'b0), .ep_rx_tlp_ready(1'b0),
+      .ep_rx_cpl_ready(1'b0), .ep_np_credit(1'b0), .ep_tx_tlp_valid(u_tlp),
+      .ep_tx_tlp_hdr({32'd0, 32'h0000_1000, 32'h0000_000f, 32'h4000_0001}), .ep_tx_tlp_data(256'd0),
+      .ep_tx_tlp_sop(1'b1), .ep_tx_tlp_eop(1'b1), .ep_tx_tlp_dw_en(8'h01)
+  );
   /* verilator lint_on PINMISSING */
 
   // ---- common cells: `ifdef FORMAL properties -------------------------------
@@ -347,6 +365,13 @@ module tb_assert;
       "atomic_rd": begin
         a_rd <= 1'b1;
         @(posedge clk) a_rd <= 1'b0;
+      end
+      // kolo_pcie_shim_us: 40 memory writes offered, none confirmed: the 17th
+      // goes out with 16 unconfirmed (the window that should hold it is off)
+      "shim_us_window": begin
+        u_tlp <= 1'b1;
+        repeat (40) @(posedge clk);
+        u_tlp <= 1'b0;
       end
       // `ifdef FORMAL properties (Verilator builds only: Icarus runs without FORMAL)
       "fifo_count": begin  // count beyond DEPTH
