@@ -66,6 +66,7 @@ plants=(
   "csr_rd_order|rtl/ni/kolo_ni_csr.v|KOLO_ASSERT(!(sim_done < sim_need))|vi"
   "atomic_take|rtl/ni/kolo_ni_atomic.v|KOLO_ASSERT(f_any \&\& !(hit|vi"
   "atomic_rd|rtl/ni/kolo_ni_atomic.v|KOLO_ASSERT(used\[rd_slot|vi"
+  "npfc_credit|rtl/platform/common/kolo_pcie_shim_npfc.v|KOLO_ASSERT(!(np \&\& cnt ==|vi"
   "shim_us_window|rtl/platform/xilinx/kolo_pcie_shim_us.v|KOLO_ASSERT(!(p_send \&\& p_out_q >= SEQ_WINDOW))|vi"
   "fifo_count|rtl/common/kolo_fifo_sync.v|assert(used <= FULL)|v"
   "arb_mask|rtl/common/kolo_arb_rr.v|assert(((mask << 1) \& ~mask)|v"
