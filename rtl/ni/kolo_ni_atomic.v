@@ -250,16 +250,14 @@ module kolo_ni_atomic #(
   end
   assign dbg = {|used, cs};
   wire unused_fld = &{1'b0, r_fld[FW-49-:4], r_fld[FW-55-:128], d_fld[FW-54], d_fld[43:0]};
+  wire unused_slot = &{1'b0, rd_slot};  // the id bits above the slot number
 
 `ifndef SYNTHESIS
-  // the caller's contract: take only with a free slot and no conflict; data only for a slot
-  // waiting for it
-  always @(posedge clk) begin
-    if (!rst && take && (!f_any || (hit && BUG_NO_LOCK == 0)))
-      $fatal(1, "ERROR kolo_ni_atomic: take without a free slot or on a word in use (%m)");
-    if (!rst && rd_valid && !used[rd_slot[SW-1:0]])
-      $fatal(1, "ERROR kolo_ni_atomic: read data for a free slot %0d (%m)", rd_slot);
-  end
+`include "kolo_assert.vh"
+  // the caller's contract: take only with a free slot and no conflict (a word in use); data
+  // only for a slot waiting for it
+  always @(posedge clk) if (!rst && take) `KOLO_ASSERT(f_any && !(hit && BUG_NO_LOCK == 0));
+  always @(posedge clk) if (!rst && rd_valid) `KOLO_ASSERT(used[rd_slot[SW-1:0]]);
 `endif
 endmodule
 `default_nettype wire

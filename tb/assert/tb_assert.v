@@ -126,6 +126,45 @@ module tb_assert;
       .rx_cpl_eop(1'b0), .rx_cpl_dw_en(8'd0), .cfg_bar0(64'd0), .cfg_bar2(64'h1_0000_0000),
       .mmio_wr_ready(1'b1), .np_ready(1'b1)
   );
+  // kolo_ni_csr: n_rd reads BAR0 offset 0 (every other input held at zero)
+  reg n_rd = 1'b0;
+  kolo_ni_csr u_csr (
+      .clk(clk), .rst(rst), .svc_node_id(12'd0), .svc_dim_m1(12'd0), .mmio_wr_valid(1'b0),
+      .mmio_wr_bar(2'd0), .mmio_wr_addr(32'd0), .mmio_wr_data(512'd0), .mmio_wr_strb(64'd0),
+      .mmio_rd_valid(n_rd), .mmio_rd_bar(2'd0), .mmio_rd_addr(32'd0), .mmio_rd_len(4'd8),
+      .mmio_rd_resp_ready(1'b1), .ctx_enabled(16'd0), .ctx_run(16'd0), .pio_ready(1'b1),
+      .sqc_ctx(4'd0), .cqc_ctx(4'd0), .win_idx(4'd0), .rt_done(1'b0), .rt_rdata(32'd0),
+      .st_code(8'd0), .st_en(1'b0), .st_err(1'b0), .st_ops(32'd0), .st_puts(32'd0),
+      .ci_all(256'd0), .err_inc(2'd0), .inc_tx(1'b0), .inc_rx(2'd0), .inc_nak_sent(1'b0),
+      .inc_nak_rcvd(1'b0), .inc_bad(2'd0), .inc_dma_err(2'd0), .inc_e2e(5'd0)
+  );
+  // kolo_ni_atomic (16 slots): a_take takes atomics on bytes [0, 8), a_rd
+  // brings read data for slot 0
+  reg a_take = 1'b0, a_rd = 1'b0;
+  kolo_ni_atomic u_atomic (
+      .clk(clk), .rst(rst), .q_lo(49'd0), .q_end(49'd8), .take(a_take), .t_addr(48'd0),
+      .t_op(4'd0), .t_s4(1'b0), .t_fetch(1'b1), .t_opnd(64'd1), .t_cmp(64'd0), .t_tag(8'd0),
+      .t_gen(1'b0), .t_dst(12'd0), .t_rs(23'd0), .rq_ready(1'b0), .rd_valid(a_rd),
+      .rd_data(64'd0), .rd_slot(6'd0), .rd_err(1'b0), .wr_fire(1'b0), .resp_take(1'b0)
+  );
+  // kolo_pcie_shim_us (rtl/platform/xilinx) built without its sequence-number
+  // window (BUG_NO_SEQ_THROTTLE, the planted bug of test-unit-pcie-shim-bites);
+  // u_tlp sends 1-DW memory writes (3-DW header) to RQ, which takes every beat,
+  // and the block never reports a sequence number; other inputs at zero
+  reg u_tlp = 1'b0;
+  kolo_pcie_shim_us #(
+      .BUG_NO_SEQ_THROTTLE(1)
+  ) u_shim_us (
+      .clk(clk), .rst(rst), .m_axis_cq_tvalid(1'b0), .m_axis_cq_tdata(256'd0), .m_axis_cq_tuser(85'd0),
+      .m_axis_cq_tlast(1'b0), .m_axis_cq_tkeep(8'd0), .m_axis_rc_tvalid(1'b0), .m_axis_rc_tdata(256'd0),
+      .m_axis_rc_tuser(75'd0), .m_axis_rc_tlast(1'b0), .m_axis_rc_tkeep(8'd0), .s_axis_cc_tready(4'd0),
+      .s_axis_rq_tready(4'hf), .pcie_rq_seq_num(4'd0), .pcie_rq_seq_num_vld(1'b0), .cfg_max_payload(3'd0),
+      .cfg_max_read_req(3'd0), .cfg_function_status(16'd0), .cfg_interrupt_msi_enable(2'd0),
+      .cfg_interrupt_msi_sent(1'b0), .cfg_interrupt_msi_fail(1'b0), .ep_rx_tlp_ready(1'b0),
+      .ep_rx_cpl_ready(1'b0), .ep_np_credit(1'b0), .ep_tx_tlp_valid(u_tlp),
+      .ep_tx_tlp_hdr({32'd0, 32'h0000_1000, 32'h0000_000f, 32'h4000_0001}), .ep_tx_tlp_data(256'd0),
+      .ep_tx_tlp_sop(1'b1), .ep_tx_tlp_eop(1'b1), .ep_tx_tlp_dw_en(8'h01)
+  );
   /* verilator lint_on PINMISSING */
 
   // ---- common cells: `ifdef FORMAL properties -------------------------------
@@ -306,6 +345,33 @@ module tb_assert;
         @(posedge clk) x_tlp <= 1'b0;
         repeat (20) @(posedge clk);
         release u_eprx.sim_loaded;
+      end
+      // kolo_ni_csr: a read decoded while (as the forced count says) a write
+      // accepted before it has not been executed
+      "csr_rd_order": begin
+        force u_csr.sim_need = 1;
+        n_rd <= 1'b1;
+        @(posedge clk) n_rd <= 1'b0;
+        repeat (20) @(posedge clk);
+        release u_csr.sim_need;
+      end
+      // kolo_ni_atomic: atomics taken on a word in use (and beyond the free
+      // slots), and read data for a slot with no atomic
+      "atomic_take": begin
+        a_take <= 1'b1;
+        repeat (20) @(posedge clk);
+        a_take <= 1'b0;
+      end
+      "atomic_rd": begin
+        a_rd <= 1'b1;
+        @(posedge clk) a_rd <= 1'b0;
+      end
+      // kolo_pcie_shim_us: 40 memory writes offered, none confirmed: the 17th
+      // goes out with 16 unconfirmed (the window that should hold it is off)
+      "shim_us_window": begin
+        u_tlp <= 1'b1;
+        repeat (40) @(posedge clk);
+        u_tlp <= 1'b0;
       end
       // `ifdef FORMAL properties (Verilator builds only: Icarus runs without FORMAL)
       "fifo_count": begin  // count beyond DEPTH

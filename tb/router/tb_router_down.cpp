@@ -24,7 +24,6 @@
 #include "kolo_rtl_bits.h"
 #include "verilated.h"
 
-using namespace kolo_tb;
 using namespace kolo_rtl;
 
 namespace {

@@ -570,7 +570,6 @@ class RtlWorld : public World {
     };
 
     void tick() {
-        using namespace kolo_tb;
         using namespace kolo_rtl;
         Vtb_ni *t = top_.get();
         int nn = nodes();
