@@ -166,6 +166,17 @@ module tb_assert;
       .ep_tx_tlp_sop(1'b1), .ep_tx_tlp_eop(1'b1), .ep_tx_tlp_dw_en(8'h01)
   );
   /* verilator lint_on PINMISSING */
+  // kolo_chip_np_credit: u_npc gives credits that no request uses; the PCIe
+  // side runs on the same clock
+  reg u_npc = 1'b0;
+  /* verilator lint_off PINCONNECTEMPTY */
+  kolo_chip_np_credit #(
+      .MAX_CREDITS(16)
+  ) u_np_credit (
+      .clk(clk), .rst(rst), .rst_pcie_core(rst), .s_credit(u_npc), .s_rx_take(1'b0), .s_rx_dw0(8'd0),
+      .pcie_clk(clk), .rst_pcie(rst), .m_credit()
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
 
   // ---- common cells: `ifdef FORMAL properties -------------------------------
   /* verilator lint_off PINCONNECTEMPTY */
@@ -372,6 +383,13 @@ module tb_assert;
         u_tlp <= 1'b1;
         repeat (40) @(posedge clk);
         u_tlp <= 1'b0;
+      end
+      // kolo_chip_np_credit: 20 credits given, none used: the 17th is one more
+      // than the core's queue can hold
+      "np_credit_owed": begin
+        u_npc <= 1'b1;
+        repeat (20) @(posedge clk);
+        u_npc <= 1'b0;
       end
       // `ifdef FORMAL properties (Verilator builds only: Icarus runs without FORMAL)
       "fifo_count": begin  // count beyond DEPTH
