@@ -4,6 +4,7 @@
 # 1. Every Verilator build in mk/ and the scripts compiles the checks: each
 #    verilator command that builds a model passes $(VL_CHECKS) (--assert
 #    -DFORMAL), itself or through the *_VFLAGS / *_VERILATOR variable it uses.
+# 1b. No bare $fatal, $error or $stop in rtl/ (every guard is a `KOLO_ASSERT).
 # 2. tb/assert/tb_assert.v is built with Verilator ($VL_CHECKS, --binary
 #    --timing) and with Icarus 11; the control run (+plant=none) must exit 0 in
 #    both, and every planted violation (table below) must stop the run with a
@@ -39,6 +40,19 @@ done < <(grep -nE '(^|[^A-Za-z_.-])verilator[[:space:]]+(-|\$)|_VERILATOR\)' "${
          grep -vE ':[[:space:]]*#|echo |--lint-only|--getenv|DEPS_TOOLS|tb/assert/run.sh')
 if [ $bad = 0 ]; then echo "PASS every Verilator build passes \$(VL_CHECKS)"; else fail=1; fi
 
+# ---- 1b. every error guard is a `KOLO_ASSERT (planted below): no bare $fatal,
+# $error or $stop in rtl/ (Yosys -formal cannot read $fatal; a bare one is unplanted)
+bare_guards() { grep -nE '\$(fatal|error|stop)\b' "$@" | grep -vE '^([^:]*:)?[0-9]+:[[:space:]]*//'; }
+mapfile -t rtl_v < <(find rtl -name '*.v' | sort)
+if hits=$(bare_guards "${rtl_v[@]}") && [ -n "$hits" ]; then
+  echo "FAIL bare \$fatal/\$error/\$stop in rtl/ (make it a \`KOLO_ASSERT and plant it here):"
+  echo "$hits" | sed 's/^/    /'; fail=1
+else
+  echo "PASS no bare \$fatal/\$error/\$stop in rtl/ (${#rtl_v[@]} files)"
+fi
+printf '  always @(posedge clk) if (x) $fatal(1, "no");\n  // $fatal in a comment\n' > "$out/bare.v"
+[ "$(bare_guards "$out/bare.v" | wc -l)" = 1 ] || { echo "FAIL a planted bare \$fatal was not caught"; fail=1; }
+
 # ---- 2. planted violations ------------------------------------------------------
 # name | source file | pattern on the check's line | sims (v = Verilator, i = Icarus)
 plants=(
@@ -66,6 +80,7 @@ plants=(
   "csr_rd_order|rtl/ni/kolo_ni_csr.v|KOLO_ASSERT(!(sim_done < sim_need))|vi"
   "atomic_take|rtl/ni/kolo_ni_atomic.v|KOLO_ASSERT(f_any \&\& !(hit|vi"
   "atomic_rd|rtl/ni/kolo_ni_atomic.v|KOLO_ASSERT(used\[rd_slot|vi"
+  "npfc_credit|rtl/platform/common/kolo_pcie_shim_npfc.v|KOLO_ASSERT(!(np \&\& cnt ==|vi"
   "shim_us_window|rtl/platform/xilinx/kolo_pcie_shim_us.v|KOLO_ASSERT(!(p_send \&\& p_out_q >= SEQ_WINDOW))|vi"
   "np_credit_owed|rtl/chip/kolo_chip_np_credit.v|KOLO_ASSERT(!(s_credit \&\& owed >= MAX_CREDITS|vi"
   "fifo_count|rtl/common/kolo_fifo_sync.v|assert(used <= FULL)|v"

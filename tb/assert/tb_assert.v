@@ -165,6 +165,12 @@ module tb_assert;
       .ep_tx_tlp_hdr({32'd0, 32'h0000_1000, 32'h0000_000f, 32'h4000_0001}), .ep_tx_tlp_data(256'd0),
       .ep_tx_tlp_sop(1'b1), .ep_tx_tlp_eop(1'b1), .ep_tx_tlp_dw_en(8'h01)
   );
+  // kolo_pcie_shim_npfc (rtl/platform/common): f_take starts memory reads
+  // (DW0 bits 31:24 zero) at the block's interface; no credit ever comes
+  reg f_take = 1'b0;
+  kolo_pcie_shim_npfc u_npfc (
+      .clk(clk), .rst(rst), .credit(1'b0), .take(f_take), .take_dw0(8'h00)
+  );
   /* verilator lint_on PINMISSING */
   // kolo_chip_np_credit: u_npc gives credits that no request uses; the PCIe
   // side runs on the same clock
@@ -390,6 +396,11 @@ module tb_assert;
         u_npc <= 1'b1;
         repeat (20) @(posedge clk);
         u_npc <= 1'b0;
+      end
+      // kolo_pcie_shim_npfc: a memory read taken with no non-posted credit
+      "npfc_credit": begin
+        f_take <= 1'b1;
+        @(posedge clk) f_take <= 1'b0;
       end
       // `ifdef FORMAL properties (Verilator builds only: Icarus runs without FORMAL)
       "fifo_count": begin  // count beyond DEPTH

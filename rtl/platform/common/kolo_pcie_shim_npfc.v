@@ -52,9 +52,9 @@ module kolo_pcie_shim_npfc #(
     end
   end
 `ifndef SYNTHESIS
-  always @(posedge clk)
-    if (!rst && np && cnt == {CW{1'b0}})
-      $fatal(1, "ERROR kolo_pcie_shim_npfc: a non-posted request beyond the block's allowance (%m)");
+`include "kolo_assert.vh"
+  // a non-posted request beyond the block's allowance
+  always @(posedge clk) if (!rst) `KOLO_ASSERT(!(np && cnt == {CW{1'b0}}));
 `endif
 endmodule
 `default_nettype wire
