@@ -300,6 +300,12 @@ static void recompute(kolo_fw *fw) {
     if (fw->install_at == 0) fw->install_at = 1;
 }
 
+/* SYS_FW_STATE shows the stage and the fault set of the installed table, for
+ * the host (BAR0) and for simulators watching the bus */
+static void show_stage(kolo_fw *fw) {
+    wr(fw, KOLO_SVC_SYS_FW_STATE, (uint32_t)fw->stage | (uint32_t)fw->installed_digest << 16);
+}
+
 static void install(kolo_fw *fw) {
     unsigned unreachable = 0;
     for (unsigned d = 0; d < fw->nodes; d++) {
@@ -313,7 +319,7 @@ static void install(kolo_fw *fw) {
     fw->stats.unreachable_dsts = unreachable;
     fw->stats.last_install_time = kolo_hal_time(fw->hal);
     fw->stage = KOLO_FW_RUNNING;
-    wr(fw, KOLO_SVC_SYS_FW_STATE, (uint32_t)fw->stage | (uint32_t)fw->installed_digest << 16);
+    show_stage(fw);
     if (fw->cfg.verbose) {
         fw_line l;
         ln_start(&l, fw);
@@ -369,6 +375,7 @@ static void port_up(kolo_fw *fw, int p) {
     } else if ((fw->local_up & fw->present) == fw->present) {
         fw->local_down = 0;
         fw->stage = KOLO_FW_RUNNING;
+        show_stage(fw);
         for (int q = 0; q < 6; q++)
             if (fw->present & (1u << q)) sync_to(fw, q);
     }
@@ -552,7 +559,7 @@ int kolo_fw_init(kolo_fw *fw, kolo_hal *hal, const kolo_fw_config *cfg, void *ws
     fw->last_report = (kolo_ft_report){0};
     install(fw);
     fw->stage = KOLO_FW_LINKS;
-    wr(fw, KOLO_SVC_SYS_FW_STATE, KOLO_FW_LINKS);
+    show_stage(fw);
     /* links and router ports on, interrupts on */
     for (int p = 0; p < 6; p++)
         wr(fw, KOLO_SVC_LINK_CTRL(p), (fw->present >> p) & 1u ? KOLO_SVC_LINK_CTRL_ENABLE_MASK : 0u);
@@ -571,7 +578,7 @@ int kolo_fw_init(kolo_fw *fw, kolo_hal *hal, const kolo_fw_config *cfg, void *ws
     if (fw->cfg.verbose) log_line(fw, &l);
     if (!fw->present) { /* a 1x1x1 torus has no links: running at once, and FW_STATE says so */
         fw->stage = KOLO_FW_RUNNING;
-        wr(fw, KOLO_SVC_SYS_FW_STATE, (uint32_t)fw->stage | (uint32_t)fw->installed_digest << 16);
+        show_stage(fw);
     }
     return 0;
 }
@@ -590,6 +597,7 @@ void kolo_fw_step(kolo_fw *fw) {
         ln_x(&l, missing, 2);
         log_line(fw, &l);
         fw->stage = KOLO_FW_RUNNING;
+        show_stage(fw);
         fw->local_down = missing;
         set_own_down(fw, missing);
         for (int q = 0; q < 6; q++)

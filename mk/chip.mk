@@ -6,7 +6,8 @@
 #                               service-processor clocks crossed (SEED=<n> replays a seed)
 #   make test-chip-2x1x1-w64    the same with 64-bit gearboxes, PCIe and processor on the core clock
 #   make bench-chip_luts_xc7 bench-chip_ffs_xc7 bench-chip_bram_xc7
-#                               Yosys synth_xilinx of kolo_chip at default parameters (6 ports x 1 lane)
+#                               Yosys synth_xilinx of kolo_chip at default parameters (6 ports x 1 lane,
+#                               the RV32 firmware in its RAMs: mk/synth_chip.mk)
 
 CHIP_BUILD := $(BUILD)/chip
 CHIP_RTL := $(wildcard rtl/chip/*.v rtl/common/*.v rtl/link/*.v rtl/ni/*.v rtl/node/*.v rtl/svc/*.v \
@@ -42,9 +43,7 @@ endef
 $(eval $(call chip_tb,2x1x1,32,1,1,8000))
 $(eval $(call chip_tb,2x1x1-w64,64,0,0,8000))
 
-# one end of the chain: the whole chip in Yosys (default parameters: 6 ports x 1 lane,
-# the service processor inside)
-$(eval $(call synth_unit,chip))
+# the chip's resource benchmarks: mk/synth_chip.mk (after the firmware image's rules)
 
 # kolo_chip_np_credit (the non-posted credits' crossing, with PCIe reset rounds) on
 # Icarus, and its planted bug (the reset loses the credits) must be caught (seconds)

@@ -2,12 +2,14 @@
 # Every target that writes a .gtkw (make demo, make waves, make demo-waves, and
 # any later one) writes it with scripts/gtkw.py and runs `scripts/gtkw.py check`
 # on it before it says it is done. test-gtkw makes each kind on the smallest
-# torus (the demo's own save file is checked inside test-demo-2x2x2), checks
+# torus (the demo's own save file is checked inside test-demo-2x2x2; the chip kind
+# from 2000 cycles of two kolo_chips, kolo-sim --net=chip, ~5 s), checks
 # them, and plants faults that the check must find: a signal name that is not
 # in the trace, a view after the end of the trace, a marker outside the view.
 GTKW_T := $(BUILD)/gtkw-test
 .PHONY: test-gtkw
-test-gtkw: scripts/gtkw.py $(BUILD)/tb/torus/2x1x1-trace/tb_torus $(BUILD)/sim/kolo-sim-trace-2x1x1 | $(DEPS_STAMP)
+test-gtkw: scripts/gtkw.py $(BUILD)/tb/torus/2x1x1-trace/tb_torus $(BUILD)/sim/kolo-sim-trace-2x1x1 \
+    $(BUILD)/sim/kolo-sim-chip-2x1x1 $(BUILD)/sim/tests/sim_test_pe | $(DEPS_STAMP)
 	@rm -rf $(GTKW_T) && mkdir -p $(GTKW_T)
 	@$(MAKE) --no-print-directory waves TEST=torus-2x1x1-mixed WAVE_START=300 WAVE_CYCLES=400 > $(GTKW_T)/waves.log 2>&1 \
 	    || { cat $(GTKW_T)/waves.log; echo "FAIL: make waves"; exit 1; }
@@ -17,7 +19,12 @@ test-gtkw: scripts/gtkw.py $(BUILD)/tb/torus/2x1x1-trace/tb_torus $(BUILD)/sim/k
 	    || { cat $(GTKW_T)/demo-waves.log; echo "FAIL: make demo-waves"; exit 1; }
 	@cat $(GTKW_T)/gtkw-check.log
 	@cp $(BUILD)/waves/2x1x1-mixed.gtkw $(GTKW_T)/waves.gtkw
-	@fail=0; for g in waves waves-sys rtl; do \
+	@# the chip kind (kolo-sim --net=chip --rtl-trace, make demo-chip): 2 chips, 2000 cycles
+	@$(KOLO_RUN) -t 2x1x1 -n 2 --net=chip --timeout=300 --rtl-trace=$(GTKW_T)/chip.fst --trace-window=4000:2000 \
+	    $(BUILD)/sim/tests/sim_test_pe ops > $(GTKW_T)/chip.log 2>&1 || { cat $(GTKW_T)/chip.log; echo "FAIL: chip trace"; exit 1; }
+	@scripts/gtkw.py chip $(GTKW_T)/chip.fst $(GTKW_T)/chip.gtkw --view=4000:6000 --mark=5000 \
+	    chip_0_0_0_xp chip_1_0_0_xm > /dev/null && scripts/gtkw.py check $(GTKW_T)/chip.gtkw --mark-at=5000
+	@fail=0; for g in waves waves-sys rtl chip; do \
 	    for k in name view mark; do \
 	        scripts/gtkw.py plant $$k $(GTKW_T)/$$g.gtkw $(GTKW_T)/bad-$$k-$$g.gtkw || { fail=1; continue; }; \
 	        if scripts/gtkw.py check $(GTKW_T)/bad-$$k-$$g.gtkw > $(GTKW_T)/bad-$$k-$$g.log 2>&1; then \

@@ -12,6 +12,11 @@ the FST it names before a target says it is done:
       kolo-sim's RTL waveform (--rtl-trace, make demo-waves): per router
       (node index) its down ports, output valid/sunk, input valid and
       fault-drop counter.
+  gtkw.py chip  FST OUT --view=FROM:TO [--mark=C,...] CHIP_PORT...
+      kolo-sim --net=chip's waveform (--rtl-trace, make demo-chip): per
+      named link end (chip_X_Y_Z_<port>, e.g. chip_0_0_0_xp) its state,
+      lanes cut, counters, the router's side and the lane words both ways,
+      and its chip's firmware stage, table epoch and router drop counter.
   gtkw.py torus FST OUT [--view=FROM:TO]
       tb_torus' waveform (make waves): clock and reset, injection, ejection,
       the link monitors, router 0's ports and allocation, error counters.
@@ -231,6 +236,30 @@ def fill_rtl(w, a):
     return f"{len(a.names)} routers"
 
 
+def fill_chip(w, a):
+    chips = []
+    for end in a.names:
+        chip = "_".join(end.split("_")[:4])
+        if chip not in chips:
+            chips.append(chip)
+    for chip in chips:
+        s = f"kolo.{chip}."
+        w.group(chip, (28, [s + "ready"]), (24, [w.one(s + "fw_stage"), w.one(s + "table_epoch"),
+                                                w.one(s + "router_fault_drops")]))
+    for end in a.names:
+        s = f"kolo.{end}."
+        w.group(f"{end}: link", (28, [s + "lanes_cut"]), (24, [w.one(s + "link_state")]),
+                (28, [s + "lane_reset"]),
+                (24, [w.one(s + x) for x in ("crc_errors", "retrains", "lock_losses", "link_downs",
+                                              "pkts_dropped", "frames_tx", "frames_rx")]))
+        w.group(f"{end}: router side", (28, [s + "router_out_valid", s + "router_out_sunk",
+                                               s + "router_in_valid"]))
+        w.group(f"{end}: lanes", (24, [w.one(s + "tx_sequence"), w.one(s + "tx_header"), w.one(s + "tx_data")]),
+                (28, [s + "rx_data_valid", s + "rx_header_valid"]),
+                (24, [w.one(s + "rx_header"), w.one(s + "rx_data")]), (28, [s + "rx_slip"]))
+    return f"{len(a.names)} link ends"
+
+
 def fill_torus(w, a):
     top = r"^TOP\.kolo_torus_sim\."
     r0 = top + r"u\.g_node\[0\]\.u_router\."
@@ -393,7 +422,7 @@ def main():
         a, b = s.split(":")
         return int(a), int(b)
 
-    for name in ("demo", "rtl", "torus"):
+    for name in ("demo", "rtl", "chip", "torus"):
         p = sub.add_parser(name)
         p.add_argument("fst")
         p.add_argument("out")
@@ -413,7 +442,7 @@ def main():
     p.add_argument("gtkw")
     p.add_argument("out")
     a = ap.parse_args()
-    fills = {"demo": fill_demo, "rtl": fill_rtl, "torus": fill_torus}
+    fills = {"demo": fill_demo, "rtl": fill_rtl, "chip": fill_chip, "torus": fill_torus}
     if a.cmd in fills:
         make_gtkw(a, fills[a.cmd])
     else:

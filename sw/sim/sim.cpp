@@ -381,6 +381,8 @@ int Sim::run() {
         nd.sim = this;
         nd.index = static_cast<int>(n);
         nd.id = kolo_node_id_of_index(&topo, n);
+        if (cluster && cluster->routes_itself()) // --net=chip: the chips' firmware does
+            continue;
         if (cluster) {
             // default routing tables through BAR0 (MWr TLPs), as the firmware will
             kolo_table_default(&topo, nd.id, table.data());
@@ -419,7 +421,7 @@ int Sim::run() {
         std::fprintf(stderr, "kolo-sim: %s\n", err.c_str());
         return KOLO_SIM_EXIT_CHECK;
     }
-    if (o.svc && !boot_service(&err)) {
+    if ((o.svc || o.net == KOLO_NET_CHIP) && !boot_service(&err)) {
         std::fprintf(stderr, "kolo-sim: %s\n", err.c_str());
         return KOLO_SIM_EXIT_CHECK;
     }
@@ -698,7 +700,8 @@ int Sim::run() {
 }
 
 
-int sim_main(int argc, char **argv, NetFactory rtl, const char *rtl_torus, ClusterFactory rtl_ni) {
+int sim_main(int argc, char **argv, NetFactory rtl, const char *rtl_torus, ClusterFactory rtl_ni,
+             ClusterFactory rtl_chip) {
     Sim sim;
     char err[512];
     int rc = kolo_sim_parse(argc, argv, &sim.o, err, sizeof err);
@@ -721,7 +724,31 @@ int sim_main(int argc, char **argv, NetFactory rtl, const char *rtl_torus, Clust
     }
     sim.prog_path = path;
     sim.argv = argv;
-    if (sim.o.ni == KOLO_NI_RTL) {
+    if (sim.o.net == KOLO_NET_CHIP) {
+        std::string want =
+            strf("%ux%ux%u", sim.o.topo.size[0], sim.o.topo.size[1], sim.o.topo.size[2]);
+        if (!rtl_chip || !rtl_torus || want != rtl_torus) {
+            // the chips of each torus size are their own Verilator build, next to this binary
+            char dir[PATH_MAX];
+            if (kolo_sim_self_dir(dir, sizeof dir)) {
+                std::fprintf(stderr, "kolo-sim: cannot find my own directory\n");
+                return KOLO_SIM_EXIT_NOEXEC;
+            }
+            std::string exe = std::string(dir) + "/kolo-sim-chip-" + want;
+            if (access(exe.c_str(), X_OK)) {
+                std::fprintf(stderr,
+                             "kolo-sim: no chip simulator for a %s torus: %s is missing; build "
+                             "it with `make sim-chip-%s` (a Verilator build, minutes)\n",
+                             want.c_str(), exe.c_str(), want.c_str());
+                return KOLO_SIM_EXIT_NOEXEC;
+            }
+            argv[0] = const_cast<char *>(exe.c_str());
+            execv(exe.c_str(), argv);
+            std::fprintf(stderr, "kolo-sim: exec %s: %s\n", exe.c_str(), std::strerror(errno));
+            return KOLO_SIM_EXIT_NOEXEC;
+        }
+        sim.ni_factory = rtl_chip;
+    } else if (sim.o.ni == KOLO_NI_RTL) {
         std::string want =
             strf("%ux%ux%u", sim.o.topo.size[0], sim.o.topo.size[1], sim.o.topo.size[2]);
         if (!rtl_ni || !rtl_torus || want != rtl_torus) {

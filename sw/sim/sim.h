@@ -121,9 +121,28 @@ class ClusterHost {
     virtual void mgmt_received(int node, const kolo_pkt &p) = 0;
 };
 
+class SvcProcs;
+class SvcHost;
+
 class Cluster {
   public:
     virtual ~Cluster() = default;
+    virtual const char *name() const { return "rtl (NIs: RTL)"; }
+    // --net=chip: the cluster holds the service processors (its chips' own):
+    // a new SvcProcs for the core (NULL: the core runs its models, svc.h), and
+    // they install the routing tables themselves (no BAR0 route writes).
+    virtual SvcProcs *service(SvcHost *host) {
+        (void)host;
+        return nullptr;
+    }
+    virtual bool routes_itself() const { return false; }
+    // --rtl-trace (as Net::rtl_trace)
+    virtual bool rtl_trace(const std::string &path, uint64_t from, uint64_t to, unsigned ps_per_cycle,
+                           std::string *err) {
+        (void)path, (void)from, (void)to, (void)ps_per_cycle;
+        *err = "the NI RTL cannot write RTL waveforms (use --net=rtl or --net=chip)";
+        return false;
+    }
     // May node n's host issue another MMIO request now (PCIe flow control)?
     virtual bool mmio_ready(int node) = 0;
     virtual void mmio_write(int node, int bar, uint32_t off, const void *data, unsigned len) = 0;
@@ -169,8 +188,9 @@ typedef Cluster *(*ClusterFactory)(ClusterHost *host, const kolo_topo &t, std::s
 // then runs --net=rtl by exec'ing kolo-sim-XxYxZ from its own directory.
 // rtl_ni (kolo-sim-ni-XxYxZ only) builds the NI RTL cluster of rtl_torus;
 // without it --ni=rtl execs kolo-sim-ni-XxYxZ.
+// rtl_chip (kolo-sim-chip-XxYxZ only) builds the chips of --net=chip.
 int sim_main(int argc, char **argv, NetFactory rtl, const char *rtl_torus,
-             ClusterFactory rtl_ni = nullptr);
+             ClusterFactory rtl_ni = nullptr, ClusterFactory rtl_chip = nullptr);
 
 } // namespace kolo_sim
 #endif

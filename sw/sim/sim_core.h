@@ -101,7 +101,11 @@ class ClusterNet : public Net {
     // busy: the core knows of work the cluster cannot see (an RTL NI waiting to
     // retransmit end to end, with no flit moving): the cluster must keep ticking
     ClusterNet(Cluster *c, std::function<bool()> busy) : c_(c), busy_(std::move(busy)) {}
-    const char *name() const override { return "rtl (NIs: RTL)"; }
+    const char *name() const override { return c_->name(); }
+    bool rtl_trace(const std::string &path, uint64_t from, uint64_t to, unsigned ps_per_cycle,
+                   std::string *err) override {
+        return c_->rtl_trace(path, from, to, ps_per_cycle, err);
+    }
     // only the service blocks send through the core: MGMT to the NI's mgmt_tx port
     bool can_send(int src, const kolo_pkt &) override { return c_->mgmt_ready(src); }
     void send(int src, const kolo_pkt &p, uint64_t) override { c_->mgmt_send(src, p); }
@@ -186,7 +190,7 @@ struct Sim : public Sink, public ClusterHost, public SvcHost, public FastHost {
     uint64_t net_last_move = 0;
 
     // ---- service processors, faults, end-to-end (docs/firmware.md) ----
-    std::unique_ptr<Svc> svc;
+    std::unique_ptr<SvcProcs> svc;
     std::unique_ptr<CtlServer> ctl;
     bool e2e = false;
     std::vector<uint8_t> node_up;    // by node index

@@ -219,8 +219,14 @@ bool Sim::boot_service(std::string *err) {
     for (Node &nd : node)
         if (nd.ni)
             kolo_ni_set_e2e(nd.ni, &ec);
-    svc.reset(new Svc(this, topo, o.fw_compute, o.verbose > 1, stderr));
+    if (cluster)
+        svc.reset(cluster->service(this)); // --net=chip: the chips' service processors
+    if (!svc)
+        svc.reset(new Svc(this, topo, o.fw_compute, o.verbose > 1, stderr));
     svc->boot(cycle);
+    // chips (--net=chip) run their own processors from reset (cycle 0): their boot
+    // ends at the last table they installed, maybe before this loop starts
+    bool chips = cluster && cluster->routes_itself();
     uint64_t start = cycle;
     while (!failed_check && !(svc->settled() && svc->stats().installs >= nodes)) {
         if (cycle - start > 2000000) {
@@ -245,7 +251,15 @@ bool Sim::boot_service(std::string *err) {
         *err = "firmware: " + why;
         return false;
     }
-    boot_cycles = cycle - start;
+    boot_cycles = chips ? svc->last_install_time() : cycle - start;
+    if (chips) {
+        // the tables the chips' firmware installed, not the core's: checked as after a fault
+        check_installed_tables();
+        if (failed_check) {
+            *err = "after boot: " + check_msg;
+            return false;
+        }
+    }
     if (o.verbose)
         std::fprintf(stderr, "kolo-sim: service processors booted in %" PRIu64 " cycles\n",
                      boot_cycles);

@@ -31,9 +31,12 @@ void kolo_sim_usage(const char *prog, int is_run) {
         "  -n, --npes=N            PEs (default: every node of -t, else 1); PE i is on node index "
         "i\n"
         "  -t, --torus=XxYxZ       torus (default: smallest of 2x1x1 2x2x2 3x3x3 4x4x4 holding N)\n"
-        "      --net=ideal|rtl     network: C model with fixed per-hop latency (default), or the\n"
+        "      --net=ideal|rtl|chip  network: C model with fixed per-hop latency (default), the\n"
         "                          Verilated torus RTL (binary kolo-sim-XxYxZ, make "
-        "sim-rtl-XxYxZ)\n"
+        "sim-rtl-XxYxZ),\n"
+        "                          or whole kolo_chips joined lane to lane, NIs, links and\n"
+        "                          service processors included (kolo-sim-chip-XxYxZ, make\n"
+        "                          sim-chip-XxYxZ)\n"
         "      --ni=model|rtl      NIs: the C NI model (default), or the NI RTL (PCIe endpoint\n"
         "                          + kolo_ni, one PCIe root-complex model per node) on the RTL\n"
         "                          torus (binary kolo-sim-ni-XxYxZ, make sim-rtlni-XxYxZ)\n"
@@ -341,8 +344,10 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
                 o->net = KOLO_NET_IDEAL;
             else if (!strcmp(a, "rtl"))
                 o->net = KOLO_NET_RTL;
+            else if (!strcmp(a, "chip"))
+                o->net = KOLO_NET_CHIP;
             else
-                return err_out(err, errlen, "bad --net '%s': ideal or rtl", a);
+                return err_out(err, errlen, "bad --net '%s': ideal, rtl or chip", a);
             break;
         case O_NI:
             if (!strcmp(a, "model"))
@@ -519,7 +524,14 @@ int kolo_sim_resolve(kolo_sim_opts *o, char *err, size_t errlen) {
                            o->npes);
         o->have_topo = 1;
     }
-    if (o->ni == KOLO_NI_RTL) {
+    if (o->net == KOLO_NET_CHIP) {
+        /* whole chips: their NIs are RTL, behind their PCIe cores */
+        if (o->fault == KOLO_FAULT_REORDER || o->fault == KOLO_FAULT_RESP2)
+            return err_out(err, errlen, "--fault=reorder and resp2 need the C NI model");
+        if (o->fault == KOLO_FAULT_TLP)
+            return err_out(err, errlen, "--fault=tlp needs --ni=rtl (not --net=chip)");
+        o->ni = KOLO_NI_RTL;
+    } else if (o->ni == KOLO_NI_RTL) {
         /* the NI RTL sits on the torus RTL: one Verilated model */
         /* the RTL's packets never leave it: faults are played on what the checkers see */
         if (o->fault == KOLO_FAULT_REORDER || o->fault == KOLO_FAULT_RESP2)
@@ -533,8 +545,9 @@ int kolo_sim_resolve(kolo_sim_opts *o, char *err, size_t errlen) {
         return err_out(err, errlen,
                        "%u PEs do not fit on a %ux%ux%u torus (%u nodes, one PE per node)", o->npes,
                        o->topo.size[0], o->topo.size[1], o->topo.size[2], nodes);
-    if (o->rtl_trace && (o->net != KOLO_NET_RTL || o->ni == KOLO_NI_RTL))
-        return err_out(err, errlen, "--rtl-trace needs --net=rtl (the Verilated routers)");
+    if (o->rtl_trace && o->net != KOLO_NET_CHIP && (o->net != KOLO_NET_RTL || o->ni == KOLO_NI_RTL))
+        return err_out(err, errlen,
+                       "--rtl-trace needs --net=rtl (the Verilated routers) or --net=chip");
     /* --ni=rtl runs fault events and --svc (MGMT through the NIs' mgmt ports,
        tables through BAR0); kolo-ctl and --trace read the C NI model's state */
     if (o->ni == KOLO_NI_RTL && (o->ctl || o->trace))

@@ -12,7 +12,9 @@
 extern "C" {
 #endif
 
-enum { KOLO_NET_IDEAL = 0, KOLO_NET_RTL = 1 };
+/* --net: the C network model, the Verilated routers (with ideal links), or whole
+ * kolo_chips joined lane to lane (NIs, links, service processors: net_chip.cpp) */
+enum { KOLO_NET_IDEAL = 0, KOLO_NET_RTL = 1, KOLO_NET_CHIP = 2 };
 /* --report: none, the story (summary), or the story then every NI's and
  * service processor's counters (full) */
 enum { KOLO_REPORT_NONE = 0, KOLO_REPORT_SUMMARY = 1, KOLO_REPORT_FULL = 2 };

@@ -10,22 +10,23 @@ extern "C" {
 #include "kolo_svc_model.h"
 }
 
-struct kolo_hal {
-    kolo_sim::Svc *svc;
-    int node;
-    kolo_svc_model *m;
-};
-
 extern "C" {
 uint32_t kolo_hal_read32(kolo_hal *h, uint32_t addr) {
+    if (h->bus) return h->bus->read32(addr);
     uint32_t v = 0;
     kolo_svc_read(h->m, addr, &v, 0);
     return v;
 }
-void kolo_hal_write32(kolo_hal *h, uint32_t addr, uint32_t value) { kolo_svc_write(h->m, addr, value, 0); }
-uint64_t kolo_hal_time(kolo_hal *h) { return h->svc->now(); }
+void kolo_hal_write32(kolo_hal *h, uint32_t addr, uint32_t value) {
+    if (h->bus) return h->bus->write32(addr, value);
+    kolo_svc_write(h->m, addr, value, 0);
+}
+uint64_t kolo_hal_time(kolo_hal *h) { return h->bus ? h->bus->time() : h->svc->now(); }
 void kolo_hal_wait(kolo_hal *h, uint64_t deadline) { (void)h, (void)deadline; }
-void kolo_hal_log(kolo_hal *h, const char *line) { h->svc->log_line(h->node, line); }
+void kolo_hal_log(kolo_hal *h, const char *line) {
+    if (h->bus) return h->bus->log(line);
+    h->svc->log_line(h->node, line);
+}
 }
 
 namespace kolo_sim {

@@ -1,0 +1,118 @@
+# mk/sim_chip.mk - kolo-sim --net=chip (sw/sim/net_chip.cpp): whole kolo_chips joined
+# lane to lane, one Verilator build per torus size (docs/sim.md "--net=chip").
+#
+#   make sim-chip                  build/sim/kolo-sim-chip-2x1x1 and -2x2x1
+#   make sim-chip-<X>x<Y>x<Z>      any other torus size, on demand
+#   build/sim/kolo-run -n 2 --net=chip --report ./my_pe_program
+#   make test-sim-chip-<name>      one test (ops in make test; test-sim-chip-long: checks,
+#                                  shmem, fault); make bench-sim_speed_chip_2x2x1
+#
+# tb/sim/kolo_sim_chips.v holds N kolo_sim_chip (one kolo_chip each, a Verilator
+# hier_block: its C++ is compiled once whatever N); the chip's parameters come from
+# macros (tb/sim/kolo_sim_chip_cfg.vh): 64-bit gearboxes, PCIe and processor on the
+# core clock (every clock of the simulation alike: one evaluation pair per cycle),
+# training budget 20000 cycles.
+
+SIM_CHIP_CFGS := 2x1x1 2x2x1
+SIM_CHIP_RTL := $(CHIP_RTL)
+SIM_CHIP_DEFS = +define+KOLO_SIM_DIM_X=$(call sim_dim,$(1),1) +define+KOLO_SIM_DIM_Y=$(call sim_dim,$(1),2) \
+    +define+KOLO_SIM_DIM_Z=$(call sim_dim,$(1),3) +define+KOLO_CHIP_GT_DATA_W=64 +define+KOLO_CHIP_PCIE_ASYNC=0 \
+    +define+KOLO_CHIP_SP_ASYNC=0 +define+KOLO_CHIP_SP_INTERNAL=0 +define+KOLO_CHIP_TRAIN_BUDGET=20000
+SIM_CHIP_VFLAGS := --cc --build -O3 -j 2 --x-assign fast --x-initial fast --hierarchical -Wno-fatal \
+    $(CHIP_VDIRS) --top-module kolo_sim_chips $(CHIP_OBJCACHE)
+SIM_CHIP_CXXDEFS = -DKOLO_DIM_X=$(call sim_dim,$(1),1) -DKOLO_DIM_Y=$(call sim_dim,$(1),2) \
+    -DKOLO_DIM_Z=$(call sim_dim,$(1),3) -DKOLO_CHIP_GT_W=64 -DKOLO_CHIP_NATIVE_FW=1
+
+.PHONY: sim-chip
+sim-chip: sim $(addprefix $(SIM_BUILD)/kolo-sim-chip-,$(SIM_CHIP_CFGS))
+sim-chip-%: $(SIM_BUILD)/kolo-sim-chip-% ;
+
+# the Verilated chips (a library, minutes) are rebuilt only when the RTL or the
+# Verilator flags (kept in vflags) changed; net_chip.cpp is compiled apart with the
+# project's warning flags
+$(SIM_BUILD)/kolo-sim-chip-%: sw/sim/net_chip.cpp sw/rtlsim/kolo_chip_sim.h sw/rtlsim/kolo_chip_lanes.h \
+    sw/rtlsim/kolo_lane_model.h sw/rtlsim/kolo_pcie_rc.h sw/rtlsim/kolo_rtl_bits.h $(SIM_HDRS) \
+    $(SIM_CHIP_RTL) mk/sim_chip.mk $(SIM_CORE_LIB) $(SIM_SW_LIBS) | $(KOLO_SIM) $(KOLO_RUN) $(DEPS_STAMP)
+	@mkdir -p $(SIM_BUILD)/chip-$*
+	@flags='$(SIM_CHIP_VFLAGS) $(call SIM_CHIP_DEFS,$*)'; \
+	if [ ! -f $(SIM_BUILD)/chip-$*/model.stamp ] || [ -n "$(filter %.v %.vh,$?)" ] \
+	    || [ "$$(cat $(SIM_BUILD)/chip-$*/vflags 2>/dev/null)" != "$$flags" ]; then \
+	    echo "verilator kolo-sim-chip $* (log: $(SIM_BUILD)/chip-$*/build.log)"; \
+	    echo "$$flags" > $(SIM_BUILD)/chip-$*/vflags; \
+	    rm -f $(SIM_BUILD)/chip-$*/model.stamp; \
+	    cd $(SIM_BUILD)/chip-$* && { $(TOP)/scripts/verilate_retry.sh build.log verilator $(SIM_CHIP_VFLAGS) --Mdir obj \
+	        $(call SIM_CHIP_DEFS,$*) -CFLAGS -O2 $(TOP)/tb/sim/kolo_sim_chips.v \
+	        && $(MAKE) -C obj -f Vkolo_sim_chips.mk verilated.o verilated_threads.o \
+	        $(if $(shell command -v ccache),OBJCACHE=ccache) >> build.log 2>&1; } \
+	        || { tail -n 40 build.log; exit 1; }; \
+	    touch model.stamp; \
+	fi
+	$(SIM_CXX) $(SIM_CXXFLAGS) -Isw/rtlsim -Ifw -I$(SIM_BUILD)/chip-$*/obj -isystem $(SIM_VLT_INC) \
+	    -isystem $(SIM_VLT_INC)/vltstd $(call SIM_CHIP_CXXDEFS,$*) -c $< -o $(SIM_BUILD)/chip-$*/net_chip.o
+	$(SIM_CXX) -o $@ $(SIM_BUILD)/chip-$*/net_chip.o $(SIM_BUILD)/chip-$*/obj/Vkolo_sim_chips__ALL.a \
+	    $(SIM_BUILD)/chip-$*/obj/*/*.a $(SIM_BUILD)/chip-$*/obj/verilated.o \
+	    $(SIM_BUILD)/chip-$*/obj/verilated_threads.o $(SIM_CORE_LIB) $(SIM_SW_LIBS) -lrt -pthread
+
+# ---- tests (sw/sim/tests/run_chip_tests.sh) ---------------------------------------------
+SIM_CHIP_T := sw/sim/tests/run_chip_tests.sh $(abspath $(BUILD))
+SIM_CHIP_DEPS := sim sw/sim/tests/run_chip_tests.sh sw/sim/tests/expect.sh
+test-sim-chip-ops test-sim-chip-checks: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x1x1
+test-sim-chip-shmem: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x1 $(LIB_BUILD)/shmem_tests/t_amo \
+    $(LIB_BUILD)/shmem_tests/t_signal
+test-sim-chip-fault: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x1 $(BUILD)/examples/torus_work
+test-sim-chip-ops test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault:
+	$(SIM_SEED_ENV) $(SIM_CHIP_T) $(patsubst test-sim-chip-%,%,$@)
+# make test holds the quick one (ops, a few seconds); the others run in
+# test-sim-chip-long (minutes: 2x2x1 builds and runs, faults with link training budgets)
+.PHONY: test-sim-chip-ops test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault test-sim-chip-long
+TESTS += sim-chip-ops
+test-sim-chip-long: test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault
+
+# ---- benchmarks ---------------------------------------------------------------------------
+# sim_speed_chip_2x2x1: simulated core cycles per wall second of 4 chips, 4 PEs streaming
+# PUTs; chip_fault_recovery_cycles: the fault story on 2x2x2 (link cut to new tables
+# everywhere), also its wall time
+.PHONY: bench-sim_speed_chip_2x2x1 bench-chip_fault
+bench-sim_speed_chip_2x2x1: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x1 | $(DEPS_STAMP)
+	@$(KOLO_RUN) -t 2x2x1 -n 4 --net=chip --timeout=900 --bench=sim_speed_chip_2x2x1 \
+	    $(SIM_BUILD)/tests/sim_test_pe stream 200 | grep -E '^BENCH sim_speed_chip_2x2x1_sim_speed' \
+	    | sed 's/_sim_speed / /'
+bench-chip_fault: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x2 $(BUILD)/examples/torus_work | $(DEPS_STAMP)
+	@$(SIM_CHIP_T) bench | grep '^BENCH'
+BENCHES += sim_speed_chip_2x2x1 chip_fault
+
+# ---- make demo-chip: the fault story on whole chips ------------------------------------------
+# DEMO_CHIP_TORUS (2x2x1) of kolo_chips, torus_work on every node but the last; the link
+# leaving node 0 through X+ has its lanes cut once traffic crosses it (the link loses block
+# lock, runs out of its training budget and goes down; the firmware floods and installs new
+# tables; the NIs resend), then the last node dies. Leaves the report, the log and an FST
+# window of the failed link's ends with its GTKWave save file (checked: scripts/gtkw.py).
+# Not part of make test (minutes); test-gtkw makes a chip save file of its own.
+DEMO_CHIP_TORUS ?= 2x2x1
+DEMO_CHIP_DIR ?= $(BUILD)/demo-chip
+DEMO_CHIP_ROUNDS ?= 40
+DEMO_CHIP_LINK_AT ?= 40000
+DEMO_CHIP_NODE_AT ?= 120000
+demo_chip_nodes = $(shell echo $$(( $(subst x, * ,$(DEMO_CHIP_TORUS)) )))
+.PHONY: demo-chip
+demo-chip: $(KOLO_RUN) $(KOLO_SIM) $(SIM_BUILD)/kolo-sim-chip-$(DEMO_CHIP_TORUS) $(BUILD)/examples/torus_work \
+    scripts/gtkw.py | $(DEPS_STAMP)
+	@mkdir -p $(DEMO_CHIP_DIR)
+	@n=$(demo_chip_nodes); last=$$((n - 1)); d=$(DEMO_CHIP_DIR); \
+	echo "==== kolo demo-chip: $(DEMO_CHIP_TORUS) torus of kolo_chips (RTL), $$last PEs running torus_work ===="; \
+	echo "from cycle $(DEMO_CHIP_LINK_AT): the lanes of the link leaving node 0 through X+ are cut under traffic;" \
+	    "cycle $(DEMO_CHIP_NODE_AT): node index $$last dies"; \
+	$(KOLO_RUN) -t $(DEMO_CHIP_TORUS) -n $$last --net=chip --timeout=1800 --report --bench=demo_chip \
+	    --fail-link=$(DEMO_CHIP_LINK_AT)+:0:X+ --fail-node=$(DEMO_CHIP_NODE_AT):$$last \
+	    --rtl-trace=$$d/chip.fst --trace-window=$$(($(DEMO_CHIP_LINK_AT) - 1000)):40000 \
+	    $(BUILD)/examples/torus_work $(DEMO_CHIP_ROUNDS) > $$d/run.log 2>&1; rc=$$?; \
+	sed -n '/^BENCH /d; p' $$d/run.log | grep -v '^  [0-9a-f]\{3\} '; \
+	fail_at=$$(sed -n 's/^fault at cycle \([0-9]*\): link.*/\1/p' $$d/run.log | head -n 1); \
+	nb=$$(printf 'chip_%d_0_0_xm' $$((1 % $(word 1,$(subst x, ,$(DEMO_CHIP_TORUS)))))); \
+	{ scripts/gtkw.py chip $$d/chip.fst $$d/chip.gtkw --view=$$(($${fail_at:-$(DEMO_CHIP_LINK_AT)} - 500)):$$(($(DEMO_CHIP_LINK_AT) + 38000)) \
+	    --mark=$$fail_at chip_0_0_0_xp $$nb && \
+	  scripts/gtkw.py check $$d/chip.gtkw $${fail_at:+--mark-at=$$fail_at}; } > $$d/gtkw-check.log 2>&1 \
+	    || { cat $$d/gtkw-check.log; echo "demo-chip: the trace's save file does not match the trace"; rc=1; }; \
+	echo "waveform of the failed link: gtkwave $$d/chip.gtkw (marker: the cut); full log: $$d/run.log"; \
+	if [ $$rc = 0 ]; then echo "demo-chip: the job finished with correct results"; \
+	else echo "demo-chip: FAILED (status $$rc)"; exit 1; fi

@@ -1,0 +1,103 @@
+#!/bin/bash
+# run_chip_tests.sh - kolo-sim --net=chip: whole kolo_chips joined lane to lane
+# (mk/sim_chip.mk, docs/sim.md "--net=chip").
+#   sw/sim/tests/run_chip_tests.sh BUILD_DIR TEST
+# TEST:
+#   ops      NI operations of sim_test_pe on 2 chips (2x1x1), every result checked
+#            in the PEs' memory, every packet from injection to ejection
+#   shmem    OpenSHMEM programs, unmodified, on 4 chips (2x2x1)
+#   checks   the checkers notice planted faults (corrupted, lost, duplicated
+#            packets); refusals of options the chips cannot take
+#   fault    the fault story on 2x2x1: a link's lanes cut under traffic (the
+#            link goes down, the service processors flood and install new tables,
+#            the NIs resend, results correct, every dropped packet accounted for),
+#            then the same with a node that dies
+#   bench    2x2x2: the fault story with BENCH lines (chip_fault_recovery_cycles)
+set -u
+build=$1 test=$2
+RUN=$build/sim/kolo-run
+PE=$build/sim/tests/sim_test_pe
+WORK=$build/examples/torus_work
+SHMEM=$build/lib/shmem_tests
+tmp=$(mktemp -d /tmp/kolo-chip-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/expect.sh"
+OKW="torus_work: .* PEs, .* rounds, results correct"
+
+# after a run with faults: every fault handled, tables checked, losses named
+settled_ok() {
+    local what=$1
+    if grep -q "tables not settled" <<<"$out"; then
+        fail "$what: a fault was not handled (tables not settled)"
+        return
+    fi
+    if ! grep -qE "every live node routes with the new tables" <<<"$out"; then
+        fail "$what: no table installed after the fault"
+        return
+    fi
+    if ! grep -qE "packets lost: [0-9]+ by routers at down ports, [0-9]+ on links" <<<"$out"; then
+        fail "$what: no account of the lost packets"
+        return
+    fi
+    echo "  $what: $(grep -oE 'packets lost: [^;]*' <<<"$out" | head -n 1)"
+}
+
+# after a run: the firmware booted (its time counted), the tables it installed
+# were checked by the core, every packet was checked
+booted_ok() {
+    local what=$1 boot checked inj err
+    boot=$(grep -oE "service processors booted in [0-9]+ cycles" <<<"$out" | grep -oE '[0-9]+')
+    checked=$(grep -oE "installed table sets checked [0-9]+" <<<"$out" | grep -oE '[0-9]+$')
+    inj=$(grep -oE "scoreboard: [0-9]+ injected" <<<"$out" | grep -oE '[0-9]+')
+    err=$(grep -oE "hops checked, [0-9]+ errors" <<<"$out" | grep -oE '[0-9]+ errors' | grep -oE '[0-9]+')
+    [ "${boot:-0}" -gt 0 ] || fail "$what: no boot time of the service processors"
+    [ "${checked:-0}" -gt 0 ] || fail "$what: the tables the firmware installed were not checked"
+    [ "${inj:-0}" -gt 0 ] && [ "${err:-1}" = 0 ] || fail "$what: no packet checked, or errors"
+    echo "  $what: booted in ${boot:-?} cycles, ${checked:-0} table sets checked, ${inj:-0} packets checked"
+}
+
+case $test in
+ops)
+    expect 0 "network chip \(kolo_chip RTL\)" -- "$RUN" -t 2x1x1 -n 2 --net=chip --timeout=300 --report "$PE" ops
+    booted_ok "chips 2x1x1"
+    ;;
+shmem)
+    for t in t_amo t_signal; do
+        expect 0 "" -- "$RUN" -t 2x2x1 -n 4 --net=chip --timeout=600 "$SHMEM/$t"
+    done
+    ;;
+checks)
+    expect 125 "scoreboard: delivery at .*no NI injected" -- "$RUN" -t 2x1x1 -n 2 --net=chip --timeout=120 \
+        --fault=corrupt "$PE" ops
+    # a lost request shows when its response is sent or comes, a lost response at the end;
+    # --no-e2e: with end-to-end on (the chips' default) the oracle would wait for a
+    # retransmission of a packet the RTL did deliver, and only the 200000-cycle watchdog ends it
+    lost="never delivered \(lost\)|before the request it answers had arrived|but no such request has arrived there"
+    expect 125 "$lost" -- "$RUN" -t 2x1x1 -n 2 --net=chip --no-e2e --timeout=120 --fault=drop:3 "$PE" ops
+    expect 125 "scoreboard: delivery at .*no NI injected" -- "$RUN" -t 2x1x1 -n 2 --net=chip --timeout=120 \
+        --fault=dup:5 "$PE" ops
+    expect 2 "need the C NI model" -- "$RUN" -t 2x1x1 -n 2 --net=chip --fault=reorder "$PE" ops
+    expect 2 "--fault=tlp needs --ni=rtl" -- "$RUN" -t 2x1x1 -n 2 --net=chip --fault=tlp "$PE" ops
+    expect 2 "need the C NI model" -- "$RUN" -t 2x1x1 -n 2 --net=chip --ctl "$PE" ops
+    expect 2 "bad --net 'chips'" -- "$RUN" --net=chips "$PE" ops
+    if [ ! -x "$build/sim/kolo-sim-chip-7x1x1" ]; then
+        expect 126 "make sim-chip-7x1x1" -- "$RUN" -t 7x1x1 -n 2 --net=chip "$PE" ops
+    fi
+    ;;
+fault)
+    T="-t 2x2x1 -n 3 --net=chip --timeout=900 --report"
+    expect 0 "$OKW" -- "$RUN" $T --fail-link=40000+:0:X+ "$WORK" 30 && settled_ok "chips: a link cut under traffic"
+    expect 0 "$OKW" -- "$RUN" $T --fail-node=40000:3 "$WORK" 30 && settled_ok "chips: a node dies"
+    ;;
+bench)
+    expect 0 "$OKW" -- "$RUN" -t 2x2x2 -n 7 --net=chip --timeout=3600 --report --bench=chip_fault \
+        --fail-link=40000+:0:X+ --fail-node=120000:7 "$WORK" 40 && settled_ok "chips 2x2x2"
+    grep -E "^BENCH" <<<"$out"
+    ;;
+*)
+    echo "unknown test $test"
+    exit 2
+    ;;
+esac
+[ $fails = 0 ] && echo "$test: all checks passed" || echo "$test: $fails checks failed"
+[ $fails = 0 ]
