@@ -44,3 +44,21 @@ $(eval $(call chip_tb,2x1x1,32,1,1,8000))
 $(eval $(call chip_tb,2x1x1-w64,64,0,0,8000))
 
 # the chip's resource benchmarks: mk/synth_chip.mk (after the firmware image's rules)
+
+# kolo_chip_np_credit (the non-posted credits' crossing, with PCIe reset rounds) on
+# Icarus, and its planted bug (the reset loses the credits) must be caught (seconds)
+CHIP_NP_SRC := tb/unit/chip_np_credit/tb_chip_np_credit.v rtl/chip/kolo_chip_np_credit.v \
+    rtl/common/kolo_fifo_async.v rtl/common/kolo_sync_bit.v
+$(BUILD)/chip_np_credit/tb.vvp $(BUILD)/chip_np_credit/tb_bug.vvp: $(CHIP_NP_SRC) rtl/include/kolo_assert.vh | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	iverilog -g2012 -Wall -Irtl/include $(if $(findstring bug,$@),-P tb_chip_np_credit.BUG_NO_RELOAD=1) \
+	    -o $@ -s tb_chip_np_credit $(CHIP_NP_SRC)
+.PHONY: test-unit-chip-np-credit
+test-unit-chip-np-credit: $(BUILD)/chip_np_credit/tb.vvp $(BUILD)/chip_np_credit/tb_bug.vvp
+	@vvp -n $(BUILD)/chip_np_credit/tb.vvp +seed=$(or $(SEED),1) > $(BUILD)/chip_np_credit/run.log; \
+	    cat $(BUILD)/chip_np_credit/run.log; grep -q "^PASS tb_chip_np_credit" $(BUILD)/chip_np_credit/run.log
+	@vvp -n $(BUILD)/chip_np_credit/tb_bug.vvp +seed=1 > $(BUILD)/chip_np_credit/bug.log 2>&1; \
+	    if grep -q "^FAIL tb_chip_np_credit" $(BUILD)/chip_np_credit/bug.log; then \
+	        echo "PASS unit-chip-np-credit planted bug caught: $$(grep -m1 '^FAIL' $(BUILD)/chip_np_credit/bug.log)"; \
+	    else echo "FAIL unit-chip-np-credit: the planted bug (no reload) was not caught"; exit 1; fi
+TESTS += unit-chip-np-credit

@@ -271,44 +271,14 @@ module kolo_chip #(
           .out_valid(ep_cpl_valid), .out_ready(ep_cpl_ready),
           .out_data({ep_cpl_hdr, ep_cpl_data, ep_cpl_sop, ep_cpl_eop, ep_cpl_dw_en})
       );
-      // non-posted credits: every pulse counts (the block adds them up), so they
-      // are kept in a counter on the core side and cross one by one as tokens
-      // of a FIFO (kolo_sync_pulse would merge close pulses); the pcie_clk side
-      // pulses np_credit once per token, up to one a cycle. np_owed counts the
-      // credits the core has given and no request has used yet (core reset
-      // only): a PCIe reset alone (the block's user reset: before link-up, a
-      // hot reset) loses the tokens in flight and the block's count, and
-      // np_pend is reloaded from np_owed until it ends, so the block gets them
-      // again (the requests the reset dropped from the rx FIFO included).
-      reg [5:0] np_pend;   // credits not yet in the FIFO (at most NP_DEPTH = 16)
-      reg [5:0] np_owed;   // credits given (pulsed by the core) and not used by a request
-      wire np_tok_ready, np_tok_valid;
-      wire np_tok_take = np_pend != 6'd0 && np_tok_ready && !rst_pcie_core;
-      wire [7:0] np_dw0 = ep_rx_hdr[31:24];   // Fmt, Type (as kolo_pcie_ep_rx classes them)
-      wire unused_np_fmt0 = np_dw0[5];
-      wire np_is_np = !np_dw0[7] && np_dw0[4:1] != 4'b0101 && !(np_dw0[4:0] == 5'd0 && np_dw0[6]) &&
-                      np_dw0[4:3] != 2'b10;
-      wire np_used = ep_rx_valid && ep_rx_ready && ep_rx_sop && np_is_np && np_owed != 6'd0;
-      wire [5:0] np_owed_next = np_owed + {5'd0, ep_np_credit} - {5'd0, np_used};
-      always @(posedge clk) begin
-        if (rst_core) begin
-          np_owed <= 6'd0;
-          np_pend <= 6'd0;
-        end else begin
-          np_owed <= np_owed_next;
-          if (rst_pcie_core) np_pend <= np_owed_next;
-          else np_pend <= np_pend + {5'd0, ep_np_credit} - {5'd0, np_tok_take};
-        end
-      end
-      /* verilator lint_off PINCONNECTEMPTY */  // tokens carry no data
-      kolo_fifo_async #(.WIDTH(1), .ADDR_W(2)) u_np_fifo (
-          .wr_clk(clk), .wr_rst(rst_pcie_core),
-          .in_valid(np_pend != 6'd0 && !rst_pcie_core), .in_ready(np_tok_ready), .in_data(1'b0),
-          .rd_clk(pcie_clk), .rd_rst(rst_pcie),
-          .out_valid(np_tok_valid), .out_ready(1'b1), .out_data()
+      // non-posted credits: every pulse is one credit, none merged or lost, and
+      // those a PCIe reset alone loses are given again (kolo_chip_np_credit)
+      kolo_chip_np_credit #(.MAX_CREDITS(16)) u_np_credit (
+          .clk(clk), .rst(rst_core), .rst_pcie_core(rst_pcie_core),
+          .s_credit(ep_np_credit), .s_rx_take(ep_rx_valid && ep_rx_ready && ep_rx_sop),
+          .s_rx_dw0(ep_rx_hdr[31:24]),
+          .pcie_clk(pcie_clk), .rst_pcie(rst_pcie), .m_credit(np_credit)
       );
-      /* verilator lint_on PINCONNECTEMPTY */
-      assign np_credit = np_tok_valid;
       kolo_sync_word #(.WIDTH(CFGW)) u_cfg_sync (
           .src_clk(pcie_clk), .src_rst(rst_pcie), .in(cfg_in),
           .dst_clk(clk), .dst_rst(rst_pcie_core), .out(cfg_core)

@@ -172,6 +172,17 @@ module tb_assert;
       .clk(clk), .rst(rst), .credit(1'b0), .take(f_take), .take_dw0(8'h00)
   );
   /* verilator lint_on PINMISSING */
+  // kolo_chip_np_credit: u_npc gives credits that no request uses; the PCIe
+  // side runs on the same clock
+  reg u_npc = 1'b0;
+  /* verilator lint_off PINCONNECTEMPTY */
+  kolo_chip_np_credit #(
+      .MAX_CREDITS(16)
+  ) u_np_credit (
+      .clk(clk), .rst(rst), .rst_pcie_core(rst), .s_credit(u_npc), .s_rx_take(1'b0), .s_rx_dw0(8'd0),
+      .pcie_clk(clk), .rst_pcie(rst), .m_credit()
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
 
   // ---- common cells: `ifdef FORMAL properties -------------------------------
   /* verilator lint_off PINCONNECTEMPTY */
@@ -378,6 +389,13 @@ module tb_assert;
         u_tlp <= 1'b1;
         repeat (40) @(posedge clk);
         u_tlp <= 1'b0;
+      end
+      // kolo_chip_np_credit: 20 credits given, none used: the 17th is one more
+      // than the core's queue can hold
+      "np_credit_owed": begin
+        u_npc <= 1'b1;
+        repeat (20) @(posedge clk);
+        u_npc <= 1'b0;
       end
       // kolo_pcie_shim_npfc: a memory read taken with no non-posted credit
       "npfc_credit": begin
