@@ -18,7 +18,7 @@ SIM_CHIP_RTL := $(CHIP_RTL)
 SIM_CHIP_DEFS = +define+KOLO_SIM_DIM_X=$(call sim_dim,$(1),1) +define+KOLO_SIM_DIM_Y=$(call sim_dim,$(1),2) \
     +define+KOLO_SIM_DIM_Z=$(call sim_dim,$(1),3) +define+KOLO_CHIP_GT_DATA_W=64 +define+KOLO_CHIP_PCIE_ASYNC=0 \
     +define+KOLO_CHIP_SP_ASYNC=0 +define+KOLO_CHIP_SP_INTERNAL=0 +define+KOLO_CHIP_TRAIN_BUDGET=20000
-SIM_CHIP_VFLAGS := --cc --build -O3 -j 2 --x-assign fast --x-initial fast --hierarchical -Wno-fatal \
+SIM_CHIP_VFLAGS := $(VL_CHECKS) --cc --build -O3 -j 2 --x-assign fast --x-initial fast --hierarchical -Wno-fatal \
     $(CHIP_VDIRS) --top-module kolo_sim_chips $(CHIP_OBJCACHE)
 SIM_CHIP_CXXDEFS = -DKOLO_DIM_X=$(call sim_dim,$(1),1) -DKOLO_DIM_Y=$(call sim_dim,$(1),2) \
     -DKOLO_DIM_Z=$(call sim_dim,$(1),3) -DKOLO_CHIP_GT_W=64 -DKOLO_CHIP_NATIVE_FW=1
