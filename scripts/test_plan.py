@@ -97,9 +97,8 @@ def main():
             if d in phony:
                 if d in recipe_file:  # (an aggregate without a recipe runs nothing)
                     phony_users.setdefault(d, set()).add(t)
-            elif d in rules or os.path.exists(d):
-                if d in rules:  # a file make knows how to build
-                    prebuild.add(d)
+            elif d in rules:  # a file make knows how to build
+                prebuild.add(d)
     # a phony prerequisite run by several families, or a test that is a
     # prerequisite of another test: those families become one
     parent = {}
