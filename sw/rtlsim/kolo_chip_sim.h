@@ -1,4 +1,4 @@
-// kolo_chip_sim.h - the world around N Verilated kolo_chips (tb/sim/
+// kolo_chip_sim.h - the world around N Verilated kolo_chips (sw/rtlsim/
 // kolo_sim_chips.v): their clocks, the lanes between them, one PCIe root
 // complex per chip and, for chips built with SP_INTERNAL 0, an AXI4-Lite
 // master per chip on the service block port. Used by tb/chip (tb_chip.cpp)

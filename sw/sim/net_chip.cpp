@@ -1,4 +1,4 @@
-// net_chip.cpp - kolo-sim --net=chip: N whole kolo_chips (tb/sim/kolo_sim_chips.v:
+// net_chip.cpp - kolo-sim --net=chip: N whole kolo_chips (sw/rtlsim/kolo_sim_chips.v:
 // PCIe endpoint, NI, router, six links with lanes, service block and service
 // processor each) of one torus size, joined lane to lane through the lane
 // model (sw/rtlsim/kolo_chip_sim.h, sw/rtlsim/kolo_chip_lanes.h), one PCIe

@@ -1,4 +1,4 @@
-// tb_chip.cpp - two kolo_chips joined lane to lane (tb/sim/kolo_sim_chips.v,
+// tb_chip.cpp - two kolo_chips joined lane to lane (sw/rtlsim/kolo_sim_chips.v,
 // a 2x1x1 torus: both X links join chip A = node 0 and chip B = node 1), every
 // clock its own (cores at +-100 ppm, PCIe user clocks and service-processor
 // clocks crossed, each port's tx and rx lane clocks), the lanes through the

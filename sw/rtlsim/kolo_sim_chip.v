@@ -1,5 +1,5 @@
 `default_nettype none
-// kolo_sim_chip - one kolo_chip for simulation (tb/sim/kolo_sim_chips.v), its
+// kolo_sim_chip - one kolo_chip for simulation (sw/rtlsim/kolo_sim_chips.v), its
 // parameters fixed by macros: a Verilator hier_block, so that the chip's C++
 // is compiled once whatever the number of chips (node id and torus size are
 // inputs, the straps). The ports are kolo_chip's (the same names).
