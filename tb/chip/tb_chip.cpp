@@ -575,6 +575,8 @@ class Tb {
         for (unsigned n = 0; n < 2; n++) {
             if (sim_->router_errors(n)) fail("chip %u: router errors", n);
             if (!sim_->rc(n).violations().empty()) fail("chip %u: PCIe violations", n);
+            // every host read waited for a credit of the chip's np_credit
+            if (sim_->rc(n).np_credits_given() == 0) fail("chip %u: no non-posted credit from np_credit", n);
         }
     }
 
