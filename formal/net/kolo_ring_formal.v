@@ -1,0 +1,251 @@
+`default_nettype none
+// kolo_ring_formal - formal harness of proof 3 (issue 19): a ring of N real
+// kolo_routers (a 1x1xN torus, Z ports only), nondeterministic injection at
+// every local port that may stop, and a fair sink at every local port.
+//
+// Topology: node i's Z+ output (port 4) feeds node i+1's Z- input (port 5);
+// its Z- output (port 5) feeds node i-1's Z+ input (port 4); credits run
+// the other way. Outputs are registered (OUT_REG = 7'h7f), so a wire is the
+// link. Ports X and Y are disabled and idle.
+//
+// Injection (the NI's side of the local port): one packet at a time per
+// node, flit by flit, only against the credits the router returned
+// (LOCAL_DEPTH per VC). A packet is legal: vnet 0, class and `ordered` free,
+// payload length 0..MAX_LEN (2..MAX_LEN+2 flits), route state with hops only
+// in Z (0..N-1 hops, sign free) and optionally a first and/or a last step,
+// both in the sign's direction, so that the whole path stays in one ring of
+// the torus (turns between the Z+ and Z- rings form the cross-ring cycles
+// that the table check, proof 4, rejects; they are left out). The
+// destination is where that path ends. `stop` ($anyseq) ends injection at a
+// packet boundary; once stopped, injection stays stopped.
+//
+// Ejection: the sink takes every flit the router sends (EJECT_CREDITS per
+// VC) and returns its credits one per cycle; it may stall, but never for
+// more than K cycles in a row while it owes credits.
+//
+// Property (P3): `stop` has been set for B cycles -> every flit injected has
+// been delivered at its destination (counted), no input VC of any router
+// holds a flit (dbg_vc_occ) and no output holds a flit. Also every
+// delivered head arrives at the node named in its header, and nothing is
+// dropped (stat_errors stays 0).
+// With BUBBLE = 0 (ESC_SLOTS = 1) the ring deadlocks: the same property
+// fails (negative control).
+module kolo_ring_formal #(
+    parameter N         = 2,
+    parameter BUBBLE    = 1,
+    parameter ESC_SLOTS = 2,
+    parameter MAX_LEN   = 0,    // payload flits of the longest injected packet
+    parameter K         = 2,    // longest sink stall, cycles
+    parameter B         = 40,   // drain bound, cycles after stop
+    parameter PKTS      = 0     // packets each node injects at most (0: no limit)
+) (
+    input wire clk
+);
+  `include "kolo_defs.vh"
+
+  localparam LOCAL_DEPTH = 34;
+  localparam EJECT_CREDITS = 35;
+  localparam ADAPT_DEPTH = 35;
+
+  // ---- reset: high in the first cycle only ---------------------------------------
+  reg init = 1'b1;
+  always @(posedge clk) init <= 1'b0;
+  wire rst = init;
+
+  (* anyseq *) wire stop_req;
+  reg stopped = 1'b0;
+  reg [7:0] since_stop = 8'd0;
+
+  wire [N*7-1:0] r_in_valid, r_out_valid, r_in_credit_valid, r_out_credit_valid;
+  wire [N*7*68-1:0] r_in_flit, r_out_flit;
+  wire [N*7*2-1:0] r_in_credit_vc, r_out_credit_vc;
+  wire [N-1:0] node_busy;      // some buffer or output of node i holds a flit
+  wire [N-1:0] inj_flit;       // node i injects a flit now
+  wire [N-1:0] ej_flit;        // node i's router delivers a flit now
+  wire [N-1:0] any_errors;
+  wire [N-1:0] mid_packet;     // node i's injector is inside a packet
+
+  genvar i;
+  generate
+    for (i = 0; i < N; i = i + 1) begin : g_node
+      localparam integer NEXT = (i + 1) % N;
+      localparam integer PREV = (i + N - 1) % N;
+      localparam [3:0] ME = i;
+      localparam [3:0] N_M1 = N - 1;
+
+      // ---- links: Z+ out -> next node's Z- in; Z- out -> previous node's Z+ in
+      assign r_in_valid[i*7+0] = 1'b0;
+      assign r_in_valid[i*7+1] = 1'b0;
+      assign r_in_valid[i*7+2] = 1'b0;
+      assign r_in_valid[i*7+3] = 1'b0;
+      assign r_in_flit[(i*7+0)*68+:4*68] = {4 * 68{1'b0}};
+      assign r_in_valid[i*7+4] = r_out_valid[NEXT*7+5];
+      assign r_in_flit[(i*7+4)*68+:68] = r_out_flit[(NEXT*7+5)*68+:68];
+      assign r_in_valid[i*7+5] = r_out_valid[PREV*7+4];
+      assign r_in_flit[(i*7+5)*68+:68] = r_out_flit[(PREV*7+4)*68+:68];
+      assign r_out_credit_valid[i*7+:4] = 4'd0;
+      assign r_out_credit_vc[i*7*2+:8] = 8'd0;
+      assign r_out_credit_valid[i*7+4] = r_in_credit_valid[NEXT*7+5];
+      assign r_out_credit_vc[(i*7+4)*2+:2] = r_in_credit_vc[(NEXT*7+5)*2+:2];
+      assign r_out_credit_valid[i*7+5] = r_in_credit_valid[PREV*7+4];
+      assign r_out_credit_vc[(i*7+5)*2+:2] = r_in_credit_vc[(PREV*7+4)*2+:2];
+
+      // ---- injector ------------------------------------------------------------
+      (* anyseq *) wire want;          // send a flit now (if credits allow)
+      (* anyseq *) wire [0:0] cls;     // VC class of a new packet
+      (* anyseq *) wire ordered;
+      (* anyseq *) wire [5:0] len_pick;
+      (* anyseq *) wire [3:0] hops_pick;
+      (* anyseq *) wire sign_pick, fs_pick, ls_pick;
+      reg in_pkt = 1'b0;
+      reg [7:0] sent_pkts = 8'd0;
+      wire pkts_left = (PKTS == 0) || (sent_pkts < PKTS);
+      reg [5:0] left = 6'd0;          // flits still to send of the current packet
+      reg [1:0] cur_vc = 2'd0;
+      reg [7:0] cred0 = LOCAL_DEPTH, cred1 = LOCAL_DEPTH;  // NI credits of VC 0 and 1
+
+      wire [5:0] len = (len_pick > MAX_LEN) ? MAX_LEN[5:0] : len_pick;
+      wire [3:0] hops = (hops_pick > N - 1) ? 4'd0 : hops_pick;
+      // where the path ends: each step moves one node in the sign's direction
+      wire [3:0] steps = hops + {3'd0, fs_pick} + {3'd0, ls_pick};
+      wire [3:0] dst_z = sign_pick ? (ME + (N * 4) - steps) % N : (ME + steps) % N;
+      wire [2:0] dir_port = sign_pick ? 3'd5 : 3'd4;
+      wire [22:0] rs = {ls_pick ? dir_port : 3'd0, ls_pick, fs_pick ? dir_port : 3'd0, fs_pick,
+                        hops, 4'd0, 4'd0, sign_pick, 2'b00};
+      wire [63:0] hdr0 = {5'd0, rs, ordered, len, 1'b0 /* vnet 0 */, 4'd0, {ME, 8'd0}, {dst_z, 8'd0}};
+      wire [1:0] new_vc = {1'b0, cls};
+      wire [1:0] vc = in_pkt ? cur_vc : new_vc;
+      wire have_credit = (vc[0] ? cred1 : cred0) != 8'd0;
+      wire go = !rst && want && have_credit && (in_pkt || (!stopped && pkts_left));
+      wire first = !in_pkt;
+      wire last = in_pkt && left == 6'd1;
+      wire [63:0] data = first ? hdr0 : 64'd0;
+      assign r_in_valid[i*7+6] = go;
+      assign r_in_flit[(i*7+6)*68+:68] = {vc, first, last, data};
+      assign inj_flit[i] = go;
+      assign mid_packet[i] = in_pkt;
+
+      wire cr_back = r_in_credit_valid[i*7+6];
+      wire [1:0] cr_vc = r_in_credit_vc[i*7*2+6*2+:2];
+      always @(posedge clk) begin
+        if (go) begin
+          if (first) begin
+            in_pkt <= 1'b1;
+            if (sent_pkts != 8'hff) sent_pkts <= sent_pkts + 8'd1;
+            cur_vc <= new_vc;
+            left <= len + 6'd1;
+          end else begin
+            left <= left - 6'd1;
+            if (last) in_pkt <= 1'b0;
+          end
+        end
+        if (!rst) begin
+          cred0 <= cred0 - {7'd0, go && !vc[0]} + {7'd0, cr_back && cr_vc == 2'd0};
+          cred1 <= cred1 - {7'd0, go && vc[0]} + {7'd0, cr_back && cr_vc == 2'd1};
+        end
+      end
+
+      // ---- sink ------------------------------------------------------------------
+      (* anyseq *) wire give;         // return a credit now
+      (* anyseq *) wire give_vc1;
+      // a flit delivered on a VC other than 0 and 1 (vnet 0) would be a bug     // ... of VC 1 rather than VC 0 (when both are owed)
+      reg [7:0] owe0 = 8'd0, owe1 = 8'd0;
+      reg [3:0] stall = 4'd0;
+      wire out_v = r_out_valid[i*7+6];
+      wire [67:0] out_f = r_out_flit[(i*7+6)*68+:68];
+      wire owing = owe0 != 8'd0 || owe1 != 8'd0;
+      wire ret = !rst && owing && (give || stall == K);
+      wire ret_vc1 = (owe1 != 8'd0) && (give_vc1 || owe0 == 8'd0);
+      assign r_out_credit_valid[i*7+6] = ret;
+      assign r_out_credit_vc[(i*7+6)*2+:2] = {1'b0, ret_vc1};
+      assign ej_flit[i] = !rst && out_v;
+      always @(posedge clk) begin
+        if (!rst) begin
+          owe0 <= owe0 + {7'd0, out_v && out_f[67:66] == 2'd0} - {7'd0, ret && !ret_vc1};
+          owe1 <= owe1 + {7'd0, out_v && out_f[67:66] == 2'd1} - {7'd0, ret && ret_vc1};
+          stall <= (owing && !ret) ? stall + 4'd1 : 4'd0;
+        end
+      end
+
+      // ---- the router ------------------------------------------------------------
+      wire [63:0] stat_errors;
+      wire [28*8-1:0] occ;
+      wire [6:0] sunk;
+      kolo_router #(
+          .ESC_SLOTS(ESC_SLOTS),
+          .ADAPT_DEPTH(ADAPT_DEPTH),
+          .LOCAL_DEPTH(LOCAL_DEPTH),
+          .EJECT_CREDITS(EJECT_CREDITS),
+          .BUBBLE(BUBBLE),
+          .LOCAL_WHOLE_PKT(1),
+          .OUT_REG(7'h7f)
+      ) u_router (
+          .clk(clk),
+          .rst(rst),
+          .cfg_node_id({ME, 8'd0}),
+          .cfg_dim_m1({N_M1, 8'd0}),
+          .cfg_port_en(6'b110000),
+          .port_down(6'd0),
+          .in_valid(r_in_valid[i*7+:7]),
+          .in_flit(r_in_flit[i*7*68+:7*68]),
+          .in_credit_valid(r_in_credit_valid[i*7+:7]),
+          .in_credit_vc(r_in_credit_vc[i*7*2+:14]),
+          .out_valid(r_out_valid[i*7+:7]),
+          .out_flit(r_out_flit[i*7*68+:7*68]),
+          .out_sunk(sunk),
+          .out_credit_valid(r_out_credit_valid[i*7+:7]),
+          .out_credit_vc(r_out_credit_vc[i*7*2+:14]),
+          .stat_errors(stat_errors),
+          .stat_out_flits(),
+          .stat_fault_drops(),
+          .dbg_vc_occ(occ),
+          .dbg_vc_route()
+      );
+      assign node_busy[i] = (occ != {28 * 8{1'b0}}) || (r_out_valid[i*7+:7] != 7'd0);
+      assign any_errors[i] = stat_errors != 64'd0;
+
+`ifdef FORMAL
+      // a delivered head is for this node
+      always @(posedge clk)
+        if (!rst && out_v) begin
+          assert (out_f[67] == 1'b0);
+          if (out_f[KOLO_FLIT_HEAD]) assert (out_f[KOLO_H0_DST_LO+8+:4] == ME);
+        end
+`endif
+    end
+  endgenerate
+
+  // ---- flits in the network -------------------------------------------------------
+  reg [7:0] in_net = 8'd0;
+  integer n;
+  reg [3:0] inj_now, ej_now;
+  always @(*) begin
+    inj_now = 4'd0;
+    ej_now = 4'd0;
+    for (n = 0; n < N; n = n + 1) begin
+      inj_now = inj_now + {3'd0, inj_flit[n]};
+      ej_now = ej_now + {3'd0, ej_flit[n]};
+    end
+  end
+  always @(posedge clk) begin
+    if (!rst) in_net <= in_net + {4'd0, inj_now} - {4'd0, ej_now};
+    // stop only between packets of every node (the request may come any time;
+    // a packet begun is finished first)
+    if (!rst && (stopped || stop_req)) stopped <= 1'b1;
+    if (stopped && since_stop != 8'hff) since_stop <= since_stop + 8'd1;
+  end
+
+`ifdef FORMAL
+  always @(posedge clk) begin
+    if (!rst) begin
+      assert (any_errors == {N{1'b0}});
+      if (since_stop >= B) begin
+        assert (mid_packet == {N{1'b0}});
+        assert (in_net == 8'd0);
+        assert (node_busy == {N{1'b0}});
+      end
+    end
+  end
+`endif
+endmodule
+`default_nettype wire
