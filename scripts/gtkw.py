@@ -282,6 +282,33 @@ def fill_torus(w, a):
     return f"{count} signals"
 
 
+def fill_net(w, a):
+    """formal/net/kolo_ring_formal counterexample: stop, flits in the network, and per node
+    the injector, the sink and the occupancy of the Z and local input VCs"""
+    top = r"^kolo_ring_formal\."
+    rng = r"(\[\d+:\d+\])?$"
+    groups = [("clock, reset, stop, flits in the network", 28,
+               top + r"(clk|rst|stopped|stop_req|since_stop|in_net)" + rng)]
+    for n in range(a.nodes):
+        node = top + r"g_node<%d>\." % n
+        groups += [
+            (f"node {n} injector (local in)", 28, node + r"(go|first|last|in_pkt|cur_vc|cred0|cred1|"
+             r"dst_z|hops|sign_pick|fs_pick|ls_pick)" + rng),
+            (f"node {n} sink (local out)", 28, node + r"(out_v|ret|owe0|owe1|stall)" + rng),
+            (f"node {n} router ports (bit p: 4 Z+, 5 Z-, 6 local)", 28,
+             node + r"u_router\.(in_valid|out_valid|in_credit_valid|out_credit_valid)" + rng),
+            (f"node {n} flits buffered per input VC (Z+ in, Z- in, local)", 28,
+             node + r"u_router\.g_port<[456]>\.u_input\.g_vc<\d>\.occ" + rng),
+        ]
+    count = 0
+    for label, flags, regex in groups:
+        names = w.pick(regex)
+        if names:
+            w.group(label, (flags if all("[" not in x for x in names) else 24, names))
+            count += len(names)
+    return f"{count} signals"
+
+
 # ---- checking ---------------------------------------------------------------------------
 
 def read_gtkw(path):
@@ -422,7 +449,7 @@ def main():
         a, b = s.split(":")
         return int(a), int(b)
 
-    for name in ("demo", "rtl", "chip", "torus"):
+    for name in ("demo", "rtl", "chip", "torus", "net"):
         p = sub.add_parser(name)
         p.add_argument("fst")
         p.add_argument("out")
@@ -431,7 +458,9 @@ def main():
         p.add_argument("--cycle-ps", type=int, default=4000)
         if name == "rtl":
             p.add_argument("--top", default="")
-        if name != "torus":
+        if name == "net":
+            p.add_argument("--nodes", type=int, default=2)
+        elif name != "torus":
             p.add_argument("names", nargs="+")
     p = sub.add_parser("check")
     p.add_argument("gtkw", nargs="+")
@@ -442,7 +471,7 @@ def main():
     p.add_argument("gtkw")
     p.add_argument("out")
     a = ap.parse_args()
-    fills = {"demo": fill_demo, "rtl": fill_rtl, "chip": fill_chip, "torus": fill_torus}
+    fills = {"demo": fill_demo, "rtl": fill_rtl, "chip": fill_chip, "torus": fill_torus, "net": fill_net}
     if a.cmd in fills:
         make_gtkw(a, fills[a.cmd])
     else:
