@@ -1,6 +1,11 @@
 // kolo_pcie_rc.h - a cycle-stepped PCIe root-complex model for the kolo
 // endpoint core (kolo_pcie_ep, docs/ni.md section 6), header-only, C++17.
 //
+// Length (~1020 lines): header-only on purpose (every testbench and kolo-sim
+// back end includes it without a library); the TLP type, the host side and
+// the device-side checks are one class because they share the tag and
+// ordering state.
+//
 // The model is the host side of the TLP streams: it owns host memory, turns
 // host MMIO requests into TLPs to the device, serves the device's memory
 // reads with completions and applies its memory writes, records MSIs, and
