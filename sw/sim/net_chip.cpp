@@ -425,8 +425,9 @@ class ChipCluster : public Cluster {
             if (cycle_ - sp_[static_cast<size_t>(n)].last_write < kFwQuiet)
                 return false;
         }
-        for (const auto &f : fw_)
-            if (f && !f->started())
+        // a firmware not started yet keeps the chips ticking; a dead chip's never starts
+        for (size_t n = 0; n < fw_.size(); n++)
+            if (fw_[n] && node_[n].up && !fw_[n]->started())
                 return false;
         return true;
     }

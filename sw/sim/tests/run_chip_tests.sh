@@ -27,7 +27,7 @@ SHMEM=$build/lib/shmem_tests
 tmp=$(mktemp -d /tmp/kolo-chip-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/expect.sh"
-OKW="torus_work: .* PEs, .* rounds, results correct"
+OKW="torus_work: [0-9]+ PEs, [0-9]+ rounds: .* 0 data errors: ok"
 
 # after a run with faults: every fault handled, tables checked, losses named
 settled_ok() {
