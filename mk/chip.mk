@@ -1,5 +1,5 @@
 # mk/chip.mk - the chip top (rtl/chip/kolo_chip.v): two chips joined lane to
-# lane in Verilator (tb/chip/tb_chip.cpp over tb/sim/kolo_sim_chips.v), its
+# lane in Verilator (tb/chip/tb_chip.cpp over sw/rtlsim/kolo_sim_chips.v), its
 # resource estimate, and the reset cells' tests.
 #
 #   make test-chip-2x1x1        two chips, every clock its own, 32-bit gearboxes, PCIe and
@@ -11,13 +11,13 @@
 
 CHIP_BUILD := $(BUILD)/chip
 CHIP_RTL := $(wildcard rtl/chip/*.v rtl/common/*.v rtl/link/*.v rtl/ni/*.v rtl/node/*.v rtl/svc/*.v \
-    rtl/router/*.v rtl/cpu/*.v rtl/include/*.vh) tb/sim/kolo_sim_chips.v tb/sim/kolo_sim_chip.v \
-    tb/sim/kolo_sim_chip_cfg.vh
+    rtl/router/*.v rtl/cpu/*.v rtl/include/*.vh) sw/rtlsim/kolo_sim_chips.v sw/rtlsim/kolo_sim_chip.v \
+    sw/rtlsim/kolo_sim_chip_cfg.vh
 CHIP_TB := tb/chip/tb_chip.cpp sw/rtlsim/kolo_chip_sim.h sw/rtlsim/kolo_chip_lanes.h sw/rtlsim/kolo_lane_model.h \
     sw/rtlsim/kolo_pcie_rc.h sw/rtlsim/kolo_rtl_bits.h sw/include/kolo_svc_regs.h
 CHIP_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
-CHIP_VDIRS := -I$(TOP)/rtl/include -I$(TOP)/tb/sim $(addprefix -y $(TOP)/rtl/,chip common link ni node svc router cpu) \
-    -y $(TOP)/tb/sim
+CHIP_VDIRS := -I$(TOP)/rtl/include -I$(TOP)/sw/rtlsim $(addprefix -y $(TOP)/rtl/,chip common link ni node svc router cpu) \
+    -y $(TOP)/sw/rtlsim
 
 # $(call chip_tb,<name>,<gearbox width>,<PCIE_ASYNC>,<SP_ASYNC>,<train budget>)
 define chip_tb
@@ -32,7 +32,7 @@ $(CHIP_BUILD)/$(1)/obj/tb_chip: $$(CHIP_RTL) $$(CHIP_TB) mk/chip.mk | $$(DEPS_ST
 	    -CFLAGS "-O1 -std=c++17 -Wall -I$$(TOP)/sw/rtlsim -I$$(TOP)/sw/include \
 	             -DKOLO_TB_GT_W=$(2) -DKOLO_TB_PCIE_ASYNC=$(3) -DKOLO_TB_SP_ASYNC=$(4) -DKOLO_TB_TRAIN_BUDGET=$(5)" \
 	    --Mdir $(CHIP_BUILD)/$(1)/obj -o tb_chip \
-	    $$(TOP)/tb/sim/kolo_sim_chips.v $$(TOP)/tb/chip/tb_chip.cpp \
+	    $$(TOP)/sw/rtlsim/kolo_sim_chips.v $$(TOP)/tb/chip/tb_chip.cpp \
 	    > $(CHIP_BUILD)/$(1)/build.log 2>&1 || { tail -n 40 $(CHIP_BUILD)/$(1)/build.log; exit 1; }
 
 .PHONY: test-chip-$(1)

@@ -6,8 +6,9 @@
 #   make test-unit-pcie-cocotb-<us|usp>-regress   (in make test; SEED=<n> replays)
 #       us:  cpl_space and order, issue 15's two failures, on the UltraScale model
 #       usp: basic (enumeration, registers, UR/CA, PUTs, MSI) and order on UltraScale+
-#   make test-unit-pcie-cocotb-<us|usp>-matrix   dma over 3 random MPS/MRRS pairs
-#       with seeded back-pressure (not in make test: minutes of Icarus)
+#   make test-unit-pcie-cocotb-<us|usp>-matrix   (in make test) dma over 12 MPS/MRRS
+#       pairs each, in seeded order with seeded back-pressure: us the pairs whose
+#       codes have an even sum, usp the odd ones, so every make test runs all 24
 #   make test-unit-pcie-cocotb-bites   cpl_space with the core told of a buffer far
 #       larger than the model's (the core before issue 15): must fail
 #   make test-unit-pcie-cocotb-long   the matrix runs, dma over all 24 pairs on both
@@ -22,12 +23,12 @@ test-unit-pcie-cocotb-$(1): | $(DEPS_STAMP)
 endef
 
 $(eval $(call pcie_cocotb_test,us-regress,0,cpl_space order,301,))
-$(eval $(call pcie_cocotb_test,us-matrix,0,dma,302,KOLO_PAIRS=3))
+$(eval $(call pcie_cocotb_test,us-matrix,0,dma,302,KOLO_PAIRS=12 KOLO_PAIR_SET=even))
 $(eval $(call pcie_cocotb_test,usp-regress,1,basic order,303,))
-$(eval $(call pcie_cocotb_test,usp-matrix,1,dma,304,KOLO_PAIRS=3))
+$(eval $(call pcie_cocotb_test,usp-matrix,1,dma,304,KOLO_PAIRS=12 KOLO_PAIR_SET=odd))
 $(eval $(call pcie_cocotb_test,us-long,0,dma,305,KOLO_PAIRS=24))
 $(eval $(call pcie_cocotb_test,usp-long,1,dma,306,KOLO_PAIRS=24))
-TESTS += unit-pcie-cocotb-us-regress unit-pcie-cocotb-usp-regress
+TESTS += unit-pcie-cocotb-us-regress unit-pcie-cocotb-usp-regress unit-pcie-cocotb-us-matrix unit-pcie-cocotb-usp-matrix
 
 .PHONY: test-unit-pcie-cocotb-bites
 test-unit-pcie-cocotb-bites: | $(DEPS_STAMP)

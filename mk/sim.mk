@@ -138,16 +138,16 @@ sim-rtl-trace-%: $(SIM_BUILD)/kolo-sim-trace-% ;
 $(eval $(call sim_rtl_rule,trace-,$(SIM_RTL_TRACE_VFLAGS),-DKOLO_TRACE, with tracing))
 
 # ---- RTL NIs (--ni=rtl): one Verilator build per torus size --------------------------------
-# tb/sim/kolo_sim_cluster.v: kolo_torus (ideal links) + per node kolo_pcie_ep + kolo_ni; the
-# router and tb/sim/kolo_sim_node (endpoint + NI) hier_blocks, so their C++ is compiled once,
+# sw/rtlsim/kolo_sim_cluster.v: kolo_torus (ideal links) + per node kolo_pcie_ep + kolo_ni; the
+# router and sw/rtlsim/kolo_sim_node (endpoint + NI) hier_blocks, so their C++ is compiled once,
 # the size through macros (no -G with --hierarchical).
 # Verilated into a library; sw/sim/ni_rtl.cpp (the root-complex models) is compiled apart
 # with the project's flags.
 SIM_RTLNI_CFGS := 2x2x2
-SIM_RTLNI_RTL := $(SIM_RTL_RTL) $(wildcard rtl/ni/*.v) tb/sim/kolo_sim_cluster.v tb/sim/kolo_sim_node.v
+SIM_RTLNI_RTL := $(SIM_RTL_RTL) $(wildcard rtl/ni/*.v) sw/rtlsim/kolo_sim_cluster.v sw/rtlsim/kolo_sim_node.v
 SIM_RTLNI_VFLAGS := $(VL_CHECKS) --cc --build -O3 -j 2 --x-assign fast --x-initial fast --hierarchical \
     -Wno-fatal -I$(TOP)/rtl/include -y $(TOP)/rtl/ni -y $(TOP)/rtl/common -y $(TOP)/rtl/router \
-    -y $(TOP)/rtl/torus -y $(TOP)/rtl/link -y $(TOP)/tb/sim --top-module kolo_sim_cluster $(SIM_RTL_OBJCACHE)
+    -y $(TOP)/rtl/torus -y $(TOP)/rtl/link -y $(TOP)/sw/rtlsim --top-module kolo_sim_cluster $(SIM_RTL_OBJCACHE)
 SIM_VLT_INC := $(shell verilator --getenv VERILATOR_ROOT 2>/dev/null)/include
 
 .PHONY: sim-rtlni
@@ -166,7 +166,7 @@ $(SIM_BUILD)/kolo-sim-ni-%: sw/sim/ni_rtl.cpp sw/rtlsim/kolo_pcie_rc.h sw/rtlsim
 	    rm -f $(SIM_BUILD)/rtlni-$*/model.stamp; \
 	    cd $(SIM_BUILD)/rtlni-$* && { $(TOP)/scripts/verilate_retry.sh build.log verilator $(SIM_RTLNI_VFLAGS) --Mdir obj \
 	        +define+KOLO_SIM_DIM_X=$(call sim_dim,$*,1) +define+KOLO_SIM_DIM_Y=$(call sim_dim,$*,2) \
-	        +define+KOLO_SIM_DIM_Z=$(call sim_dim,$*,3) -CFLAGS -O2 $(TOP)/tb/sim/kolo_sim_cluster.v \
+	        +define+KOLO_SIM_DIM_Z=$(call sim_dim,$*,3) -CFLAGS -O2 $(TOP)/sw/rtlsim/kolo_sim_cluster.v \
 	        && $(MAKE) -C obj -f Vkolo_sim_cluster.mk verilated.o verilated_threads.o \
 	        $(if $(shell command -v ccache),OBJCACHE=ccache) >> build.log 2>&1; } \
 	        || { tail -n 40 build.log; exit 1; }; \

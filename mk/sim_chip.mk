@@ -7,9 +7,9 @@
 #   make test-sim-chip-<name>      one test (ops in make test; test-sim-chip-long: checks,
 #                                  shmem, fault); make bench-sim_speed_chip_2x2x1
 #
-# tb/sim/kolo_sim_chips.v holds N kolo_sim_chip (one kolo_chip each, a Verilator
+# sw/rtlsim/kolo_sim_chips.v holds N kolo_sim_chip (one kolo_chip each, a Verilator
 # hier_block: its C++ is compiled once whatever N); the chip's parameters come from
-# macros (tb/sim/kolo_sim_chip_cfg.vh): 64-bit gearboxes, PCIe and processor on the
+# macros (sw/rtlsim/kolo_sim_chip_cfg.vh): 64-bit gearboxes, PCIe and processor on the
 # core clock (every clock of the simulation alike: one evaluation pair per cycle),
 # training budget 20000 cycles.
 
@@ -44,7 +44,7 @@ $(SIM_BUILD)/kolo-sim-chip-%: sw/sim/net_chip.cpp sw/rtlsim/kolo_chip_sim.h sw/r
 	    echo "$$flags" > $(SIM_BUILD)/chip-$*/vflags; \
 	    rm -rf $(SIM_BUILD)/chip-$*/model.stamp $(SIM_BUILD)/chip-$*/obj; \
 	    cd $(SIM_BUILD)/chip-$* && { $(TOP)/scripts/verilate_retry.sh build.log verilator $(SIM_CHIP_VFLAGS) --Mdir obj \
-	        $(call SIM_CHIP_DEFS,$*) -CFLAGS -O2 $(TOP)/tb/sim/kolo_sim_chips.v \
+	        $(call SIM_CHIP_DEFS,$*) -CFLAGS -O2 $(TOP)/sw/rtlsim/kolo_sim_chips.v \
 	        && $(MAKE) -C obj -f Vkolo_sim_chips.mk verilated.o verilated_threads.o \
 	        $(if $(shell command -v ccache),OBJCACHE=ccache) >> build.log 2>&1; } \
 	        || { tail -n 40 build.log; exit 1; }; \

@@ -111,6 +111,13 @@ test-c-freestanding: $(SW_ROUTE_SRC) $(SW_CERT_SRC) $(SW_ROUTE_H) scripts/check_
 	@scripts/check_shipped.sh $(SW_BUILD)/shipped-check
 TESTS += c-freestanding
 
+# make test first forgets dependency files that name moved headers
+# (scripts/prune_stale_deps.py, run by scripts/run_tests.sh); its planted case
+.PHONY: test-prune-stale-deps
+test-prune-stale-deps:
+	@scripts/test_prune_stale_deps.sh
+TESTS += prune-stale-deps
+
 # ---- benchmark ----------------------------------------------------------------
 $(SW_BUILD)/bench_deadlock: sw/tests/bench_deadlock.c $(SW_BUILD)/libkolo_route.a $(SW_ROUTE_H)
 	$(SW_CC) $(SW_HOST_CFLAGS) $< -L$(SW_BUILD) -lkolo_route -o $@

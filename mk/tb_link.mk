@@ -23,7 +23,7 @@ LINK_TB_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
 LINK_TB_VFLAGS := $(VL_CHECKS) --cc --exe --build -O3 -j 2 --x-assign fast --x-initial fast \
     -I$(TOP)/rtl/include -I$(TOP)/rtl/link -y $(TOP)/rtl/link -y $(TOP)/rtl/common \
     --top-module tb_link_top $(LINK_TB_OBJCACHE)
-LINK_TB_CFLAGS := -std=c++17 -Wall -I$(TOP)/tb/common -I$(TOP)/sw/rtlsim
+LINK_TB_CFLAGS := -std=c++17 -Wall -I$(TOP)/tb/common -I$(TOP)/sw/rtlsim -I$(TOP)/sw/include
 
 # $(call link_variant,<variant>,<-G parameter flags>)
 define link_variant

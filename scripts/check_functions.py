@@ -21,14 +21,11 @@ subroutine is reported as FILE:LINE. Exit 0 clean, 1 if any was found,
 2 on usage or parse errors.
 """
 import argparse
+import os
 import sys
 
-try:
-    from pyslang import ast
-    from pyslang.driver import CommandLineOptions, Driver
-except ImportError:
-    print("check_functions: pyslang is missing (make deps installs it into .venv)", file=sys.stderr)
-    sys.exit(2)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from slang_driver import open_driver  # noqa: E402
 
 
 def main():
@@ -36,18 +33,13 @@ def main():
     ap.add_argument("-I", dest="incdirs", action="append", default=[])
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
-    args = ["slang", "--ignore-unknown-modules", "--color-diagnostics=false", "-DSYNTHESIS"]
+    args = ["--ignore-unknown-modules", "-DSYNTHESIS"]
     for d in a.incdirs:
         args += ["-I", d]
-    args += a.files
-    if any(" " in x for x in args):
-        print("check_functions: paths must not contain spaces", file=sys.stderr)
+    d, parsed = open_driver("check_functions", args + a.files)
+    if d is None or not parsed:
         return 2
-    d = Driver()
-    d.addStandardArgs()
-    opts = CommandLineOptions()
-    if not d.parseCommandLine(" ".join(args), opts) or not d.processOptions() or not d.parseAllSources():
-        return 2
+    from pyslang import ast
     comp = d.createCompilation()
     sm = comp.sourceManager
     found = []

@@ -20,13 +20,11 @@ Prints the diagnostics as slang formats them; exit 0 clean, 1 otherwise,
 2 usage or a missing pyslang.
 """
 import argparse
+import os
 import sys
 
-try:
-    from pyslang.driver import CommandLineOptions, Driver
-except ImportError:
-    print("lint_slang: pyslang is missing (make deps installs it into .venv)", file=sys.stderr)
-    sys.exit(2)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from slang_driver import open_driver  # noqa: E402
 
 
 def main():
@@ -37,7 +35,7 @@ def main():
     ap.add_argument("--blackbox", action="store_true", help="unknown modules are black boxes")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
-    args = ["slang", "--top", a.top, "--color-diagnostics=false", "--error-limit=50"]
+    args = ["--top", a.top, "--error-limit=50"]
     for p in a.params:
         args += ["-G", p]
     for d in a.incdirs:
@@ -45,16 +43,9 @@ def main():
     if a.blackbox:
         args.append("--ignore-unknown-modules")
     args += a.files
-    d = Driver()
-    d.addStandardArgs()
-    opts = CommandLineOptions()
-    # parseCommandLine splits on whitespace; none of our paths has spaces
-    if any(" " in x for x in args):
-        print("lint_slang: paths and parameters must not contain spaces", file=sys.stderr)
+    d, ok = open_driver("lint_slang", args)
+    if d is None:
         return 2
-    if not d.parseCommandLine(" ".join(args), opts) or not d.processOptions():
-        return 2
-    ok = d.parseAllSources()
     # runFullCompilation prints every diagnostic and says if there were errors;
     # warnings fail too (checked from the diagnostic engine's counts)
     ok = d.runFullCompilation(True) and ok

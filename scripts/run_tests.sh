@@ -26,6 +26,9 @@ start_all=$(date +%s)
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 results=$LOGDIR/results.txt
 : > "$results"
+# an old build directory may list headers that have moved since: forget those
+# dependency files so that their objects rebuild (scripts/prune_stale_deps.py)
+python3 "$(dirname "$0")/prune_stale_deps.py" "$BUILD"
 
 target_of() { case $1 in formal-full-*) echo "$1" ;; *) echo "test-$1" ;; esac; }
 

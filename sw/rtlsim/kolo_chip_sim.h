@@ -1,4 +1,4 @@
-// kolo_chip_sim.h - the world around N Verilated kolo_chips (tb/sim/
+// kolo_chip_sim.h - the world around N Verilated kolo_chips (sw/rtlsim/
 // kolo_sim_chips.v): their clocks, the lanes between them, one PCIe root
 // complex per chip and, for chips built with SP_INTERNAL 0, an AXI4-Lite
 // master per chip on the service block port. Used by tb/chip (tb_chip.cpp)
@@ -16,6 +16,10 @@
 // port q reads the LaneDirs of rx_src(m, q), normally its torus neighbour's
 // port q ^ 1 (the cabling; a test may change it). The rx lane clock of (m, q)
 // is the tx lane clock of its neighbour (recovered), shifted in phase.
+// PCIe: chip n's host is root complex rc(n) (kolo_pcie_rc.h); odd chips take
+// completions on their own stream rx_cpl_* (SimConfig::cpl_stream_odd), every
+// chip's completion buffer is finite (cpl_space_h/d, checked by the model)
+// and host non-posted requests wait for the chip's np_credit.
 #ifndef KOLO_CHIP_SIM_H
 #define KOLO_CHIP_SIM_H
 
@@ -50,6 +54,15 @@ struct SimConfig {
     bool external_sp = true;  // drive the s_axil_* ports (SP_INTERNAL 0)
     bool pcie_async = false;  // the chips were built with PCIE_ASYNC 1: pcie_clk is a clock of its own
     bool sp_async = false;    // ... SP_ASYNC 1: sp_clk is (else the processor's port is on the core clock)
+    // the hosts' PCIe side: odd-numbered chips take their completions on
+    // rx_cpl_* (as an UltraScale block's RC stream), even ones on rx_tlp_*;
+    // every chip's block has a completion buffer of cpl_space_h headers and
+    // cpl_space_d 16-byte credits (the root complex model counts them: an
+    // overflow is a violation), and the host sends a non-posted request only
+    // with a credit of the chip's np_credit (at most np_credit_max owed)
+    bool cpl_stream_odd = true;
+    unsigned cpl_space_h = 64, cpl_space_d = 1024;
+    unsigned np_credit_max = 16;
 };
 
 // One AXI4-Lite access on a chip's service block port.
@@ -97,6 +110,10 @@ class ChipSim {
             rc.cpl_latency_max = 100;
             rc.cpl_gap_max = 2;
             rc.msi_addr = kMsiAddr;
+            rc.cpl_space_h = c.cpl_space_h;
+            rc.cpl_space_d = c.cpl_space_d;
+            rc.np_credit_gate = true;
+            rc.np_credit_max = c.np_credit_max;
             rc.seed = c.seed * 1000 + n + 1;
             rc_[n].reset(new kolo::KoloPcieRc(rc));
         }
@@ -110,6 +127,10 @@ class ChipSim {
         top_->cfg_msi_addr = kMsiAddr;
         top_->cfg_msi_data = 0;
         top_->cfg_msi_en = 1;
+        for (unsigned n = 0; n < n_; n++) {
+            sig_set(top_->cfg_cpl_hdr, n * 12, 12, c.cpl_space_h);
+            sig_set(top_->cfg_cpl_data, n * 16, 16, c.cpl_space_d);
+        }
         sig_set(top_->rst, 0, n_, ~0ull);
         sig_set(top_->pcie_rst, 0, n_, ~0ull);
         sig_set(top_->sp_console_ready, 0, n_, ~0ull);
@@ -193,6 +214,9 @@ class ChipSim {
         return static_cast<uint32_t>(sig_get(top_->stat_router_fault_drops, n * 32, 32));
     }
     kolo::KoloPcieRc &rc(unsigned n) { return *rc_[n]; }
+    // chip n takes its completions on rx_cpl_*; how many it took there
+    bool cpl_stream(unsigned n) const { return cfg_.cpl_stream_odd && (n % 2) == 1; }
+    uint64_t cpl_stream_tlps(unsigned n) const { return cpl_stream_tlps_[n]; }
     uint64_t now_fs() const { return now_; }
     uint64_t evals() const { return evals_; }
     uint64_t core_cycles(unsigned n) const { return (clocks_[core_clock_[n]].n + 1) / 2; }
@@ -316,7 +340,12 @@ class ChipSim {
         }
     }
     void sample_pcie(unsigned i) {
-        if (rx_driven_valid_[i] && sig_get(top_->rx_tlp_ready, i, 1)) rx_accept_[i] = true;
+        if (rx_driven_valid_[i] &&
+            (rx_driven_cpl_[i] ? sig_get(top_->rx_cpl_ready, i, 1) : sig_get(top_->rx_tlp_ready, i, 1))) {
+            rx_accept_[i] = true;
+            if (rx_driven_cpl_[i] && rx_driven_eop_[i]) cpl_stream_tlps_[i]++;
+        }
+        if (sig_get(top_->np_credit, i, 1)) np_pulse_[i] = true;
         if (tx_driven_ready_[i] && sig_get(top_->tx_tlp_valid, i, 1)) {
             kolo::PcieBeat b;
             for (unsigned k = 0; k < 4; k++)
@@ -387,19 +416,32 @@ class ChipSim {
         kolo::KoloPcieRc &rc = *rc_[i];
         if (rx_accept_[i]) rc.dev_rx_accept();
         if (tx_take_[i]) rc.dev_tx_push(tx_beat_[i]);
-        rx_accept_[i] = tx_take_[i] = false;
+        if (np_pulse_[i]) rc.dev_np_credit();
+        rx_accept_[i] = tx_take_[i] = np_pulse_[i] = false;
         rc.step();
         bool v = rc.dev_rx_valid();
+        bool cpl = v && cpl_stream(i) && rc.dev_rx_is_cpl();
         if (v) {
             const kolo::PcieBeat &b = rc.dev_rx_beat();
-            for (unsigned k = 0; k < 4; k++) sig_set(top_->rx_tlp_hdr, i * 128 + 32 * k, 32, b.hdr[k]);
-            for (unsigned k = 0; k < 8; k++) sig_set(top_->rx_tlp_data, i * 256 + 32 * k, 32, b.data[k]);
-            sig_set(top_->rx_tlp_sop, i, 1, b.sop);
-            sig_set(top_->rx_tlp_eop, i, 1, b.eop);
-            sig_set(top_->rx_tlp_dw_en, i * 8, 8, b.dw_en);
+            if (cpl) {
+                for (unsigned k = 0; k < 4; k++) sig_set(top_->rx_cpl_hdr, i * 128 + 32 * k, 32, b.hdr[k]);
+                for (unsigned k = 0; k < 8; k++) sig_set(top_->rx_cpl_data, i * 256 + 32 * k, 32, b.data[k]);
+                sig_set(top_->rx_cpl_sop, i, 1, b.sop);
+                sig_set(top_->rx_cpl_eop, i, 1, b.eop);
+                sig_set(top_->rx_cpl_dw_en, i * 8, 8, b.dw_en);
+            } else {
+                for (unsigned k = 0; k < 4; k++) sig_set(top_->rx_tlp_hdr, i * 128 + 32 * k, 32, b.hdr[k]);
+                for (unsigned k = 0; k < 8; k++) sig_set(top_->rx_tlp_data, i * 256 + 32 * k, 32, b.data[k]);
+                sig_set(top_->rx_tlp_sop, i, 1, b.sop);
+                sig_set(top_->rx_tlp_eop, i, 1, b.eop);
+                sig_set(top_->rx_tlp_dw_en, i * 8, 8, b.dw_en);
+            }
+            rx_driven_eop_[i] = b.eop;
         }
-        sig_set(top_->rx_tlp_valid, i, 1, v);
+        sig_set(top_->rx_tlp_valid, i, 1, v && !cpl);
+        sig_set(top_->rx_cpl_valid, i, 1, cpl);
         rx_driven_valid_[i] = v;
+        rx_driven_cpl_[i] = cpl;
         bool r = rc.dev_tx_ready();
         sig_set(top_->tx_tlp_ready, i, 1, r);
         tx_driven_ready_[i] = r;
@@ -446,6 +488,8 @@ class ChipSim {
     std::vector<uint8_t> slip_;
     // per chip PCIe handshake state (up to 64 chips)
     bool rx_driven_valid_[64] = {}, tx_driven_ready_[64] = {}, rx_accept_[64] = {}, tx_take_[64] = {};
+    bool rx_driven_cpl_[64] = {}, rx_driven_eop_[64] = {}, np_pulse_[64] = {};
+    uint64_t cpl_stream_tlps_[64] = {};
     kolo::PcieBeat tx_beat_[64];
     uint64_t now_ = 0, evals_ = 0;
 };

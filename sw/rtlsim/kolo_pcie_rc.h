@@ -1,6 +1,11 @@
 // kolo_pcie_rc.h - a cycle-stepped PCIe root-complex model for the kolo
 // endpoint core (kolo_pcie_ep, docs/ni.md section 6), header-only, C++17.
 //
+// Length (~1020 lines): header-only on purpose (every testbench and kolo-sim
+// back end includes it without a library); the TLP type, the host side and
+// the device-side checks are one class because they share the tag and
+// ordering state.
+//
 // The model is the host side of the TLP streams: it owns host memory, turns
 // host MMIO requests into TLPs to the device, serves the device's memory
 // reads with completions and applies its memory writes, records MSIs, and
@@ -55,6 +60,11 @@
 // bytes (the header is charged in the data RAM too, as the UltraScale blocks
 // do). Going over either is a violation: the real block would drop the
 // completion. max_cpl_space() has the highest occupancy seen.
+// Non-posted flow control (np_credit_gate): a host non-posted request is
+// sent only with a credit the device gave (dev_np_credit(), one per pulse of
+// the core's np_credit); requests stay in order behind it, completions pass.
+// dev_rx_is_cpl() tells a harness with a separate completion stream (the
+// UltraScale RC stream, kolo_chip's rx_cpl_*) where the current TLP goes.
 //
 // Checks on device TLPs: framing (sop/eop, dw_en contiguous, full beats but
 // the last, payload DWs == Length), only MRd/MWr/Cpl/CplD/CplLk types,
@@ -334,6 +344,11 @@ class KoloPcieRc {
         uint64_t cpl_timeout_min = 0;  // a dropped read's tag may not be reused earlier (cycles after the MRd)
         unsigned fault_percent = 0;    // random faults on device reads
         unsigned cpl_space_h = 0, cpl_space_d = 0;  // the block's completion buffer (0: not modelled)
+        // non-posted flow control: a host non-posted request waits for a
+        // credit the device gave (dev_np_credit(), the core's np_credit
+        // pulses); np_credit_max > 0: more credits outstanding is a violation
+        bool np_credit_gate = false;
+        unsigned np_credit_max = 0;
         std::vector<Fault> fault_kinds{kFaultUR, kFaultCA, kFaultDrop, kFaultPoison};
         uint64_t seed = 1;
     };
@@ -428,6 +443,15 @@ class KoloPcieRc {
         cur_idx_++;
         if (cur_idx_ == cur_beats_.size()) delivered(cur_);
     }
+    // the TLP on dev_rx is a completion (kind of stream: UltraScale RC vs CQ)
+    bool dev_rx_is_cpl() const { return cur_active_ && cur_.kind == 2; }
+    // one non-posted credit from the device (np_credit_gate)
+    void dev_np_credit() {
+        np_credits_++;
+        n_np_credits_++;
+        if (cfg_.np_credit_max && np_credits_ > cfg_.np_credit_max)
+            violation("device gave %u non-posted credits, its queue holds %u", np_credits_, cfg_.np_credit_max);
+    }
     bool dev_tx_ready() const { return up_ready_; }
     void dev_tx_push(const PcieBeat& b) { up_beat(b); }
 
@@ -469,6 +493,10 @@ class KoloPcieRc {
     // highest completion buffer occupancy seen (headers, data credits)
     std::pair<unsigned, unsigned> max_cpl_space() const { return {max_cpl_h_, max_cpl_d_}; }
     uint64_t cpl_space_overflows() const { return n_cpl_ovf_; }
+    // non-posted credits given by the device in all, and cycles a host
+    // non-posted request was ready but had none
+    uint64_t np_credits_given() const { return n_np_credits_; }
+    uint64_t np_credit_waits() const { return n_np_waits_; }
 
     // a message for the log: the first violations in full
     void print_violations(FILE* f, size_t max = 10) const {
@@ -562,7 +590,12 @@ class KoloPcieRc {
             if (d.kind != 2) {
                 if (req_seen) continue;  // requests in order
                 req_seen = true;
-                if (d.ready_at <= now_) cand.push_back(i);
+                if (d.ready_at > now_) continue;
+                if (d.kind == 1 && cfg_.np_credit_gate && np_credits_ == 0) {
+                    n_np_waits_++;  // waits for the device's credit; completions still pass
+                    continue;
+                }
+                cand.push_back(i);
             } else {
                 if (tag_seen[d.dev_tag]) continue;  // completions of one tag in order
                 tag_seen[d.dev_tag] = true;
@@ -576,6 +609,7 @@ class KoloPcieRc {
             for (size_t i : cand)
                 if (down_[i].seq < down_[pick].seq) pick = i;
         cur_ = down_[pick];
+        if (cur_.kind == 1 && cfg_.np_credit_gate) np_credits_--;
         down_.erase(down_.begin() + (long)pick);
         cur_beats_ = cur_.tlp.beats();
         cur_idx_ = 0;
@@ -981,6 +1015,8 @@ class KoloPcieRc {
     uint64_t n_mrd_ = 0, n_mwr_ = 0, n_cpl_ = 0, n_err_cpl_ = 0, n_poison_ = 0, n_drop_ = 0, n_down_ = 0;
     unsigned max_cpl_h_ = 0, max_cpl_d_ = 0;
     uint64_t n_cpl_ovf_ = 0;
+    unsigned np_credits_ = 0;  // non-posted credits the device gave and no request used yet
+    uint64_t n_np_credits_ = 0, n_np_waits_ = 0;
 };
 
 }  // namespace kolo

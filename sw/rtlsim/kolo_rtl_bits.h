@@ -17,6 +17,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "kolo_ni_regs.h"  // header flit fields, generated from rtl/regs/kolo_ni_regs.toml
+
 namespace kolo_rtl {
 
 constexpr int kFlitBits = 68;
@@ -112,18 +114,16 @@ inline void flit_set(T &bus, unsigned slot, const Flit &f) {
     sig_set(bus, lo + 64, 4, (f.vc & 3u) << 2 | (f.head ? 2u : 0u) | (f.tail ? 1u : 0u));
 }
 
-// ---- header flit fields (rtl/include/kolo_defs.vh) ----------------------------
-inline unsigned h0_dst(uint64_t h0) { return h0 & 0xfff; }
-inline unsigned h0_src(uint64_t h0) { return (h0 >> 12) & 0xfff; }
-inline unsigned h0_op(uint64_t h0) { return (h0 >> 24) & 0xf; }
-inline unsigned h0_vnet(uint64_t h0) { return (h0 >> 28) & 1; }
-inline unsigned h0_len(uint64_t h0) { return (h0 >> 29) & 0x3f; }
-inline unsigned h0_ordered(uint64_t h0) { return (h0 >> 35) & 1; }
-inline uint32_t h0_rs(uint64_t h0) { return (h0 >> 36) & 0x7fffff; }
-inline uint64_t h0_with_rs(uint64_t h0, uint32_t rs) {
-    return (h0 & ~(0x7fffffull << 36)) | (static_cast<uint64_t>(rs & 0x7fffff) << 36);
-}
-inline uint64_t h1_addr(uint64_t h1) { return h1 & 0xffffffffffffull; }
+// ---- header flit fields (generated: sw/include/kolo_ni_regs.h) ---------------
+inline unsigned h0_dst(uint64_t h0) { return static_cast<unsigned>(KOLO_H0_DST_GET(h0)); }
+inline unsigned h0_src(uint64_t h0) { return static_cast<unsigned>(KOLO_H0_SRC_GET(h0)); }
+inline unsigned h0_op(uint64_t h0) { return static_cast<unsigned>(KOLO_H0_OP_GET(h0)); }
+inline unsigned h0_vnet(uint64_t h0) { return static_cast<unsigned>(KOLO_H0_VNET_GET(h0)); }
+inline unsigned h0_len(uint64_t h0) { return static_cast<unsigned>(KOLO_H0_LEN_GET(h0)); }
+inline unsigned h0_ordered(uint64_t h0) { return static_cast<unsigned>(KOLO_H0_ORDERED_GET(h0)); }
+inline uint32_t h0_rs(uint64_t h0) { return static_cast<uint32_t>(KOLO_H0_RS_GET(h0)); }
+inline uint64_t h0_with_rs(uint64_t h0, uint32_t rs) { return (h0 & ~KOLO_H0_RS_MASK) | KOLO_H0_RS_FIELD(rs); }
+inline uint64_t h1_addr(uint64_t h1) { return KOLO_H1_ADDR_GET(h1); }
 
 // fn(i) for every set bit i < nbits of a signal, lowest first
 template <class T, class F>

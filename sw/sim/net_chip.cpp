@@ -1,4 +1,4 @@
-// net_chip.cpp - kolo-sim --net=chip: N whole kolo_chips (tb/sim/kolo_sim_chips.v:
+// net_chip.cpp - kolo-sim --net=chip: N whole kolo_chips (sw/rtlsim/kolo_sim_chips.v:
 // PCIe endpoint, NI, router, six links with lanes, service block and service
 // processor each) of one torus size, joined lane to lane through the lane
 // model (sw/rtlsim/kolo_chip_sim.h, sw/rtlsim/kolo_chip_lanes.h), one PCIe
@@ -465,13 +465,17 @@ class ChipCluster : public Cluster {
         unsigned un = static_cast<unsigned>(n);
         kolo::KoloPcieRc &rc = sim_->rc(un);
         auto ep = [&](unsigned i) { return sig_get(sim_->top().stat_pcie, un * 80 + 16 * i, 16); };
-        char b[512];
+        char b[768];
         std::snprintf(b, sizeof b,
                       "host wr %" PRIu64 " rd %" PRIu64 "; device MRd %" PRIu64 " MWr %" PRIu64 " (%" PRIu64
                       " B) MSI %zu; host memory errors %" PRIu64 "; EP ur %" PRIu64 " ca %" PRIu64
-                      " cpl_timeout %" PRIu64 " cpl_err %" PRIu64 " bad_tlp %" PRIu64 "; TLP violations %zu",
+                      " cpl_timeout %" PRIu64 " cpl_err %" PRIu64 " bad_tlp %" PRIu64
+                      "; completions %" PRIu64 " (%s%" PRIu64 " on rx_cpl), most buffered %u headers %u credits"
+                      ", np credits %" PRIu64 "; TLP violations %zu",
                       s.host_writes, s.host_reads, rc.dev_reads(), rc.dev_writes(), rc.dev_bytes_written(),
-                      rc.msis().size(), rc.mem_errors(), ep(0), ep(1), ep(2), ep(3), ep(4), rc.violations().size());
+                      rc.msis().size(), rc.mem_errors(), ep(0), ep(1), ep(2), ep(3), ep(4), rc.cpls_sent(),
+                      sim_->cpl_stream(un) ? "" : "merged, ", sim_->cpl_stream_tlps(un), rc.max_cpl_space().first,
+                      rc.max_cpl_space().second, rc.np_credits_given(), rc.violations().size());
         return b;
     }
 

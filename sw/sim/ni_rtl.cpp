@@ -1,4 +1,4 @@
-// ni_rtl.cpp - kolo-sim --ni=rtl: the Verilated tb/sim/kolo_sim_cluster (per
+// ni_rtl.cpp - kolo-sim --ni=rtl: the Verilated sw/rtlsim/kolo_sim_cluster (per
 // node kolo_pcie_ep + kolo_ni on a kolo_torus with ideal links) of one torus
 // size, with one PCIe root-complex model (sw/rtlsim/kolo_pcie_rc.h) per node
 // as the host. Built once per size as kolo-sim-ni-XxYxZ (mk/sim.mk).

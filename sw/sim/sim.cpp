@@ -703,6 +703,29 @@ int Sim::run() {
     return status;
 }
 
+// Each RTL back end of each torus size is its own Verilator build, next to
+// this binary: exec kolo-sim-<bin> with our arguments. Returns only on
+// failure, with the exit code (what is missing and how to build it printed).
+static int exec_sibling(char **argv, const std::string &bin, const std::string &what,
+                        const std::string &target) {
+    char dir[PATH_MAX];
+    if (kolo_sim_self_dir(dir, sizeof dir)) {
+        std::fprintf(stderr, "kolo-sim: cannot find my own directory\n");
+        return KOLO_SIM_EXIT_NOEXEC;
+    }
+    std::string exe = std::string(dir) + "/kolo-sim-" + bin;
+    if (access(exe.c_str(), X_OK)) {
+        std::fprintf(stderr,
+                     "kolo-sim: no %s: %s is missing; build it with `make %s` (a Verilator build, "
+                     "minutes)\n",
+                     what.c_str(), exe.c_str(), target.c_str());
+        return KOLO_SIM_EXIT_NOEXEC;
+    }
+    argv[0] = const_cast<char *>(exe.c_str());
+    execv(exe.c_str(), argv);
+    std::fprintf(stderr, "kolo-sim: exec %s: %s\n", exe.c_str(), std::strerror(errno));
+    return KOLO_SIM_EXIT_NOEXEC;
+}
 
 int sim_main(int argc, char **argv, NetFactory rtl, const char *rtl_torus, ClusterFactory rtl_ni,
              ClusterFactory rtl_chip) {
@@ -720,87 +743,35 @@ int sim_main(int argc, char **argv, NetFactory rtl, const char *rtl_torus, Clust
         return KOLO_SIM_EXIT_USAGE;
     }
     char path[PATH_MAX] = "";
-    rc = sim.o.server ? 0
-                      : kolo_sim_find_prog(argv[sim.o.prog_index], path, sizeof path, err, sizeof err);
+    rc = sim.o.server
+             ? 0
+             : kolo_sim_find_prog(argv[sim.o.prog_index], path, sizeof path, err, sizeof err);
     if (rc) {
         std::fprintf(stderr, "kolo-sim: %s\n", err);
         return rc;
     }
     sim.prog_path = path;
     sim.argv = argv;
+    std::string size = strf("%ux%ux%u", sim.o.topo.size[0], sim.o.topo.size[1], sim.o.topo.size[2]);
     if (sim.o.net == KOLO_NET_CHIP) {
-        std::string want =
-            strf("%ux%ux%u", sim.o.topo.size[0], sim.o.topo.size[1], sim.o.topo.size[2]);
-        if (!rtl_chip || !rtl_torus || want != rtl_torus) {
-            // the chips of each torus size are their own Verilator build, next to this binary
-            char dir[PATH_MAX];
-            if (kolo_sim_self_dir(dir, sizeof dir)) {
-                std::fprintf(stderr, "kolo-sim: cannot find my own directory\n");
-                return KOLO_SIM_EXIT_NOEXEC;
-            }
-            std::string exe = std::string(dir) + "/kolo-sim-chip-" + want;
-            if (access(exe.c_str(), X_OK)) {
-                std::fprintf(stderr,
-                             "kolo-sim: no chip simulator for a %s torus: %s is missing; build "
-                             "it with `make sim-chip-%s` (a Verilator build, minutes)\n",
-                             want.c_str(), exe.c_str(), want.c_str());
-                return KOLO_SIM_EXIT_NOEXEC;
-            }
-            argv[0] = const_cast<char *>(exe.c_str());
-            execv(exe.c_str(), argv);
-            std::fprintf(stderr, "kolo-sim: exec %s: %s\n", exe.c_str(), std::strerror(errno));
-            return KOLO_SIM_EXIT_NOEXEC;
-        }
+        if (!rtl_chip || !rtl_torus || size != rtl_torus)
+            return exec_sibling(argv, "chip-" + size, "chip simulator for a " + size + " torus",
+                                "sim-chip-" + size);
         sim.ni_factory = rtl_chip;
     } else if (sim.o.ni == KOLO_NI_RTL) {
-        std::string want =
-            strf("%ux%ux%u", sim.o.topo.size[0], sim.o.topo.size[1], sim.o.topo.size[2]);
-        if (!rtl_ni || !rtl_torus || want != rtl_torus) {
-            // the NI RTL of each torus size is its own Verilator build, next to this binary
-            char dir[PATH_MAX];
-            if (kolo_sim_self_dir(dir, sizeof dir)) {
-                std::fprintf(stderr, "kolo-sim: cannot find my own directory\n");
-                return KOLO_SIM_EXIT_NOEXEC;
-            }
-            std::string exe = std::string(dir) + "/kolo-sim-ni-" + want;
-            if (access(exe.c_str(), X_OK)) {
-                std::fprintf(stderr,
-                             "kolo-sim: no NI RTL simulator for a %s torus: %s is missing; build "
-                             "it with `make sim-rtlni-%s` (a Verilator build, minutes)\n",
-                             want.c_str(), exe.c_str(), want.c_str());
-                return KOLO_SIM_EXIT_NOEXEC;
-            }
-            argv[0] = const_cast<char *>(exe.c_str());
-            execv(exe.c_str(), argv);
-            std::fprintf(stderr, "kolo-sim: exec %s: %s\n", exe.c_str(), std::strerror(errno));
-            return KOLO_SIM_EXIT_NOEXEC;
-        }
+        if (!rtl_ni || !rtl_torus || size != rtl_torus)
+            return exec_sibling(argv, "ni-" + size, "NI RTL simulator for a " + size + " torus",
+                                "sim-rtlni-" + size);
         sim.ni_factory = rtl_ni;
     } else if (sim.o.net == KOLO_NET_RTL) {
         // the traced build of a size is kolo-sim-trace-XxYxZ; it names itself "XxYxZ-trace"
-        std::string size = strf("%ux%ux%u", sim.o.topo.size[0], sim.o.topo.size[1], sim.o.topo.size[2]);
         std::string want = size + (sim.o.rtl_trace ? "-trace" : "");
         if (!rtl || !rtl_torus || want != rtl_torus) {
-            // the RTL of each torus size is its own Verilator build, next to this binary
-            char dir[PATH_MAX];
-            if (kolo_sim_self_dir(dir, sizeof dir)) {
-                std::fprintf(stderr, "kolo-sim: cannot find my own directory\n");
-                return KOLO_SIM_EXIT_NOEXEC;
-            }
             std::string bin = sim.o.rtl_trace ? "trace-" + size : size;
-            std::string exe = std::string(dir) + "/kolo-sim-" + bin;
-            if (access(exe.c_str(), X_OK)) {
-                std::fprintf(
-                    stderr,
-                    "kolo-sim: no RTL simulator for a %s torus%s: %s is missing; build it with "
-                    "`make sim-rtl-%s` (a Verilator build, minutes)\n",
-                    size.c_str(), sim.o.rtl_trace ? " with tracing" : "", exe.c_str(), bin.c_str());
-                return KOLO_SIM_EXIT_NOEXEC;
-            }
-            argv[0] = const_cast<char *>(exe.c_str());
-            execv(exe.c_str(), argv);
-            std::fprintf(stderr, "kolo-sim: exec %s: %s\n", exe.c_str(), std::strerror(errno));
-            return KOLO_SIM_EXIT_NOEXEC;
+            return exec_sibling(argv, bin,
+                                "RTL simulator for a " + size + " torus" +
+                                    (sim.o.rtl_trace ? " with tracing" : ""),
+                                "sim-rtl-" + bin);
         }
         sim.rtl_factory = rtl;
     }

@@ -1,4 +1,4 @@
-// tb_chip.cpp - two kolo_chips joined lane to lane (tb/sim/kolo_sim_chips.v,
+// tb_chip.cpp - two kolo_chips joined lane to lane (sw/rtlsim/kolo_sim_chips.v,
 // a 2x1x1 torus: both X links join chip A = node 0 and chip B = node 1), every
 // clock its own (cores at +-100 ppm, PCIe user clocks and service-processor
 // clocks crossed, each port's tx and rx lane clocks), the lanes through the
@@ -575,6 +575,8 @@ class Tb {
         for (unsigned n = 0; n < 2; n++) {
             if (sim_->router_errors(n)) fail("chip %u: router errors", n);
             if (!sim_->rc(n).violations().empty()) fail("chip %u: PCIe violations", n);
+            // every host read waited for a credit of the chip's np_credit
+            if (sim_->rc(n).np_credits_given() == 0) fail("chip %u: no non-posted credit from np_credit", n);
         }
     }
 

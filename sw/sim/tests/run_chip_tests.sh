@@ -63,8 +63,17 @@ booted_ok() {
 
 case $test in
 ops)
-    expect 0 "network chip \(kolo_chip RTL\)" -- "$RUN" -t 2x1x1 -n 2 --net=chip --timeout=300 --report "$PE" ops
+    expect 0 "network chip \(kolo_chip RTL\)" -- "$RUN" -t 2x1x1 -n 2 --net=chip --timeout=300 --report=full "$PE" ops
     booted_ok "chips 2x1x1"
+    # chip 0 takes its completions with the requests, chip 1 on rx_cpl_*
+    # (kolo_chip_sim.h); both within the completion buffer, both hosts' reads
+    # sent on the chips' non-posted credits
+    merged=$(grep -cE "completions [1-9][0-9]* \(merged, 0 on rx_cpl\)" <<<"$out")
+    split=$(grep -oE "completions [1-9][0-9]* \([1-9][0-9]* on rx_cpl\)" <<<"$out" | head -n 1)
+    credits=$(grep -cE "np credits [1-9][0-9]*; TLP violations 0" <<<"$out")
+    [ "$merged" = 1 ] && [ -n "$split" ] && [ "$credits" = 2 ] ||
+        fail "chips 2x1x1: completions merged on $merged chip(s), split: '$split', $credits chip(s) with credits and no violations"
+    echo "  chips 2x1x1: chip 1 $split"
     ;;
 2x2x1)
     expect 0 "network chip \(kolo_chip RTL\)" -- "$RUN" -t 2x2x1 -n 4 --net=chip --timeout=300 --report "$PE" ops

@@ -34,7 +34,9 @@ args)
     echo "data" >"$tmp/notexec"
     expect 126 "is not executable" -- "$RUN" -n 2 "$tmp/notexec"
     if [ ! -x "$dir/kolo-sim-7x1x1" ]; then
-        expect 126 "make sim-rtl-7x1x1" -- "$RUN" -t 7x1x1 -n 2 --net=rtl "$PE" ops
+        expect 126 "no RTL simulator for a 7x1x1 torus: .*.make sim-rtl-7x1x1" -- "$RUN" -t 7x1x1 -n 2 --net=rtl "$PE" ops
+        expect 126 "no RTL simulator for a 7x1x1 torus with tracing: .*.make sim-rtl-trace-7x1x1" -- \
+            "$RUN" -t 7x1x1 -n 2 --net=rtl --rtl-trace=$tmp/t.fst "$PE" ops
     fi
     # the torus kolo-run picks
     for c in "1 2x1x1" "2 2x1x1" "3 2x2x2" "8 2x2x2" "9 3x3x3" "27 3x3x3" "28 4x4x4"; do

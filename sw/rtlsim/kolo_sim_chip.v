@@ -1,5 +1,5 @@
 `default_nettype none
-// kolo_sim_chip - one kolo_chip for simulation (tb/sim/kolo_sim_chips.v), its
+// kolo_sim_chip - one kolo_chip for simulation (sw/rtlsim/kolo_sim_chips.v), its
 // parameters fixed by macros: a Verilator hier_block, so that the chip's C++
 // is compiled once whatever the number of chips (node id and torus size are
 // inputs, the straps). The ports are kolo_chip's (the same names).
@@ -30,6 +30,16 @@ module kolo_sim_chip #(
     output wire                      tx_tlp_sop,
     output wire                      tx_tlp_eop,
     output wire [7:0]                tx_tlp_dw_en,
+    input  wire                      rx_cpl_valid,
+    output wire                      rx_cpl_ready,
+    input  wire [127:0]              rx_cpl_hdr,
+    input  wire [255:0]              rx_cpl_data,
+    input  wire                      rx_cpl_sop,
+    input  wire                      rx_cpl_eop,
+    input  wire [7:0]                rx_cpl_dw_en,
+    output wire                      np_credit,
+    input  wire [11:0]               cfg_cpl_hdr,
+    input  wire [15:0]               cfg_cpl_data,
     input  wire [63:0]               cfg_bar0,
     input  wire [63:0]               cfg_bar2,
     input  wire [15:0]               cfg_req_id,
@@ -141,22 +151,19 @@ module kolo_sim_chip #(
       .cfg_msi_addr(cfg_msi_addr),
       .cfg_msi_data(cfg_msi_data),
       .cfg_msi_en(cfg_msi_en),
-      // the simulated host (tb/chip) delivers completions on rx_tlp_*, has no
-      // non-posted flow control and an unlimited completion buffer
-      .cfg_cpl_hdr(12'd4095),
-      .cfg_cpl_data(16'd65535),
-      /* verilator lint_off PINCONNECTEMPTY */
-      .np_credit(),
-      /* verilator lint_on PINCONNECTEMPTY */
-      .rx_cpl_valid(1'b0),
-      /* verilator lint_off PINCONNECTEMPTY */
-      .rx_cpl_ready(),
-      /* verilator lint_on PINCONNECTEMPTY */
-      .rx_cpl_hdr(128'd0),
-      .rx_cpl_data(256'd0),
-      .rx_cpl_sop(1'b0),
-      .rx_cpl_eop(1'b0),
-      .rx_cpl_dw_en(8'd0),
+      // the simulated host (sw/rtlsim/kolo_chip_sim.h) sends completions on
+      // rx_tlp_* or, as an UltraScale RC stream, on rx_cpl_*, honours
+      // np_credit and has a completion buffer of cfg_cpl_hdr/cfg_cpl_data
+      .cfg_cpl_hdr(cfg_cpl_hdr),
+      .cfg_cpl_data(cfg_cpl_data),
+      .np_credit(np_credit),
+      .rx_cpl_valid(rx_cpl_valid),
+      .rx_cpl_ready(rx_cpl_ready),
+      .rx_cpl_hdr(rx_cpl_hdr),
+      .rx_cpl_data(rx_cpl_data),
+      .rx_cpl_sop(rx_cpl_sop),
+      .rx_cpl_eop(rx_cpl_eop),
+      .rx_cpl_dw_en(rx_cpl_dw_en),
       .lane_tx_clk(lane_tx_clk),
       .lane_tx_rst(lane_tx_rst),
       .lane_tx_sequence(lane_tx_sequence),

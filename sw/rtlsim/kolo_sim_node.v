@@ -1,5 +1,5 @@
 `default_nettype none
-// kolo_sim_node - one node of kolo-sim --ni=rtl (tb/sim/kolo_sim_cluster): the
+// kolo_sim_node - one node of kolo-sim --ni=rtl (sw/rtlsim/kolo_sim_cluster): the
 // PCIe endpoint core kolo_pcie_ep and the NI engine kolo_ni joined at the
 // endpoint's user side; TLP ports, PCIe configuration, router local port and
 // counters are its ports. A Verilator hier_block: its C++ is compiled once,

@@ -1,5 +1,5 @@
 // kolo_sim_chip_cfg.vh - the parameters of the simulated chips
-// (tb/sim/kolo_sim_chips.v, kolo_sim_chip.v) as macros, with their defaults:
+// (sw/rtlsim/kolo_sim_chips.v, kolo_sim_chip.v) as macros, with their defaults:
 // a hierarchical build with Verilator 5.006 takes no -G, so the builds give
 // +define+ instead (mk/chip.mk, mk/sim_chip.mk).
 `ifndef KOLO_SIM_CHIP_CFG_VH
