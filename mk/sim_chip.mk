@@ -28,8 +28,11 @@ sim-chip: sim $(addprefix $(SIM_BUILD)/kolo-sim-chip-,$(SIM_CHIP_CFGS))
 sim-chip-%: $(SIM_BUILD)/kolo-sim-chip-% ;
 
 # the Verilated chips (a library, minutes) are rebuilt only when the RTL or the
-# Verilator flags (kept in vflags) changed; net_chip.cpp is compiled apart with the
-# project's warning flags
+# Verilator flags (kept in vflags) changed, from an empty obj/ (ccache makes that
+# cheap): a hierarchical build leaves the generated files of earlier runs there
+# (hier-block directories of other parameter sets, which obj/*/*.a would link, and
+# sources of other file splits); net_chip.cpp is compiled apart with the project's
+# warning flags
 $(SIM_BUILD)/kolo-sim-chip-%: sw/sim/net_chip.cpp sw/rtlsim/kolo_chip_sim.h sw/rtlsim/kolo_chip_lanes.h \
     sw/rtlsim/kolo_lane_model.h sw/rtlsim/kolo_pcie_rc.h sw/rtlsim/kolo_rtl_bits.h $(SIM_HDRS) \
     $(SIM_CHIP_RTL) mk/sim_chip.mk $(SIM_CORE_LIB) $(SIM_SW_LIBS) | $(KOLO_SIM) $(KOLO_RUN) $(DEPS_STAMP)
@@ -39,7 +42,7 @@ $(SIM_BUILD)/kolo-sim-chip-%: sw/sim/net_chip.cpp sw/rtlsim/kolo_chip_sim.h sw/r
 	    || [ "$$(cat $(SIM_BUILD)/chip-$*/vflags 2>/dev/null)" != "$$flags" ]; then \
 	    echo "verilator kolo-sim-chip $* (log: $(SIM_BUILD)/chip-$*/build.log)"; \
 	    echo "$$flags" > $(SIM_BUILD)/chip-$*/vflags; \
-	    rm -f $(SIM_BUILD)/chip-$*/model.stamp; \
+	    rm -rf $(SIM_BUILD)/chip-$*/model.stamp $(SIM_BUILD)/chip-$*/obj; \
 	    cd $(SIM_BUILD)/chip-$* && { $(TOP)/scripts/verilate_retry.sh build.log verilator $(SIM_CHIP_VFLAGS) --Mdir obj \
 	        $(call SIM_CHIP_DEFS,$*) -CFLAGS -O2 $(TOP)/sw/rtlsim/kolo_sim_chips.v \
 	        && $(MAKE) -C obj -f Vkolo_sim_chips.mk verilated.o verilated_threads.o \
@@ -57,15 +60,17 @@ $(SIM_BUILD)/kolo-sim-chip-%: sw/sim/net_chip.cpp sw/rtlsim/kolo_chip_sim.h sw/r
 SIM_CHIP_T := sw/sim/tests/run_chip_tests.sh $(abspath $(BUILD))
 SIM_CHIP_DEPS := sim sw/sim/tests/run_chip_tests.sh sw/sim/tests/expect.sh
 test-sim-chip-ops test-sim-chip-checks: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x1x1
+test-sim-chip-2x2x1: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x1
 test-sim-chip-shmem: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x1 $(LIB_BUILD)/shmem_tests/t_amo \
     $(LIB_BUILD)/shmem_tests/t_signal
 test-sim-chip-fault: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x1 $(BUILD)/examples/torus_work
-test-sim-chip-ops test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault:
+test-sim-chip-ops test-sim-chip-2x2x1 test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault:
 	$(SIM_SEED_ENV) $(SIM_CHIP_T) $(patsubst test-sim-chip-%,%,$@)
-# make test holds the quick one (ops, a few seconds); the others run in
-# test-sim-chip-long (minutes: 2x2x1 builds and runs, faults with link training budgets)
-.PHONY: test-sim-chip-ops test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault test-sim-chip-long
-TESTS += sim-chip-ops
+# make test holds the quick ones (ops on 2x1x1, 2x2x1: a few seconds each); the others
+# run in test-sim-chip-long (minutes: OpenSHMEM, faults with link training budgets)
+.PHONY: test-sim-chip-ops test-sim-chip-2x2x1 test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault \
+    test-sim-chip-long
+TESTS += sim-chip-ops sim-chip-2x2x1
 test-sim-chip-long: test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault
 
 # ---- benchmarks ---------------------------------------------------------------------------

@@ -224,6 +224,10 @@ class NativeFw : public HalBus {
     void stop();  // the chip died: forget the step in progress, boot again later
     const kolo_fw *fw() const { return &fw_; }
     bool started() const { return inited_; }
+    uint64_t bus_errors() const { return errors_; }
+    // --fault=svcbus (negative control of the boot check): every access of this
+    // processor reaches address 0 of its service block
+    void set_addr_fault(bool on) { addr_fault_ = on; }
     uint32_t read32(uint32_t addr) override;
     void write32(uint32_t addr, uint32_t value) override;
     uint64_t time() override { return now_ - boot_; }
@@ -243,7 +247,7 @@ class NativeFw : public HalBus {
     std::vector<kolo_route_entry> set_;
     std::vector<char> stack_;
     ucontext_t ctx_{}, caller_{};
-    bool running_ = false, inited_ = false;
+    bool running_ = false, inited_ = false, addr_fault_ = false;
     std::shared_ptr<kolo_chip::BusOp> op_;
     uint64_t now_ = 0, boot_ = 0, errors_ = 0;
 };
@@ -421,8 +425,9 @@ class ChipCluster : public Cluster {
             if (cycle_ - sp_[static_cast<size_t>(n)].last_write < kFwQuiet)
                 return false;
         }
-        for (const auto &f : fw_)
-            if (f && !f->started())
+        // a firmware not started yet keeps the chips ticking; a dead chip's never starts
+        for (size_t n = 0; n < fw_.size(); n++)
+            if (fw_[n] && node_[n].up && !fw_[n]->started())
                 return false;
         return true;
     }
@@ -477,6 +482,9 @@ class ChipCluster : public Cluster {
     void set_fault(int kind, uint64_t n) override {
         fault_ = kind;
         fault_n_ = n;
+        if (kind == KOLO_FAULT_SVCBUS)
+            for (size_t i = 1; i < fw_.size(); i++)
+                fw_[i]->set_addr_fault(true);
     }
 
     void set_link(int n, int port, bool up) override {
@@ -1005,7 +1013,7 @@ void NativeFw::stop() {
 }
 
 void NativeFw::access(bool write, uint32_t addr, uint32_t value) {
-    op_ = c_->chip_sim().bus(n_, write, addr, value);
+    op_ = c_->chip_sim().bus(n_, write, addr_fault_ ? 0u : addr, value);
     swapcontext(&ctx_, &caller_);  // back to the simulator until the access is done
     if (op_->resp) {
         errors_++;
@@ -1119,7 +1127,28 @@ bool ChipSvc::firmware_errors(std::string *why) const {
             return true;
         }
         if (const NativeFw *f = c_->native(n)) {
-            const kolo_fw_stats &s = f->fw()->stats;
+            // what the firmware read over the service bus at boot against the chip's
+            // straps (node id from its index, the torus of this build): a firmware that
+            // failed, or whose FW_STATE write failed with it, shows here at once
+            const kolo_fw *fw = f->fw();
+            const kolo_topo t = {{KOLO_DIM_X, KOLO_DIM_Y, KOLO_DIM_Z}};
+            const uint16_t want = kolo_node_id_of_index(&t, static_cast<unsigned>(n));
+            const bool wrong = f->started() && fw->stage != KOLO_FW_BOOT &&
+                               (fw->self != want || std::memcmp(fw->topo.size, t.size, sizeof t.size));
+            if (c_->chip_up(n) && f->started() && (fw->stage == KOLO_FW_FAILED || f->bus_errors() || wrong)) {
+                char b[192];
+                std::snprintf(b, sizeof b,
+                              "node index %d: firmware %s, %" PRIu64
+                              " bus errors; it read node id 0x%03x, torus %ux%ux%u from the service block "
+                              "(the chip's straps: 0x%03x, " KOLO_TORUS_NAME ")",
+                              n, fw->stage == KOLO_FW_FAILED ? "FAILED at boot" : "running", f->bus_errors(),
+                              fw->self, fw->topo.size[0], fw->topo.size[1], fw->topo.size[2], want);
+                *why = b;
+                for (const std::string &l : f->lines)
+                    *why += "\n    " + l;
+                return true;
+            }
+            const kolo_fw_stats &s = fw->stats;
             if (s.check_failures || s.mgmt_bad || s.txq_full) {
                 *why = "node index " + std::to_string(n) + ": table check failures " + std::to_string(s.check_failures) +
                        ", bad MGMT " + std::to_string(s.mgmt_bad) + ", MGMT queue full " + std::to_string(s.txq_full);

@@ -5,6 +5,11 @@
 # TEST:
 #   ops      NI operations of sim_test_pe on 2 chips (2x1x1), every result checked
 #            in the PEs' memory, every packet from injection to ejection
+#   2x2x1    the same on 4 chips (2x2x1): every chip's firmware boots with the
+#            straps it reads (node id, torus) checked; negative control: with
+#            --fault=svcbus (chips 1..3 reach only address 0 of their service
+#            blocks, the signature of the 2x2x1 boot failure of issue 16) the
+#            run ends at boot with the firmware's own lines, not at the limit
 #   shmem    OpenSHMEM programs, unmodified, on 4 chips (2x2x1)
 #   checks   the checkers notice planted faults (corrupted, lost, duplicated
 #            packets); refusals of options the chips cannot take
@@ -22,7 +27,7 @@ SHMEM=$build/lib/shmem_tests
 tmp=$(mktemp -d /tmp/kolo-chip-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/expect.sh"
-OKW="torus_work: .* PEs, .* rounds, results correct"
+OKW="torus_work: [0-9]+ PEs, [0-9]+ rounds: .* 0 data errors: ok"
 
 # after a run with faults: every fault handled, tables checked, losses named
 settled_ok() {
@@ -69,6 +74,16 @@ ops)
     [ "$merged" = 1 ] && [ -n "$split" ] && [ "$credits" = 2 ] ||
         fail "chips 2x1x1: completions merged on $merged chip(s), split: '$split', $credits chip(s) with credits and no violations"
     echo "  chips 2x1x1: chip 1 $split"
+    ;;
+2x2x1)
+    expect 0 "network chip \(kolo_chip RTL\)" -- "$RUN" -t 2x2x1 -n 4 --net=chip --timeout=300 --report "$PE" ops
+    booted_ok "chips 2x2x1"
+    # the watchdog is far above the ~100 cycles the boot check needs: a run that
+    # waited for the 2000000-cycle boot limit would fail on its status and message
+    expect 125 "node index 1: firmware FAILED at boot, 1 bus errors; it read node id 0xc53, torus 4x6x13 .*straps: 0x001, 2x2x1" \
+        -- "$RUN" -t 2x2x1 -n 4 --net=chip --timeout=120 --fault=svcbus "$PE" ops
+    grep -q "fw: routing workspace too small" <<<"$out" || fail "svcbus: the firmware's own line is not shown"
+    expect 2 "--fault=svcbus needs --net=chip" -- "$RUN" -t 2x2x1 -n 4 --fault=svcbus "$PE" ops
     ;;
 shmem)
     for t in t_amo t_signal; do
