@@ -11,8 +11,9 @@
 // reads with completions and applies its memory writes, records MSIs, and
 // checks every TLP the device sends against the PCIe rules the core must
 // keep. Violations are collected as messages (violations()); a test fails if
-// there are any. Used by kolo-sim --ni=rtl (sw/sim/ni_rtl.cpp) and by the
-// testbenches (tb/unit/pcie_ep, tb/unit/pcie_shim, tb/chip), from here.
+// there are any. Used by kolo-sim --ni=rtl (sw/sim/ni_rtl.cpp) and
+// --net=chip, and by the Verilator testbenches of the endpoint, the shims
+// and the chip, which include it from here (it includes nothing of theirs).
 //
 // Port protocol (one call sequence per clock cycle, as the device sees it):
 //     drive rx_tlp_* from dev_rx_valid()/dev_rx_beat(), tx_tlp_ready from
