@@ -243,11 +243,18 @@ static void log_result(kolo_fw *fw, const char *what, int rc) {
     log_line(fw, &l);
 }
 
-/* compute, check; on success the table waits in fw->table for install_at */
+static void show_stage(kolo_fw *fw);
+
+/* compute, check; on success the table waits in fw->table for install_at.
+ * FW_STATE shows RECOMPUTING for as long as it takes (on an RV32 core the
+ * whole-set computation and checks of a small torus take a few hundred
+ * thousand cycles: the host and simulators must not mistake the quiet bus
+ * for a settled node) */
 static void recompute(kolo_fw *fw) {
     uint64_t now = kolo_hal_time(fw->hal);
     fw->stats.recomputes++;
     fw->stage = KOLO_FW_RECOMPUTING;
+    show_stage(fw);
     build_faults(fw);
     int rc;
     if (fw->set) {
@@ -293,6 +300,7 @@ static void recompute(kolo_fw *fw) {
     if (rc != KOLO_OK) {
         fw->stats.check_failures++;
         fw->stage = KOLO_FW_RUNNING;
+        show_stage(fw);
         return;
     }
     fw->fault_digest = kolo_fw_fault_digest(&fw->faults, fw->nodes);

@@ -81,51 +81,61 @@ test-sim-chip-sp: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-sp-2x1x1
 test-sim-chip-shmem: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x1 $(LIB_BUILD)/shmem_tests/t_amo \
     $(LIB_BUILD)/shmem_tests/t_signal
 test-sim-chip-fault: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x1 $(BUILD)/examples/torus_work
-test-sim-chip-ops test-sim-chip-2x2x1 test-sim-chip-sp test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault:
+test-sim-chip-sp-fault: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-sp-2x2x1 $(BUILD)/examples/torus_work
+test-sim-chip-ops test-sim-chip-2x2x1 test-sim-chip-sp test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault \
+    test-sim-chip-sp-fault:
 	$(SIM_SEED_ENV) $(SIM_CHIP_T) $(patsubst test-sim-chip-%,%,$@)
 # make test holds the quick ones (ops on 2x1x1 and 2x2x1, ops on 2x1x1 with the firmware
 # on the RTL cores: a few seconds each); the others run in test-sim-chip-long (minutes:
-# OpenSHMEM, faults with link training budgets)
+# OpenSHMEM, faults with link training budgets; sp-fault: the fault story with the
+# firmware on the chips' RV32 cores, 2x2x1)
 .PHONY: test-sim-chip-ops test-sim-chip-2x2x1 test-sim-chip-sp test-sim-chip-checks test-sim-chip-shmem \
-    test-sim-chip-fault test-sim-chip-long
+    test-sim-chip-fault test-sim-chip-sp-fault test-sim-chip-long
 TESTS += sim-chip-ops sim-chip-2x2x1 sim-chip-sp
-test-sim-chip-long: test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault
+test-sim-chip-long: test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault test-sim-chip-sp-fault
 
 # ---- benchmarks ---------------------------------------------------------------------------
 # sim_speed_chip_2x2x1: simulated core cycles per wall second of 4 chips, 4 PEs streaming
-# PUTs; chip_fault_recovery_cycles: the fault story on 2x2x2 (link cut to new tables
-# everywhere), also its wall time
-.PHONY: bench-sim_speed_chip_2x2x1 bench-chip_fault
+# PUTs; chip_fault_recovery_cycles: the fault story on 2x2x1 with the firmware on the
+# chips' RV32 cores (link cut to new tables everywhere), also its wall time;
+# chip_fault_2x2x2_native_*: the same story on 2x2x2 with the native firmware
+.PHONY: bench-sim_speed_chip_2x2x1 bench-chip_fault bench-chip_fault_2x2x2
 bench-sim_speed_chip_2x2x1: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x1 | $(DEPS_STAMP)
 	@$(KOLO_RUN) -t 2x2x1 -n 4 --net=chip --timeout=900 --bench=sim_speed_chip_2x2x1 \
 	    $(SIM_BUILD)/tests/sim_test_pe stream 200 | grep -E '^BENCH sim_speed_chip_2x2x1_sim_speed' \
 	    | sed 's/_sim_speed / /'
-bench-chip_fault: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x2 $(BUILD)/examples/torus_work | $(DEPS_STAMP)
+bench-chip_fault: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-sp-2x2x1 $(BUILD)/examples/torus_work | $(DEPS_STAMP)
 	@$(SIM_CHIP_T) bench | grep '^BENCH'
-BENCHES += sim_speed_chip_2x2x1 chip_fault
+bench-chip_fault_2x2x2: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x2 $(BUILD)/examples/torus_work | $(DEPS_STAMP)
+	@$(SIM_CHIP_T) bench-2x2x2 | grep '^BENCH'
+BENCHES += sim_speed_chip_2x2x1 chip_fault chip_fault_2x2x2
 
 # ---- make demo-chip: the fault story on whole chips ------------------------------------------
-# DEMO_CHIP_TORUS (2x2x1) of kolo_chips, torus_work on every node but the last; the link
-# leaving node 0 through X+ has its lanes cut once traffic crosses it (the link loses block
-# lock, runs out of its training budget and goes down; the firmware floods and installs new
-# tables; the NIs resend), then the last node dies. Leaves the report, the log and an FST
+# DEMO_CHIP_TORUS (2x2x1) of kolo_chips whose service processors are their own RV32 cores
+# running the firmware image (kolo-sim-chip-sp-*: they boot in about 127000 cycles), torus_work
+# on every node but the last; the link leaving node 0 through X+ has its lanes cut once
+# traffic crosses it after DEMO_CHIP_LINK_AT (the link loses block lock, runs out of its
+# training budget and goes down; the cores flood, recompute and install new tables, about
+# 280000 cycles; the NIs, with E2E_TIMEOUT 65536 for that, resend), then the last node dies. Leaves the report, the log and an FST
 # window of the failed link's ends with its GTKWave save file (checked: scripts/gtkw.py).
 # Not part of make test (minutes); test-gtkw makes a chip save file of its own.
 DEMO_CHIP_TORUS ?= 2x2x1
 DEMO_CHIP_DIR ?= $(BUILD)/demo-chip
-DEMO_CHIP_ROUNDS ?= 40
-DEMO_CHIP_LINK_AT ?= 40000
-DEMO_CHIP_NODE_AT ?= 120000
+DEMO_CHIP_ROUNDS ?= 80
+DEMO_CHIP_LINK_AT ?= 140000
+DEMO_CHIP_NODE_AT ?= 600000
 demo_chip_nodes = $(shell echo $$(( $(subst x, * ,$(DEMO_CHIP_TORUS)) )))
 .PHONY: demo-chip
-demo-chip: $(KOLO_RUN) $(KOLO_SIM) $(SIM_BUILD)/kolo-sim-chip-$(DEMO_CHIP_TORUS) $(BUILD)/examples/torus_work \
+demo-chip: $(KOLO_RUN) $(KOLO_SIM) $(SIM_BUILD)/kolo-sim-chip-sp-$(DEMO_CHIP_TORUS) $(BUILD)/examples/torus_work \
     scripts/gtkw.py | $(DEPS_STAMP)
 	@mkdir -p $(DEMO_CHIP_DIR)
 	@n=$(demo_chip_nodes); last=$$((n - 1)); d=$(DEMO_CHIP_DIR); \
-	echo "==== kolo demo-chip: $(DEMO_CHIP_TORUS) torus of kolo_chips (RTL), $$last PEs running torus_work ===="; \
+	echo "==== kolo demo-chip: $(DEMO_CHIP_TORUS) torus of kolo_chips (RTL, firmware on their RV32 cores)," \
+	    "$$last PEs running torus_work ===="; \
 	echo "from cycle $(DEMO_CHIP_LINK_AT): the lanes of the link leaving node 0 through X+ are cut under traffic;" \
 	    "cycle $(DEMO_CHIP_NODE_AT): node index $$last dies"; \
-	$(KOLO_RUN) -t $(DEMO_CHIP_TORUS) -n $$last --net=chip --timeout=1800 --report --bench=demo_chip \
+	KOLO_SIM=$(SIM_BUILD)/kolo-sim-chip-sp-$(DEMO_CHIP_TORUS) $(KOLO_RUN) -t $(DEMO_CHIP_TORUS) -n $$last \
+	    --net=chip --timeout=1800 --report --bench=demo_chip --e2e-timeout=65536 \
 	    --fail-link=$(DEMO_CHIP_LINK_AT)+:0:X+ --fail-node=$(DEMO_CHIP_NODE_AT):$$last \
 	    --rtl-trace=$$d/chip.fst --trace-window=$$(($(DEMO_CHIP_LINK_AT) - 1000)):40000 \
 	    $(BUILD)/examples/torus_work $(DEMO_CHIP_ROUNDS) > $$d/run.log 2>&1; rc=$$?; \

@@ -90,6 +90,8 @@ static_assert(kNodes <= 64, "the per-chip vectors are read as one 64-bit word");
 constexpr unsigned kHostQueue = 4;
 constexpr uint64_t kQuietCycles = 256;
 constexpr uint64_t kLostSettle = 1024;  // cycles after a link end went down: what is on it is lost
+constexpr uint64_t kSpNews = 65536;    // a link changed: the cores hear of it, settle and recompute
+constexpr uint64_t kSpBusyLimit = 8000000; // a core showing one stage other than RUNNING this long: an error
 constexpr uint64_t kFwQuiet = 2000;     // the firmware has not written a table or its state for this long
 
 kolo_pkt assemble(const std::vector<uint64_t> &part) {
@@ -286,7 +288,7 @@ struct SpView {
     uint16_t epoch = 0;
     unsigned stage = 0;
     uint16_t digest = 0;
-    uint64_t installs = 0, last_install = 0, last_write = 0;
+    uint64_t installs = 0, last_install = 0, last_write = 0, stage_since = 0;
     std::deque<std::string> console;  // lines the firmware printed
     std::string line;
 };
@@ -408,9 +410,34 @@ class ChipCluster : public Cluster {
             trace_sample();
         else if (vcd_.is_open() && cycle_ >= trace_to_)
             trace_end();
+        // the cores' work is progress (the simulator's watchdog of a network where
+        // nothing moves must not fire while they compute), within kSpBusyLimit
+        if (!KOLO_CHIP_NATIVE_FW && !moved_)
+            for (int n = 0; n < kNodes && !moved_; n++)
+                if (node_[static_cast<size_t>(n)].up && sp_working(n)) {
+                    moved_ = true;
+                    SpView &v = sp_[static_cast<size_t>(n)];
+                    if (v.stage != KOLO_FW_RUNNING && cycle_ - v.stage_since > kSpBusyLimit &&
+                        !(reported_ & (1ull << n))) {
+                        reported_ |= 1ull << n;
+                        host_->cluster_error("the service processor of node index " + std::to_string(n) +
+                                             " has shown stage " + std::to_string(v.stage) + " for " +
+                                             std::to_string(kSpBusyLimit) + " cycles");
+                    }
+                }
         if (moved_ || !rcs_idle())
             last_move_ = cycle_;
         return moved_;
+    }
+
+    // the chips' own cores (kolo-sim-chip-sp-*) work silently for long: hundreds of
+    // thousands of cycles on a table set, after a settle period of 16384 cycles; a
+    // paused chip would never finish. They are working while one shows a stage other
+    // than RUNNING and for kSpNews cycles after any link changed (the news reaches
+    // them, they settle). The native firmware computes between two cycles.
+    bool sp_working(int n) const {
+        return !KOLO_CHIP_NATIVE_FW &&
+               (sp_[static_cast<size_t>(n)].stage != KOLO_FW_RUNNING || cycle_ - last_link_change_ < kSpNews);
     }
 
     bool idle() const override {
@@ -423,6 +450,8 @@ class ChipCluster : public Cluster {
                 if (sim_->port_built(p) && sim_->link_state(static_cast<unsigned>(n), p) == 1)
                     return false;
             if (cycle_ - sp_[static_cast<size_t>(n)].last_write < kFwQuiet)
+                return false;
+            if (sp_working(n))
                 return false;
         }
         // a firmware not started yet keeps the chips ticking; a dead chip's never starts
@@ -546,6 +575,7 @@ class ChipCluster : public Cluster {
         if (s.up == up)
             return;
         s.up = up;
+        last_link_change_ = cycle_;
         unsigned un = static_cast<unsigned>(n);
         for (unsigned p = 0; p < 6; p++)
             if (sim_->port_built(p))
@@ -654,6 +684,8 @@ class ChipCluster : public Cluster {
                     continue;
                 LinkEnd &l = link_[static_cast<size_t>(n) * 6 + p];
                 unsigned st = node_[static_cast<size_t>(n)].up ? sim_->link_state(static_cast<unsigned>(n), p) : 0;
+                if (st != l.state_q)
+                    last_link_change_ = cycle_;
                 if (st == 0 && l.state_q != 0 && !l.down_at)
                     l.down_at = cycle_;
                 if (st == 2)
@@ -790,6 +822,8 @@ class ChipCluster : public Cluster {
             s.last_install = cycle_;
             svc_stats_.installs++;
         } else if (addr == KOLO_SVC_SYS_FW_STATE) {
+            if ((v & KOLO_SVC_SYS_FW_STATE_STAGE_MASK) != s.stage)
+                s.stage_since = cycle_;
             s.stage = v & KOLO_SVC_SYS_FW_STATE_STAGE_MASK;
             s.digest = static_cast<uint16_t>(v >> KOLO_SVC_SYS_FW_STATE_FAULT_GEN_SHIFT);
         }
@@ -942,6 +976,7 @@ class ChipCluster : public Cluster {
     std::vector<SpView> sp_;
     std::vector<std::unique_ptr<NativeFw>> fw_;
     SvcStats svc_stats_;
+    uint64_t last_link_change_ = 0;
     uint64_t cycle_ = 0, last_move_ = 0, in_net_ = 0, flits_ = 0, drops_ = 0, reported_ = 0;
     uint64_t lost_[3] = {0, 0, 0};
     bool moved_ = false;

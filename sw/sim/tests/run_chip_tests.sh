@@ -20,7 +20,17 @@
 #            link goes down, the service processors flood and install new tables,
 #            the NIs resend, results correct, every dropped packet accounted for),
 #            then the same with a node that dies
-#   bench    2x2x2: the fault story with BENCH lines (chip_fault_recovery_cycles)
+#   sp-fault the fault story on 2x2x1 chips whose service processors are their
+#            RTL RV32 cores (kolo-sim-chip-sp-2x2x1): the cores see the link go
+#            down, flood, recompute and install; a link cut, then a node that
+#            dies. The cores need about 280000 cycles per recomputation (whole-
+#            set tables and checks), more than the NIs' default patience (9 x
+#            20000 cycles): the NIs get E2E_TIMEOUT 65536 (docs/chip.md)
+#   bench    2x2x1, firmware on the RTL cores: the fault story with BENCH lines
+#            (chip_fault_recovery_cycles: link cut to new tables everywhere)
+#   bench-2x2x2  2x2x2 with the native firmware (chip_fault_2x2x2_native_*; on
+#            the RTL cores a recomputation of 8 nodes outlasts this machine's
+#            patience: see docs/sim.md)
 set -u
 build=$1 test=$2
 RUN=$build/sim/kolo-run
@@ -48,6 +58,18 @@ settled_ok() {
         return
     fi
     echo "  $what: $(grep -oE 'packets lost: [^;]*' <<<"$out" | head -n 1)"
+}
+
+# settled_ok, and the tables came from the RTL cores (kolo-sim-chip-sp-*): the
+# report names them and every core printed the image's banner
+sp_settled_ok() {
+    local what=$1 banners nodes
+    grep -q "service processors (chips, firmware on kolo_sp)" <<<"$out" \
+        || { fail "$what: the service processors were not the chips' kolo_sp cores"; return; }
+    nodes=$(grep -oE "^torus [0-9x]+ \([0-9]+ nodes" <<<"$out" | grep -oE '[0-9]+ nodes' | grep -oE '[0-9]+')
+    banners=$(grep -c "\] kolo firmware [0-9.]* (RV32IM, kolo_sp)$" <<<"$out")
+    [ "$banners" = "${nodes:-0}" ] || { fail "$what: $banners console banners of the RV32 image, want ${nodes:-?}"; return; }
+    settled_ok "$what"
 }
 
 # after a run: the firmware booted (its time counted), the tables it installed
@@ -124,9 +146,23 @@ fault)
     expect 0 "$OKW" -- "$RUN" $T --fail-link=40000+:0:X+ "$WORK" 30 && settled_ok "chips: a link cut under traffic"
     expect 0 "$OKW" -- "$RUN" $T --fail-node=40000:3 "$WORK" 30 && settled_ok "chips: a node dies"
     ;;
+sp-fault)
+    SP=$build/sim/kolo-sim-chip-sp-2x2x1
+    T="-t 2x2x1 -n 3 --net=chip --timeout=900 --report=full --e2e-timeout=65536"
+    KOLO_SIM=$SP expect 0 "$OKW" -- "$RUN" $T --fail-link=40000+:0:X+ "$WORK" 30 \
+        && sp_settled_ok "chips, firmware on kolo_sp: a link cut under traffic"
+    KOLO_SIM=$SP expect 0 "$OKW" -- "$RUN" $T --fail-node=40000:3 "$WORK" 30 \
+        && sp_settled_ok "chips, firmware on kolo_sp: a node dies"
+    ;;
 bench)
-    expect 0 "$OKW" -- "$RUN" -t 2x2x2 -n 7 --net=chip --timeout=3600 --report --bench=chip_fault \
-        --fail-link=40000+:0:X+ --fail-node=120000:7 "$WORK" 40 && settled_ok "chips 2x2x2"
+    KOLO_SIM=$build/sim/kolo-sim-chip-sp-2x2x1 expect 0 "$OKW" -- "$RUN" -t 2x2x1 -n 3 --net=chip \
+        --timeout=3600 --report=full --e2e-timeout=65536 --bench=chip_fault \
+        --fail-link=40000+:0:X+ --fail-node=450000:3 "$WORK" 120 && sp_settled_ok "chips 2x2x1, firmware on kolo_sp"
+    grep -E "^BENCH" <<<"$out"
+    ;;
+bench-2x2x2)
+    expect 0 "$OKW" -- "$RUN" -t 2x2x2 -n 7 --net=chip --timeout=3600 --report --bench=chip_fault_2x2x2_native \
+        --fail-link=40000+:0:X+ --fail-node=120000:7 "$WORK" 40 && settled_ok "chips 2x2x2, native firmware"
     grep -E "^BENCH" <<<"$out"
     ;;
 *)
