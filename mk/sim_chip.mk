@@ -1,13 +1,13 @@
 # mk/sim_chip.mk - kolo-sim --net=chip (sw/sim/net_chip.cpp): whole kolo_chips joined
 # lane to lane, one Verilator build per torus size (docs/sim.md "--net=chip").
 #
-#   make sim-chip                  build/sim/kolo-sim-chip-2x1x1, -2x2x1 and -sp-2x1x1
+#   make sim-chip                  build/sim/kolo-sim-chip-2x1x1, -2x2x1 and -sp-2x2x1
 #   make sim-chip-<X>x<Y>x<Z>      any other torus size, on demand (sim-chip-sp-<X>x<Y>x<Z>:
 #                                  the service processors are the chips' own RV32 cores)
 #   build/sim/kolo-run -n 2 --net=chip --report ./my_pe_program
-#   KOLO_SIM=build/sim/kolo-sim-chip-sp-2x1x1 build/sim/kolo-run -n 2 --net=chip ./my_pe_program
+#   KOLO_SIM=build/sim/kolo-sim-chip-sp-2x2x1 build/sim/kolo-run -t 2x2x1 -n 4 --net=chip ./my_pe_program
 #   make test-sim-chip-<name>      one test (ops, 2x2x1, sp in make test; test-sim-chip-long:
-#                                  checks, shmem, fault); make bench-sim_speed_chip_2x2x1
+#                                  checks, shmem, fault, sp-fault); make bench-sim_speed_chip_2x2x1
 #
 # sw/rtlsim/kolo_sim_chips.v holds N kolo_sim_chip (one kolo_chip each, a Verilator
 # hier_block: its C++ is compiled once whatever N); the chip's parameters come from
@@ -15,7 +15,7 @@
 # core clock (every clock of the simulation alike: one evaluation pair per cycle),
 # training budget 20000 cycles.
 
-SIM_CHIP_CFGS := 2x1x1 2x2x1 sp-2x1x1
+SIM_CHIP_CFGS := 2x1x1 2x2x1 sp-2x2x1
 SIM_CHIP_RTL := $(CHIP_RTL)
 # $(1): torus; $(2): 1 for the service processor inside (kolo_sp running the firmware image
 # SIM_CHIP_SP_IMG, $readmemh'd when the simulation starts), 0 for the native firmware on the
@@ -77,7 +77,7 @@ SIM_CHIP_T := sw/sim/tests/run_chip_tests.sh $(abspath $(BUILD))
 SIM_CHIP_DEPS := sim sw/sim/tests/run_chip_tests.sh sw/sim/tests/expect.sh
 test-sim-chip-ops test-sim-chip-checks: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x1x1
 test-sim-chip-2x2x1: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x1
-test-sim-chip-sp: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-sp-2x1x1
+test-sim-chip-sp: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-sp-2x2x1
 test-sim-chip-shmem: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x1 $(LIB_BUILD)/shmem_tests/t_amo \
     $(LIB_BUILD)/shmem_tests/t_signal
 test-sim-chip-fault: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x1 $(BUILD)/examples/torus_work
@@ -85,7 +85,7 @@ test-sim-chip-sp-fault: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-sp-2x2x1 $(B
 test-sim-chip-ops test-sim-chip-2x2x1 test-sim-chip-sp test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault \
     test-sim-chip-sp-fault:
 	$(SIM_SEED_ENV) $(SIM_CHIP_T) $(patsubst test-sim-chip-%,%,$@)
-# make test holds the quick ones (ops on 2x1x1 and 2x2x1, ops on 2x1x1 with the firmware
+# make test holds the quick ones (ops on 2x1x1 and 2x2x1, ops on 2x2x1 with the firmware
 # on the RTL cores: a few seconds each); the others run in test-sim-chip-long (minutes:
 # OpenSHMEM, faults with link training budgets; sp-fault: the fault story with the
 # firmware on the chips' RV32 cores, 2x2x1)

@@ -10,9 +10,9 @@
 #            --fault=svcbus (chips 1..3 reach only address 0 of their service
 #            blocks, the signature of the 2x2x1 boot failure of issue 16) the
 #            run ends at boot with the firmware's own lines, not at the limit
-#   sp       ops on 2 chips (2x1x1) whose service processors are the RTL RV32
+#   sp       ops on 4 chips (2x2x1) whose service processors are the RTL RV32
 #            cores inside them (kolo_sp, SP_INTERNAL 1) running the firmware image
-#            (build/fw/rv32/kolo_fw_rv32_sim): kolo-sim-chip-sp-2x1x1
+#            (build/fw/rv32/kolo_fw_rv32_sim): kolo-sim-chip-sp-2x2x1
 #   shmem    OpenSHMEM programs, unmodified, on 4 chips (2x2x1)
 #   checks   the checkers notice planted faults (corrupted, lost, duplicated
 #            packets); refusals of options the chips cannot take
@@ -111,12 +111,12 @@ ops)
     expect 2 "--fault=svcbus needs --net=chip" -- "$RUN" -t 2x2x1 -n 4 --fault=svcbus "$PE" ops
     ;;
 sp)
-    KOLO_SIM=$build/sim/kolo-sim-chip-sp-2x1x1 expect 0 "service processors \(chips, firmware on kolo_sp\)" \
-        -- "$RUN" -t 2x1x1 -n 2 --net=chip --timeout=300 --report=full "$PE" ops
-    booted_ok "chips 2x1x1, firmware on kolo_sp"
+    KOLO_SIM=$build/sim/kolo-sim-chip-sp-2x2x1 expect 0 "service processors \(chips, firmware on kolo_sp\)" \
+        -- "$RUN" -t 2x2x1 -n 4 --net=chip --timeout=300 --report=full "$PE" ops
+    booted_ok "chips 2x2x1, firmware on kolo_sp"
     # each chip's processor printed the image's banner on its console
     banners=$(grep -c "\] kolo firmware [0-9.]* (RV32IM, kolo_sp)$" <<<"$out")
-    [ "$banners" = 2 ] || fail "chips 2x1x1, firmware on kolo_sp: $banners console banners of the RV32 image, want 2"
+    [ "$banners" = 4 ] || fail "chips 2x2x1, firmware on kolo_sp: $banners console banners of the RV32 image, want 4"
     ;;
 shmem)
     for t in t_amo t_signal; do
