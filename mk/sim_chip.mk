@@ -116,8 +116,8 @@ BENCHES += sim_speed_chip_2x2x1 chip_fault chip_fault_2x2x2
 # on every node but the last; the link leaving node 0 through X+ has its lanes cut once
 # traffic crosses it after DEMO_CHIP_LINK_AT (the link loses block lock, runs out of its
 # training budget and goes down; the cores flood, recompute and install new tables, about
-# 280000 cycles; the NIs, with E2E_TIMEOUT 65536 for that, resend), then the last node dies. Leaves the report, the log and an FST
-# window of the failed link's ends with its GTKWave save file (checked: scripts/gtkw.py).
+# 180000 cycles; the NIs, with E2E_TIMEOUT 65536 for that, resend), then the last node dies.
+# Leaves the report, the log and an FST window of the failed link's ends with its GTKWave save file (checked: scripts/gtkw.py).
 # Not part of make test (minutes); test-gtkw makes a chip save file of its own.
 DEMO_CHIP_TORUS ?= 2x2x1
 DEMO_CHIP_DIR ?= $(BUILD)/demo-chip

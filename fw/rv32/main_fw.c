@@ -7,7 +7,7 @@
  * KOLO_RV32_CHECK_NODES nodes get the whole-set checks; larger ones check
  * their own table's paths (kolo_fw_init). The settle period (fault news to
  * recomputation) is KOLO_RV32_SETTLE_CYCLES, longer than the native 400:
- * on this core one recomputation of a small torus takes 250000 to 500000
+ * on this core one recomputation of a small torus takes 100000 to 550000
  * cycles (docs/sim.md), and the news of one fault (both ends of a link, the
  * neighbours of a dead node) arrives over a few thousand cycles; computing
  * at the first record would mean computing again for the next. */

@@ -23,9 +23,9 @@
 #   sp-fault the fault story on 2x2x1 chips whose service processors are their
 #            RTL RV32 cores (kolo-sim-chip-sp-2x2x1): the cores see the link go
 #            down, flood, recompute and install; a link cut, then a node that
-#            dies. The cores need about 280000 cycles per recomputation (whole-
-#            set tables and checks), more than the NIs' default patience (9 x
-#            20000 cycles): the NIs get E2E_TIMEOUT 65536 (docs/chip.md)
+#            dies. The cores recover in about 180000 cycles (whole-set tables
+#            and checks), as long as the NIs' default patience (9 x 20000
+#            cycles): the NIs get E2E_TIMEOUT 65536 (docs/sim.md)
 #   bench    2x2x1, firmware on the RTL cores: the fault story with BENCH lines
 #            (chip_fault_recovery_cycles: link cut to new tables everywhere)
 #   bench-2x2x2  2x2x2 with the native firmware (chip_fault_2x2x2_native_*; on
