@@ -65,10 +65,16 @@ define SIM_CHIP_MODEL
 	    $(1)/obj/verilated_threads.o $(SIM_CORE_LIB) $(SIM_SW_LIBS) -lrt -pthread
 endef
 $(SIM_BUILD)/kolo-sim-chip-%: $(SIM_CHIP_PREREQS) | $(KOLO_SIM) $(KOLO_RUN) $(DEPS_STAMP)
+	@echo '$*' | grep -Eq '^[0-9]+x[0-9]+x[0-9]+$$' || { echo "kolo-sim-chip-$*: '$*' is not a torus XxYxZ" \
+	    "(kolo-sim-chip-sp-XxYxZ: are the firmware images buildable?)"; exit 1; }
 	$(call SIM_CHIP_MODEL,$(SIM_BUILD)/chip-$*,$*,0)
 # kolo-sim-chip-sp-XxYxZ: the same chips with the service processor inside (SP_INTERNAL 1):
 # each kolo_sp runs the RV32 firmware image; run it with KOLO_SIM=<it> kolo-run --net=chip
-$(SIM_BUILD)/kolo-sim-chip-sp-%: $(SIM_CHIP_PREREQS) $(SIM_CHIP_SP_IMG).imem.hex $(SIM_CHIP_SP_IMG).dmem.hex \
+# (the images named as their rules name them, relative: with the absolute paths of
+# SIM_CHIP_SP_IMG the rule could not make them in a clean tree, and make fell back to the
+# rule above with stem sp-2x2x1)
+$(SIM_BUILD)/kolo-sim-chip-sp-%: $(SIM_CHIP_PREREQS) $(FW_RV32_BUILD)/kolo_fw_rv32_sim.imem.hex \
+    $(FW_RV32_BUILD)/kolo_fw_rv32_sim.dmem.hex \
     | $(KOLO_SIM) $(KOLO_RUN) $(DEPS_STAMP)
 	$(call SIM_CHIP_MODEL,$(SIM_BUILD)/chip-sp-$*,$*,1)
 
