@@ -243,7 +243,11 @@ static void log_result(kolo_fw *fw, const char *what, int rc) {
     log_line(fw, &l);
 }
 
-static void show_stage(kolo_fw *fw);
+/* SYS_FW_STATE shows the stage and the fault set of the installed table, for
+ * the host (BAR0) and for simulators watching the bus */
+static void show_stage(kolo_fw *fw) {
+    wr(fw, KOLO_SVC_SYS_FW_STATE, (uint32_t)fw->stage | (uint32_t)fw->installed_digest << 16);
+}
 
 /* compute, check; on success the table waits in fw->table for install_at.
  * FW_STATE shows RECOMPUTING for as long as it takes (on an RV32 core the
@@ -306,12 +310,6 @@ static void recompute(kolo_fw *fw) {
     fw->fault_digest = kolo_fw_fault_digest(&fw->faults, fw->nodes);
     fw->install_at = now + fw->cfg.compute_cycles;
     if (fw->install_at == 0) fw->install_at = 1;
-}
-
-/* SYS_FW_STATE shows the stage and the fault set of the installed table, for
- * the host (BAR0) and for simulators watching the bus */
-static void show_stage(kolo_fw *fw) {
-    wr(fw, KOLO_SVC_SYS_FW_STATE, (uint32_t)fw->stage | (uint32_t)fw->installed_digest << 16);
 }
 
 static void install(kolo_fw *fw) {

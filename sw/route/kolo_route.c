@@ -5,7 +5,7 @@
  * state update must stay bit-identical to rtl/router (kolo_route_compute.v and
  * the advance logic of kolo_router.v): the model predicts the RTL from here.
  *
- * Length (~980 lines): the freestanding routing library is built as one
+ * Length (~1010 lines): the freestanding routing library is built as one
  * translation unit for the firmware images (no libc, one object); splitting
  * topology, tables and the deadlock check into files of their own is planned.
  */
@@ -786,7 +786,9 @@ static kolo_route_entry ft_detour(const kolo_topo *t, const kolo_faults *f, ft_w
             b = kolo_node_coord(ls >= 0 ? kolo_neighbor(t, d, ls ^ 1) : d);
             for (signs = 0; signs < 8; signs++) {
                 uint32_t rs = 0;
-                int dd, skip = 0, len;
+                /* len: its path length if it is usable (the walk, done below in
+                 * order of length only until one is taken, tells whether it is) */
+                int dd, skip = 0, len = (fs >= 0) + (ls >= 0);
                 for (dd = 0; dd < 3 && !skip; dd++) {
                     unsigned n = t->size[dd], off = (b.c[dd] + n - a.c[dd]) % n;
                     int minus = (signs >> dd) & 1;
@@ -795,6 +797,7 @@ static kolo_route_entry ft_detour(const kolo_topo *t, const kolo_faults *f, ft_w
                         continue;
                     }
                     rs = kolo_rs_set_hops(rs, dd, minus ? n - off : off);
+                    len += (int)(minus ? n - off : off);
                     if (minus)
                         rs |= KOLO_RS_SIGN(dd);
                 }
@@ -804,11 +807,6 @@ static kolo_route_entry ft_detour(const kolo_topo *t, const kolo_faults *f, ft_w
                     rs |= KOLO_RS_FS_VALID | (uint32_t)fs << KOLO_RS_FS_PORT_SHIFT;
                 if (ls >= 0)
                     rs |= KOLO_RS_LS_VALID | (uint32_t)ls << KOLO_RS_LS_PORT_SHIFT;
-                /* its length if it is usable: the walk, done below in order of
-                 * length only until one is taken, tells whether it is */
-                len = (fs >= 0) + (ls >= 0);
-                for (dd = 0; dd < 3; dd++)
-                    len += kolo_rs_hops(rs, dd);
                 /* insert, keeping (length, enumeration order) */
                 k = nc++;
                 while (k > 0 && w->clen[k - 1] > len) {
