@@ -7,7 +7,7 @@
 #   build/sim/kolo-run -n 2 --net=chip --report ./my_pe_program
 #   KOLO_SIM=build/sim/kolo-sim-chip-sp-2x2x1 build/sim/kolo-run -t 2x2x1 -n 4 --net=chip ./my_pe_program
 #   make test-sim-chip-<name>      one test (ops, 2x2x1, sp in make test; test-sim-chip-long:
-#                                  checks, shmem, fault, sp-fault); make bench-sim_speed_chip_2x2x1
+#                                  checks, shmem, fault, sp-fault, sp-shmem); make bench-sim_speed_chip_2x2x1
 #
 # sw/rtlsim/kolo_sim_chips.v holds N kolo_sim_chip (one kolo_chip each, a Verilator
 # hier_block: its C++ is compiled once whatever N); the chip's parameters come from
@@ -88,17 +88,20 @@ test-sim-chip-shmem: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x1 $(LIB_BUI
     $(LIB_BUILD)/shmem_tests/t_signal
 test-sim-chip-fault: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x1 $(BUILD)/examples/torus_work
 test-sim-chip-sp-fault: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-sp-2x2x1 $(BUILD)/examples/torus_work
+test-sim-chip-sp-shmem: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-sp-2x2x1 $(LIB_BUILD)/shmem_tests/t_amo \
+    $(LIB_BUILD)/shmem_tests/t_signal
 test-sim-chip-ops test-sim-chip-2x2x1 test-sim-chip-sp test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault \
-    test-sim-chip-sp-fault:
+    test-sim-chip-sp-fault test-sim-chip-sp-shmem:
 	$(SIM_SEED_ENV) $(SIM_CHIP_T) $(patsubst test-sim-chip-%,%,$@)
 # make test holds the quick ones (ops on 2x1x1 and 2x2x1, ops on 2x2x1 with the firmware
 # on the RTL cores: a few seconds each); the others run in test-sim-chip-long (minutes:
 # OpenSHMEM, faults with link training budgets; sp-fault: the fault story with the
-# firmware on the chips' RV32 cores, 2x2x1)
+# firmware on the chips' RV32 cores, 2x2x1; sp-shmem: OpenSHMEM programs on those chips)
 .PHONY: test-sim-chip-ops test-sim-chip-2x2x1 test-sim-chip-sp test-sim-chip-checks test-sim-chip-shmem \
-    test-sim-chip-fault test-sim-chip-sp-fault test-sim-chip-long
+    test-sim-chip-fault test-sim-chip-sp-fault test-sim-chip-sp-shmem test-sim-chip-long
 TESTS += sim-chip-ops sim-chip-2x2x1 sim-chip-sp
-test-sim-chip-long: test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault test-sim-chip-sp-fault
+test-sim-chip-long: test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault test-sim-chip-sp-fault \
+    test-sim-chip-sp-shmem
 
 # ---- benchmarks ---------------------------------------------------------------------------
 # sim_speed_chip_2x2x1: simulated core cycles per wall second of 4 chips, 4 PEs streaming

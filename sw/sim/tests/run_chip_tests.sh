@@ -14,6 +14,9 @@
 #            cores inside them (kolo_sp, SP_INTERNAL 1) running the firmware image
 #            (build/fw/rv32/kolo_fw_rv32_sim): kolo-sim-chip-sp-2x2x1
 #   shmem    OpenSHMEM programs, unmodified, on 4 chips (2x2x1)
+#   sp-shmem the same programs on 4 chips whose service processors are their RTL
+#            RV32 cores (kolo-sim-chip-sp-2x2x1): the tables the cores computed
+#            carry the program's traffic; every core printed the image's banner
 #   checks   the checkers notice planted faults (corrupted, lost, duplicated
 #            packets); refusals of options the chips cannot take
 #   fault    the fault story on 2x2x1: a link's lanes cut under traffic (the
@@ -121,6 +124,15 @@ sp)
 shmem)
     for t in t_amo t_signal; do
         expect 0 "" -- "$RUN" -t 2x2x1 -n 4 --net=chip --timeout=600 "$SHMEM/$t"
+    done
+    ;;
+sp-shmem)
+    for t in t_amo t_signal; do
+        KOLO_SIM=$build/sim/kolo-sim-chip-sp-2x2x1 expect 0 "$t: PASS" \
+            -- "$RUN" -t 2x2x1 -n 4 --net=chip --timeout=900 --report=full "$SHMEM/$t"
+        booted_ok "$t on chips 2x2x1, firmware on kolo_sp"
+        banners=$(grep -c "\] kolo firmware [0-9.]* (RV32IM, kolo_sp)$" <<<"$out")
+        [ "$banners" = 4 ] || fail "$t, firmware on kolo_sp: $banners console banners of the RV32 image, want 4"
     done
     ;;
 checks)
