@@ -243,11 +243,22 @@ static void log_result(kolo_fw *fw, const char *what, int rc) {
     log_line(fw, &l);
 }
 
-/* compute, check; on success the table waits in fw->table for install_at */
+/* SYS_FW_STATE shows the stage and the fault set of the installed table, for
+ * the host (BAR0) and for simulators watching the bus */
+static void show_stage(kolo_fw *fw) {
+    wr(fw, KOLO_SVC_SYS_FW_STATE, (uint32_t)fw->stage | (uint32_t)fw->installed_digest << 16);
+}
+
+/* compute, check; on success the table waits in fw->table for install_at.
+ * FW_STATE shows RECOMPUTING for as long as it takes (on an RV32 core the
+ * whole-set computation and checks of a small torus take a few hundred
+ * thousand cycles: the host and simulators must not mistake the quiet bus
+ * for a settled node) */
 static void recompute(kolo_fw *fw) {
     uint64_t now = kolo_hal_time(fw->hal);
     fw->stats.recomputes++;
     fw->stage = KOLO_FW_RECOMPUTING;
+    show_stage(fw);
     build_faults(fw);
     int rc;
     if (fw->set) {
@@ -293,17 +304,12 @@ static void recompute(kolo_fw *fw) {
     if (rc != KOLO_OK) {
         fw->stats.check_failures++;
         fw->stage = KOLO_FW_RUNNING;
+        show_stage(fw);
         return;
     }
     fw->fault_digest = kolo_fw_fault_digest(&fw->faults, fw->nodes);
     fw->install_at = now + fw->cfg.compute_cycles;
     if (fw->install_at == 0) fw->install_at = 1;
-}
-
-/* SYS_FW_STATE shows the stage and the fault set of the installed table, for
- * the host (BAR0) and for simulators watching the bus */
-static void show_stage(kolo_fw *fw) {
-    wr(fw, KOLO_SVC_SYS_FW_STATE, (uint32_t)fw->stage | (uint32_t)fw->installed_digest << 16);
 }
 
 static void install(kolo_fw *fw) {

@@ -5,7 +5,8 @@
 # protocol and registers (rtl/regs/kolo_uart_regs.toml: RTL constants, C header);
 # and the NI protocol (rtl/regs/kolo_ni_regs.toml: op codes, status codes, header
 # fields, BAR0 registers for the RTL NI, the C model, libkolo and docs/ni-regs.md).
-# `make regs` regenerates them; test regs-gen checks they are up to date and that
+# The link's CRC-32C masks (rtl/include/kolo_crc32c_masks.vh) come from
+# scripts/gen_crc_masks.py (the polynomial). `make regs` regenerates them all; test regs-gen checks they are up to date and that
 # the generator refuses broken maps.
 REGS_MAP := rtl/regs/kolo_svc_regs.toml
 REGS_OUT := rtl/include/kolo_svc_regs.vh sw/include/kolo_svc_regs.h docs/registers.md
@@ -16,7 +17,8 @@ NI_MAP := rtl/regs/kolo_ni_regs.toml
 NI_MAP_OUT := rtl/include/kolo_ni_regs.vh sw/include/kolo_ni_regs.h docs/ni-regs.md
 
 .PHONY: regs test-regs-gen
-regs: $(REGS_MAP) $(SP_MAP) $(UART_MAP) $(NI_MAP) scripts/gen_regs.py | $(DEPS_STAMP)
+regs: $(REGS_MAP) $(SP_MAP) $(UART_MAP) $(NI_MAP) scripts/gen_regs.py scripts/gen_crc_masks.py | $(DEPS_STAMP)
+	python3 scripts/gen_crc_masks.py rtl/include/kolo_crc32c_masks.vh
 	python3 scripts/gen_regs.py $(REGS_MAP) --vh rtl/include/kolo_svc_regs.vh \
 	    --h sw/include/kolo_svc_regs.h --md docs/registers.md
 	python3 scripts/gen_regs.py $(SP_MAP) --vh rtl/include/kolo_sp_regs.vh \

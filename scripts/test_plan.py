@@ -27,13 +27,26 @@ import sys
 
 
 def parse_db(path):
-    rules, phony, recipe_file = {}, set(), {}
+    """(rules, phony, recipe_file, patterns): explicit rules (target -> prerequisites),
+    phony targets, the makefile of each target's recipe, and the project's pattern
+    rules (a target pattern with a directory in it, e.g. build/sim/kolo-sim-chip-%,
+    as a regular expression), by which a prerequisite that no explicit rule names,
+    such as build/sim/kolo-sim-chip-2x2x1, is still a file make builds"""
+    rules, phony, recipe_file, patterns = {}, set(), {}, []
     target = None
-    in_files = False
+    in_files = in_implicit = False
     for line in open(path, errors="replace"):
         line = line.rstrip("\n")
+        if line.startswith("# Implicit Rules"):
+            in_implicit = True
+            continue
         if line.startswith("# Files"):
-            in_files = True
+            in_files, in_implicit = True, False
+            continue
+        if in_implicit:
+            m = re.match(r"^([^#\s:][^:=\s]*%[^:=\s]*):{1,2}(?!=)", line)
+            if m and "/" in m.group(1).split("%")[0]:
+                patterns.append(re.compile("^" + re.escape(m.group(1)).replace("%", ".+") + "$"))
             continue
         if not in_files:
             continue
@@ -55,12 +68,12 @@ def parse_db(path):
                 recipe_file[target] = m.group(1)
             if "Phony target" in line:
                 phony.add(target)
-    return rules, phony, recipe_file
+    return rules, phony, recipe_file, patterns
 
 
 def main():
     db, tests = sys.argv[1], sys.argv[2:]
-    rules, phony, recipe_file = parse_db(db)
+    rules, phony, recipe_file, patterns = parse_db(db)
     test_targets = {"test-" + t: t for t in tests}
     weights = {}
     wfiles = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "test_weights.txt"),
@@ -97,7 +110,7 @@ def main():
             if d in phony:
                 if d in recipe_file:  # (an aggregate without a recipe runs nothing)
                     phony_users.setdefault(d, set()).add(t)
-            elif d in rules:  # a file make knows how to build
+            elif d in rules or any(p.match(d) for p in patterns):  # a file make knows how to build
                 prebuild.add(d)
     # a phony prerequisite run by several families, or a test that is a
     # prerequisite of another test: those families become one

@@ -23,6 +23,11 @@ for pair in "$out/sp.vh:rtl/include/kolo_sp_regs.vh" "$out/sp.h:sw/include/kolo_
         echo "FAIL: ${pair#*:} is not what $spmap gives: run 'make regs'"; fail=1
     fi
 done
+# the link's CRC-32C masks (generated from the polynomial, not from a map)
+python3 scripts/gen_crc_masks.py "$out/crc.vh"
+if ! cmp -s "$out/crc.vh" rtl/include/kolo_crc32c_masks.vh; then
+    echo "FAIL: rtl/include/kolo_crc32c_masks.vh is not what scripts/gen_crc_masks.py gives: run 'make regs'"; fail=1
+fi
 # the UART host bridge's protocol and registers (8-bit enums: width = 8)
 umap=rtl/regs/kolo_uart_regs.toml
 python3 scripts/gen_regs.py $umap --vh "$out/u.vh" --h "$out/u.h"

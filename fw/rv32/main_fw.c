@@ -5,12 +5,20 @@
  * heartbeat LED toggles while it is alive (default 2^25: 7.5 toggles a
  * second at 250 MHz; simulations build it with a shorter period). Tori up to
  * KOLO_RV32_CHECK_NODES nodes get the whole-set checks; larger ones check
- * their own table's paths (kolo_fw_init). */
+ * their own table's paths (kolo_fw_init). The settle period (fault news to
+ * recomputation) is KOLO_RV32_SETTLE_CYCLES, longer than the native 400:
+ * on this core one recomputation of a small torus takes 100000 to 550000
+ * cycles (docs/sim.md), and the news of one fault (both ends of a link, the
+ * neighbours of a dead node) arrives over a few thousand cycles; computing
+ * at the first record would mean computing again for the next. */
 #include "kolo_fw.h"
 #include "kolo_rv32.h"
 
 #define KOLO_RV32_CHECK_NODES 64u
 #define KOLO_RV32_WS_BYTES (24u * 1024u)
+#ifndef KOLO_RV32_SETTLE_CYCLES
+#define KOLO_RV32_SETTLE_CYCLES 16384u
+#endif
 #ifndef KOLO_RV32_HEARTBEAT_CYCLES
 #define KOLO_RV32_HEARTBEAT_CYCLES (1u << 25)
 #endif
@@ -27,6 +35,7 @@ void kolo_rv32_main(void) {
     uint64_t next_beat;
     kolo_rv32_puts("kolo firmware " KOLO_FW_VERSION " (RV32IM, kolo_sp)\n");
     kolo_fw_default_config(&cfg);
+    cfg.settle = KOLO_RV32_SETTLE_CYCLES;
     if (kolo_fw_init(&rv32_fw, kolo_rv32_hal(), &cfg, rv32_ws, sizeof rv32_ws, rv32_set,
                      sizeof rv32_set / sizeof rv32_set[0])) {
         kolo_rv32_puts("kolo firmware: init failed (torus too large for this image?)\n");

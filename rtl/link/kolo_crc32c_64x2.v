@@ -20,9 +20,9 @@ module kolo_crc32c_64x2 (
   genvar i;
   generate
     for (i = 0; i < 32; i = i + 1) begin : g_bit
-      localparam [31:0] MC = kolo_crc32c_mask_c(2, i);
-      localparam [63:0] MD0 = kolo_crc32c_mask_d(1, i);
-      localparam [63:0] MD1 = kolo_crc32c_mask_d(0, i);
+      localparam [31:0] MC = KOLO_CRC32C_MC2[i*32 +: 32];
+      localparam [63:0] MD0 = KOLO_CRC32C_MD1[i*64 +: 64];
+      localparam [63:0] MD1 = KOLO_CRC32C_MD0[i*64 +: 64];
       assign crc_out[i] = ^{crc_in & MC, data0 & MD0, data1 & MD1};
     end
   endgenerate

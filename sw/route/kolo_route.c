@@ -5,7 +5,7 @@
  * state update must stay bit-identical to rtl/router (kolo_route_compute.v and
  * the advance logic of kolo_router.v): the model predicts the RTL from here.
  *
- * Length (~980 lines): the freestanding routing library is built as one
+ * Length (~1010 lines): the freestanding routing library is built as one
  * translation unit for the firmware images (no libc, one object); splitting
  * topology, tables and the deadlock check into files of their own is planned.
  */
@@ -301,10 +301,26 @@ static uint16_t ring_node(unsigned r, unsigned k) {
     return kolo_node_id(c);
 }
 
-static int ring_in_topo(const kolo_topo *t, unsigned r) {
-    int d = (int)(r / 256u) >> 1, da, db;
-    other_dims(d, &da, &db);
-    return t->size[d] > 1 && ((r >> 4) & 0xfu) < t->size[da] && (r & 0xfu) < t->size[db];
+/* the rings of the topology in increasing slot order, without scanning all
+ * RING_SLOTS: ring_next(t, RING_SLOTS) is the first, and each call the next
+ * after r (a ring of t), RING_SLOTS after the last */
+static unsigned ring_next(const kolo_topo *t, unsigned r) {
+    unsigned port = r / 256u;
+    if (r < RING_SLOTS) {
+        int d = (int)port >> 1, da, db;
+        other_dims(d, &da, &db);
+        if ((r & 0xfu) + 1u < t->size[db])
+            return r + 1u;
+        if (((r >> 4) & 0xfu) + 1u < t->size[da])
+            return (r & ~0xffu) + (((r >> 4) & 0xfu) + 1u) * 16u;
+        port++;
+    } else {
+        port = 0;
+    }
+    for (; port < 6u; port++)
+        if (t->size[port >> 1] > 1)
+            return port * 256u;
+    return RING_SLOTS;
 }
 
 static void fill_ring(kolo_ring *out, unsigned r) {
@@ -496,16 +512,15 @@ int kolo_deadlock_check_cert(const kolo_topo *t, const kolo_route_entry *tables,
     }
     for (i = 0; i < nodes; i++)
         turns += popcount64(w.turns[i]);
-    for (r = 0; r < RING_SLOTS; r++)
-        if (ring_in_topo(t, r))
-            rings++;
+    for (r = ring_next(t, RING_SLOTS); r < RING_SLOTS; r = ring_next(t, r))
+        rings++;
     if (report) {
         report->paths = paths;
         report->turns = turns;
         report->graph_rings = rings;
     }
-    for (r = 0; r < RING_SLOTS; r++) {
-        if (!ring_in_topo(t, r) || w.color[r] != WHITE)
+    for (r = ring_next(t, RING_SLOTS); r < RING_SLOTS; r = ring_next(t, r)) {
+        if (w.color[r] != WHITE)
             continue;
         if (dl_visit(t, &w, r, report, cert ? cert->rank : 0, &n_finished) != KOLO_OK)
             return KOLO_E_CYCLE;
@@ -746,10 +761,19 @@ static int ft_live_pair(const kolo_faults *f, unsigned i, unsigned j) {
 /* the detour of a broken pair; 0 when there is none */
 static kolo_route_entry ft_detour(const kolo_topo *t, const kolo_faults *f, ft_work *w, uint16_t s,
                                   uint16_t d, kolo_ft_report *rep) {
-    unsigned nc = 0, k, i, tn[FT_MAX_TURNS], si = kolo_node_index(t, s), di = kolo_node_index(t, d);
+    unsigned nc = 0, k, tn[FT_MAX_TURNS], si = kolo_node_index(t, s), di = kolo_node_index(t, d);
     uint64_t tb[FT_MAX_TURNS];
-    int fs, ls;
+    int fs, ls, p;
+    unsigned into_d = 0;
     (void)f;
+    /* a source that cannot send, or a destination no usable link enters (a
+     * dead node's neighbours report its links down): no candidate's walk
+     * can succeed, so none is tried (the result is the same, found at once) */
+    for (p = 0; p < 6; p++)
+        if (kolo_port_present(t, p))
+            into_d |= (w->usable[w->nb[di * 6u + (unsigned)p]] >> (p ^ 1)) & 1u;
+    if (!w->usable[si] || !into_d)
+        return 0;
     for (fs = -1; fs < 6; fs++) {
         if (fs >= 0 && !kolo_port_present(t, fs))
             continue;
@@ -762,7 +786,9 @@ static kolo_route_entry ft_detour(const kolo_topo *t, const kolo_faults *f, ft_w
             b = kolo_node_coord(ls >= 0 ? kolo_neighbor(t, d, ls ^ 1) : d);
             for (signs = 0; signs < 8; signs++) {
                 uint32_t rs = 0;
-                int dd, skip = 0, len;
+                /* len: its path length if it is usable (the walk, done below in
+                 * order of length only until one is taken, tells whether it is) */
+                int dd, skip = 0, len = (fs >= 0) + (ls >= 0);
                 for (dd = 0; dd < 3 && !skip; dd++) {
                     unsigned n = t->size[dd], off = (b.c[dd] + n - a.c[dd]) % n;
                     int minus = (signs >> dd) & 1;
@@ -771,6 +797,7 @@ static kolo_route_entry ft_detour(const kolo_topo *t, const kolo_faults *f, ft_w
                         continue;
                     }
                     rs = kolo_rs_set_hops(rs, dd, minus ? n - off : off);
+                    len += (int)(minus ? n - off : off);
                     if (minus)
                         rs |= KOLO_RS_SIGN(dd);
                 }
@@ -780,9 +807,6 @@ static kolo_route_entry ft_detour(const kolo_topo *t, const kolo_faults *f, ft_w
                     rs |= KOLO_RS_FS_VALID | (uint32_t)fs << KOLO_RS_FS_PORT_SHIFT;
                 if (ls >= 0)
                     rs |= KOLO_RS_LS_VALID | (uint32_t)ls << KOLO_RS_LS_PORT_SHIFT;
-                len = ft_walk(t, w, si, di, rs, tn, tb, &i);
-                if (len < 0)
-                    continue;
                 /* insert, keeping (length, enumeration order) */
                 k = nc++;
                 while (k > 0 && w->clen[k - 1] > len) {
@@ -797,7 +821,8 @@ static kolo_route_entry ft_detour(const kolo_topo *t, const kolo_faults *f, ft_w
     }
     for (k = 0; k < nc; k++) {
         unsigned n;
-        ft_walk(t, w, si, di, w->cand[k], tn, tb, &n);
+        if (ft_walk(t, w, si, di, w->cand[k], tn, tb, &n) < 0)
+            continue; /* not usable (or not reaching d): never a candidate */
         if (ft_add_turns(t, w, tn, tb, n))
             return KOLO_RE_VALID | w->cand[k];
         rep->rejected_cycle++;

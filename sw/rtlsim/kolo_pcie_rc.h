@@ -1,13 +1,19 @@
 // kolo_pcie_rc.h - a cycle-stepped PCIe root-complex model for the kolo
 // endpoint core (kolo_pcie_ep, docs/ni.md section 6), header-only, C++17.
 //
+// Length (~1020 lines): header-only on purpose (every testbench and kolo-sim
+// back end includes it without a library); the TLP type, the host side and
+// the device-side checks are one class because they share the tag and
+// ordering state.
+//
 // The model is the host side of the TLP streams: it owns host memory, turns
 // host MMIO requests into TLPs to the device, serves the device's memory
 // reads with completions and applies its memory writes, records MSIs, and
 // checks every TLP the device sends against the PCIe rules the core must
 // keep. Violations are collected as messages (violations()); a test fails if
-// there are any. Used by kolo-sim --ni=rtl (sw/sim/ni_rtl.cpp) and by the
-// testbenches (tb/unit/pcie_ep, tb/unit/pcie_shim, tb/chip), from here.
+// there are any. Used by kolo-sim --ni=rtl (sw/sim/ni_rtl.cpp) and
+// --net=chip, and by the Verilator testbenches of the endpoint, the shims
+// and the chip, which include it from here (it includes nothing of theirs).
 //
 // Port protocol (one call sequence per clock cycle, as the device sees it):
 //     drive rx_tlp_* from dev_rx_valid()/dev_rx_beat(), tx_tlp_ready from

@@ -36,7 +36,7 @@
 // firmware (fw/kolo_fw.c) runs here on each chip's service block port, one
 // AXI4-Lite access at a time, in a coroutine per chip.
 //
-// Length (~1140 lines): one file for now because the chips' world (lanes,
+// Length (~1210 lines): one file for now because the chips' world (lanes,
 // root complexes, monitors) and the scoreboard that follows packets through
 // routers and links share its private per-chip state; splitting the link
 // loss tracking and the fault control into files of their own is planned
@@ -90,6 +90,8 @@ static_assert(kNodes <= 64, "the per-chip vectors are read as one 64-bit word");
 constexpr unsigned kHostQueue = 4;
 constexpr uint64_t kQuietCycles = 256;
 constexpr uint64_t kLostSettle = 1024;  // cycles after a link end went down: what is on it is lost
+constexpr uint64_t kSpNews = 65536;    // a link changed: the cores hear of it, settle and recompute
+constexpr uint64_t kSpBusyLimit = 8000000; // a core showing one stage other than RUNNING this long: an error
 constexpr uint64_t kFwQuiet = 2000;     // the firmware has not written a table or its state for this long
 
 kolo_pkt assemble(const std::vector<uint64_t> &part) {
@@ -224,6 +226,10 @@ class NativeFw : public HalBus {
     void stop();  // the chip died: forget the step in progress, boot again later
     const kolo_fw *fw() const { return &fw_; }
     bool started() const { return inited_; }
+    uint64_t bus_errors() const { return errors_; }
+    // --fault=svcbus (negative control of the boot check): every access of this
+    // processor reaches address 0 of its service block
+    void set_addr_fault(bool on) { addr_fault_ = on; }
     uint32_t read32(uint32_t addr) override;
     void write32(uint32_t addr, uint32_t value) override;
     uint64_t time() override { return now_ - boot_; }
@@ -243,7 +249,7 @@ class NativeFw : public HalBus {
     std::vector<kolo_route_entry> set_;
     std::vector<char> stack_;
     ucontext_t ctx_{}, caller_{};
-    bool running_ = false, inited_ = false;
+    bool running_ = false, inited_ = false, addr_fault_ = false;
     std::shared_ptr<kolo_chip::BusOp> op_;
     uint64_t now_ = 0, boot_ = 0, errors_ = 0;
 };
@@ -282,7 +288,7 @@ struct SpView {
     uint16_t epoch = 0;
     unsigned stage = 0;
     uint16_t digest = 0;
-    uint64_t installs = 0, last_install = 0, last_write = 0;
+    uint64_t installs = 0, last_install = 0, last_write = 0, stage_since = 0;
     std::deque<std::string> console;  // lines the firmware printed
     std::string line;
 };
@@ -404,9 +410,34 @@ class ChipCluster : public Cluster {
             trace_sample();
         else if (vcd_.is_open() && cycle_ >= trace_to_)
             trace_end();
+        // the cores' work is progress (the simulator's watchdog of a network where
+        // nothing moves must not fire while they compute), within kSpBusyLimit
+        if (!KOLO_CHIP_NATIVE_FW && !moved_)
+            for (int n = 0; n < kNodes && !moved_; n++)
+                if (node_[static_cast<size_t>(n)].up && sp_working(n)) {
+                    moved_ = true;
+                    SpView &v = sp_[static_cast<size_t>(n)];
+                    if (v.stage != KOLO_FW_RUNNING && cycle_ - v.stage_since > kSpBusyLimit &&
+                        !(reported_ & (1ull << n))) {
+                        reported_ |= 1ull << n;
+                        host_->cluster_error("the service processor of node index " + std::to_string(n) +
+                                             " has shown stage " + std::to_string(v.stage) + " for " +
+                                             std::to_string(kSpBusyLimit) + " cycles");
+                    }
+                }
         if (moved_ || !rcs_idle())
             last_move_ = cycle_;
         return moved_;
+    }
+
+    // the chips' own cores (kolo-sim-chip-sp-*) work silently for long: hundreds of
+    // thousands of cycles on a table set, after a settle period of 16384 cycles; a
+    // paused chip would never finish. They are working while one shows a stage other
+    // than RUNNING and for kSpNews cycles after any link changed (the news reaches
+    // them, they settle). The native firmware computes between two cycles.
+    bool sp_working(int n) const {
+        return !KOLO_CHIP_NATIVE_FW &&
+               (sp_[static_cast<size_t>(n)].stage != KOLO_FW_RUNNING || cycle_ - last_link_change_ < kSpNews);
     }
 
     bool idle() const override {
@@ -420,9 +451,12 @@ class ChipCluster : public Cluster {
                     return false;
             if (cycle_ - sp_[static_cast<size_t>(n)].last_write < kFwQuiet)
                 return false;
+            if (sp_working(n))
+                return false;
         }
-        for (const auto &f : fw_)
-            if (f && !f->started())
+        // a firmware not started yet keeps the chips ticking; a dead chip's never starts
+        for (size_t n = 0; n < fw_.size(); n++)
+            if (fw_[n] && node_[n].up && !fw_[n]->started())
                 return false;
         return true;
     }
@@ -477,6 +511,9 @@ class ChipCluster : public Cluster {
     void set_fault(int kind, uint64_t n) override {
         fault_ = kind;
         fault_n_ = n;
+        if (kind == KOLO_FAULT_SVCBUS)
+            for (size_t i = 1; i < fw_.size(); i++)
+                fw_[i]->set_addr_fault(true);
     }
 
     void set_link(int n, int port, bool up) override {
@@ -538,6 +575,7 @@ class ChipCluster : public Cluster {
         if (s.up == up)
             return;
         s.up = up;
+        last_link_change_ = cycle_;
         unsigned un = static_cast<unsigned>(n);
         for (unsigned p = 0; p < 6; p++)
             if (sim_->port_built(p))
@@ -646,6 +684,8 @@ class ChipCluster : public Cluster {
                     continue;
                 LinkEnd &l = link_[static_cast<size_t>(n) * 6 + p];
                 unsigned st = node_[static_cast<size_t>(n)].up ? sim_->link_state(static_cast<unsigned>(n), p) : 0;
+                if (st != l.state_q)
+                    last_link_change_ = cycle_;
                 if (st == 0 && l.state_q != 0 && !l.down_at)
                     l.down_at = cycle_;
                 if (st == 2)
@@ -782,6 +822,8 @@ class ChipCluster : public Cluster {
             s.last_install = cycle_;
             svc_stats_.installs++;
         } else if (addr == KOLO_SVC_SYS_FW_STATE) {
+            if ((v & KOLO_SVC_SYS_FW_STATE_STAGE_MASK) != s.stage)
+                s.stage_since = cycle_;
             s.stage = v & KOLO_SVC_SYS_FW_STATE_STAGE_MASK;
             s.digest = static_cast<uint16_t>(v >> KOLO_SVC_SYS_FW_STATE_FAULT_GEN_SHIFT);
         }
@@ -934,6 +976,7 @@ class ChipCluster : public Cluster {
     std::vector<SpView> sp_;
     std::vector<std::unique_ptr<NativeFw>> fw_;
     SvcStats svc_stats_;
+    uint64_t last_link_change_ = 0;
     uint64_t cycle_ = 0, last_move_ = 0, in_net_ = 0, flits_ = 0, drops_ = 0, reported_ = 0;
     uint64_t lost_[3] = {0, 0, 0};
     bool moved_ = false;
@@ -1005,7 +1048,7 @@ void NativeFw::stop() {
 }
 
 void NativeFw::access(bool write, uint32_t addr, uint32_t value) {
-    op_ = c_->chip_sim().bus(n_, write, addr, value);
+    op_ = c_->chip_sim().bus(n_, write, addr_fault_ ? 0u : addr, value);
     swapcontext(&ctx_, &caller_);  // back to the simulator until the access is done
     if (op_->resp) {
         errors_++;
@@ -1119,7 +1162,28 @@ bool ChipSvc::firmware_errors(std::string *why) const {
             return true;
         }
         if (const NativeFw *f = c_->native(n)) {
-            const kolo_fw_stats &s = f->fw()->stats;
+            // what the firmware read over the service bus at boot against the chip's
+            // straps (node id from its index, the torus of this build): a firmware that
+            // failed, or whose FW_STATE write failed with it, shows here at once
+            const kolo_fw *fw = f->fw();
+            const kolo_topo t = {{KOLO_DIM_X, KOLO_DIM_Y, KOLO_DIM_Z}};
+            const uint16_t want = kolo_node_id_of_index(&t, static_cast<unsigned>(n));
+            const bool wrong = f->started() && fw->stage != KOLO_FW_BOOT &&
+                               (fw->self != want || std::memcmp(fw->topo.size, t.size, sizeof t.size));
+            if (c_->chip_up(n) && f->started() && (fw->stage == KOLO_FW_FAILED || f->bus_errors() || wrong)) {
+                char b[192];
+                std::snprintf(b, sizeof b,
+                              "node index %d: firmware %s, %" PRIu64
+                              " bus errors; it read node id 0x%03x, torus %ux%ux%u from the service block "
+                              "(the chip's straps: 0x%03x, " KOLO_TORUS_NAME ")",
+                              n, fw->stage == KOLO_FW_FAILED ? "FAILED at boot" : "running", f->bus_errors(),
+                              fw->self, fw->topo.size[0], fw->topo.size[1], fw->topo.size[2], want);
+                *why = b;
+                for (const std::string &l : f->lines)
+                    *why += "\n    " + l;
+                return true;
+            }
+            const kolo_fw_stats &s = fw->stats;
             if (s.check_failures || s.mgmt_bad || s.txq_full) {
                 *why = "node index " + std::to_string(n) + ": table check failures " + std::to_string(s.check_failures) +
                        ", bad MGMT " + std::to_string(s.mgmt_bad) + ", MGMT queue full " + std::to_string(s.txq_full);

@@ -433,6 +433,10 @@ int Sim::run() {
         uint64_t from = o.trace_start, first = UINT64_MAX;
         for (unsigned i = 0; i < o.nevents; i++)
             first = std::min(first, o.events[i].cycle);
+        // no event applies before the service processors have booted (the chips'
+        // own cores boot in about 127000 cycles): the window starts there at the earliest
+        if (first != UINT64_MAX)
+            first = std::max(first, cycle);
         if (!o.trace_start && first != UINT64_MAX)
             from = first > 1000 ? first - 1000 : 0;
         if (!net->rtl_trace(o.rtl_trace, from, from + (o.trace_cycles ? o.trace_cycles : 30000),
@@ -541,12 +545,16 @@ int Sim::run() {
                 draining = true;
                 drain_cycles = 0;
             }
-            // (the firmware finishes handling the last fault: its numbers count)
-            if (rings_empty() && nis_idle() && net->idle() && (!svc || svc->settled()))
+            // (the firmware finishes handling the last fault: its numbers count; a fault
+            // the service processors have not yet seen, or are still computing tables
+            // for, as the chips' RV32 cores may be long after a short program, is waited
+            // for: it is settled once new tables are everywhere)
+            if (rings_empty() && nis_idle() && net->idle() &&
+                (!svc || (svc->settled() && (faults.empty() || faults.back().settled))))
                 break;
             if (++drain_cycles > 1000000) {
-                end_msg = "the NIs or the network were still busy 1000000 cycles after the last PE "
-                          "exited";
+                end_msg = "the NIs, the network or the service processors were still busy 1000000 "
+                          "cycles after the last PE exited";
                 std::fprintf(stderr, "kolo-sim: warning: %s\n", end_msg.c_str());
                 break;
             }

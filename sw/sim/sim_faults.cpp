@@ -228,7 +228,11 @@ bool Sim::boot_service(std::string *err) {
     // ends at the last table they installed, maybe before this loop starts
     bool chips = cluster && cluster->routes_itself();
     uint64_t start = cycle;
+    std::string why;
     while (!failed_check && !(svc->settled() && svc->stats().installs >= nodes)) {
+        // a firmware that failed at boot ends the run now, not at the boot limit
+        if ((cycle - start) % 64 == 0 && svc->firmware_errors(&why))
+            break;
         if (cycle - start > 2000000) {
             *err = "the service processors did not boot within 2000000 cycles";
             svc->report(stderr, true);
@@ -246,7 +250,6 @@ bool Sim::boot_service(std::string *err) {
         *err = "booting the service processors: " + check_msg;
         return false;
     }
-    std::string why;
     if (svc->firmware_errors(&why)) {
         *err = "firmware: " + why;
         return false;

@@ -67,7 +67,9 @@ void kolo_sim_usage(const char *prog, int is_run) {
         "      --fault=KIND[:N]    test the checkers: corrupt, drop, dup, reorder (N-th ordered\n"
         "                          packet) or answer twice (resp2, N-th response); N default 10;\n"
         "                          --ni=rtl: corrupt/drop/dup the N-th ejected packet as the\n"
-        "                          scoreboard sees it, tlp: the N-th device TLP breaks a rule\n"
+        "                          scoreboard sees it, tlp: the N-th device TLP breaks a rule;\n"
+        "                          --net=chip: svcbus: every service processor but node index\n"
+        "                          0's reaches only address 0 (wrong straps read at boot)\n"
         "      --fail-link=CYCLE:NODE:PORT     at CYCLE the link on PORT of NODE fails (both\n"
         "                          directions); NODE: index or x,y,z; PORT: 0..5 or X+ X- Y+ Y- Z+ Z-;\n"
         "                          CYCLE+: at or after CYCLE, once a packet is on its way across it\n"
@@ -85,7 +87,8 @@ void kolo_sim_usage(const char *prog, int is_run) {
         "      --trace=FILE.vcd    VCD of the fault handling (per node: link states, firmware\n"
         "                          stage, table epoch, operations waiting; drops, retransmits)\n"
         "      --trace-window=START:CYCLES  (default: from 1000 cycles before the first fault\n"
-        "                          event, 30000 cycles)\n"
+        "                          event, 30000 cycles; --rtl-trace: not before the service\n"
+        "                          processors have booted)\n"
         "      --rtl-trace=FILE.fst  --net=rtl: FST waveform of the Verilated routers in the\n"
         "                          trace window (binary kolo-sim-trace-XxYxZ, make\n"
         "                          sim-rtl-trace-XxYxZ; slow: keep the window short)\n"
@@ -422,18 +425,18 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
                 return err_out(err, errlen, "bad --det-stall '%s': seconds", a);
             break;
         case O_FAULT: {
-            static const char *const kinds[] = {"corrupt", "drop",  "dup",
-                                                "reorder", "resp2", "tlp"};
+            static const char *const kinds[] = {"corrupt", "drop", "dup", "reorder",
+                                                "resp2",   "tlp",  "svcbus"};
             const char *colon = strchr(a, ':');
             size_t n = colon ? (size_t)(colon - a) : strlen(a);
             o->fault = 0;
-            for (int k = 0; k < 6; k++)
+            for (int k = 0; k < (int)(sizeof kinds / sizeof kinds[0]); k++)
                 if (strlen(kinds[k]) == n && !strncmp(a, kinds[k], n))
                     o->fault = k + 1;
             o->fault_n = 10;
             if (!o->fault || (colon && (parse_u64(colon + 1, &o->fault_n) || !o->fault_n)))
                 return err_out(err, errlen,
-                               "bad --fault '%s': corrupt|drop|dup|reorder|resp2|tlp[:N]", a);
+                               "bad --fault '%s': corrupt|drop|dup|reorder|resp2|tlp|svcbus[:N]", a);
             break;
         }
         case O_FAIL_LINK:
@@ -531,6 +534,8 @@ int kolo_sim_resolve(kolo_sim_opts *o, char *err, size_t errlen) {
         if (o->fault == KOLO_FAULT_TLP)
             return err_out(err, errlen, "--fault=tlp needs --ni=rtl (not --net=chip)");
         o->ni = KOLO_NI_RTL;
+    } else if (o->fault == KOLO_FAULT_SVCBUS) {
+        return err_out(err, errlen, "--fault=svcbus needs --net=chip");
     } else if (o->ni == KOLO_NI_RTL) {
         /* the NI RTL sits on the torus RTL: one Verilated model */
         /* the RTL's packets never leave it: faults are played on what the checkers see */

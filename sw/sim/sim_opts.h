@@ -29,7 +29,9 @@ enum {
     KOLO_FAULT_DUP,
     KOLO_FAULT_REORDER,
     KOLO_FAULT_RESP2,
-    KOLO_FAULT_TLP /* --ni=rtl: the N-th device TLP reaches the root-complex model with TD set */
+    KOLO_FAULT_TLP, /* --ni=rtl: the N-th device TLP reaches the root-complex model with TD set */
+    KOLO_FAULT_SVCBUS /* --net=chip: the service processors of every node but index 0 reach only
+                         address 0 of their service blocks (they read wrong straps at boot) */
 };
 
 /* exit statuses of kolo-sim / kolo-run themselves (a PE's own status is

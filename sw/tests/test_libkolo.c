@@ -1,5 +1,9 @@
 /* test_libkolo.c - unit tests of libkolo without the simulator.
  *
+ * Length (~1240 lines): one test program whose cases share the two-NI world,
+ * the fake /sys and /dev trees and the DMA-through-process_vm helpers; a split
+ * by backend (VFIO paths, model world) is planned.
+ *
  *  - error codes and messages, PCI address parsing, kolo_open's URI handling;
  *  - the VFIO backend's error paths against fake /sys and /dev trees
  *    (KOLO_VFIO_ROOT): no device, no IOMMU group, no /dev/vfio, a file that

@@ -1,6 +1,11 @@
 /* test_ni_model.c - the C reference model of the NI (sw/model/kolo_ni_model.c)
  * against docs/ni.md.
  *
+ * Length (~2500 lines): one test program on purpose: its cases share the
+ * in-process network, the host-side helpers (descriptors, doorbells, polling)
+ * and the checkers defined at its top; splitting the cases by area (initiator,
+ * target, errors, end-to-end) needs those in a header of their own: planned.
+ *
  * Several NIs run in one process, connected by an in-process network: one
  * queue of packets per destination, each packet due after a random delay
  * (so packets overtake each other), FIFO for ordered packets of one

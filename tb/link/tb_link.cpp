@@ -3,6 +3,11 @@
 // (sw/rtlsim/kolo_lane_model.h), with the harness playing the router on both
 // sides of both ends.
 //
+// Length (~1470 lines): the clock scheduler, the two router-side players,
+// the packet scoreboard, the fault scenarios and the counter checks of one
+// harness, which share its per-end state; the lane model is already apart
+// (sw/rtlsim/kolo_lane_model.h).
+//
 // Clocks. Four free-running clocks, simulated as time-ordered edges in
 // femtoseconds: core A (4.000 ns x (1 + ppm_a)), core B (4.000 ns x
 // (1 - ppm_b)), lane A and lane B (6.4 ns for one lane, 4 x 4.0 x 1.1 = 17.6 ns

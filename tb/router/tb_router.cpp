@@ -1,6 +1,10 @@
 // tb_router.cpp - Verilator test of ONE kolo_router placed at a node of a
 // configurable torus; the harness plays all seven neighbours.
 //
+// Length (~1440 lines): the seven neighbour models, the traffic generator,
+// the scoreboard and the option parser of one harness; the pieces shared with
+// the torus test are already in tb/common, the rest is used by this test only.
+//
 // The router (tb/router/tb_router_top.v) takes its node id, ring sizes and
 // enabled ports from the run-time inputs cfg_*, so one binary tests every
 // configuration: --dims=4x4x4 --node=1,2,1, --dims=1x1x8 --node=0,0,5, ...

@@ -2,6 +2,10 @@
 // ideal links) under generated traffic, checked packet by packet against the
 // C reference model (sw/model).
 //
+// Length (~1050 lines): the endpoints, traffic patterns, hop monitor and
+// report of the torus harness; the shared endpoint and traffic pieces are in
+// tb/common, what remains is this test's own main loop and reports.
+//
 // Built once per torus configuration: the make fragment (mk/tb.mk) generates a
 // wrapper top kolo_torus_sim with the sizes and passes the same numbers here as
 // KOLO_DIM_X/Y/Z, KOLO_VC_DEPTH, KOLO_EJECT_CREDITS, KOLO_BUBBLE,

@@ -2,6 +2,10 @@
  * kolo_sim_client directly, building contexts, windows, descriptors and PIO
  * writes itself from docs/ni.md (constants from kolo_ni_model.h).
  *
+ * Length (~1050 lines): one PE program with one sub-command per test mode,
+ * sharing the raw NI helpers (contexts, windows, descriptors, PIO) at its top;
+ * each mode is a function that a split could move (planned).
+ *
  *   sim_test_pe ops               puts, gets, atomics, ordering, errors between PEs
  *   sim_test_pe random SEED N     N random operations per PE, checked against a
  *                                 shadow; every PE replays every other PE's stream

@@ -2,6 +2,9 @@
 // joined by a lane model in both directions (A tx lanes -> B rx lanes and
 // B -> A), six clocks (core, tx lane and rx lane per end) scheduled by time.
 //
+// Length (~810 lines): the clock scheduler, the lane models in both
+// directions and the block-stream checks of one randomised test.
+//
 // Clocks: core 4.000 ns, lanes 6.4 ns (LANES=1) or 16.8 ns (LANES>1, so that
 // the core keeps up with LANES lanes: 4 * 4.0 * 1.05); A's clocks at +100 ppm,
 // B's at -100 ppm. An rx lane clock is the recovered clock of the other end's

@@ -5,6 +5,10 @@
 // programs (scenarios) are written once against World and run on both; the
 // test compares host memory images, completion entries and registers.
 //
+// Length (~925 lines): both worlds in one header so that the interface they
+// implement and the two implementations read together (RtlWorld ~580 lines,
+// ModelWorld ~120, the host memory and fault helpers they share ~150).
+//
 // The network (RtlWorld, built with NI_TORUS=0): each NI's router local port
 // is served here: injected flits are taken against 80 credits per VC (the
 // router's VC_DEPTH) and checked (framing, vnet = VC's, destination in the

@@ -1,6 +1,11 @@
 // tb_ni.cpp - tests of the NI RTL (rtl/ni/kolo_ni*.v) against the C
 // reference model (sw/model/kolo_ni_model.c).
 //
+// Length (~1800 lines): the test programs (each written once against
+// niw::World and run on RTL and model) and the comparison live together so that
+// a test and what it checks read side by side; the World itself is in
+// ni_world.h. Moving the test programs into files by area is planned.
+//
 // Every test is a host program written against niw::World (ni_world.h) and
 // run twice: on the RTL (the kolo_ni of the build's torus, 2x1x1 unless
 // --torus says otherwise, the PCIe endpoint's user side played in C++ with

@@ -3,6 +3,10 @@
 // core sends. The harness plays the user side: a CSR image behind the MMIO
 // ports, DMA read and write agents with a shadow of host memory, MSI.
 //
+// Length (~1430 lines): the harness (CSR image, DMA agents, MSI) and the
+// tests that drive it through one set of private helpers; the root-complex
+// model itself is sw/rtlsim/kolo_pcie_rc.h.
+//
 // Usage: tb_pcie_ep --test=<name> [--seed=N] [--n=N] [--bug=<name>]
 // Tests: mmio ur dma-rd dma-rd-many dma-wr dma-err msi mixed cpl-space (see the
 // functions test_*); bw-rd bw-rd-small bw-wr print BENCH lines. Every run prints its seed; SEED=N or --seed=N replays.

@@ -6,6 +6,10 @@
 // core's user side: a CSR image behind the MMIO ports, DMA read and write
 // agents with a shadow of host memory, MSIs.
 //
+// Length (~1600 lines): the three vendor-stream models (7-series, Avalon-ST,
+// UltraScale) share the harness, the user-side agents and the tests; each
+// model is a class of its own that could move to a header (planned).
+//
 // Built once per shim: -DKOLO_SHIM_X7 (7-series AXI4-Stream, 128 bit),
 // -DKOLO_SHIM_AVST (Avalon-ST, 256 bit) or -DKOLO_SHIM_US (UltraScale
 // CQ/CC/RQ/RC descriptor interfaces, 256 bit).

@@ -1,6 +1,10 @@
 // tb_svc.cpp - kolo_svc (rtl/svc) co-simulated against its C reference model
 // kolo_svc_model (sw/model/kolo_svc_model.c), register for register.
 //
+// Length (~885 lines): the driver of every port of kolo_svc and the
+// comparison against the model, step by step, share the harness state; the
+// coverage requirements and mutant runs are its own small functions.
+//
 // Every cycle the harness drives both AXI4-Lite ports, the link status and
 // counter pulses, the router counters, MGMT packets into the receive port,
 // back-pressure on the transmit port and a routing-table lookup, and steps
