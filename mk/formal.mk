@@ -106,7 +106,12 @@ $(foreach c,$(FORMAL_CELLS),$(eval $(call formal_cell_targets,$(c))))
 #                             exhaustive), NI table lookups, planted differences
 #   make formal-full-route    proof 1 full (every size for the lookups, 512 for
 #                             the route check, all route states, SymbiYosys)
-.PHONY: test-assert-planted test-formal-route formal-full-route
+#   make formal-full-net      proof 3, NOT finished (formal/README.md): a ring of
+#                             2 routers, BMC of the every-cycle properties to
+#                             depth 13 (~4 min), and the control that the drain
+#                             property fails at B = 1; the drain bound itself
+#                             needs 31 steps, beyond the engine today
+.PHONY: test-assert-planted test-formal-route formal-full-route formal-full-net
 test-assert-planted: $(DEPS_STAMP)
 	@tb/assert/run.sh
 TESTS += assert-planted
@@ -116,3 +121,7 @@ formal-full-route: $(DEPS_STAMP)
 	@formal/route/run.sh full
 TESTS += formal-route
 FORMAL += route
+formal-full-net: $(DEPS_STAMP)
+	@formal/net/run.sh -o $(BUILD)/net/ring2_safety -d 13 -p N=2 -p PKTS=1 -p WIN=4 && \
+	  formal/net/run.sh -o $(BUILD)/net/ring2_b1_control -d 8 -p N=2 -p PKTS=1 -p WIN=2 -p B=1 -expect-fail
+FORMAL += net

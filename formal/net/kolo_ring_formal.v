@@ -23,21 +23,53 @@
 // VC) and returns its credits one per cycle; it may stall, but never for
 // more than K cycles in a row while it owes credits.
 //
+// Once stopped, an injector that is inside a packet sends the rest at full
+// rate (credits allowing): an NI does not hold a begun packet back forever.
+//
 // Property (P3): `stop` has been set for B cycles -> every flit injected has
 // been delivered at its destination (counted), no input VC of any router
-// holds a flit (dbg_vc_occ) and no output holds a flit. Also every
-// delivered head arrives at the node named in its header, and nothing is
-// dropped (stat_errors stays 0).
+// holds a flit (dbg_vc_occ), no output holds a flit, no injector is inside a
+// packet, and every credit is home: per link and VC class the flits sent
+// equal the credits returned (so the router's credit counter is at its reset
+// value), the NI holds LOCAL_DEPTH credits per VC and the sink owes none.
+// Also, in every cycle: every delivered head arrives at the node named in
+// its header, and nothing is dropped (stat_errors stays 0).
 // With BUBBLE = 0 (ESC_SLOTS = 1) the ring deadlocks: the same property
 // fails (negative control).
+//
+// The drain bound B (B = 0: derived from the parameters, below). Smallest
+// legal buffers: ESC_SLOTS 2 (68 flits), ADAPT_DEPTH 35, LOCAL_DEPTH 34,
+// EJECT_CREDITS 35; packets of F = MAX_LEN + 2 flits; Q = N * PKTS packets
+// at most in the network (PKTS is required for a derived bound: without it
+// the local buffers alone hold 17 packets per VC and node).
+//   L0 = (F + 3)          source: the rest of the packet (<= F - 1 flits) is
+//                         injected, the whole-packet verdict (+2), request
+//      + 3 * (N + 1)      N - 1 hops plus a first and a last step, <= 3
+//                         cycles each (2 for class 0 continuing or turning,
+//                         3 for class 1 straight on: request from the
+//                         buffered head, OUT_REG = 1, the link is a wire)
+//      + 3                ejection (request from the buffered head)
+//      + (F - 1)          the tail behind the head, one flit per cycle
+//   per further packet, F * (K + 1) + 5: the packets share one sink in the
+//   worst case; an eject VC takes a packet only with all 35 credits home
+//   (EJECT_CREDITS = KOLO_MAX_PKT + 1), the sink returns its F credits at one
+//   per K + 1 cycles at worst, then credit counter (+1), flag register (+1),
+//   request register (+1), grant and crossbar (+1), output register (+1).
+//   B = L0 + (Q - 1) * (F * (K + 1) + 5)
+//   N = 2, F = 2, PKTS = 1, K = 0: L0 = 5 + 9 + 3 + 1 = 18, B = 18 + 7 = 25.
+// This is an argument, not yet a checked one: the BMC has not reached
+// WIN + B + 2 steps (formal/README.md, proof 3). The per-packet term assumes
+// the sink is the bottleneck; ring contention (one packet per output port
+// at a time, bubble slots) is covered only if it overlaps with it.
 module kolo_ring_formal #(
     parameter N         = 2,
     parameter BUBBLE    = 1,
     parameter ESC_SLOTS = 2,
     parameter MAX_LEN   = 0,    // payload flits of the longest injected packet
-    parameter K         = 2,    // longest sink stall, cycles
-    parameter B         = 40,   // drain bound, cycles after stop
-    parameter PKTS      = 0     // packets each node injects at most (0: no limit)
+    parameter K         = 0,    // longest sink stall, cycles (0: a credit every cycle while owing)
+    parameter B         = 0,    // drain bound, cycles after stop (0: derived, see above)
+    parameter PKTS      = 1,    // packets each node injects at most (0: no limit)
+    parameter WIN       = 0     // injection window: stopped by cycle WIN (0: free)
 ) (
     input wire clk
 );
@@ -46,6 +78,19 @@ module kolo_ring_formal #(
   localparam LOCAL_DEPTH = 34;
   localparam EJECT_CREDITS = 35;
   localparam ADAPT_DEPTH = 35;
+  localparam integer F = MAX_LEN + 2;
+  localparam integer Q = N * PKTS;
+  localparam integer L0 = (F + 3) + 3 * (N + 1) + 3 + (F - 1);
+  localparam integer B_DERIVED = L0 + (Q - 1) * (F * (K + 1) + 5);
+  localparam integer BOUND = (B != 0) ? B : B_DERIVED;
+  generate
+    if (B == 0 && PKTS == 0) begin : g_bad_bound
+      kolo_ring_formal_PARAMETER_ERROR_a_derived_drain_bound_needs_PKTS u_error ();
+    end
+    if (BOUND > 250) begin : g_bad_bound_width
+      kolo_ring_formal_PARAMETER_ERROR_drain_bound_at_most_250 u_error ();
+    end
+  endgenerate
 
   // ---- reset: high in the first cycle only ---------------------------------------
   reg init = 1'b1;
@@ -55,6 +100,7 @@ module kolo_ring_formal #(
   (* anyseq *) wire stop_req;
   reg stopped = 1'b0;
   reg [7:0] since_stop = 8'd0;
+  reg [7:0] cycle = 8'd0;
 
   wire [N*7-1:0] r_in_valid, r_out_valid, r_in_credit_valid, r_out_credit_valid;
   wire [N*7*68-1:0] r_in_flit, r_out_flit;
@@ -64,6 +110,7 @@ module kolo_ring_formal #(
   wire [N-1:0] ej_flit;        // node i's router delivers a flit now
   wire [N-1:0] any_errors;
   wire [N-1:0] mid_packet;     // node i's injector is inside a packet
+  wire [N-1:0] credits_home;   // every credit of node i's outputs and NI is back
 
   genvar i;
   generate
@@ -116,7 +163,9 @@ module kolo_ring_formal #(
       wire [1:0] new_vc = {1'b0, cls};
       wire [1:0] vc = in_pkt ? cur_vc : new_vc;
       wire have_credit = (vc[0] ? cred1 : cred0) != 8'd0;
-      wire go = !rst && want && have_credit && (in_pkt || (!stopped && pkts_left));
+      // before the stop the NI sends when it likes; once stopped it finishes
+      // the packet it began at full rate (credits allowing), as an NI does
+      wire go = !rst && (want || stopped) && have_credit && (in_pkt || (!stopped && pkts_left));
       wire first = !in_pkt;
       wire last = in_pkt && left == 6'd1;
       wire [63:0] data = first ? hdr0 : 64'd0;
@@ -202,6 +251,24 @@ module kolo_ring_formal #(
           .dbg_vc_route()
       );
       assign node_busy[i] = (occ != {28 * 8{1'b0}}) || (r_out_valid[i*7+:7] != 7'd0);
+
+      // ---- credits outstanding on the links this node sends on ----------------
+      // per output port Z+ (4), Z- (5) and VC class: flits sent minus credits
+      // returned. 0 means the router's credit counter is back at its reset value
+      // (it moves by exactly these events); the local port's are cred0/1 (NI)
+      // and owe0/1 (sink).
+      reg [7:0] out_owed[0:3];
+      integer q;
+      initial for (q = 0; q < 4; q = q + 1) out_owed[q] = 8'd0;
+      always @(posedge clk)
+        if (!rst)
+          for (q = 0; q < 4; q = q + 1)
+            out_owed[q] <= out_owed[q]
+                + {7'd0, r_out_valid[i*7+4+q/2] && r_out_flit[(i*7+4+q/2)*68+66+:2] == q % 2}
+                - {7'd0, r_out_credit_valid[i*7+4+q/2] && r_out_credit_vc[(i*7+4+q/2)*2+:2] == q % 2};
+      assign credits_home[i] = out_owed[0] == 8'd0 && out_owed[1] == 8'd0 && out_owed[2] == 8'd0
+          && out_owed[3] == 8'd0 && cred0 == LOCAL_DEPTH && cred1 == LOCAL_DEPTH
+          && owe0 == 8'd0 && owe1 == 8'd0;
       assign any_errors[i] = stat_errors != 64'd0;
 
 `ifdef FORMAL
@@ -233,16 +300,19 @@ module kolo_ring_formal #(
     // a packet begun is finished first)
     if (!rst && (stopped || stop_req)) stopped <= 1'b1;
     if (stopped && since_stop != 8'hff) since_stop <= since_stop + 8'd1;
+    if (cycle != 8'hff) cycle <= cycle + 8'd1;
   end
 
 `ifdef FORMAL
   always @(posedge clk) begin
+    if (WIN != 0 && cycle >= WIN) assume (stop_req || stopped);
     if (!rst) begin
       assert (any_errors == {N{1'b0}});
-      if (since_stop >= B) begin
+      if (since_stop >= BOUND) begin
         assert (mid_packet == {N{1'b0}});
         assert (in_net == 8'd0);
         assert (node_busy == {N{1'b0}});
+        assert (credits_home == {N{1'b1}});
       end
     end
   end

@@ -3,8 +3,12 @@
 # kolo_routers (kolo_ring_formal.v). Builds the model with Yosys (memories
 # kept as SMT arrays: memory -nomap -nordff) and runs yosys-smtbmc with yices.
 #
-# usage: formal/net/run.sh [-o OUTDIR] [-d DEPTH] [-mode bmc|ind] [-p NAME=VALUE]...
-#   -p sets a parameter of kolo_ring_formal (N, BUBBLE, ESC_SLOTS, MAX_LEN, K, B)
+# usage: formal/net/run.sh [-o OUTDIR] [-d DEPTH] [-skip S] [-mode bmc|ind] [-p NAME=VALUE]...
+#   -p sets a parameter of kolo_ring_formal (N, BUBBLE, ESC_SLOTS, MAX_LEN, K, B,
+#      PKTS, WIN)
+#   -skip S: check the assertions only in steps S..DEPTH-1 (the steps before
+#      are unrolled, not checked: with WIN set the drain property cannot fail
+#      before step WIN+B+1, and checking every step costs ~2x per step)
 #   -router-asserts: also check the routers' own assertions (slower)
 #   -expect-fail: succeed only if the BMC finds a counterexample (negative control)
 # Prints "formal net <name> <mode>: PASS|FAIL (<seconds> s, depth D)"; on a
@@ -12,16 +16,17 @@
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-out="$root/build/net/default"; depth=30; mode=bmc; expect_fail=0; rasserts=0; params=()
+out="$root/build/net/default"; depth=30; skip=0; mode=bmc; expect_fail=0; rasserts=0; params=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -o) out="$2"; shift 2 ;;
     -d) depth="$2"; shift 2 ;;
+    -skip) skip="$2"; shift 2 ;;
     -mode) mode="$2"; shift 2 ;;
     -p) params+=("$2"); shift 2 ;;
     -expect-fail) expect_fail=1; shift ;;
     -router-asserts) rasserts=1; shift ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -49,11 +54,11 @@ if [ $rasserts -eq 1 ]; then read_rtl="read_verilog -sv -formal -Irtl/include ${
 else read_rtl="read_verilog -sv -DSYNTHESIS -Irtl/include ${rtl[*]}"; fi
 if ! yosys -q -l "$out/model.log" -p "$read_rtl; read_verilog -sv -formal -Irtl/include formal/net/kolo_ring_formal.v; \
       $chparams prep -top kolo_ring_formal; flatten; opt -fast; memory -nomap -nordff; opt; opt_mem; \
-      async2sync; dffunmap; opt_clean; write_smt2 -wires $out/model.smt2" >/dev/null 2>&1; then
+      async2sync; opt_dff -sat; opt -full; dffunmap; opt_clean; write_smt2 -wires $out/model.smt2" >/dev/null 2>&1; then
   echo "formal net $name model: FAIL (log $out/model.log)"; exit 1
 fi
 t1=$(now)
-args=(-t "$depth")
+args=(-t "$skip:$depth")
 [ "$mode" = ind ] && args=(-i -t "$depth")
 rm -f "$out/trace.vcd"
 timeout "${FORMAL_TIMEOUT:-3600}" $smtbmc -s yices --presat "${args[@]}" --dump-vcd "$out/trace.vcd" \
