@@ -107,8 +107,9 @@ test-sim-chip-long: test-sim-chip-checks test-sim-chip-shmem test-sim-chip-fault
 # sim_speed_chip_2x2x1: simulated core cycles per wall second of 4 chips, 4 PEs streaming
 # PUTs; chip_fault_recovery_cycles: the fault story on 2x2x1 with the firmware on the
 # chips' RV32 cores (link cut to new tables everywhere), also its wall time;
-# chip_fault_2x2x2_native_*: the same story on 2x2x2 with the native firmware
-.PHONY: bench-sim_speed_chip_2x2x1 bench-chip_fault bench-chip_fault_2x2x2
+# chip_fault_2x2x2_native_*: the same story on 2x2x2 with the native firmware;
+# chip_fault_2x2x2_sp_*: on 2x2x2 with the firmware on the RTL cores (about 20 min)
+.PHONY: bench-sim_speed_chip_2x2x1 bench-chip_fault bench-chip_fault_2x2x2 bench-chip_fault_2x2x2_sp
 bench-sim_speed_chip_2x2x1: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x1 | $(DEPS_STAMP)
 	@$(KOLO_RUN) -t 2x2x1 -n 4 --net=chip --timeout=900 --bench=sim_speed_chip_2x2x1 \
 	    $(SIM_BUILD)/tests/sim_test_pe stream 200 | grep -E '^BENCH sim_speed_chip_2x2x1_sim_speed' \
@@ -117,7 +118,10 @@ bench-chip_fault: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-sp-2x2x1 $(BUILD)/
 	@$(SIM_CHIP_T) bench | grep '^BENCH'
 bench-chip_fault_2x2x2: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-2x2x2 $(BUILD)/examples/torus_work | $(DEPS_STAMP)
 	@$(SIM_CHIP_T) bench-2x2x2 | grep '^BENCH'
-BENCHES += sim_speed_chip_2x2x1 chip_fault chip_fault_2x2x2
+bench-chip_fault_2x2x2_sp: $(SIM_CHIP_DEPS) $(SIM_BUILD)/kolo-sim-chip-sp-2x2x2 $(BUILD)/examples/torus_work \
+    | $(DEPS_STAMP)
+	@$(SIM_CHIP_T) bench-2x2x2-sp | grep '^BENCH'
+BENCHES += sim_speed_chip_2x2x1 chip_fault chip_fault_2x2x2 chip_fault_2x2x2_sp
 
 # ---- make demo-chip: the fault story on whole chips ------------------------------------------
 # DEMO_CHIP_TORUS (2x2x1) of kolo_chips whose service processors are their own RV32 cores

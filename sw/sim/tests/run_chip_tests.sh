@@ -31,9 +31,11 @@
 #            cycles): the NIs get E2E_TIMEOUT 65536 (docs/sim.md)
 #   bench    2x2x1, firmware on the RTL cores: the fault story with BENCH lines
 #            (chip_fault_recovery_cycles: link cut to new tables everywhere)
-#   bench-2x2x2  2x2x2 with the native firmware (chip_fault_2x2x2_native_*; on
-#            the RTL cores a recomputation of 8 nodes outlasts this machine's
-#            patience: see docs/sim.md)
+#   bench-2x2x2  2x2x2 with the native firmware (chip_fault_2x2x2_native_*)
+#   bench-2x2x2-sp  2x2x2 with the firmware on the RTL cores
+#            (kolo-sim-chip-sp-2x2x2; chip_fault_2x2x2_sp_*): a recomputation of
+#            8 nodes takes the cores about 550000 cycles, so the NIs get
+#            E2E_TIMEOUT 131072 (9 tries outlast it); about 20 min of wall time
 set -u
 build=$1 test=$2
 RUN=$build/sim/kolo-run
@@ -175,6 +177,12 @@ bench)
 bench-2x2x2)
     expect 0 "$OKW" -- "$RUN" -t 2x2x2 -n 7 --net=chip --timeout=3600 --report --bench=chip_fault_2x2x2_native \
         --fail-link=40000+:0:X+ --fail-node=120000:7 "$WORK" 40 && settled_ok "chips 2x2x2, native firmware"
+    grep -E "^BENCH" <<<"$out"
+    ;;
+bench-2x2x2-sp)
+    KOLO_SIM=$build/sim/kolo-sim-chip-sp-2x2x2 expect 0 "$OKW" -- "$RUN" -t 2x2x2 -n 7 --net=chip --timeout=5400 \
+        --report=full --e2e-timeout=131072 --bench=chip_fault_2x2x2_sp \
+        --fail-link=40000+:0:X+ --fail-node=800000:7 "$WORK" 80 && sp_settled_ok "chips 2x2x2, firmware on kolo_sp"
     grep -E "^BENCH" <<<"$out"
     ;;
 *)
