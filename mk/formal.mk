@@ -108,7 +108,7 @@ $(foreach c,$(FORMAL_CELLS),$(eval $(call formal_cell_targets,$(c))))
 #                             the route check, all route states, SymbiYosys)
 #   make formal-full-net      proof 3, NOT finished (formal/README.md): a ring of
 #                             2 routers, BMC of the every-cycle properties to
-#                             depth 13 (~4 min), and the control that the drain
+#                             depth 13 (~5 min), and the control that the drain
 #                             property fails at B = 1; the drain bound itself
 #                             needs 31 steps, beyond the engine today
 .PHONY: test-assert-planted test-formal-route formal-full-route formal-full-net
