@@ -153,6 +153,8 @@ demo-chip: $(KOLO_RUN) $(KOLO_SIM) $(SIM_BUILD)/kolo-sim-chip-sp-$(DEMO_CHIP_TOR
 	    --rtl-trace=$$d/chip.fst --trace-window=$$(($(DEMO_CHIP_LINK_AT) - 1000)):40000 \
 	    $(BUILD)/examples/torus_work $(DEMO_CHIP_ROUNDS) > $$d/run.log 2>&1; rc=$$?; \
 	sed -n '/^BENCH /d; p' $$d/run.log | grep -v '^  [0-9a-f]\{3\} '; \
+	if grep -q "tables not settled" $$d/run.log; then \
+	    echo "demo-chip: a fault was not handled (tables not settled)"; rc=1; fi; \
 	fail_at=$$(sed -n 's/^fault at cycle \([0-9]*\): link.*/\1/p' $$d/run.log | head -n 1); \
 	nb=$$(printf 'chip_%d_0_0_xm' $$((1 % $(word 1,$(subst x, ,$(DEMO_CHIP_TORUS)))))); \
 	{ scripts/gtkw.py chip $$d/chip.fst $$d/chip.gtkw --view=$$(($${fail_at:-$(DEMO_CHIP_LINK_AT)} - 500)):$$(($(DEMO_CHIP_LINK_AT) + 38000)) \

@@ -55,6 +55,7 @@
 #include <ucontext.h>
 
 #include "kolo_chip_sim.h"
+#include "kolo_ni_model.h"
 #include "kolo_svc_regs.h"
 #include "kolo_rtl_bits.h"
 #include "sim.h"
@@ -379,7 +380,16 @@ class ChipCluster : public Cluster {
         last_move_ = cycle_;
     }
 
-    bool step(uint64_t) override {
+    bool step(uint64_t now) override {
+        // the simulator skips cycles while everything is idle (none of the chips is
+        // stepped then): keep the chips' times (installs, link changes, losses, the
+        // console) on the simulator's clock, where its faults are. On the count of
+        // stepped cycles, a fault that came after a skip was later than the tables
+        // installed for it, and never settled. Every interval measured here (quiet,
+        // news, busy) is one in which the chips were stepped, skipping being allowed
+        // only once they have all run out.
+        if (now > cycle_)
+            cycle_ = now;
         moved_ = false;
         tick();
         for (int n = 0; n < kNodes; n++) {
@@ -438,6 +448,21 @@ class ChipCluster : public Cluster {
     bool sp_working(int n) const {
         return !KOLO_CHIP_NATIVE_FW &&
                (sp_[static_cast<size_t>(n)].stage != KOLO_FW_RUNNING || cycle_ - last_link_change_ < kSpNews);
+    }
+
+    // tags the live chips' NIs hold (stat_ni_dbg[84:76] is an NI's free tags, 256 but
+    // while it fills its free list after reset): a request whose packet or response
+    // was lost waits in its NI for the end-to-end timeout, which the oracle cannot
+    // see when the target answered; the simulator does not skip cycles then (the
+    // chips' timers run only while they are stepped: skipped, such an NI waited
+    // forever and its PE hung; test sim-chip-2x2x1, a node dying while idle)
+    unsigned tags_taken() const override {
+        unsigned taken = 0;
+        for (int n = 0; n < kNodes; n++)
+            if (node_[static_cast<size_t>(n)].up)
+                taken += KOLO_NI_NUM_TAGS - static_cast<unsigned>(sig_get(
+                                                sim_->top().stat_ni_dbg, static_cast<unsigned>(n) * 85 + 76, 9));
+        return taken;
     }
 
     bool idle() const override {

@@ -7,6 +7,8 @@
  * each mode is a function that a split could move (planned).
  *
  *   sim_test_pe ops               puts, gets, atomics, ordering, errors between PEs
+ *   sim_test_pe idle-ops CYCLE    ops, after the PEs slept until simulated CYCLE (the
+ *                                 simulator skips the idle cycles: faults due then)
  *   sim_test_pe random SEED N     N random operations per PE, checked against a
  *                                 shadow; every PE replays every other PE's stream
  *                                 from the seed to check its own memory at the end
@@ -331,6 +333,10 @@ static uint8_t pat(unsigned a, unsigned b, unsigned i) {
     return (uint8_t)(a * 131u + b * 29u + i * 7u + (i >> 8));
 }
 
+/* idle-ops: the PEs wait (asleep, so the simulator idles and skips cycles) until
+ * this simulated cycle before the directed tests */
+static uint64_t g_idle_until;
+
 /* ---- ops: directed tests ------------------------------------------------------------ */
 static int test_ops(void) {
     uint8_t *heap = malloc(4096);
@@ -338,6 +344,10 @@ static int test_ops(void) {
     unsigned st;
     const unsigned K = 8;
     start();
+    while (kolo_sim_cycle(C) < g_idle_until) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
     unsigned right = (me + 1) % npes, left = (me + npes - 1) % npes;
     if (me == 0) {
         g.counters[5] = ~0ull;
@@ -987,6 +997,10 @@ int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "";
     if (!strcmp(mode, "ops"))
         return test_ops();
+    if (!strcmp(mode, "idle-ops") && argc > 2) {
+        g_idle_until = strtoull(argv[2], NULL, 0);
+        return test_ops();
+    }
     if (!strcmp(mode, "random") && argc > 3)
         return test_random(strtoull(argv[2], NULL, 0), (unsigned)strtoul(argv[3], NULL, 0));
     if (!strcmp(mode, "stream") && argc > 2)
@@ -1052,7 +1066,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     fprintf(stderr,
-            "usage: sim_test_pe ops | random SEED N | stream N | exit PE CODE [hang] | crash PE |\n"
+            "usage: sim_test_pe ops | idle-ops CYCLE | random SEED N | stream N | exit PE CODE [hang] | crash PE |\n"
             "       global-exit CODE | hang [mmio] | orphan FILE | attach\n");
     return 2;
 }
