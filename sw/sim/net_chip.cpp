@@ -92,6 +92,7 @@ constexpr unsigned kHostQueue = 4;
 constexpr uint64_t kQuietCycles = 256;
 constexpr uint64_t kLostSettle = 1024;  // cycles after a link end went down: what is on it is lost
 constexpr uint64_t kSpNews = 65536;    // a link changed: the cores hear of it, settle and recompute
+constexpr uint64_t kLaneNews = 4096;   // lanes cut or restored, a chip died: the links notice (lock)
 constexpr uint64_t kSpBusyLimit = 8000000; // a core showing one stage other than RUNNING this long: an error
 constexpr uint64_t kFwQuiet = 2000;     // the firmware has not written a table or its state for this long
 
@@ -390,6 +391,10 @@ class ChipCluster : public Cluster {
         // only once they have all run out.
         if (now > cycle_)
             cycle_ = now;
+        if (lane_news_) {  // a fault came while the chips were idle: from now, kLaneNews
+            last_link_change_ = cycle_;
+            lane_news_ = false;
+        }
         moved_ = false;
         tick();
         for (int n = 0; n < kNodes; n++) {
@@ -468,6 +473,12 @@ class ChipCluster : public Cluster {
     bool idle() const override {
         if (in_net_ || cycle_ - last_move_ < kQuietCycles || !rcs_idle())
             return false;
+        // lanes were cut or restored, or a chip failed: the links must be stepped to
+        // notice (lose block lock and retrain, or train); idle, a link cut with no
+        // traffic on it stayed up for ever and a node that died unnoticed until
+        // traffic came (test sim-chip-2x2x1, a node dying while the PEs sleep)
+        if (lane_news_ || cycle_ - last_link_change_ < kLaneNews)
+            return false;
         for (int n = 0; n < kNodes; n++) {  // links still training, firmware busy: keep ticking
             if (!node_[static_cast<size_t>(n)].up)
                 continue;
@@ -543,6 +554,7 @@ class ChipCluster : public Cluster {
 
     void set_link(int n, int port, bool up) override {
         sim_->cut(static_cast<unsigned>(n), static_cast<unsigned>(port), !up);
+        lane_news_ = true;
     }
     uint64_t fault_drops() const override { return drops_; }
     bool link_in_use(int n, int port) const override {
@@ -601,6 +613,7 @@ class ChipCluster : public Cluster {
             return;
         s.up = up;
         last_link_change_ = cycle_;
+        lane_news_ = true;
         unsigned un = static_cast<unsigned>(n);
         for (unsigned p = 0; p < 6; p++)
             if (sim_->port_built(p))
@@ -1002,6 +1015,7 @@ class ChipCluster : public Cluster {
     std::vector<std::unique_ptr<NativeFw>> fw_;
     SvcStats svc_stats_;
     uint64_t last_link_change_ = 0;
+    bool lane_news_ = false;  // set_link or set_chip since the last step
     uint64_t cycle_ = 0, last_move_ = 0, in_net_ = 0, flits_ = 0, drops_ = 0, reported_ = 0;
     uint64_t lost_[3] = {0, 0, 0};
     bool moved_ = false;

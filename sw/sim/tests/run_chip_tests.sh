@@ -116,11 +116,17 @@ ops)
     grep -q "fw: routing workspace too small" <<<"$out" || fail "svcbus: the firmware's own line is not shown"
     expect 2 "--fault=svcbus needs --net=chip" -- "$RUN" -t 2x2x1 -n 4 --fault=svcbus "$PE" ops
     # a fault while the simulator skips idle cycles (the PEs sleep until cycle 300000,
-    # the node dies at 200000): the chips' install times are on the simulator's clock
+    # the node dies at 200000): the chips are stepped until their links notice; the
+    # chips' install times are on the simulator's clock
     # (they were on the count of stepped cycles, older than the fault: "tables not
     # settled", the node death of make demo-chip)
     expect 0 "network chip" -- "$RUN" -t 2x2x1 -n 3 --net=chip --timeout=300 --report \
         --fail-node=200000:3 "$PE" idle-ops 300000 && settled_ok "chips: a node dies while the simulator idles"
+    # noticed with no traffic at all: new tables before the PEs wake at 300000 (the
+    # links of an idle chip were not stepped after a fault: the death went unnoticed
+    # until the PEs' traffic, +122000 cycles)
+    at=$(grep -oE "node \(1,1,0\) failed; new tables everywhere at cycle [0-9]+" <<<"$out" | grep -oE '[0-9]+$')
+    [ -n "$at" ] && [ "$at" -lt 300000 ] || fail "idle node death: new tables at cycle ${at:-never}, want before 300000"
     # (the simulator did skip: at least 100000 of the cycles before the fault)
     cyc=$(grep -oE "^cycles [0-9]+ \([0-9.]+ us at [0-9]+ MHz; [0-9]+ stepped" <<<"$out" | grep -oE '[0-9]+' | sed -n '1p;4p' | tr '\n' ' ')
     set -- $cyc
