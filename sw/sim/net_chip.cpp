@@ -36,7 +36,7 @@
 // firmware (fw/kolo_fw.c) runs here on each chip's service block port, one
 // AXI4-Lite access at a time, in a coroutine per chip.
 //
-// Length (~1210 lines): one file for now because the chips' world (lanes,
+// Length (~1250 lines): one file for now because the chips' world (lanes,
 // root complexes, monitors) and the scoreboard that follows packets through
 // routers and links share its private per-chip state; splitting the link
 // loss tracking and the fault control into files of their own is planned
