@@ -168,5 +168,14 @@ class Monitor {
     std::vector<uint8_t> pending_;
 };
 
+// kolo_ni's dbg_state, kNiDbgBits per NI on a bus: {tags_free[8:0] (bits 84:76), ...};
+// ni_free_tags: NI n's free transaction tags (256, fewer while an NI holds some or
+// fills its free list after reset)
+constexpr unsigned kNiDbgBits = 85;
+template <typename T>
+inline unsigned ni_free_tags(const T &dbg, unsigned n) {
+    return static_cast<unsigned>(sig_get(dbg, n * kNiDbgBits + 76, 9));
+}
+
 }  // namespace kolo_rtl
 #endif

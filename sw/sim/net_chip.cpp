@@ -84,6 +84,7 @@ namespace {
 
 using kolo_rtl::Flit;
 using kolo_rtl::flit_get;
+using kolo_rtl::ni_free_tags;
 using kolo_rtl::sig_get;
 
 constexpr int kNodes = KOLO_DIM_X * KOLO_DIM_Y * KOLO_DIM_Z;
@@ -455,8 +456,7 @@ class ChipCluster : public Cluster {
                (sp_[static_cast<size_t>(n)].stage != KOLO_FW_RUNNING || cycle_ - last_link_change_ < kSpNews);
     }
 
-    // tags the live chips' NIs hold (stat_ni_dbg[84:76] is an NI's free tags, 256 but
-    // while it fills its free list after reset): a request whose packet or response
+    // tags the live chips' NIs hold (ni_free_tags of kolo_rtl_bits.h): a request whose packet or response
     // was lost waits in its NI for the end-to-end timeout, which the oracle cannot
     // see when the target answered; the simulator does not skip cycles then (the
     // chips' timers run only while they are stepped: skipped, such an NI waited
@@ -465,8 +465,7 @@ class ChipCluster : public Cluster {
         unsigned taken = 0;
         for (int n = 0; n < kNodes; n++)
             if (node_[static_cast<size_t>(n)].up)
-                taken += KOLO_NI_NUM_TAGS - static_cast<unsigned>(sig_get(
-                                                sim_->top().stat_ni_dbg, static_cast<unsigned>(n) * 85 + 76, 9));
+                taken += KOLO_NI_NUM_TAGS - ni_free_tags(sim_->top().stat_ni_dbg, static_cast<unsigned>(n));
         return taken;
     }
 
@@ -612,8 +611,7 @@ class ChipCluster : public Cluster {
         if (s.up == up)
             return;
         s.up = up;
-        last_link_change_ = cycle_;
-        lane_news_ = true;
+        lane_news_ = true;  // (the next step marks the link change, on the simulator's clock)
         unsigned un = static_cast<unsigned>(n);
         for (unsigned p = 0; p < 6; p++)
             if (sim_->port_built(p))

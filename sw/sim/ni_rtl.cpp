@@ -45,6 +45,8 @@ namespace {
 
 using kolo_rtl::Flit;
 using kolo_rtl::flit_get;
+using kolo_rtl::kNiDbgBits;
+using kolo_rtl::ni_free_tags;
 using kolo_rtl::sig_get;
 using kolo_rtl::sig_set;
 
@@ -338,8 +340,8 @@ class RtlCluster : public Cluster {
         for (int n = 0; n < kNodes; n++) {
             const NodeState &s = node_[static_cast<size_t>(n)];
             unsigned un = static_cast<unsigned>(n);
-            uint64_t d_lo = sig_get(top_->ni_dbg, un * 85, 64),
-                     d_hi = sig_get(top_->ni_dbg, un * 85 + 64, 21);
+            uint64_t d_lo = sig_get(top_->ni_dbg, un * kNiDbgBits, 64),
+                     d_hi = sig_get(top_->ni_dbg, un * kNiDbgBits + 64, kNiDbgBits - 64);
             std::fprintf(f,
                          "  node index %d: root complex %s (%u host requests queued, %u reads "
                          "waiting, %u device read tags busy), NI dbg_state %#" PRIx64 "%016" PRIx64
@@ -436,8 +438,7 @@ class RtlCluster : public Cluster {
         // it fills its free list after reset)
         unsigned taken = 0;
         for (int n = 0; n < kNodes; n++)
-            taken += KOLO_NI_NUM_TAGS -
-                     static_cast<unsigned>(sig_get(top_->ni_dbg, static_cast<unsigned>(n) * 85 + 76, 9));
+            taken += KOLO_NI_NUM_TAGS - ni_free_tags(top_->ni_dbg, static_cast<unsigned>(n));
         return taken;
     }
 
