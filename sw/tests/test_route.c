@@ -179,7 +179,8 @@ static void check_default_pair(const kolo_topo *t, uint16_t src, uint16_t dst) {
         else
             CHECK_EQ(m, 0, "no sign without hops");
         if (plus && plus == minus)
-            CHECK_EQ(m, expect_tie_minus(t, d, s, c), "tie direction, dim %d %#x->%#x", d, src, dst);
+            CHECK_EQ(m, expect_tie_minus(t, d, s, c), "tie direction, dim %d %#x->%#x", d, src,
+                     dst);
         total += h;
     }
     n = kolo_route_path(t, src, e, hops, KOLO_PATH_MAX);
@@ -281,7 +282,8 @@ static void check_balance(kolo_topo t, unsigned max_spread) {
                         continue;
                     for (h = 0; h < kolo_rs_hops(e, d); h++) {
                         load[kolo_node_index(&t, kolo_node_id(cur))][2 * d + sign]++;
-                        cur.c[d] = (uint8_t)(sign ? (cur.c[d] + sz - 1u) % sz : (cur.c[d] + 1u) % sz);
+                        cur.c[d] =
+                            (uint8_t)(sign ? (cur.c[d] + sz - 1u) % sz : (cur.c[d] + 1u) % sz);
                     }
                 }
             }
@@ -296,8 +298,8 @@ static void check_balance(kolo_topo t, unsigned max_spread) {
             hi = load[i][p] > hi ? load[i][p] : hi;
         }
     for (d = 0; d < 3; d++)
-        CHECK_EQ(ties[d][0], ties[d][1], "%ux%ux%u: tied routes plus and minus in dim %d", t.size[0],
-                 t.size[1], t.size[2], d);
+        CHECK_EQ(ties[d][0], ties[d][1], "%ux%ux%u: tied routes plus and minus in dim %d",
+                 t.size[0], t.size[1], t.size[2], d);
     CHECK(hi - lo <= max_spread, "%ux%ux%u: channel loads %u..%u (spread allowed %u)", t.size[0],
           t.size[1], t.size[2], lo, hi, max_spread);
 }

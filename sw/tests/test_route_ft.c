@@ -227,7 +227,8 @@ int main(int argc, char **argv) {
                 int m;
                 if (!(r & KOLO_RE_VALID))
                     continue;
-                m = kolo_route_path(&c.t, kolo_node_id_of_index(&c.t, (unsigned)(e / c.n)), r, h, KOLO_PATH_MAX);
+                m = kolo_route_path(&c.t, kolo_node_id_of_index(&c.t, (unsigned)(e / c.n)), r, h,
+                                    KOLO_PATH_MAX);
                 for (int q = 0; q + 1 < m; q++) {
                     unsigned *l = &load[kolo_node_index(&c.t, h[q].node) * 6u + h[q].port];
                     busiest = ++*l > busiest ? *l : busiest;
@@ -240,16 +241,19 @@ int main(int argc, char **argv) {
             }
             worst_load = busiest > worst_load ? busiest : worst_load;
         }
-        printf("%ux%ux%u: every one of %u nodes failed alone: all other pairs routed; detour ties %lu plus, "
+        printf("%ux%ux%u: every one of %u nodes failed alone: all other pairs routed; detour ties "
+               "%lu plus, "
                "%lu minus; busiest channel %u packets of uniform traffic\n",
                sz, sz, sz, c.n, ties[0], ties[1], worst_load);
         if (sz == 4)
-            CHECK(worst_load <= 48, "4x4x4 one node failed: a channel carries %u of the all-pairs routes (<= 48)",
+            CHECK(worst_load <= 48,
+                  "4x4x4 one node failed: a channel carries %u of the all-pairs routes (<= 48)",
                   worst_load);
         if (sz % 2 == 0)
             CHECK(ties[0] + ties[1] > 0 && 10 * ties[1] >= 4 * (ties[0] + ties[1]) &&
                       10 * ties[0] >= 4 * (ties[0] + ties[1]),
-                  "%ux%ux%u detour ties: %lu plus, %lu minus (each at least 40%%)", sz, sz, sz, ties[0], ties[1]);
+                  "%ux%ux%u detour ties: %lu plus, %lu minus (each at least 40%%)", sz, sz, sz,
+                  ties[0], ties[1]);
         free(def);
         ctx_free(&c);
     }
