@@ -103,7 +103,6 @@ lockheld    shmem_set_lock: argument lock = 0x[0-9a-f]+ is held by this PE alrea
 locknotheld shmem_clear_lock: argument lock = 0x[0-9a-f]+ is not held by this PE
 nullfetch   shmem_long_atomic_fetch_nbi: argument fetch is NULL
 vecnull     shmem_long_wait_until_all_vector: argument cmp_values is NULL
-hints       shmem_malloc_with_hints: argument hints = 0x100000 has unknown bits
 fcolldest   shmem_long_fcollect: argument dest = 0x[0-9a-f]+ \(16 bytes\) is not symmetric
 nelems      shmem_long_put: argument nelems = [0-9]+ is too large
 final       shmem_long_p: called after shmem_finalize
@@ -149,6 +148,14 @@ fast)
 generic)
     run 0 "PASS" -- -n 2 $T/t_generic
     run 0 "PASS" -- -n 5 $T/t_generic
+    # a planted bug in the C11 selection (shmem_max_reduce calls the min
+    # routines, mk/lib.mk): the run-time checks must catch it
+    run 1 "FAIL .*max_reduce" -- -n 2 $T/t_generic_plant
+    # C++ (oshc++): typed routines, complex reductions on _Complex and
+    # std::complex; and a wrong expectation planted in it must fail
+    run 0 "PASS" -- -n 2 $T/t_cxx
+    run 0 "PASS" -- -n 5 $T/t_cxx
+    run 1 "FAIL .*std::complex<double> sum \[1\]" -- -n 3 $T/t_cxx plant
     ;;
 random)
     run 0 "PASS" -- -n 8 $T/t_random
