@@ -82,6 +82,9 @@ module kolo_ring_formal #(
                                 // Z+, first step and 1 hop (round the ring of 2 back
                                 // home) from cycle 1, and the sink never stalls: the
                                 // scenario of the deadlock control (BUBBLE 0)
+                                // 2: only the timing: every node sends at full rate from
+                                // cycle 1 until the stop at WIN, sinks never stall;
+                                // the packets (class, ordered, hops, sign, steps) free
 ) (
     input wire clk
 );
@@ -291,6 +294,8 @@ module kolo_ring_formal #(
         if (FORCE == 1)
           assume (want && cls == 1'b0 && len_pick == 6'd0 && hops_pick == 4'd1 && !sign_pick
                   && fs_pick && !ls_pick && give);
+        else if (FORCE == 2)
+          assume (want && give);
       // a delivered head is for this node
       always @(posedge clk)
         if (!rst && out_v) begin
@@ -333,7 +338,7 @@ module kolo_ring_formal #(
 `ifdef FORMAL
   always @(posedge clk) begin
     if (WIN != 0 && cycle >= WIN) assume (stop_req || stopped);
-    if (FORCE == 1 && cycle < WIN) assume (!stop_req);
+    if (FORCE != 0 && cycle < WIN) assume (!stop_req);
     if (!rst) begin
       assert (any_errors == {N{1'b0}});
       if (QUIET != 0) assert (quiet < QUIET);
