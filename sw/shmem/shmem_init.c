@@ -200,20 +200,27 @@ static int find_data(struct dl_phdr_info *info, size_t size, void *arg) {
     return 1; /* the first object is the executable */
 }
 
+/* SHMEM_SYMMETRIC_SIZE: bytes, or a number with K, M, G or T (powers of
+ * 1024); anything else (no number, another suffix, trailing text, zero or
+ * negative, 2^48 bytes or more) ends the program with one line */
 static size_t parse_size(const char *s, size_t def) {
     char *end;
-    double v;
+    double v, scale = 1.0;
     if (!s || !*s)
         return def;
     v = strtod(s, &end);
-    if (end == s || v <= 0)
-        return def;
-    switch (*end) {
-    case 'k': case 'K': v *= 1024.0; break;
-    case 'm': case 'M': v *= 1024.0 * 1024.0; break;
-    case 'g': case 'G': v *= 1024.0 * 1024.0 * 1024.0; break;
+    switch (end == s ? 0 : *end) {
+    case 'k': case 'K': scale = 1024.0; end++; break;
+    case 'm': case 'M': scale = 1024.0 * 1024.0; end++; break;
+    case 'g': case 'G': scale = 1024.0 * 1024.0 * 1024.0; end++; break;
+    case 't': case 'T': scale = 1024.0 * 1024.0 * 1024.0 * 1024.0; end++; break;
     default: break;
     }
+    v *= scale;
+    if (end == s || *end || !(v >= 1.0) || v >= (double)(1ull << 48))
+        kshmem_fatal("shmem_init: SHMEM_SYMMETRIC_SIZE = '%s' is not a heap size (bytes, or a "
+                     "number with K, M, G or T, below 256 T)",
+                     s);
     return (size_t)v;
 }
 
@@ -429,6 +436,22 @@ static void init_common(const char *fn, int level) {
                         sim ? (netboot ? "sim (a kolo-sim --server: KOLO_SIM_SHM)" : "sim (kolo-run)")
                             : kolo_dev_backend(kshmem.dev),
                         netboot ? "over the network (NI window 15)" : "kolo-sim's exchange area");
+    /* SHMEM_VERSION, SHMEM_INFO (any value): PE 0 prints the version, and
+     * with SHMEM_INFO the environment variables the library reads */
+    if (kshmem.me == 0 && (getenv("SHMEM_VERSION") || getenv("SHMEM_INFO"))) {
+        printf("kolo-shmem: OpenSHMEM %d.%d, %s\n", SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION,
+               SHMEM_VENDOR_STRING);
+        if (getenv("SHMEM_INFO"))
+            printf("kolo-shmem: environment:\n"
+                   "  SHMEM_SYMMETRIC_SIZE  symmetric heap per PE: bytes or K, M, G, T "
+                   "(now %zu)\n"
+                   "  SHMEM_DEBUG           1: one line per PE at start-up (launcher, node, NI)\n"
+                   "  SHMEM_VERSION         print the version at start-up\n"
+                   "  SHMEM_INFO            print this text at start-up\n"
+                   "  SHMEM_BOOT_TIMEOUT    seconds to wait for the other PEs at start-up\n",
+                   user_heap);
+        fflush(stdout);
+    }
     /* everyone's windows are open (published after opening); one barrier
      * checks the network end to end before the program starts */
     shmem_barrier_all();
