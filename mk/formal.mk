@@ -110,8 +110,13 @@ $(foreach c,$(FORMAL_CELLS),$(eval $(call formal_cell_targets,$(c))))
 #                             2 routers, BMC of the every-cycle properties to
 #                             depth 13 (~5 min), and the control that the drain
 #                             property fails at B = 1; the drain bound itself
-#                             needs 31 steps, beyond the engine today
-.PHONY: test-assert-planted test-formal-route formal-full-route formal-full-net
+#                             needs 31 steps, beyond the engine today; then
+#                             formal-net-deadlock
+#   make formal-net-deadlock  proof 3's deadlock control: BUBBLE 0 must give a
+#                             deadlock counterexample (no flit moves for 12
+#                             cycles), BUBBLE 1 must pass the same scenario;
+#                             writes the trace as FST and its GTKWave save file
+.PHONY: test-assert-planted test-formal-route formal-full-route formal-full-net formal-net-deadlock
 test-assert-planted: $(DEPS_STAMP)
 	@tb/assert/run.sh
 TESTS += assert-planted
@@ -123,5 +128,15 @@ TESTS += formal-route
 FORMAL += route
 formal-full-net: $(DEPS_STAMP)
 	@formal/net/run.sh -o $(BUILD)/net/ring2_safety -d 13 -p N=2 -p PKTS=1 -p WIN=4 && \
-	  formal/net/run.sh -o $(BUILD)/net/ring2_b1_control -d 8 -p N=2 -p PKTS=1 -p WIN=2 -p B=1 -expect-fail
+	  formal/net/run.sh -o $(BUILD)/net/ring2_b1_control -d 8 -p N=2 -p PKTS=1 -p WIN=2 -p B=1 -expect-fail && \
+	  $(MAKE) --no-print-directory formal-net-deadlock
+NET_DEADLOCK := -d 26 -skip 14 -p N=2 -p PKTS=1 -p WIN=3 -p QUIET=12 -p DRAIN=0 -p FORCE=1
+formal-net-deadlock: scripts/gtkw.py | $(DEPS_STAMP)
+	@d=$(BUILD)/net/ring2_deadlock_bubble0; \
+	formal/net/run.sh -o $$d $(NET_DEADLOCK) -p BUBBLE=0 -p ESC_SLOTS=1 -expect-fail && \
+	formal/net/vcd_to_fst.sh $$d/trace.vcd $$d/deadlock.fst && \
+	scripts/gtkw.py net $$d/deadlock.fst $$d/deadlock.gtkw --view=0:26 --mark=$$(formal/net/quiet_start.py $$d/trace.vcd) && \
+	scripts/gtkw.py check $$d/deadlock.gtkw && \
+	echo "deadlock trace: gtkwave $$d/deadlock.gtkw (marker: the first cycle without a move)" && \
+	formal/net/run.sh -o $(BUILD)/net/ring2_deadlock_bubble1 $(NET_DEADLOCK) -p BUBBLE=1 -p ESC_SLOTS=2
 FORMAL += net

@@ -137,6 +137,27 @@ $(LIB_BUILD)/shmem_tests/%: sw/tests/shmem/%.c sw/tests/shmem/shmem_test.h $(LIB
 	KOLO_SAN=1 KOLO_BUILD=$(abspath $(BUILD)) $(OSHCC) -O1 -g -Wall -Wextra -Werror -Isw/tests/shmem \
 	    $< -o $@ -lm
 
+# OpenSHMEM from C++ (sw/shmem/oshc++): t_cxx
+$(LIB_BUILD)/shmem_tests/t_cxx: sw/tests/shmem/t_cxx.cpp sw/tests/shmem/shmem_test.h $(LIBKOLO_SAN) \
+    $(LIBKOLO_SHMEM_SAN) $(OSHCC) sw/shmem/oshc++ sw/shmem/shmem.h
+	@mkdir -p $(@D)
+	KOLO_SAN=1 KOLO_BUILD=$(abspath $(BUILD)) sw/shmem/oshc++ -O1 -g -Wall -Wextra -Werror \
+	    -Isw/tests/shmem $< -o $@ -lm
+
+# t_generic against a planted bug in the C11 selection (shmem_max_reduce
+# selects the min routines): its run-time checks must catch it (run.sh generic)
+$(LIB_BUILD)/shmem_tests/plant/shmem_c11.h: sw/shmem/shmem_c11.h mk/lib.mk
+	@mkdir -p $(@D)
+	sed 's/KSHMEM_COLL(KSHMEM_GL_RED_MINMAX, max_reduce/KSHMEM_COLL(KSHMEM_GL_RED_MINMAX, min_reduce/' $< > $@
+	grep -q 'RED_MINMAX, min_reduce, team, d, __VA_ARGS__)$$' $@ && \
+	    [ $$(grep -c 'RED_MINMAX, min_reduce' $@) = 2 ] || { echo "plant not applied"; rm -f $@; exit 1; }
+$(LIB_BUILD)/shmem_tests/t_generic_plant: sw/tests/shmem/t_generic.c sw/tests/shmem/shmem_test.h \
+    $(LIB_BUILD)/shmem_tests/plant/shmem_c11.h sw/shmem/shmem.h $(LIBKOLO_SAN) $(LIBKOLO_SHMEM_SAN)
+	cp sw/shmem/shmem.h $(LIB_BUILD)/shmem_tests/plant/shmem.h
+	$(LIB_CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
+	    -fno-sanitize-recover=all -fno-omit-frame-pointer -I$(LIB_BUILD)/shmem_tests/plant -Isw/tests/shmem $< -o $@ \
+	    -L$(LIB_BUILD)/san -lkolo_shmem -lkolo -lrt -lm
+
 # the threads test also under ThreadSanitizer
 $(LIB_BUILD)/shmem_tests/t_threads_tsan: sw/tests/shmem/t_threads.c sw/tests/shmem/shmem_test.h \
     $(LIBKOLO_TSAN) $(LIBKOLO_SHMEM_TSAN) $(OSHCC) sw/shmem/shmem.h
@@ -149,7 +170,7 @@ LIB_SHMEM_T = $(LIB_BUILD)/shmem_tests
 
 # test group -> the programs it runs (see sw/tests/shmem/run.sh)
 LIB_SHMEM_GROUPS := init rma amo sync signal coll heap errors generic random
-lib_group_bins = $(LIB_SHMEM_T)/t_$(1)
+lib_group_bins = $(LIB_SHMEM_T)/t_$(1) $(if $(filter generic,$(1)),$(LIB_SHMEM_T)/t_cxx $(LIB_SHMEM_T)/t_generic_plant)
 $(foreach g,$(LIB_SHMEM_GROUPS),$(eval test-lib-shmem-$(g): sim $(call lib_group_bins,$(g)) \
     sw/tests/shmem/run.sh ; $$(LIB_SEED_ENV) $$(LIB_SHMEM_RUN) $(g)))
 $(LIB_BUILD)/bench/bench_bigput: sw/tests/shmem/bench_bigput.c $(LIBKOLO) $(LIBKOLO_SHMEM) $(OSHCC) \

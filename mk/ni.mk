@@ -92,6 +92,10 @@ $(eval $(call ni_test,tags,9,--test=tags --lat=1500:2500 --reads=1000 --elastic)
 # a DMA write offer must hold until taken (kolo_ni_tgt once let an atomic's
 # write replace an offered PUT beat); a slow write port makes offers wait
 $(eval $(call ni_test,wr-hold,25,--test=mix --ops=1500 --wrdy=30))
+# atomics only, in bursts of up to 400, 32 DMA reads in flight (the endpoint's REQS): the
+# target keeps ATOMICS (32) atomics on distinct words in flight while atomics on a shared word
+# wait for the one in flight (lost updates or fetched values out of order differ from the model)
+$(eval $(call ni_test,atomic-burst,26,--test=mix --atomics --ops=3000 --burst=400 --reads=32))
 
 # end-to-end reliability (docs/ni.md section 10): the mix on a network that drops 5% of the
 # packets (and in -lossy also duplicates and delays some beyond the timeout), compared with
@@ -166,7 +170,7 @@ TESTS += unit-ni-torus-2x2x2 unit-ni-torus-2x2x2-errors unit-ni-torus-2x2x2-nofe
 
 # ---- benchmarks ---------------------------------------------------------------------
 # message rates: 4096 8-byte PUTs node 0 -> node 1 (DMA read latency 125..250 cycles,
-# 16 reads outstanding, as the endpoint's defaults)
+# 32 reads outstanding, the endpoint's REQS and TAGS defaults)
 .PHONY: bench-put8_rate_dma bench-put8_rate_inline bench-put8_rate_pio
 $(NI_BUILD)/rate.txt: $(NI_BIN)
 	@$(NI_BIN) --test=rate --ops=4096 > $@.tmp && mv $@.tmp $@
@@ -176,10 +180,11 @@ BENCHES += put8_rate_dma put8_rate_inline put8_rate_pio
 
 # on the real 2x1x1 torus, node 0 -> its neighbour node 1, with the PCIe latency model of
 # tb_ni.cpp (docs/ni.md, Benchmarks): host-to-host latency of an 8-byte PUT (PIO, descriptor,
-# inline descriptor), 64 KiB PUT and GET bandwidth (16 back to back), atomic rates (2048
-# FETCH_ADDs on distinct words; for comparison on one word, and ADDs)
+# inline descriptor), 64 KiB PUT and GET bandwidth (16 back to back) with end-to-end
+# reliability off and on (_e2e), atomic rates (2048 FETCH_ADDs on distinct words; for
+# comparison on one word, and ADDs; each run also on the C model and compared)
 NI_BENCH_LAT := neighbor_latency_put8_ns neighbor_latency_put8_dma_ns neighbor_latency_put8_inline_ns
-NI_BENCH_BW := put_bandwidth_64KiB get_bandwidth_64KiB
+NI_BENCH_BW := put_bandwidth_64KiB get_bandwidth_64KiB put_bandwidth_64KiB_e2e get_bandwidth_64KiB_e2e
 NI_BENCH_ATOMIC := atomic_rate atomic_rate_one_word atomic_rate_add
 $(NI_BUILD)_torus/bench-latency.txt: $(NI_TORUS_BIN)
 	@$(NI_TORUS_BIN) --test=bench-latency > $@.tmp && mv $@.tmp $@

@@ -2,6 +2,7 @@
 # See scripts/synth.sh.
 #
 #   make test-synth-cells           synth_xilinx of each rtl/common cell (in `make test`)
+#   make test-router-nomul          kolo_router has no multiplier (in `make test`)
 #   make bench-router_<what>_<fam>  one resource number of kolo_router at default parameters
 #
 # The router is synthesized once per family (minutes, several GB of memory) into
@@ -39,3 +40,9 @@ BENCHES += $(SYNTH_BENCH_XC7) $(SYNTH_BENCH_CYCLONEV)
 test-synth-cells: $(DEPS_STAMP)
 	@scripts/synth.sh cells
 TESTS += synth-cells
+
+# kolo_router elaborates without a multiplier (a planted one is caught; seconds)
+.PHONY: test-router-nomul
+test-router-nomul: $(DEPS_STAMP)
+	@scripts/synth.sh nomul
+TESTS += router-nomul

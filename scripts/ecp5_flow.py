@@ -68,6 +68,14 @@ ROOT = os.path.abspath(os.environ.get("TOP") or os.path.join(os.path.dirname(__f
 DEVICE = ["--um5g-85k", "--package", "CABGA381", "--speed", "8"]
 DEVICE_NAME = "LFE5UM5G-85F-8BG381"
 WRAPPER = "kolo_ecp5_ooc"
+# what the LFE5UM5G-85F holds (Lattice's ECP5 family data sheet: 84K LUT4 in
+# 41 820 slices of two LUT4 and two flip-flops, 208 sysMEM EBR of 18 kbit,
+# 156 18x18 multipliers). A synthesised design over any of them cannot be
+# placed: the flow stops after synthesis, before place and route, with the
+# counts (the counts here are lower bounds of what nextpnr needs: a
+# TRELLIS_DPR16X4 distributed RAM takes LUT positions too and is not added).
+# ECP5_CAPACITY="ebr=1,ff=10" replaces some of them (the flow's own test).
+CAPACITY = {"lut4": 83640, "ff": 83640, "ebr": 208, "dsp_mult18": 156}
 
 
 def die(msg):
@@ -241,6 +249,23 @@ def cell_counts(stat, wrapper_name, top=None):
     }
 
 
+def capacity():
+    cap = dict(CAPACITY)
+    for item in filter(None, os.environ.get("ECP5_CAPACITY", "").split(",")):
+        k, _, v = item.partition("=")
+        if k not in cap or not v.isdigit():
+            die(f"ECP5_CAPACITY: '{item}' is not one of {sorted(cap)}=<count>")
+        cap[k] = int(v)
+    return cap
+
+
+def over_capacity(cells, cap):
+    """What a synthesised design needs beyond the device ([] if it fits)."""
+    names = {"lut4": "LUT4 (LUT4 + 2 per CCU2C)", "ff": "flip-flops", "ebr": "EBR (DP16KD/PDPW16KD)",
+             "dsp_mult18": "18x18 multipliers"}
+    return [f"{names[k]} {cells[k]} of {cap[k]}" for k in cap if cells[k] > cap[k]]
+
+
 def clock_port(net):
     """The clock port behind a nextpnr clock net ("$glbnet$clk$TRELLIS_IO_IN", "posedge ...")."""
     m = re.match(r"^(?:posedge |negedge )?(?:\$glbnet\$)?(.*?)(?:\$TRELLIS_IO_IN)?$", net)
@@ -372,6 +397,12 @@ def main():
         print(f"{key} {'cached' if cached else 'not-cached'}")
         return
 
+    nofit = os.path.join(cdir, "nofit.json")
+    if not cached and not a.force and os.path.exists(nofit):
+        d = json.load(open(nofit))
+        if d.get("capacity") == capacity():
+            die(f"{name}: does not fit {DEVICE_NAME}: needs " + "; ".join(d["over"]) +
+                f" (cached key {key}: these sources were synthesised before; --force to run again)")
     if not cached:
         tmp = tempfile.mkdtemp(prefix=f"{name}-{key}.", dir=os.path.dirname(cdir) if os.path.isdir(
             os.path.dirname(cdir)) else None)
@@ -400,6 +431,19 @@ def main():
         t0 = time.time()
         run(yosys + ["-q", "-l", f"{tmp}/synth.log", "-s", f"{tmp}/synth.ys"], log=f"{tmp}/synth.stdout", cwd=tmp)
         t_synth = time.time() - t0
+        # does it fit? (nextpnr would fail only after minutes of placement,
+        # naming one cell; this names every resource that is short)
+        cap = capacity()
+        over = over_capacity(cell_counts(json.load(open(f"{tmp}/stat.json")), WRAPPER,
+                                         a.top if board else None), cap)
+        if over:
+            os.makedirs(cdir, exist_ok=True)
+            json.dump({"over": over, "capacity": cap, "seconds_synth": round(t_synth)},
+                      open(os.path.join(cdir, "nofit.json"), "w"), indent=1)
+            shutil.rmtree(tmp)
+            die(f"{name}: does not fit {DEVICE_NAME}: needs " + "; ".join(over) +
+                f" (after synthesis, {t_synth:.0f} s; not placed; kept in {cdir}/nofit.json, "
+                "so the same sources stop at once next time)")
         if board:
             lpf = lpf_text + "".join(f'\nFREQUENCY NET "{c}" {mhz} MHZ;' for c, mhz in clocks.items()) + "\n"
         else:

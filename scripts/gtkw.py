@@ -283,12 +283,13 @@ def fill_torus(w, a):
 
 
 def fill_net(w, a):
-    """formal/net/kolo_ring_formal counterexample: stop, flits in the network, and per node
-    the injector, the sink and the occupancy of the Z and local input VCs"""
+    """formal/net/kolo_ring_formal counterexample: stop, flits in the network, cycles
+    without a move, and per node the injector, the sink, the router's ports, the heads
+    waiting in its Z and local inputs and the free class-0 packet slots of its Z outputs"""
     top = r"^kolo_ring_formal\."
     rng = r"(\[\d+:\d+\])?$"
-    groups = [("clock, reset, stop, flits in the network", 28,
-               top + r"(clk|rst|stopped|stop_req|since_stop|in_net)" + rng)]
+    groups = [("clock, reset, stop, flits in the network, cycles without a move", 28,
+               top + r"(clk|rst|stopped|stop_req|since_stop|in_net|quiet)" + rng)]
     for n in range(a.nodes):
         node = top + r"g_node<%d>\." % n
         groups += [
@@ -297,8 +298,10 @@ def fill_net(w, a):
             (f"node {n} sink (local out)", 28, node + r"(out_v|ret|owe0|owe1|stall)" + rng),
             (f"node {n} router ports (bit p: 4 Z+, 5 Z-, 6 local)", 28,
              node + r"u_router\.(in_valid|out_valid|in_credit_valid|out_credit_valid)" + rng),
-            (f"node {n} flits buffered per input VC (Z+ in, Z- in, local)", 28,
-             node + r"u_router\.g_port<[456]>\.u_input\.g_vc<\d>\.occ" + rng),
+            (f"node {n} heads waiting per input VC (Z+ in, Z- in, local)", 28,
+             node + r"u_router\.g_port<[456]>\.u_input\.hc_valid" + rng),
+            (f"node {n} free class-0 packet slots downstream of Z+ and Z- (vnet 0, 1)", 28,
+             node + r"u_router\.g_port<[45]>\.u_output\.g_slots\.g_esc<\d>\.slots" + rng),
         ]
     count = 0
     for label, flags, regex in groups:

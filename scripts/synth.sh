@@ -11,6 +11,11 @@
 #                                       from those files (see the cases below)
 #   synth.sh cells                      synth_xilinx of every rtl/common cell at
 #       its default parameters; fails on a Yosys error or warning, or a latch
+#   synth.sh nomul                      kolo_router elaborates without a multiplier
+#       (an index times a width that is not a power of two, a[i*6+:6] with i
+#       a signal, is a $mul: a MULT18X18D on the ECP5, on the router's
+#       critical path until f045077's lens[rv*6+:6] was written out); and the
+#       check fails on a copy with that bug planted back
 #
 # Counts are Yosys' technology mapping, not a vendor tool's: e.g. Vivado packs
 # two small LUTs into one LUT6 (LUT6_2), Quartus fits ALMs better; take them
@@ -112,6 +117,30 @@ cells)
   mkdir -p "$out"
   mapfile -t cells < <(sed -n 's/^\s*module\s\+\([A-Za-z_0-9]\+\).*/\1/p' rtl/common/*.v)
   printf '%s\n' "${cells[@]}" | xargs -P "$(nproc)" -I{} bash -c 'one {}'
+  ;;
+
+nomul)
+  # mulcheck <files...>: 0 when kolo_router has no $mul after elaboration
+  mulcheck() {
+    yosys -q -p "read_verilog -sv -defer -I rtl/include $*; hierarchy -top kolo_router; proc;
+                 opt_expr; opt_clean; select -assert-none t:\$mul" >/dev/null 2>&1
+  }
+  if ! mulcheck "${files[@]}"; then
+    echo "FAIL router-nomul: kolo_router has a multiplier:"
+    yosys -q -p "read_verilog -sv -defer -I rtl/include ${files[*]}; hierarchy -top kolo_router; proc;
+                 opt_expr; opt_clean; select -list t:\$mul" 2>&1 | head -5
+    exit 1
+  fi
+  plant=$(mktemp -d)
+  trap 'rm -rf "$plant"' EXIT
+  sed 's/assign req_len\[i\*6+:6\] = rv\[1\].*/assign req_len[i*6+:6] = lens[rv*6+:6];/;
+       /^ *(rv\[0\] ? lens\[1\*6+:6\] : lens\[0\*6+:6\]);$/d' \
+    rtl/router/kolo_router.v > "$plant/kolo_router.v"
+  grep -q 'lens\[rv\*6+:6\]' "$plant/kolo_router.v" || { echo "FAIL router-nomul: could not plant the bug"; exit 1; }
+  if mulcheck $(printf '%s\n' "${files[@]}" | sed "s#^rtl/router/kolo_router.v\$#$plant/kolo_router.v#"); then
+    echo "FAIL router-nomul: the planted multiplier (lens[rv*6+:6]) was not found"; exit 1
+  fi
+  echo "PASS router-nomul (planted lens[rv*6+:6] caught)"
   ;;
 
 *) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2 ;;

@@ -8,6 +8,8 @@
 #   - the second run is a cache hit; the key changes with a parameter and
 #     with the content of a source file, and not with a touch; a string
 #     parameter naming a file is taken, and the key follows the file;
+#   - a design over the device's capacity (lowered by ECP5_CAPACITY) stops
+#     after synthesis, names the resource, and the refusal is kept;
 #   - in context (--lpf, --bit; tb/ecp5/kolo_ecp5_flow_board.v): a real
 #     bitstream (the ECP5 preamble), the design's own 24 flip-flops, 9 pins,
 #     the bitstream again from the cache, and a port the LPF leaves unplaced
@@ -43,6 +45,19 @@ grep -q "critical path .* LUT levels" "$out/run1.txt" || fail "no critical path"
 flow -P WIDTH=8 --bench > "$out/run2.txt" 2>&1 || fail "cached run failed"
 grep -q ": cached key" "$out/run2.txt" || fail "second run was not a cache hit"
 [ "$(bench "$out/run2.txt" ff_ecp5_flowtest)" = 13 ] || fail "cached result differs"
+
+# a design over the device's capacity stops after synthesis, before place and
+# route, naming the resource; the refusal is kept: the same sources stop at
+# once (ECP5_CAPACITY lowers the 85F's 83 640 flip-flops to 13: WIDTH 9 has 14)
+if ECP5_CAPACITY=ff=13 flow -P WIDTH=9 > "$out/nofit1.txt" 2>&1; then fail "a design over capacity was accepted"; fi
+grep -q "does not fit .*flip-flops 14 of 13" "$out/nofit1.txt" || { cat "$out/nofit1.txt"; fail "no capacity message"; }
+if grep -q "nextpnr-ecp5 on" "$out/nofit1.txt"; then fail "place and route ran for a design that does not fit"; fi
+ls "$out"/cache/flowtest-*/nofit.json > /dev/null 2>&1 || fail "the refusal was not kept"
+if ECP5_CAPACITY=ff=13 flow -P WIDTH=9 > "$out/nofit2.txt" 2>&1; then fail "second run over capacity accepted"; fi
+grep -q "does not fit .*cached key" "$out/nofit2.txt" && ! grep -q "synth_ecp5 of" "$out/nofit2.txt" \
+  || { cat "$out/nofit2.txt"; fail "the kept refusal was not used"; }
+if ECP5_CAPACITY=luts=1 flow -P WIDTH=9 > "$out/nofit3.txt" 2>&1; then fail "a bad ECP5_CAPACITY was taken"; fi
+grep -q "ECP5_CAPACITY: 'luts=1' is not one of" "$out/nofit3.txt" || { cat "$out/nofit3.txt"; fail "bad ECP5_CAPACITY message"; }
 
 k8=$(flow -P WIDTH=8 --key-only | cut -d' ' -f1)
 [ "$(flow -P WIDTH=12 --key-only | cut -d' ' -f2)" = not-cached ] || fail "key ignores parameters"

@@ -34,8 +34,13 @@
 // value), the NI holds LOCAL_DEPTH credits per VC and the sink owes none.
 // Also, in every cycle: every delivered head arrives at the node named in
 // its header, and nothing is dropped (stat_errors stays 0).
-// With BUBBLE = 0 (ESC_SLOTS = 1) the ring deadlocks: the same property
-// fails (negative control).
+// Deadlock property (QUIET = M > 0): after the stop, while flits are in the
+// network, some flit moves (a router output valid, or an injection) within
+// M cycles. A deadlocked state never changes again, so it fails this at any
+// M. Negative control (make formal-net-deadlock): with BUBBLE = 0 and
+// ESC_SLOTS = 1, two packets that go round the ring of 2 (FORCE = 1) each
+// wait for the slot the other holds: a counterexample at step 20 for
+// M = 12; the same scenario passes with BUBBLE = 1.
 //
 // The drain bound B (B = 0: derived from the parameters, below). Smallest
 // legal buffers: ESC_SLOTS 2 (68 flits), ADAPT_DEPTH 35, LOCAL_DEPTH 34,
@@ -69,7 +74,17 @@ module kolo_ring_formal #(
     parameter K         = 0,    // longest sink stall, cycles (0: a credit every cycle while owing)
     parameter B         = 0,    // drain bound, cycles after stop (0: derived, see above)
     parameter PKTS      = 1,    // packets each node injects at most (0: no limit)
-    parameter WIN       = 0     // injection window: stopped by cycle WIN (0: free)
+    parameter WIN       = 0,    // injection window: stopped by cycle WIN (0: free)
+    parameter QUIET     = 0,    // deadlock property: after the stop, with flits in the
+                                // network, some flit moves within QUIET cycles (0: off)
+    parameter DRAIN     = 1,    // check the drain property (0: off, for QUIET runs)
+    parameter FORCE     = 0     // 1: every node sends one packet of 2 flits, class 0,
+                                // Z+, first step and 1 hop (round the ring of 2 back
+                                // home) from cycle 1, and the sink never stalls: the
+                                // scenario of the deadlock control (BUBBLE 0)
+                                // 2: only the timing: every node sends at full rate from
+                                // cycle 1 until the stop at WIN, sinks never stall;
+                                // the packets (class, ordered, hops, sign, steps) free
 ) (
     input wire clk
 );
@@ -86,6 +101,9 @@ module kolo_ring_formal #(
   generate
     if (B == 0 && PKTS == 0) begin : g_bad_bound
       kolo_ring_formal_PARAMETER_ERROR_a_derived_drain_bound_needs_PKTS u_error ();
+    end
+    if (QUIET > 250) begin : g_bad_quiet
+      kolo_ring_formal_PARAMETER_ERROR_QUIET_at_most_250 u_error ();
     end
     if (BOUND > 250) begin : g_bad_bound_width
       kolo_ring_formal_PARAMETER_ERROR_drain_bound_at_most_250 u_error ();
@@ -272,6 +290,12 @@ module kolo_ring_formal #(
       assign any_errors[i] = stat_errors != 64'd0;
 
 `ifdef FORMAL
+      always @(*)
+        if (FORCE == 1)
+          assume (want && cls == 1'b0 && len_pick == 6'd0 && hops_pick == 4'd1 && !sign_pick
+                  && fs_pick && !ls_pick && give);
+        else if (FORCE == 2)
+          assume (want && give);
       // a delivered head is for this node
       always @(posedge clk)
         if (!rst && out_v) begin
@@ -283,7 +307,12 @@ module kolo_ring_formal #(
   endgenerate
 
   // ---- flits in the network -------------------------------------------------------
+  // quiet: cycles in a row, after the stop, in which flits are in the network
+  // (in_net) and none moves (no router output of any port, local included,
+  // and no injection). In a deadlock it grows for ever.
   reg [7:0] in_net = 8'd0;
+  reg [7:0] quiet = 8'd0;
+  wire moved = (r_out_valid != {N * 7{1'b0}}) || (inj_flit != {N{1'b0}});
   integer n;
   reg [3:0] inj_now, ej_now;
   always @(*) begin
@@ -300,15 +329,20 @@ module kolo_ring_formal #(
     // a packet begun is finished first)
     if (!rst && (stopped || stop_req)) stopped <= 1'b1;
     if (stopped && since_stop != 8'hff) since_stop <= since_stop + 8'd1;
+    if (!rst && stopped && in_net != 8'd0 && !moved) begin
+      if (quiet != 8'hff) quiet <= quiet + 8'd1;
+    end else quiet <= 8'd0;
     if (cycle != 8'hff) cycle <= cycle + 8'd1;
   end
 
 `ifdef FORMAL
   always @(posedge clk) begin
     if (WIN != 0 && cycle >= WIN) assume (stop_req || stopped);
+    if (FORCE != 0 && cycle < WIN) assume (!stop_req);
     if (!rst) begin
       assert (any_errors == {N{1'b0}});
-      if (since_stop >= BOUND) begin
+      if (QUIET != 0) assert (quiet < QUIET);
+      if (DRAIN != 0 && since_stop >= BOUND) begin
         assert (mid_packet == {N{1'b0}});
         assert (in_net == 8'd0);
         assert (node_busy == {N{1'b0}});

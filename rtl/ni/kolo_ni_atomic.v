@@ -32,7 +32,7 @@
 // cycles; at most one atomic per 3 cycles through compute.
 // Reset: synchronous, empties every queue and frees every slot.
 module kolo_ni_atomic #(
-    parameter SLOTS = 16,  // atomics in flight, 1..32
+    parameter SLOTS = 32,  // atomics in flight, 1..32
     parameter BUG_NO_LOCK = 0  // tests only: 1 = no word lock (a planted bug tb_ni_atomic must catch)
 ) (
     input  wire          clk,

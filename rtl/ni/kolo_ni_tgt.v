@@ -53,7 +53,7 @@ module kolo_ni_tgt #(
     parameter GSLOTS = 8,   // GET response buffers of 256 bytes (1..32)
     parameter RQ_DEPTH = 8, // response queue entries
     parameter NODES = 16,   // end-to-end records: source node indices 0..NODES-1 (power of 2)
-    parameter ATOMICS = 16  // atomics in flight on distinct 8-byte words (1..32, kolo_ni_atomic)
+    parameter ATOMICS = 32  // atomics in flight on distinct 8-byte words (1..32, kolo_ni_atomic)
 ) (
     input  wire          clk,
     input  wire          rst,

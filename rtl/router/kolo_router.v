@@ -220,7 +220,10 @@ module kolo_router #(
                              e[1*KOLO_E_W+KOLO_H0_LEN_LO+:6], e[0*KOLO_E_W+KOLO_H0_LEN_LO+:6]};
       assign s_valid[i] = f0_valid[i*4+sv];
       assign s_tail[i] = tails[sv];
-      assign req_len[i*6+:6] = lens[rv*6+:6];
+      // (a 4:1 multiplexer written out: lens[rv*6+:6] is a multiplier on the
+      // ECP5, a MULT18X18D per port on the path into the switch allocator)
+      assign req_len[i*6+:6] = rv[1] ? (rv[0] ? lens[3*6+:6] : lens[2*6+:6]) :
+                                       (rv[0] ? lens[1*6+:6] : lens[0*6+:6]);
 
       // ---- output unit ----------------------------------------------------------
       kolo_router_output #(

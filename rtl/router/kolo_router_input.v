@@ -262,7 +262,15 @@ module kolo_router_input #(
       wire byp = wr && ram_empty && !fv1;
       wire ram_wr = wr && !byp;
       wire new_valid = land || byp;
-      wire [KOLO_E_W-1:0] new_entry = land ? rd_entry : wr_entry;
+      // (timing: pop comes late, through the switch allocator's grant, so
+      // nothing below depends on it but the last multiplexer or enable.) The
+      // new entry is taken only where there is room, where land == rd_land:
+      // when the VC pops, or when F1 is free (F0 or F1 written)
+      wire [KOLO_E_W-1:0] new_entry = rd_land ? rd_entry : wr_entry;
+      // ram_cnt after this cycle, when F0 pops and when it does not
+      wire [CNT_W-1:0] cnt_wr = ram_cnt + (ram_wr ? C1 : {CNT_W{1'b0}});
+      wire [CNT_W-1:0] cnt_pop = cnt_wr - (rd_land ? C1 : {CNT_W{1'b0}});
+      wire [CNT_W-1:0] cnt_keep = cnt_wr - ((rd_land && !fv1) ? C1 : {CNT_W{1'b0}});
       assign ram_wr_vc[v] = ram_wr;
       assign vc_empty[v] = !fv0 && ram_empty;
       assign wr_ptr_vc[v*VC_AW+:VC_AW] = wr_ptr;
@@ -283,18 +291,14 @@ module kolo_router_input #(
             fv0 <= fv0 || new_valid;
             fv1 <= fv1 || (fv0 && new_valid);
           end
-          ram_cnt <= ram_cnt + (ram_wr ? C1 : {CNT_W{1'b0}}) - (land ? C1 : {CNT_W{1'b0}});
+          ram_cnt <= pop[v] ? cnt_pop : cnt_keep;
           hc_same[v] <= fv0 && !pop[v];
           if (ram_wr) wr_ptr <= wr_ptr + P1;
           if (land) rd_ptr <= rd_ptr + P1;
         end
-        if (pop[v]) begin
-          fe0 <= fv1 ? fe1 : new_entry;
-          fe1 <= new_entry;
-        end else begin
-          if (!fv0) fe0 <= new_entry;
-          if (!fv1) fe1 <= new_entry;
-        end
+        // (F1 is valid only behind F0: fv1 implies fv0)
+        fe0 <= pop[v] ? (fv1 ? fe1 : new_entry) : (fv0 ? fe0 : new_entry);
+        if (pop[v] || !fv1) fe1 <= new_entry;
       end
 
       wire [CNT_W:0] occ = {1'b0, ram_cnt} + {{(CNT_W - 1) {1'b0}}, f_cnt};
@@ -307,8 +311,9 @@ module kolo_router_input #(
       wire s_tail_now = fv0 && fe0[KOLO_E_TAIL];
       wire [1:0] f_next = f_cnt - {1'b0, s_pop} + {1'b0, rd_land};
       wire s_pop_next = !s_tail_now && (f_next != 2'd0);
-      wire [CNT_W-1:0] unread = ram_cnt - (rd_land ? C1 : {CNT_W{1'b0}});
-      assign want_rd_s_vc[v] = is_s[v] && (unread != {CNT_W{1'b0}}) &&
+      // words in the RAM region not yet read: ram_cnt - rd_land != 0
+      wire unread_nz = rd_land ? (ram_cnt != C1) : !ram_empty;
+      assign want_rd_s_vc[v] = is_s[v] && unread_nz &&
                                ((f_next - {1'b0, s_pop_next}) <= 2'd1);
       assign rd_addr_s_vc[v*VC_AW+:VC_AW] = rd_ptr + (rd_land ? P1 : {VC_AW{1'b0}});
       assign tail_now_vc[v] = is_s[v] && s_tail_now;

@@ -136,15 +136,22 @@ module kolo_router_output #(
         // the oldest packet's size; when it is also the newest and its tail
         // leaves now, the corrected one (a credit may come back in the cycle
         // its flit leaves)
+        // (timing: send, its tail and head come late in the cycle, through the
+        // switch allocator; everything compared below is computed from
+        // registers first, and the late signals only select among the results)
         wire [5:0] tail_size = sent + 6'd1;
-        wire [5:0] size0 = (tail && owned == S1) ? tail_size : size_q[5:0];
-        wire release_now = cr && owned != {SW{1'b0}} && acc + 6'd1 == size0;
+        wire own1 = owned == S1;
+        // acc + 1 == size0, for size0 = tail_size (acc == sent) or size_q[5:0]
+        wire rel_tail = acc == sent;
+        wire rel_q = acc + 6'd1 == size_q[5:0];
+        wire release_now = cr && owned != {SW{1'b0}} && ((tail && own1) ? rel_tail : rel_q);
         wire [SW-1:0] slots_n = slots - (take ? S1 : {SW{1'b0}}) + (release_now ? S1 : {SW{1'b0}});
         // where a new packet's size goes: behind the others, after the shift
-        wire [SW-1:0] wpos = release_now ? owned - S1 : owned;
-        // where the newest packet's size is corrected (its tail leaves now;
-        // no head leaves in the same cycle, and a release shifts it down)
-        wire [SW-1:0] tpos = owned - S1 - (release_now ? S1 : {SW{1'b0}});
+        // (wpos = release_now ? owned - 1 : owned); where the newest packet's
+        // size is corrected (its tail leaves now; no head leaves in the same
+        // cycle, and a release shifts it down: tpos = owned - 1 - release_now)
+        wire [SW-1:0] own_m1 = owned - S1;
+        wire [SW-1:0] own_m2 = owned - S1 - S1;
         always @(posedge clk) begin
           if (rst) begin
             slots <= ESC_SLOTS[SW-1:0];
@@ -161,9 +168,11 @@ module kolo_router_output #(
         genvar k;
         for (k = 0; k < ESC_SLOTS; k = k + 1) begin : g_q
           localparam [SW-1:0] KK = k;
+          wire wpos_k = release_now ? own_m1 == KK : owned == KK;
+          wire tpos_k = release_now ? own_m2 == KK : own_m1 == KK;
           always @(posedge clk) begin
-            if (take && wpos == KK) size_q[k*6+:6] <= send_len + 6'd2;
-            else if (tail && !(release_now && owned == S1) && tpos == KK) size_q[k*6+:6] <= tail_size;
+            if (take && wpos_k) size_q[k*6+:6] <= send_len + 6'd2;
+            else if (tail && !(release_now && own1) && tpos_k) size_q[k*6+:6] <= tail_size;
             else if (release_now && k + 1 < ESC_SLOTS) size_q[k*6+:6] <= size_q[((k+1<ESC_SLOTS)?k+1:k)*6+:6];
           end
         end

@@ -95,9 +95,17 @@ unsigned kolo_route_adaptive_mask(uint32_t rs);
  * pending last step. The router rewrites header flit 0 the same way. */
 uint32_t kolo_route_advance(uint32_t rs, int port);
 
-/* Default entry: shortest direction in each ring (ties, at exactly half of an
- * even ring, go plus), no first or last step. src == dst gives hops 0. */
+/* Default entry: shortest direction in each ring, no first or last step.
+ * src == dst gives hops 0. A distance tie (exactly half of an even ring) goes
+ * minus when kolo_route_tie_minus(t, d, src, dst) says so, else plus. */
 kolo_route_entry kolo_route_default(const kolo_topo *t, uint16_t src, uint16_t dst);
+/* The direction of a distance tie in dimension d between coordinates a (the
+ * start) and b (the end): 1 = minus. Parity of the two other coordinates of a
+ * and b, plus a's coordinate d in a ring longer than 2; it
+ * splits the tied traffic of uniform patterns half and half over the two
+ * directions of every ring (docs/routing.md, "Distance ties"). The default
+ * tables and the detours of the fault tables both use it. */
+int kolo_route_tie_minus(const kolo_topo *t, int d, kolo_coord a, kolo_coord b);
 /* Fill table[kolo_node_index(dst)] for every dst of the torus. */
 void kolo_table_default(const kolo_topo *t, uint16_t src, kolo_route_entry *table);
 /* Fill tables[index(src) * nodes + index(dst)] for every pair. */

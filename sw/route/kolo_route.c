@@ -128,6 +128,20 @@ uint32_t kolo_route_advance(uint32_t rs, int port) {
 
 /* ---- default tables -------------------------------------------------------------- */
 
+/* Distance ties (kolo_route.h, docs/routing.md "Distance ties"): the parity
+ * of the two other coordinates of both ends, plus the start's own coordinate
+ * in a ring longer than 2; odd goes minus. */
+int kolo_route_tie_minus(const kolo_topo *t, int d, kolo_coord a, kolo_coord b) {
+    unsigned n = t->size[d], sum = 0;
+    int k;
+    for (k = 0; k < 3; k++)
+        if (k != d)
+            sum += a.c[k] + b.c[k];
+    if (n > 2)
+        sum += a.c[d];
+    return (int)(sum & 1u);
+}
+
 kolo_route_entry kolo_route_default(const kolo_topo *t, uint16_t src, uint16_t dst) {
     kolo_coord s = kolo_node_coord(src), e = kolo_node_coord(dst);
     uint32_t rs = 0;
@@ -140,7 +154,7 @@ kolo_route_entry kolo_route_default(const kolo_topo *t, uint16_t src, uint16_t d
         unsigned minus = (n - plus) % n;
         if (plus == 0)
             continue;
-        if (plus <= minus) { /* a tie (plus == n/2) goes plus */
+        if (plus < minus || (plus == minus && !kolo_route_tie_minus(t, d, s, e))) {
             rs = kolo_rs_set_hops(rs, d, plus);
         } else {
             rs = kolo_rs_set_hops(rs, d, minus) | KOLO_RS_SIGN(d);
@@ -779,12 +793,22 @@ static kolo_route_entry ft_detour(const kolo_topo *t, const kolo_faults *f, ft_w
             continue;
         for (ls = -1; ls < 6; ls++) {
             kolo_coord a, b;
-            unsigned signs;
+            unsigned tie_pref, sk;
+            int dd0;
             if (ls >= 0 && !kolo_port_present(t, ls))
                 continue;
             a = kolo_node_coord(fs >= 0 ? kolo_neighbor(t, s, fs) : s);
             b = kolo_node_coord(ls >= 0 ? kolo_neighbor(t, d, ls ^ 1) : d);
-            for (signs = 0; signs < 8; signs++) {
+            /* equal lengths keep enumeration order: a distance tie's
+             * preferred direction (kolo_route_tie_minus) is enumerated first */
+            tie_pref = 0;
+            for (dd0 = 0; dd0 < 3; dd0++) {
+                unsigned n = t->size[dd0], off = (b.c[dd0] + n - a.c[dd0]) % n;
+                if (off != 0 && 2u * off == n && kolo_route_tie_minus(t, dd0, a, b))
+                    tie_pref |= 1u << dd0;
+            }
+            for (sk = 0; sk < 8; sk++) {
+                unsigned signs = sk ^ tie_pref;
                 uint32_t rs = 0;
                 /* len: its path length if it is usable (the walk, done below in
                  * order of length only until one is taken, tells whether it is) */

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #ifdef __cplusplus
+#include <complex> /* the complex reductions take std::complex<double>, <float> */
 extern "C" {
 #endif
 
@@ -548,17 +549,47 @@ KSHMEM_REDUCE_ARITH_TYPES(KSHMEM_DECL_RED_ARITH)
 KSHMEM_TOALL_BIT_TYPES(KSHMEM_DECL_TOALL_BIT)
 KSHMEM_TOALL_ARITH_TYPES(KSHMEM_DECL_TOALL_ARITH)
 
-/* complex sum and product (both tables; C only: C++ has no _Complex) */
+/* complex sum and product (both tables). In C++ (g++, clang++) the names
+ * take the compilers' _Complex extension, as C programs and the headers of
+ * other implementations have them; std::complex<double>, <float> overloads
+ * follow below (C++ lays them out as _Complex: real part, imaginary part) */
 #ifndef __cplusplus
 #define KSHMEM_REDUCE_COMPLEX_TYPES(X) X(double _Complex, complexd) X(float _Complex, complexf)
+#else
+__extension__ typedef double _Complex kshmem_complexd_t;
+__extension__ typedef float _Complex kshmem_complexf_t;
+#define KSHMEM_REDUCE_COMPLEX_TYPES(X) X(kshmem_complexd_t, complexd) X(kshmem_complexf_t, complexf)
+#endif
 #define KSHMEM_DECL_RED_COMPLEX(T, N)                                                              \
     KSHMEM_DECL_RED(T, N, sum)                                                                     \
     KSHMEM_DECL_RED(T, N, prod) KSHMEM_DECL_TOALL(T, N, sum) KSHMEM_DECL_TOALL(T, N, prod)
 KSHMEM_REDUCE_COMPLEX_TYPES(KSHMEM_DECL_RED_COMPLEX)
-#endif
+
+/* ---- cache management (deprecated since OpenSHMEM 1.3; still in the
+ * headers of other implementations): kolo's NI writes host memory
+ * coherently, there is nothing to flush or invalidate: they do nothing */
+void shmem_set_cache_inv(void);
+void shmem_set_cache_line_inv(void *dest);
+void shmem_clear_cache_inv(void);
+void shmem_clear_cache_line_inv(void *dest);
+void shmem_udcflush(void);
+void shmem_udcflush_line(void *dest);
 
 #ifdef __cplusplus
 }
+/* the complex reductions on std::complex (C++ only) */
+#define KSHMEM_CXX_RED(C, N, OP)                                                                   \
+    static inline int shmem_##N##_##OP##_reduce(shmem_team_t team, std::complex<C> *dest,         \
+                                                const std::complex<C> *source, size_t nreduce) {   \
+        return shmem_##N##_##OP##_reduce(team, reinterpret_cast<kshmem_##N##_t *>(dest),          \
+                                         reinterpret_cast<const kshmem_##N##_t *>(source),         \
+                                         nreduce);                                                 \
+    }
+KSHMEM_CXX_RED(double, complexd, sum)
+KSHMEM_CXX_RED(double, complexd, prod)
+KSHMEM_CXX_RED(float, complexf, sum)
+KSHMEM_CXX_RED(float, complexf, prod)
+#undef KSHMEM_CXX_RED
 #endif
 
 /* C11 type-generic interfaces: every generic family, default and context forms */

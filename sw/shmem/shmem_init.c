@@ -200,20 +200,27 @@ static int find_data(struct dl_phdr_info *info, size_t size, void *arg) {
     return 1; /* the first object is the executable */
 }
 
+/* SHMEM_SYMMETRIC_SIZE: bytes, or a number with K, M, G or T (powers of
+ * 1024); anything else (no number, another suffix, trailing text, zero or
+ * negative, 2^48 bytes or more) ends the program with one line */
 static size_t parse_size(const char *s, size_t def) {
     char *end;
-    double v;
+    double v, scale = 1.0;
     if (!s || !*s)
         return def;
     v = strtod(s, &end);
-    if (end == s || v <= 0)
-        return def;
-    switch (*end) {
-    case 'k': case 'K': v *= 1024.0; break;
-    case 'm': case 'M': v *= 1024.0 * 1024.0; break;
-    case 'g': case 'G': v *= 1024.0 * 1024.0 * 1024.0; break;
+    switch (end == s ? 0 : *end) {
+    case 'k': case 'K': scale = 1024.0; end++; break;
+    case 'm': case 'M': scale = 1024.0 * 1024.0; end++; break;
+    case 'g': case 'G': scale = 1024.0 * 1024.0 * 1024.0; end++; break;
+    case 't': case 'T': scale = 1024.0 * 1024.0 * 1024.0 * 1024.0; end++; break;
     default: break;
     }
+    v *= scale;
+    if (end == s || *end || !(v >= 1.0) || v >= (double)(1ull << 48))
+        kshmem_fatal("shmem_init: SHMEM_SYMMETRIC_SIZE = '%s' is not a heap size (bytes, or a "
+                     "number with K, M, G or T, below 256 T)",
+                     s);
     return (size_t)v;
 }
 
@@ -429,6 +436,22 @@ static void init_common(const char *fn, int level) {
                         sim ? (netboot ? "sim (a kolo-sim --server: KOLO_SIM_SHM)" : "sim (kolo-run)")
                             : kolo_dev_backend(kshmem.dev),
                         netboot ? "over the network (NI window 15)" : "kolo-sim's exchange area");
+    /* SHMEM_VERSION, SHMEM_INFO (any value): PE 0 prints the version, and
+     * with SHMEM_INFO the environment variables the library reads */
+    if (kshmem.me == 0 && (getenv("SHMEM_VERSION") || getenv("SHMEM_INFO"))) {
+        printf("kolo-shmem: OpenSHMEM %d.%d, %s\n", SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION,
+               SHMEM_VENDOR_STRING);
+        if (getenv("SHMEM_INFO"))
+            printf("kolo-shmem: environment:\n"
+                   "  SHMEM_SYMMETRIC_SIZE  symmetric heap per PE: bytes or K, M, G, T "
+                   "(now %zu)\n"
+                   "  SHMEM_DEBUG           1: one line per PE at start-up (launcher, node, NI)\n"
+                   "  SHMEM_VERSION         print the version at start-up\n"
+                   "  SHMEM_INFO            print this text at start-up\n"
+                   "  SHMEM_BOOT_TIMEOUT    seconds to wait for the other PEs at start-up\n",
+                   user_heap);
+        fflush(stdout);
+    }
     /* everyone's windows are open (published after opening); one barrier
      * checks the network end to end before the program starts */
     shmem_barrier_all();
@@ -536,6 +559,15 @@ void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe) {
 
 void shmem_pcontrol(int level, ...) { (void)level; }
 
+/* deprecated cache management: the NI's writes are coherent with the CPU's
+ * caches (shmem.h), nothing to do */
+void shmem_set_cache_inv(void) {}
+void shmem_set_cache_line_inv(void *dest) { (void)dest; }
+void shmem_clear_cache_inv(void) {}
+void shmem_clear_cache_line_inv(void *dest) { (void)dest; }
+void shmem_udcflush(void) {}
+void shmem_udcflush_line(void *dest) { (void)dest; }
+
 void shmem_info_get_version(int *major, int *minor) {
     if (major)
         *major = SHMEM_MAJOR_VERSION;
@@ -564,9 +596,12 @@ static void *heap_alloc(const char *fn, size_t size, size_t align, int zero) {
 }
 
 void *shmem_malloc(size_t size) { return heap_alloc("shmem_malloc", size, 16, 0); }
+/* Hints only tune; the specification makes a hint the implementation cannot
+ * use behave as shmem_malloc, and programs written for other implementations
+ * pass bits kolo does not know: every hint is accepted, none changes the
+ * allocation (every block takes remote atomics and signals anyway) */
 void *shmem_malloc_with_hints(size_t size, long hints) {
-    if (hints & ~(SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE))
-        kshmem_bad_arg("shmem_malloc_with_hints", "hints", "= %#lx has unknown bits", hints);
+    (void)hints;
     return heap_alloc("shmem_malloc_with_hints", size, 16, 0);
 }
 

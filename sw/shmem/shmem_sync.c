@@ -127,6 +127,9 @@ static void check_vec(const char *fn, int cmp, const void *ivars, size_t nelems,
         kshmem_bad_arg(fn, "cmp_values", "is NULL (nelems = %zu)", nelems);
 }
 
+/* where this thread's next wait_until_any / test_any scan starts (any_N) */
+static _Thread_local size_t any_next;
+
 #define KSHMEM_DEF_P2P(T, N)                                                                       \
     static inline int test_##N(T *p, int cmp, T v) {                                               \
         T x = __atomic_load_n(p, __ATOMIC_ACQUIRE);                                                \
@@ -149,11 +152,18 @@ static void check_vec(const char *fn, int cmp, const void *ivars, size_t nelems,
                 return 0;                                                                          \
         return 1;                                                                                  \
     }                                                                                              \
+    /* the scan starts after the index this thread's last _any call returned \
+     * (any_next): with several elements satisfied, successive calls return  \
+     * each of them in turn, none is starved */                                                   \
     static size_t any_##N(T *iv, size_t n, const int *st, int cmp, const T *v, int vec) {          \
-        size_t i;                                                                                  \
-        for (i = 0; i < n; i++)                                                                    \
-            if (!(st && st[i]) && test_##N(&iv[i], cmp, vec ? v[i] : *v))                          \
+        size_t k, i;                                                                               \
+        for (k = 0; k < n; k++) {                                                                  \
+            i = (any_next + k) % n;                                                                \
+            if (!(st && st[i]) && test_##N(&iv[i], cmp, vec ? v[i] : *v)) {                        \
+                any_next = i + 1;                                                                  \
                 return i;                                                                          \
+            }                                                                                      \
+        }                                                                                          \
         return SIZE_MAX;                                                                           \
     }                                                                                              \
     static size_t some_##N(T *iv, size_t n, size_t *idx, const int *st, int cmp, const T *v,       \

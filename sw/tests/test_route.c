@@ -144,6 +144,20 @@ static unsigned walk_plus(unsigned a, unsigned b, unsigned n) {
     return k;
 }
 
+/* The tie rule of docs/routing.md "Distance ties", written out here: odd
+ * parity of the other coordinates of both ends (and of the start's own one in
+ * a ring longer than 2) goes minus. */
+static int expect_tie_minus(const kolo_topo *t, int d, kolo_coord a, kolo_coord b) {
+    unsigned odd = 0;
+    int k;
+    for (k = 0; k < 3; k++)
+        if (k != d)
+            odd ^= (a.c[k] ^ b.c[k]) & 1u;
+    if (t->size[d] > 2)
+        odd ^= a.c[d] & 1u;
+    return (int)odd;
+}
+
 static void check_default_pair(const kolo_topo *t, uint16_t src, uint16_t dst) {
     kolo_route_entry e = kolo_route_default(t, src, dst);
     kolo_coord s = kolo_node_coord(src), c = kolo_node_coord(dst);
@@ -165,7 +179,8 @@ static void check_default_pair(const kolo_topo *t, uint16_t src, uint16_t dst) {
         else
             CHECK_EQ(m, 0, "no sign without hops");
         if (plus && plus == minus)
-            CHECK_EQ(m, 0, "tie goes plus, dim %d %#x->%#x", d, src, dst);
+            CHECK_EQ(m, expect_tie_minus(t, d, s, c), "tie direction, dim %d %#x->%#x", d, src,
+                     dst);
         total += h;
     }
     n = kolo_route_path(t, src, e, hops, KOLO_PATH_MAX);
@@ -213,11 +228,16 @@ static void test_default_tables(void) {
         kolo_topo t = {{4, 5, 1}};
         kolo_route_entry e = kolo_route_default(&t, mk(0, 0, 0), mk(2, 3, 0));
         CHECK_EQ(kolo_rs_hops(e, 0), 2, "x tie distance");
-        CHECK_EQ(kolo_rs_minus(e, 0), 0, "x tie plus");
+        CHECK_EQ(kolo_rs_minus(e, 0), 1, "x tie: y 0 + 3 odd goes minus");
         CHECK_EQ(kolo_rs_hops(e, 1), 2, "y 3 plus = 2 minus");
         CHECK_EQ(kolo_rs_minus(e, 1), 1, "y minus");
         e = kolo_route_default(&t, mk(3, 0, 0), mk(1, 0, 0));
-        CHECK_EQ(kolo_rs_minus(e, 0), 0, "tie from 3 to 1 goes plus (wraps)");
+        CHECK_EQ(kolo_rs_minus(e, 0), 1, "tie from x 3 (odd, ring of 4) to 1 goes minus");
+        e = kolo_route_default(&t, mk(2, 1, 0), mk(0, 1, 0));
+        CHECK_EQ(kolo_rs_minus(e, 0), 0, "tie from x 2 (even), y 1 + 1 goes plus (wraps)");
+        e = kolo_route_default(&t, mk(1, 1, 0), mk(3, 0, 0));
+        CHECK_EQ(kolo_rs_hops(e, 0), 2, "tie from x 1 to 3");
+        CHECK_EQ(kolo_rs_minus(e, 0), 0, "x 1 + y 1 + y 0 even goes plus");
         CHECK_EQ(kolo_route_default(&t, mk(4, 0, 0), 0), 0, "src outside: invalid entry");
         CHECK_EQ(kolo_route_default(&t, 0, mk(0, 0, 1)), 0, "dst outside: invalid entry");
     }
@@ -230,6 +250,72 @@ static void test_default_tables(void) {
         check_default_pair(&t, mk(15, 15, 15), mk(7, 7, 7));
         check_default_pair(&t, mk(0, 0, 0), mk(9, 7, 15));
     }
+}
+
+/* Uniform traffic (every ordered pair once) over the default tables: walk
+ * each deterministic path a step at a time (as the router forwards: plus
+ * dimensions x, y, z, then minus ones) and count the packets on every
+ * channel (node, port) and the tied routes per ring direction. Ties split
+ * half and half, so every channel of these tori carries the same load; with
+ * all ties going plus (the old rule) the plus channels carry 3x the minus
+ * ones in a 4-ring. max_spread: allowed max - min of the channel loads. */
+static void check_balance(kolo_topo t, unsigned max_spread) {
+    static uint32_t load[KOLO_MAX_NODES][6];
+    unsigned n = kolo_topo_nodes(&t), i, j, lo = ~0u, hi = 0, ties[3][2] = {{0}};
+    int d, p;
+    for (i = 0; i < n; i++)
+        for (p = 0; p < 6; p++)
+            load[i][p] = 0;
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < n; j++) {
+            uint16_t src = kolo_node_id_of_index(&t, i), dst = kolo_node_id_of_index(&t, j);
+            kolo_route_entry e = kolo_route_default(&t, src, dst);
+            kolo_coord cur = kolo_node_coord(src), c = kolo_node_coord(dst);
+            int sign;
+            for (d = 0; d < 3; d++)
+                if (t.size[d] % 2 == 0 && walk_plus(cur.c[d], c.c[d], t.size[d]) == t.size[d] / 2u)
+                    ties[d][kolo_rs_minus(e, d)]++;
+            for (sign = 0; sign < 2; sign++) {
+                for (d = 0; d < 3; d++) {
+                    unsigned h, sz = t.size[d];
+                    if (kolo_rs_minus(e, d) != sign)
+                        continue;
+                    for (h = 0; h < kolo_rs_hops(e, d); h++) {
+                        load[kolo_node_index(&t, kolo_node_id(cur))][2 * d + sign]++;
+                        cur.c[d] =
+                            (uint8_t)(sign ? (cur.c[d] + sz - 1u) % sz : (cur.c[d] + 1u) % sz);
+                    }
+                }
+            }
+            CHECK_EQ(kolo_node_id(cur), dst, "walk ends at dst");
+        }
+    }
+    for (i = 0; i < n; i++)
+        for (p = 0; p < 6; p++) {
+            if (!kolo_port_present(&t, p))
+                continue;
+            lo = load[i][p] < lo ? load[i][p] : lo;
+            hi = load[i][p] > hi ? load[i][p] : hi;
+        }
+    for (d = 0; d < 3; d++)
+        CHECK_EQ(ties[d][0], ties[d][1], "%ux%ux%u: tied routes plus and minus in dim %d",
+                 t.size[0], t.size[1], t.size[2], d);
+    CHECK(hi - lo <= max_spread, "%ux%ux%u: channel loads %u..%u (spread allowed %u)", t.size[0],
+          t.size[1], t.size[2], lo, hi, max_spread);
+}
+
+static void test_tie_balance(void) {
+    static const kolo_topo even[] = {{{4, 4, 4}}, {{8, 1, 1}}, {{2, 2, 2}}, {{4, 4, 1}},
+                                     {{1, 1, 8}}, {{8, 8, 8}}, {{2, 2, 1}}};
+    kolo_topo t6 = {{6, 1, 1}}, t666 = {{6, 6, 6}};
+    int k;
+    for (k = 0; k < (int)(sizeof even / sizeof even[0]); k++)
+        check_balance(even[k], 0);
+    /* rings of 6: a channel of a lone ring carries the ties of 3 sources, so
+     * the best split is 2 and 1 (loads 5 and 4; all plus: 6 and 3); 6x6x6:
+     * loads 157..173 (all plus: 108..216, ideal 162) */
+    check_balance(t6, 1);
+    check_balance(t666, 16);
 }
 
 static void test_path_errors(void) {
@@ -342,6 +428,7 @@ int main(int argc, char **argv) {
     test_neighbors();
     test_route_state();
     test_default_tables();
+    test_tie_balance();
     test_path_errors();
     test_adaptive_walks();
     return test_finish("test_route");

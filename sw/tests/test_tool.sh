@@ -49,7 +49,7 @@ expect 2 'missing command' -- --dims 4x4x4
 expect 2 'unknown command' -- --dims 4x4x4 route
 expect 2 'no arguments' -- --dims 4x4x4 check extra
 # deadlock certificates: rank order, bubble rings, verified by the separate checker
-expect 0 '^# deadlock certificate of the default table set of 4x4x4: 96 rings, 48 bubble rings' -- --dims 4x4x4 cert
+expect 0 '^# deadlock certificate of the default table set of 4x4x4: 96 rings, 96 bubble rings' -- --dims 4x4x4 cert
 expect 0 '^verified: 4096 paths, 12288 hops, 5184 turns up in rank, 3072 moves inside bubble rings' -- --dims 4x4x4 cert
 expect 0 '^ +0  X\+ +\(0,0\)  bubble$|^ +[0-9]+  X\+ +\(0,0\)  bubble$' -- --dims 4x4x4 cert
 expect 0 ': 0 rings, 0 bubble rings' -- --dims 1x1x1 cert

@@ -33,6 +33,9 @@ run() {
 case $group in
 init)
     run 0 "PASS" -- -n 1 $T/t_init
+    # SHMEM_VERSION, SHMEM_INFO: PE 0 prints the version (and the variables)
+    SHMEM_VERSION=1 run 0 "^kolo-shmem: OpenSHMEM 1\.5, kolo" -- -n 2 $T/t_init
+    SHMEM_INFO=y SHMEM_SYMMETRIC_SIZE=2M run 0 "SHMEM_SYMMETRIC_SIZE .*\(now 2097152\)" -- -n 2 $T/t_init
     run 0 "PASS" -- -n 5 $T/t_init
     run 0 "PASS" -- -n 8 $T/t_init
     ;;
@@ -103,12 +106,17 @@ lockheld    shmem_set_lock: argument lock = 0x[0-9a-f]+ is held by this PE alrea
 locknotheld shmem_clear_lock: argument lock = 0x[0-9a-f]+ is not held by this PE
 nullfetch   shmem_long_atomic_fetch_nbi: argument fetch is NULL
 vecnull     shmem_long_wait_until_all_vector: argument cmp_values is NULL
-hints       shmem_malloc_with_hints: argument hints = 0x100000 has unknown bits
 fcolldest   shmem_long_fcollect: argument dest = 0x[0-9a-f]+ \(16 bytes\) is not symmetric
 nelems      shmem_long_put: argument nelems = [0-9]+ is too large
 final       shmem_long_p: called after shmem_finalize
 EOF
     run 17 "" -- -n 4 $T/t_errors exit17
+    # SHMEM_SYMMETRIC_SIZE that is not a size: one line at shmem_init (before,
+    # '64X' silently gave a 64-byte heap and 'lots' the default)
+    for v in lots 64X 0 -5M 1.5Q; do
+        SHMEM_SYMMETRIC_SIZE=$v run 1 "shmem_init: SHMEM_SYMMETRIC_SIZE = '$v' is not a heap size" -- \
+            -n 2 $T/t_init
+    done
     # outside kolo-run: a clean message, status 1
     out=$($T/t_errors nosim 2>&1); rc=$?
     if [ $rc = 1 ] && grep -q "kolo-run" <<<"$out"; then echo "ok: t_errors nosim outside kolo-run -> 1";
@@ -149,6 +157,14 @@ fast)
 generic)
     run 0 "PASS" -- -n 2 $T/t_generic
     run 0 "PASS" -- -n 5 $T/t_generic
+    # a planted bug in the C11 selection (shmem_max_reduce calls the min
+    # routines, mk/lib.mk): the run-time checks must catch it
+    run 1 "FAIL .*max_reduce" -- -n 2 $T/t_generic_plant
+    # C++ (oshc++): typed routines, complex reductions on _Complex and
+    # std::complex; and a wrong expectation planted in it must fail
+    run 0 "PASS" -- -n 2 $T/t_cxx
+    run 0 "PASS" -- -n 5 $T/t_cxx
+    run 1 "FAIL .*std::complex<double> sum \[1\]" -- -n 3 $T/t_cxx plant
     ;;
 random)
     run 0 "PASS" -- -n 8 $T/t_random

@@ -5,7 +5,7 @@
  * nonsym noinit badpe toolong align exit17 badfree nullsrc cmp sigop
  * sigalign stride teaminv teamdead root aset nreduce ctxinv ctxdead ctxpe
  * ctxdefault teamworld init2 thread alignment lockheld locknotheld nullfetch
- * vecnull hints fcolldest nelems final, stuck (a wait that never ends), and nosim (shmem_init outside any
+ * vecnull fcolldest nelems final, stuck (a wait that never ends), and nosim (shmem_init outside any
  * launcher). */
 #include "shmem_test.h"
 
@@ -49,8 +49,6 @@ int main(int argc, char **argv) {
         shmem_init();
     } else if (is(c, "alignment")) {
         shmem_align(3, 8);
-    } else if (is(c, "hints")) {
-        shmem_malloc_with_hints(8, 1L << 20);
     } else if (is(c, "fcolldest")) {
         shmem_long_fcollect(SHMEM_TEAM_WORLD, local, src, 1);
     } else if (is(c, "badfree")) {

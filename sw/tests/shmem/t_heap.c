@@ -23,7 +23,10 @@ int main(int argc, char **argv) {
     p[0] = shmem_malloc(100);
     p[1] = shmem_calloc(50, 8);
     p[2] = shmem_align(4096, 300);
-    p[3] = shmem_malloc_with_hints(64, SHMEM_MALLOC_ATOMICS_REMOTE);
+    /* hints kolo does not know (bit 20) are ignored: the same as shmem_malloc
+     * (before, they ended the program: programs for other implementations
+     * pass any bits) */
+    p[3] = shmem_malloc_with_hints(64, SHMEM_MALLOC_ATOMICS_REMOTE | (1L << 20));
     p[4] = shmalloc(24);
     p[5] = shmemalign(256, 8);
     p[6] = shmem_calloc((size_t)1 << 62, 16); /* size overflows: NULL (alignment 3: t_errors) */
@@ -71,6 +74,11 @@ int main(int argc, char **argv) {
         shmem_free(p[i]);
     shfree(l);
     shmem_free(NULL);
+    {
+        void *h = shmem_malloc_with_hints(32, ~SHMEM_MALLOC_ATOMICS_REMOTE);
+        CHECK(h != NULL, "malloc_with_hints(~SHMEM_MALLOC_ATOMICS_REMOTE)");
+        shmem_free(h);
+    }
     /* the same sequence again gives the same addresses (frees coalesced) */
     {
         void *q = shmem_malloc(100);

@@ -387,6 +387,8 @@ struct Opts {
     int burst = 40;
     int signal_pct = 0;  // mix: % puts with signal
     unsigned mgmt = 40;  // svc: MGMT packets per service processor
+    bool atomics = false;  // mix: atomics only (--atomics)
+    bool reads_set = false;  // --reads= given (the benchmarks otherwise use the endpoint's EP_READS)
     RtlOpts rtl;
 };
 
@@ -464,6 +466,7 @@ struct MixGen {
     unsigned signal_pct = 0;         // % of operations that are a put with signal (two descriptors)
     bool nofence = false;            // planted bug: signals without FENCE (order check must fail)
     bool unique = false;             // e2e: refused PUTs carry distinct payloads (packet identities)
+    bool atomics_only = false;       // --atomics: every operation an atomic (private or shared word)
     std::vector<Signal> signals;
     MixGen(uint64_t seed, const kolo_topo &t_)
         : r(seed), t(t_), nn((int)kolo_topo_nodes(&t_)), next_dst(nn, DATA), next_ldst(nn, LDST),
@@ -518,7 +521,7 @@ struct MixGen {
             }
             uint8_t fl = (r.chance(70) ? KOLO_DF_COMPLETE : 0) | (r.chance(20) ? KOLO_DF_ORDERED : 0) |
                          (r.chance(5) ? KOLO_DF_FENCE : 0);
-            unsigned k = r.below(100);
+            unsigned k = atomics_only ? 60 + r.below(32) : r.below(100);
             for (int j = 0; j < 32; j++) o.pl[j] = (uint8_t)r.next();
             if (k < 35) {  // PUT
                 uint32_t len = o.pio ? 1 + r.below(32)
@@ -1026,6 +1029,11 @@ int run_compare(const Opts &o, const char *name,
     return chk.finish(o.seed, s);
 }
 
+// DMA reads in flight in the benchmarks: kolo_pcie_ep's defaults (REQS = TAGS = 32) unless
+// --reads= says otherwise (the tests' RtlOpts default is 16)
+constexpr int EP_READS = 32;
+int bench_reads(const Opts &o) { return o.reads_set ? o.rtl.max_reads : EP_READS; }
+
 // message rate of 8-byte PUTs, node 0 -> node 1
 int run_rate(const Opts &o) {
     kolo_topo t = build_topo();
@@ -1038,6 +1046,7 @@ int run_rate(const Opts &o) {
         ro.rd_ready = 100;
         ro.wr_ready = 100;
         ro.gap = 0;
+        ro.max_reads = bench_reads(o);
         RtlWorld w(t, o.seed, ro);
         std::vector<Host> h;
         for (int n = 0; n < w.nodes(); n++) h.emplace_back(w, n);
@@ -1070,7 +1079,7 @@ int run_rate(const Opts &o) {
         rate[mode] = (double)N / (double)cyc;
         std::printf("%s: %ld PUTs in %llu cycles: %.3f per cycle = %.1f M/s at 250 MHz (DMA read latency %d..%d cycles, %d reads outstanding)\n",
                     names[mode], N, (unsigned long long)cyc, rate[mode], rate[mode] * 250.0, o.rtl.lat_min,
-                    o.rtl.lat_max, o.rtl.max_reads);
+                    o.rtl.lat_max, bench_reads(o));
     }
     for (int mode = 0; mode < 3; mode++)
         std::printf("BENCH %s %.1f Mmsg/s\n", names[mode], rate[mode] * 250.0);
@@ -1097,6 +1106,7 @@ constexpr int EP_TX_CYC = 3;
 RtlOpts bench_rtl_opts(const Opts &o) {
     RtlOpts ro = o.rtl;
     ro.lat_min = ro.lat_max = PCIE_DMA_RD_CYC; // fixed: the runs are deterministic
+    ro.max_reads = bench_reads(o);
     ro.rd_ready = 100;
     ro.wr_ready = 100;
     ro.gap = 0;
@@ -1191,17 +1201,22 @@ int run_bench_latency(const Opts &o) {
     return chk.finish(o.seed, "latencies measured");
 }
 
-// 64 KiB PUTs and GETs back to back (o.ops transfers), node 0 <-> node 1
+// 64 KiB PUTs and GETs back to back (o.ops transfers), node 0 <-> node 1, with end-to-end
+// reliability off (the benchmark) and on (docs/ni.md 10: the same transfers, lossless network)
 int run_bench_bandwidth(const Opts &o) {
     tb::Checker chk("bench-bandwidth");
     const uint32_t LEN = 64 * 1024;
     const long count = o.ops;
-    double gbs[2];
-    const char *names[2] = {"put_bandwidth_64KiB", "get_bandwidth_64KiB"};
-    for (int mode = 0; mode < 2; mode++) {
+    double gbs[4];
+    const char *names[4] = {"put_bandwidth_64KiB", "get_bandwidth_64KiB", "put_bandwidth_64KiB_e2e",
+                            "get_bandwidth_64KiB_e2e"};
+    const bool e2e_was = g_e2e.on;
+    for (int mode = 0; mode < 4; mode++) {
+        const bool is_put = (mode & 1) == 0;
+        g_e2e.on = mode >= 2;  // (setup() turns it on in every NI)
         BenchWorld b(o);
         for (long k = 0; k < count; k++) {
-            if (mode == 0)
+            if (is_put)
                 b.h[0].post(0, put(b.id1, DATA + LEN * (uint64_t)k, SRC, LEN, 0));
             else
                 b.h[0].post(0, get(b.id1, RO, LDST + LEN * (uint64_t)k, LEN, 0));
@@ -1213,27 +1228,34 @@ int run_bench_bandwidth(const Opts &o) {
         // the bytes arrived (first and last 64 bytes of every transfer)
         for (long k = 0; k < count; k++)
             for (uint64_t off : {(uint64_t)0, (uint64_t)LEN - 64}) {
-                Mem &dm = b.w.mem(mode == 0 ? 1 : 0);
-                uint64_t da = (mode == 0 ? DATA : LDST) + LEN * (uint64_t)k + off;
-                chk.check(dm.rd64(da) ==
-                              b.w.mem(mode == 0 ? 0 : 1).rd64((mode == 0 ? SRC : RO) + off),
+                Mem &dm = b.w.mem(is_put ? 1 : 0);
+                uint64_t da = (is_put ? DATA : LDST) + LEN * (uint64_t)k + off;
+                chk.check(dm.rd64(da) == b.w.mem(is_put ? 0 : 1).rd64((is_put ? SRC : RO) + off),
                           "%s: transfer %ld not delivered", names[mode], k);
             }
+        if (g_e2e.on)
+            chk.check(b.w.rd(0, KOLO_CSR_E2E_RETX) == 0, "%s: retransmissions on a lossless network",
+                      names[mode]);
         double bytes = (double)LEN * (double)count;
         gbs[mode] = bytes / ((double)cyc * CLK_NS);
         std::printf(
             "%s: %ld x 64 KiB in %llu cycles: %.2f bytes/cycle = %.3f GB/s at 250 MHz (doorbell to "
-            "completion entry; DMA read latency %d cycles, %d reads outstanding)\n",
-            names[mode], count, (unsigned long long)cyc, bytes / (double)cyc, gbs[mode],
-            PCIE_DMA_RD_CYC, o.rtl.max_reads);
+            "completion entry; DMA read latency %d cycles, %d reads outstanding; end-to-end %s)\n",
+            names[mode], count, (unsigned long long)cyc, bytes / (double)cyc, gbs[mode], PCIE_DMA_RD_CYC,
+            bench_reads(o), g_e2e.on ? "on" : "off");
     }
-    for (int mode = 0; mode < 2; mode++)
+    g_e2e.on = e2e_was;
+    std::printf("end-to-end on / off: PUT %.1f%%, GET %.1f%%\n", 100.0 * gbs[2] / gbs[0],
+                100.0 * gbs[3] / gbs[1]);
+    for (int mode = 0; mode < 4; mode++)
         std::printf("BENCH %s %.3f GB/s\n", names[mode], gbs[mode]);
     return chk.finish(o.seed, "bandwidths measured");
 }
 
 // atomics node 0 -> node 1, o.ops of them posted at once: FETCH_ADD on distinct words
-// (the benchmark), FETCH_ADD on one word and ADD on distinct words (for comparison)
+// (the benchmark), FETCH_ADD on one word and ADD on distinct words (for comparison). Each
+// run is repeated on the C model (sw/model/kolo_ni_model.c): host memory, completion
+// entries and registers must match.
 int run_bench_atomic(const Opts &o) {
     tb::Checker chk("bench-atomic");
     const long count = std::min(o.ops, 8000L);
@@ -1241,12 +1263,15 @@ int run_bench_atomic(const Opts &o) {
     double rate[3];
     for (int mode = 0; mode < 3; mode++) {
         BenchWorld b(o);
-        for (long k = 0; k < count; k++) {
-            uint64_t a = DATA + (mode == 1 ? 0 : 8 * (uint64_t)k);
-            b.h[0].post(0, atomic(mode == 2 ? KOLO_D_ADD : KOLO_D_FETCH_ADD, b.id1, a,
-                                  (uint64_t)k + 1, 0, 0));
-        }
-        b.h[0].post(0, nop());
+        auto prog = [&](std::vector<Host> &h) {
+            for (long k = 0; k < count; k++) {
+                uint64_t a = DATA + (mode == 1 ? 0 : 8 * (uint64_t)k);
+                h[0].post(0, atomic(mode == 2 ? KOLO_D_ADD : KOLO_D_FETCH_ADD, b.id1, a, (uint64_t)k + 1,
+                                    0, 0));
+            }
+            h[0].post(0, nop());
+        };
+        prog(b.h);
         uint64_t t0 = b.w.now();
         b.h[0].doorbell(0);
         uint64_t cyc = b.wait_cq(chk, names[mode], 1, t0);
@@ -1254,15 +1279,28 @@ int run_bench_atomic(const Opts &o) {
         uint64_t got = b.w.mem(1).rd64(DATA + (mode == 1 ? 0 : 8 * (uint64_t)(count - 1)));
         chk.check(got == expect, "%s: target word 0x%llx, expected 0x%llx", names[mode],
                   (unsigned long long)got, (unsigned long long)expect);
+        // the same program on the C model
+        ModelWorld m(b.t);
+        std::vector<Host> hm;
+        for (int n = 0; n < m.nodes(); n++) hm.emplace_back(m, n);
+        setup(m, hm, b.t, 1);
+        hm[0].ctx(0, 13, 13);
+        m.settle(100000);
+        prog(hm);
+        hm[0].doorbell(0);
+        chk.check(m.run_until([&] { return hm[0].poll(0, true) > 0; }, 50000000), "%s: model: no completion",
+                  names[mode]);
+        b.w.settle(100000);
+        Compare cmp(chk);
+        cmp.run(b.w, m, b.h, hm);
         rate[mode] = (double)count / (double)cyc * 250.0;
         std::printf("%s: %ld %s in %llu cycles = %.2f Mops/s at 250 MHz (doorbell to completion "
-                    "entry; DMA read "
-                    "latency %d cycles)\n",
+                    "entry; DMA read latency %d cycles, %d reads outstanding); memory and registers match the model\n",
                     names[mode], count,
                     mode == 2   ? "ADDs on distinct words"
                     : mode == 1 ? "FETCH_ADDs on one word"
                                 : "FETCH_ADDs on distinct words",
-                    (unsigned long long)cyc, rate[mode], PCIE_DMA_RD_CYC);
+                    (unsigned long long)cyc, rate[mode], PCIE_DMA_RD_CYC, bench_reads(o));
     }
     for (int mode = 0; mode < 3; mode++)
         std::printf("BENCH %s %.2f Mops/s\n", names[mode], rate[mode]);
@@ -1709,7 +1747,10 @@ int main(int argc, char **argv) {
         if (a.rfind("--test=", 0) == 0) o.test = a.substr(7);
         else if (a.rfind("--ops=", 0) == 0) o.ops = std::atol(a.c_str() + 6);
         else if (a.rfind("--lat=", 0) == 0) std::sscanf(a.c_str() + 6, "%d:%d", &o.rtl.lat_min, &o.rtl.lat_max);
-        else if (a.rfind("--reads=", 0) == 0) o.rtl.max_reads = std::atoi(a.c_str() + 8);
+        else if (a.rfind("--reads=", 0) == 0) {
+            o.rtl.max_reads = std::atoi(a.c_str() + 8);
+            o.reads_set = true;
+        } else if (a == "--atomics") o.atomics = true;
         else if (a.rfind("--rdy=", 0) == 0) o.rtl.rd_ready = std::atoi(a.c_str() + 6);
         else if (a.rfind("--wrdy=", 0) == 0) o.rtl.wr_ready = std::atoi(a.c_str() + 7);
         else if (a.rfind("--gap=", 0) == 0) o.rtl.gap = std::atoi(a.c_str() + 6);
@@ -1768,10 +1809,11 @@ int main(int argc, char **argv) {
         MixGen g(o.seed, t);
         g.signal_pct = (unsigned)o.signal_pct;
         g.nofence = o.rtl.bug == "nofence";
+        g.atomics_only = o.atomics;
         auto ops = g.make(o.ops, o.ctxs);
         SignalCheck sc;
-        std::printf("%zu operations on %d nodes, %d contexts each, %zu puts with signal\n",
-                    ops.size(), g.nn, o.ctxs, g.signals.size());
+        std::printf("%zu operations%s on %d nodes, %d contexts each, %zu puts with signal\n",
+                    ops.size(), o.atomics ? " (atomics only)" : "", g.nn, o.ctxs, g.signals.size());
         return run_compare(
             o, "unit-ni-mix",
             [&](World &w, std::vector<Host> &h, const kolo_topo &tt) {

@@ -281,7 +281,8 @@ module tb_ni #(
             .BATCH(SMALL != 0 ? 2 : 16),
             .HQ_AW(SMALL != 0 ? 2 : 6),
             .RING_AW(SMALL != 0 ? 4 : 9),
-            .GSLOTS(SMALL != 0 ? 2 : 8)
+            .GSLOTS(SMALL != 0 ? 2 : 8),
+            .ATOMICS(SMALL != 0 ? 2 : 32)
         ) u_ni (
             .clk(clk),
             .rst(rst),
