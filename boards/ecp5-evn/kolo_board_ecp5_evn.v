@@ -38,7 +38,11 @@ module kolo_board_ecp5_evn #(
     parameter BAUD         = 1000000,
     parameter REFCK_MULT   = 10,        // line rate = 200 MHz * REFCK_MULT
     parameter SP_IMEM_INIT = "",        // the service processor's firmware image
-    parameter SP_DMEM_INIT = ""
+    parameter SP_DMEM_INIT = "",
+    // shortened by the board simulation (tb/board_sim) only:
+    parameter SETTLE_BITS  = 20,        // board reset: the switches still for 2^SETTLE_BITS core cycles (31 ms)
+    parameter DCU_RESET_CYCLES = 4096,  // kolo_ecp5_dcu's reset and lock waits
+    parameter DCU_LOCK_CYCLES  = 65536
 ) (
     input  wire       clk12,
     input  wire       btn_rst_n,        // SW2 (low = pressed)
@@ -68,13 +72,13 @@ module kolo_board_ecp5_evn #(
     in_s2 <= in_s1;
   end
   reg [7:0]  dip_q;
-  reg [19:0] settle;       // the switches have been still this long (saturates)
+  reg [SETTLE_BITS-1:0] settle;   // the switches have been still this long (saturates)
   reg        board_rst;
   always @(posedge clk) begin
     dip_q <= in_s2[7:0];
-    if (in_s2[8] || in_s2[7:0] != dip_q) settle <= 20'd0;
-    else if (settle != 20'hFFFFF) settle <= settle + 20'd1;
-    board_rst <= settle != 20'hFFFFF;   // 2^20 cycles: 31 ms at 33 MHz
+    if (in_s2[8] || in_s2[7:0] != dip_q) settle <= {SETTLE_BITS{1'b0}};
+    else if (settle != {SETTLE_BITS{1'b1}}) settle <= settle + 1'b1;
+    board_rst <= settle != {SETTLE_BITS{1'b1}};   // 2^20 cycles: 31 ms at 33 MHz
   end
   wire [11:0] node_id = {8'd0, dip_q[3:0]};
   wire [11:0] dim_m1 = {8'd0, dip_q[7:4]};
@@ -86,7 +90,8 @@ module kolo_board_ecp5_evn #(
   wire        dcu_tx_ready;
   wire [1:0]  dcu_rx_ready;
   wire [5:0]  lane_loopback;
-  kolo_ecp5_dcu #(.LOC("DCU0"), .REFCK_MULT(REFCK_MULT), .REFCLK_EXT(1)) u_dcu (
+  kolo_ecp5_dcu #(.LOC("DCU0"), .REFCK_MULT(REFCK_MULT), .REFCLK_EXT(1), .RESET_CYCLES(DCU_RESET_CYCLES),
+                  .LOCK_CYCLES(DCU_LOCK_CYCLES)) u_dcu (
       .clk(clk), .rst(chip_rst), .refclk(1'b0), .refclk_p(refclk_p), .refclk_n(refclk_n),
       .hdin_p(sma_rx_p), .hdin_n(sma_rx_n), .hdout_p(sma_tx_p), .hdout_n(sma_tx_n),
       .tx_clk(dcu_tx_clk), .tx_bits(dcu_tx_bits), .rx_clk(dcu_rx_clk), .rx_bits(dcu_rx_bits),

@@ -1,0 +1,117 @@
+`default_nettype none
+// EHXPLLL (simulation model) - an ECP5 PLL, behavioural, for the board-level
+// simulation (tb/board_sim, docs/boards.md "Board-level simulation"), with
+// timing controls (Verilator --timing). Feedback from CLKOP only (FEEDBK_PATH "CLKOP", as
+// kolo_ecp5_pll uses it): CLKOP = CLKI * CLKFB_DIV / CLKI_DIV, the VCO at
+// CLKOP * CLKOP_DIV, CLKOS = VCO / CLKOS_DIV. The model measures CLKI's
+// period; LOCK rises after 8 input periods within 1 ps of each other with
+// RST low, and the outputs run while LOCK is high (from a random phase: they
+// start when lock is seen, not aligned to CLKI). RST (asynchronous) drops
+// LOCK and stops the outputs. CLKOS2/CLKOS3 are not modelled (held low).
+// Not for synthesis.
+module EHXPLLL #(
+    parameter PLLRST_ENA      = "DISABLED",
+    parameter INTFB_WAKE      = "DISABLED",
+    parameter STDBY_ENABLE    = "DISABLED",
+    parameter DPHASE_SOURCE   = "DISABLED",
+    parameter OUTDIVIDER_MUXA = "DIVA",
+    parameter OUTDIVIDER_MUXB = "DIVB",
+    parameter OUTDIVIDER_MUXC = "DIVC",
+    parameter OUTDIVIDER_MUXD = "DIVD",
+    parameter CLKI_DIV        = 1,
+    parameter CLKFB_DIV       = 1,
+    parameter FEEDBK_PATH     = "CLKOP",
+    parameter CLKOP_ENABLE    = "ENABLED",
+    parameter CLKOP_DIV       = 8,
+    parameter CLKOP_CPHASE    = 0,
+    parameter CLKOP_FPHASE    = 0,
+    parameter CLKOS_ENABLE    = "ENABLED",
+    parameter CLKOS_DIV       = 8,
+    parameter CLKOS_CPHASE    = 0,
+    parameter CLKOS_FPHASE    = 0
+) (
+    input  wire CLKI,
+    input  wire CLKFB,
+    input  wire RST,
+    input  wire STDBY,
+    input  wire PHASESEL0,
+    input  wire PHASESEL1,
+    input  wire PHASEDIR,
+    input  wire PHASESTEP,
+    input  wire PHASELOADREG,
+    input  wire PLLWAKESYNC,
+    input  wire ENCLKOP,
+    input  wire ENCLKOS,
+    input  wire ENCLKOS2,
+    input  wire ENCLKOS3,
+    output reg  CLKOP,
+    output reg  CLKOS,
+    output wire CLKOS2,
+    output wire CLKOS3,
+    output wire LOCK,
+    output wire INTLOCK,
+    output wire REFCLK,
+    output wire CLKINTFB
+);
+  initial begin
+    if (FEEDBK_PATH != "CLKOP" || CLKOP_ENABLE != "ENABLED" || CLKOS_ENABLE != "ENABLED") begin
+      $display("EHXPLLL model %m: only FEEDBK_PATH CLKOP with CLKOP and CLKOS enabled is modelled");
+      $fatal;
+    end
+  end
+
+  realtime last_edge, in_period, op_half, os_half;
+  integer  good;
+  reg      locked;
+  initial begin
+    locked = 1'b0;
+    good = 0;
+    last_edge = 0.0;
+    in_period = 0.0;
+    op_half = 0.0;
+    os_half = 0.0;
+    forever begin
+      @(posedge CLKI or posedge RST);
+      if (RST) begin
+        locked = 1'b0;
+        good = 0;
+        last_edge = 0.0;
+      end else begin
+        if (last_edge > 0.0 && $realtime - last_edge > in_period - 1.0 && $realtime - last_edge < in_period + 1.0)
+          good = good + 1;
+        else
+          good = 0;
+        if (last_edge > 0.0) in_period = $realtime - last_edge;
+        last_edge = $realtime;
+        if (good >= 8 && !locked) begin
+          op_half = in_period * CLKI_DIV / CLKFB_DIV / 2.0;
+          os_half = op_half * CLKOS_DIV / CLKOP_DIV;
+          locked = 1'b1;
+        end
+      end
+    end
+  end
+  initial begin
+    CLKOP = 1'b0;
+    forever begin
+      if (locked) #(op_half) CLKOP = locked ? !CLKOP : 1'b0;
+      else @(posedge locked);
+    end
+  end
+  initial begin
+    CLKOS = 1'b0;
+    forever begin
+      if (locked) #(os_half) CLKOS = locked ? !CLKOS : 1'b0;
+      else @(posedge locked);
+    end
+  end
+  assign LOCK = locked;
+  assign INTLOCK = locked;
+  assign CLKOS2 = 1'b0;
+  assign CLKOS3 = 1'b0;
+  assign REFCLK = CLKI;
+  assign CLKINTFB = CLKFB;
+  wire unused = &{1'b0, STDBY, PHASESEL0, PHASESEL1, PHASEDIR, PHASESTEP, PHASELOADREG, PLLWAKESYNC,
+                  ENCLKOP, ENCLKOS, ENCLKOS2, ENCLKOS3};
+endmodule
+`default_nettype wire
