@@ -434,8 +434,9 @@ def main():
         # does it fit? (nextpnr would fail only after minutes of placement,
         # naming one cell; this names every resource that is short)
         cap = capacity()
-        over = over_capacity(cell_counts(json.load(open(f"{tmp}/stat.json")), WRAPPER,
-                                         a.top if board else None), cap)
+        stat = json.load(open(f"{tmp}/stat.json"))
+        cells = cell_counts(stat, WRAPPER, a.top if board else None)
+        over = over_capacity(cells, cap)
         if over:
             os.makedirs(cdir, exist_ok=True)
             json.dump({"over": over, "capacity": cap, "seconds_synth": round(t_synth)},
@@ -465,7 +466,6 @@ def main():
         if board:
             os.remove(f"{tmp}/design.config")   # large; the bitstream is what is kept
         report = json.load(open(f"{tmp}/report.json"))
-        stat = json.load(open(f"{tmp}/stat.json"))
         fmax = {}
         for net, v in report.get("fmax", {}).items():
             port = clock_port(net)
@@ -479,7 +479,7 @@ def main():
         result = {
             "name": name, "top": a.top, "params": params, "clocks": clocks, "port_clock": port_clock,
             "device": DEVICE_NAME, "seed": a.seed, "key": key, "files": used_all, "tools": versions,
-            "fmax": fmax, "cells": cell_counts(stat, WRAPPER, a.top if board else None), "critical_path": cp,
+            "fmax": fmax, "cells": cells, "critical_path": cp,
             "utilisation": report.get("utilization", {}),
             "seconds": {"synth": round(t_synth), "pnr": round(t_pnr), "pack": round(t_pack),
                         "total": round(t_synth + t_pnr + t_pack)},

@@ -5,7 +5,7 @@
  * state update must stay bit-identical to rtl/router (kolo_route_compute.v and
  * the advance logic of kolo_router.v): the model predicts the RTL from here.
  *
- * Length (~1010 lines): the freestanding routing library is built as one
+ * Length (~1035 lines): the freestanding routing library is built as one
  * translation unit for the firmware images (no libc, one object); splitting
  * topology, tables and the deadlock check into files of their own is planned.
  */
