@@ -137,8 +137,8 @@ module kolo_ni #(
   wire [3:0] db_ctx;
   wire [15:0] db_value;
   wire [15:0] ctx_enabled, ctx_run, ctx_room, ctx_ops_idle;
-  wire pio_valid, pio_ready;
-  wire [3:0] pio_ctx;
+  wire pio_valid, pio_ready, pio_next_valid, pio_next_fence;
+  wire [3:0] pio_ctx, pio_next_ctx;
   wire [511:0] pio_data;
   wire [16*4-1:0] sq_log2_all, cq_log2_all;
   wire [3:0] sqc_ctx, cqc_ctx;
@@ -251,6 +251,7 @@ module kolo_ni #(
       .ctx_enabled(ctx_enabled), .ctx_run(ctx_run),
       .db_sq(db_sq), .db_cq(db_cq), .db_ctx(db_ctx), .db_value(db_value),
       .pio_valid(pio_valid), .pio_ready(pio_ready), .pio_ctx(pio_ctx), .pio_data(pio_data),
+      .pio_next_valid(pio_next_valid), .pio_next_ctx(pio_next_ctx), .pio_next_fence(pio_next_fence),
       .sq_log2_all(sq_log2_all), .cq_log2_all(cq_log2_all),
       .sqc_ctx(sqc_ctx), .sqc_base(sqc_base),
       .cqc_ctx(cqc_ctx), .cqc_base(cqc_base), .cqc_msi(cqc_msi), .cqc_vec(cqc_vec),
@@ -377,6 +378,7 @@ module kolo_ni #(
       .ops_inc(ops_inc), .ops_inc_ctx(ops_inc_ctx),
       .put_inc(put_inc), .put_inc_ctx(put_inc_ctx),
       .pio_valid(pio_valid), .pio_ready(pio_ready), .pio_ctx(pio_ctx), .pio_data(pio_data),
+      .pio_next_valid(pio_next_valid), .pio_next_ctx(pio_next_ctx), .pio_next_fence(pio_next_fence),
       .rt_req(lk_req[1]), .rt_id(lk_id[12+:12]), .rt_gnt(lk_gnt[1]), .rt_rvalid(lk_rvalid[1]),
       .rt_entry(lk_entry), .rt_ok(lk_ok),
       .tag_valid(tag_valid), .tag(tag), .tag_alloc(tag_alloc),

@@ -6,6 +6,11 @@
 // configuration (16 x 64 bytes), windows (16 x 32 bytes), the routing table
 // (through kolo_ni_route, by node index), doorbell pages. BAR2: PIO pages,
 // forwarded whole to the send side through a 2-entry FIFO (pio_valid/ready).
+// pio_next_* (a hint, no handshake): the PIO write that will enter the empty
+// FIFO next, if any: the one in the execute stage, else the one offered on
+// mmio_wr_* this cycle (not yet checked, maybe not even taken). The send
+// engine schedules on it two cycles ahead of pio_valid and checks pio_valid
+// when it takes the item (docs/ni.md, Benchmarks: PIO latency).
 // Write pipeline: the beat is decoded into (offset, size, value) in one
 // cycle and executed in the next, one write per cycle; mmio_wr_ready is low
 // while a write waits (routing table writes take ~30 cycles, a PIO write
@@ -73,6 +78,9 @@ module kolo_ni_csr (
     input  wire          pio_ready,
     output wire [3:0]    pio_ctx,
     output wire [511:0]  pio_data,
+    output wire          pio_next_valid,
+    output wire [3:0]    pio_next_ctx,
+    output wire          pio_next_fence,
     // configuration read ports
     output wire [16*4-1:0] sq_log2_all,
     output wire [16*4-1:0] cq_log2_all,
@@ -336,6 +344,11 @@ module kolo_ni_csr (
       .out_data({pio_ctx, pio_data}),
       .count(pio_count)
   );
+  // the hint: the execute stage's PIO write first (it is older), else the incoming one
+  wire w1_pio = w1_valid && w1_bar == 2'd2;
+  assign pio_next_valid = w1_pio || (mmio_wr_valid && mmio_wr_bar == 2'd2);
+  assign pio_next_ctx = w1_pio ? pc : mmio_wr_addr[15:12];
+  assign pio_next_fence = w1_pio ? w1_data[8 + 3] : mmio_wr_data[8 + 3];
   // stage 2 frees in its execution cycle, except for routing table writes
   // (the state machine frees it) and PIO writes waiting for room
   assign w1_done = (exec && !pio_wait && !e_rt) ||

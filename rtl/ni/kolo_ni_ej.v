@@ -12,7 +12,10 @@
 // docs/packet-format.md section 8), which gets a bad verdict.
 // Read side: one packet stream per virtual network (pk_*[0] requests, [1]
 // responses). A packet is offered only once it is whole in its FIFO (its
-// verdict is known): the consumer then pops its flits back to back, never
+// verdict is known), or from the cycle its tail is being written when its
+// head is at the front of the FIFO (the verdict then comes straight from the
+// write side; taken in that cycle, the verdict queued for it is dropped the
+// next cycle): the consumer then pops its flits back to back, never
 // waiting for the network. pk_ok is the verdict, valid with the head flit.
 // Between the two VCs (classes) of a vnet, packets alternate round robin.
 // Handshake: pk_valid/pk_ready per flit; the offered packet does not change
@@ -23,7 +26,8 @@
 // the credit return. At its full rate a whole packet still streams back to
 // back. stat_pkt counts a head entering the skid stage.
 module kolo_ni_ej #(
-    parameter DEPTH = 64
+    parameter DEPTH = 64,
+    parameter BUG_NO_SKIP = 0  // tests only: 1 = a packet taken at its tail keeps its queued verdict (tb_ni_ej must catch it)
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -51,6 +55,10 @@ module kolo_ni_ej #(
   wire [3:0] v_valid;
   wire [3:0] v_ok;
   wire [3:0] v_pop;
+  // per VC: the tail of the packet whose head is at the front of the FIFO is being
+  // written (no whole packet queued before it), and that packet's verdict
+  wire [3:0] t_byp;
+  wire [3:0] t_ok;
 
   genvar v;
   generate
@@ -61,6 +69,8 @@ module kolo_ni_ej #(
       wire [5:0] cnt_now = in_head ? 6'd1 : ((cnt == 6'd63) ? cnt : cnt + 6'd1);
       wire [5:0] len_now = in_head ? ej_flit[KOLO_H0_LEN_LO+:6] : dlen;
       wire verdict = (len_now <= 6'd32) && ({1'b0, cnt_now} == {1'b0, len_now} + 7'd2);
+      assign t_byp[v] = wr && in_tail && f_valid[v] && f_data[v*66+65] && !v_valid[v];
+      assign t_ok[v] = verdict;
       always @(posedge clk) begin
         if (rst) begin
           cnt <= 6'd0;
@@ -122,8 +132,8 @@ module kolo_ni_ej #(
       reg have;   // a head is offered and must stay offered
       reg cur;    // class being offered / streamed
       reg last;   // class of the last packet (round robin)
-      wire c0 = f_valid[V0] && f_data[V0*66+65] && v_valid[V0];
-      wire c1 = f_valid[V1] && f_data[V1*66+65] && v_valid[V1];
+      wire c0 = f_valid[V0] && f_data[V0*66+65] && (v_valid[V0] || t_byp[V0]);
+      wire c1 = f_valid[V1] && f_data[V1*66+65] && (v_valid[V1] || t_byp[V1]);
       wire pick = (c0 && c1) ? !last : c1;
       wire sel = (busy || have) ? cur : pick;
       wire [65:0] fl = sel ? f_data[V1*66+:66] : f_data[V0*66+:66];
@@ -132,7 +142,9 @@ module kolo_ni_ej #(
       wire o_ready;
       wire fire = offer && o_ready;
       wire head = !busy;
-      wire ok = sel ? v_ok[V1] : v_ok[V0];
+      wire ok = sel ? (v_valid[V1] ? v_ok[V1] : t_ok[V1]) : (v_valid[V0] ? v_ok[V0] : t_ok[V0]);
+      // a head taken from the write side: its verdict, queued this cycle, is dropped next cycle
+      wire byp = sel ? !v_valid[V1] : !v_valid[V0];
       // output pipeline stage (see above): cuts the consumers' ready path
       kolo_ni_skid #(
           .WIDTH(67)
@@ -148,8 +160,13 @@ module kolo_ni_ej #(
       );
       assign f_pop[V0] = fire && !sel;
       assign f_pop[V1] = fire && sel;
-      assign v_pop[V0] = fire && head && !sel;
-      assign v_pop[V1] = fire && head && sel;
+      reg [1:0] skip;  // per class: the verdict at the front is that of a packet taken by t_byp
+      assign v_pop[V0] = (fire && head && !sel && !byp) || skip[0];
+      assign v_pop[V1] = (fire && head && sel && !byp) || skip[1];
+      always @(posedge clk) begin
+        if (rst) skip <= 2'b00;
+        else skip <= {fire && head && sel && byp, fire && head && !sel && byp} & {2{BUG_NO_SKIP == 0}};
+      end
       assign stat_pkt[n] = fire && head;
       always @(posedge clk) begin
         if (rst) begin

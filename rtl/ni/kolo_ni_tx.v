@@ -76,6 +76,9 @@ module kolo_ni_tx #(
     output wire          pio_ready,
     input  wire [3:0]    pio_ctx,
     input  wire [511:0]  pio_data,
+    input  wire          pio_next_valid,  // hint: the PIO write to come (kolo_ni_csr)
+    input  wire [3:0]    pio_next_ctx,
+    input  wire          pio_next_fence,
     // routing table (kolo_ni_route lookup port 1)
     output wire          rt_req,
     output wire [11:0]   rt_id,
@@ -236,8 +239,15 @@ module kolo_ni_tx #(
     end
   endgenerate
   wire pio_fence = pio_data[8 + 3];
+  // PIO: the FIFO's head, or while it is empty the write on its way (pio_next_*): the
+  // slot is then chosen as the write enters the FIFO, and E_LOAD takes it only if it is
+  // there (pio_valid; an item the hint announced but the FIFO does not hold, refused or
+  // held up in kolo_ni_csr, costs one E_LOAD). Of the two writes of the hint, the older
+  // one is announced, so the FIFO's head when E_LOAD takes it is the item whose room and
+  // FENCE were checked.
   assign want[PIO] = act[PIO] ? !sww[PIO] :
-                     (pio_valid && room[pio_ctx] && (!pio_fence || ops_idle[pio_ctx]));
+                     pio_valid ? (room[pio_ctx] && (!pio_fence || ops_idle[pio_ctx])) :
+                     (pio_next_valid && room[pio_next_ctx] && (!pio_next_fence || ops_idle[pio_next_ctx]));
   // The scheduler works on want_q, one cycle old (timing); E_LOAD checks
   // that the chosen slot was ready when chosen and otherwise goes back to idle.
   // The next slot is chosen in E_IDLE, and in E_PKT for use as the last
@@ -354,7 +364,7 @@ module kolo_ni_tx #(
   // was read (the scheduler's view is one cycle older)? want_q now holds
   // that cycle's view. (A descriptor landing at the read's clock edge is
   // not in the word read: it must not count.)
-  wire l_ready = want_q[c_slot];
+  wire l_ready = want_q[c_slot] && (!l_pio || l_act || pio_valid);
   wire l_bdb = !l_act && !l_pio && bdb_pend[c_slot[3:0]];
   wire l_fence = !l_act && !l_pio && !l_bdb && dq_desc[8 + 3] && !ops_idle[c_slot[3:0]] && !dq_err;
   wire l_derr = !l_act && !l_pio && !l_bdb && !l_fence && dq_err;

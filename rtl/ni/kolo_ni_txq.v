@@ -67,9 +67,10 @@ module kolo_ni_txq #(
   reg [EW-1:0] hq_q;
   reg [255:0] ring_q;
 
+  wire [EW-1:0] push_entry = {push_cls, ring_wr[RING_AW-1:0], push_nbeats, push_h1, push_h0};
   always @(posedge clk) begin
     if (push) begin
-      hq_mem[push_idx] <= {push_cls, ring_wr[RING_AW-1:0], push_nbeats, push_h1, push_h0};
+      hq_mem[push_idx] <= push_entry;
       start_mem[push_idx] <= ring_wr[RING_AW-1:0];
     end
   end
@@ -115,8 +116,12 @@ module kolo_ni_txq #(
   wire [RING_AW-1:0] ra_next = (qs == Q_H0 && fire) ? q_start :
                                (qs == Q_PL && fire && fi == 2'd3) ? ra + {{(RING_AW - 1) {1'b0}}, 1'b1} : ra;
 
+  // The head entry register hq_q reads the queue's next head every cycle. An empty queue
+  // (no pop is possible then) loads the entry being pushed instead (whatever is offered: it
+  // counts only with a push), so a packet pushed into an empty queue is offered the next
+  // cycle; otherwise an entry pushed at the head's index is read one cycle later (q_ok).
   always @(posedge clk) begin
-    hq_q <= hq_mem[hq_rd_next[HQ_AW-1:0]];
+    hq_q <= nonempty ? hq_mem[hq_rd_next[HQ_AW-1:0]] : push_entry;
     ring_q <= ring_mem[ra_next];
     ra <= ra_next;
   end
@@ -135,7 +140,7 @@ module kolo_ni_txq #(
       rdy <= {HQ{1'b0}};
       err <= {HQ{1'b0}};
     end else begin
-      q_ok <= !(push && push_idx == hq_rd_next[HQ_AW-1:0]);
+      q_ok <= !nonempty || !(push && push_idx == hq_rd_next[HQ_AW-1:0]);
       if (push) begin
         hq_wr <= hq_wr + {{HQ_AW{1'b0}}, 1'b1};
         ring_wr <= ring_wr + {{(RING_AW - 3) {1'b0}}, push_nbeats};

@@ -448,6 +448,15 @@ class RtlWorld : public World {
     // called when node n's MMIO write is taken by the NI (node, BAR, offset), in the cycle
     // of the handshake (now())
     std::function<void(int, int, uint64_t)> on_mmio_write;
+    // called every cycle where the handshakes are sampled (now() is the cycle), after the
+    // hooks above: probes of the NIs' state (dbg(), mon_port()) for latency breakdowns
+    std::function<void()> on_cycle;
+    // node n's kolo_ni debug state (dbg_state, 85 bits: see kolo_ni.v) and its router
+    // local port activity {ejected tail, ejected head, injected tail, injected head} (tb_ni.v)
+    uint64_t dbg(int n, unsigned lsb, unsigned width) const {
+        return kolo_rtl::sig_get(top_->dbg_state, (unsigned)n * 85 + lsb, width);
+    }
+    unsigned mon_port(int n) const { return (unsigned)kolo_rtl::sig_get(top_->mon_port, (unsigned)n * 4, 4); }
     // the service processors' side (tb_ni built with SVC=1, svc_proc.h): drive
     // before the falling-edge evaluation, sample after it, act after the edge
     std::function<void(Vtb_ni *, uint64_t)> svc_drive;
@@ -776,6 +785,7 @@ class RtlWorld : public World {
             }
             if (f[n].msi) nd.msis++;
         }
+        if (on_cycle) on_cycle();
         // network: flits the NIs inject, credits they return
         for (int n = 0; n < nn; n++) {
             NetNode &q = net_[n];

@@ -1076,6 +1076,15 @@ int run_rate(const Opts &o) {
         uint64_t cyc = w.now() - t0;
         chk.check(ok && h[0].q[0].got.size() == 1 && h[0].q[0].got[0].status == 0, "%s: no completion",
                   names[mode]);
+        // every PUT's 8 bytes arrived (back-to-back PIO writes go through the PIO FIFO and the
+        // send engine's early scheduling, docs/ni.md Benchmarks; the packet queue's bypass)
+        long bad = 0;
+        for (long i = 0; i < N; i++) {
+            uint64_t want = mode == 0 ? w.mem(0).rd64(SRC + 8 * (uint64_t)i) :
+                            mode == 1 ? 0x1000000 + (uint64_t)i : (uint64_t)i;
+            if (w.mem(1).rd64(DATA + 8 * (uint64_t)i) != want) bad++;
+        }
+        chk.check(bad == 0, "%s: %ld of %ld PUTs did not deliver their data", names[mode], bad, N);
         rate[mode] = (double)N / (double)cyc;
         std::printf("%s: %ld PUTs in %llu cycles: %.3f per cycle = %.1f M/s at 250 MHz (DMA read latency %d..%d cycles, %d reads outstanding)\n",
                     names[mode], N, (unsigned long long)cyc, rate[mode], rate[mode] * 250.0, o.rtl.lat_min,
@@ -1150,21 +1159,43 @@ int run_bench_latency(const Opts &o) {
                             "neighbor_latency_put8_inline_ns"};
     const int samples = 16;
     double ns[3];
+    // the breakdown: the first cycle of each stage after the previous one, from the NIs'
+    // state machines (kolo_ni dbg_state: send engine es = E_LOAD 1 / E_PKT 3, target
+    // ts = T_H1 1) and the router local ports (tb_ni.v mon_port)
+    const int NST = 8;
+    const char *stage[NST] = {"MMIO write taken (node 0)", "send engine loads the item", "packet queued",
+                              "head flit into router 0", "head flit out of router 1 (node 1)",
+                              "tail flit out of router 1", "target takes the head", "DMA write taken (node 1)"};
     for (int mode = 0; mode < 3; mode++) {
         BenchWorld b(o);
         uint64_t t_mmio = 0, t_dw = 0, sum = 0, lo = ~0ull, hi = 0;
         uint64_t target = 0;
+        int64_t st[NST];
+        double st_sum[NST] = {0};
         b.w.on_mmio_write = [&](int n, int, uint64_t) {
-            if (n == 0)
+            if (n == 0) {
                 t_mmio = b.w.now();
+                st[0] = (int64_t)t_mmio;
+            }
         };
         b.w.on_dma_write = [&](int n, uint64_t a, unsigned) {
             if (n == 1 && a == target)
                 t_dw = b.w.now();
         };
+        b.w.on_cycle = [&] {
+            int k = 1;
+            while (k < NST - 1 && st[k] >= 0) k++;
+            if (st[0] < 0 || k >= NST - 1 || st[k - 1] > (int64_t)b.w.now()) return;
+            unsigned mon0 = b.w.mon_port(0), mon1 = b.w.mon_port(1);
+            bool hit = k == 1 ? b.w.dbg(0, 32, 3) == 1 : k == 2 ? b.w.dbg(0, 32, 3) == 3 :
+                       k == 3 ? (mon0 & 1) != 0 : k == 4 ? (mon1 & 4) != 0 : k == 5 ? (mon1 & 8) != 0 :
+                       b.w.dbg(1, 0, 3) == 1;
+            if (hit) st[k] = (int64_t)b.w.now();
+        };
         for (int k = 0; k < samples; k++) {
             target = DATA + 0x1000 * (uint64_t)k;
             t_dw = 0;
+            for (int j = 0; j < NST; j++) st[j] = -1;
             Desc d = put(b.id1, target, SRC + 8 * (uint64_t)k, 8, 0);
             if (mode == 0) {
                 uint8_t pl[32];
@@ -1182,6 +1213,12 @@ int run_bench_latency(const Opts &o) {
             chk.check(ok && b.w.mem(1).rd64(target) == b.w.mem(0).rd64(SRC + 8 * (uint64_t)k),
                       "%s: sample %d: data not delivered", names[mode], k);
             uint64_t c = t_dw - t_mmio;
+            st[NST - 1] = (int64_t)t_dw;
+            for (int j = 1; j < NST; j++) {
+                chk.check(st[j] >= st[j - 1], "%s: sample %d: stage '%s' not seen in order", names[mode], k,
+                          stage[j]);
+                st_sum[j] += (double)(st[j] - st[j - 1]);
+            }
             sum += c;
             lo = std::min(lo, c);
             hi = std::max(hi, c);
@@ -1195,6 +1232,9 @@ int run_bench_latency(const Opts &o) {
                     "cycles = %.1f cycles = %.0f ns\n",
                     names[mode], rtl, (unsigned long long)lo, (unsigned long long)hi, samples,
                     PCIE_MMIO_WR_CYC, EP_RX_CYC, EP_TX_CYC, PCIE_DMA_WR_CYC, total, ns[mode]);
+        std::printf("%s: RTL breakdown, cycles from the previous stage (mean of %d samples):", names[mode], samples);
+        for (int j = 1; j < NST; j++) std::printf("%s %s %.1f", j == 1 ? "" : ",", stage[j], st_sum[j] / samples);
+        std::printf("\n");
     }
     for (int mode = 0; mode < 3; mode++)
         std::printf("BENCH %s %.0f ns\n", names[mode], ns[mode]);

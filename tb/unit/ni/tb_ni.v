@@ -59,6 +59,9 @@ module tb_ni #(
     output wire [N*384-1:0] stat_counters,
     output wire [N*64-1:0]  router_errors,
     output wire [N*85-1:0]  dbg_state,
+    // router local port activity per node, for the latency breakdown (bench-latency):
+    // {ejected tail, ejected head, injected tail, injected head} (flit valid in this cycle)
+    output wire [N*4-1:0]   mon_port,
     // router local ports (TORUS = 0)
     output wire [N-1:0]     inj_valid,
     output wire [N*68-1:0]  inj_flit,
@@ -153,6 +156,14 @@ module tb_ni #(
       assign ni_ej_flit = ej_flit;
       assign ej_credit_valid = ni_ej_credit_valid;
       assign ej_credit_vc = ni_ej_credit_vc;
+    end
+  endgenerate
+
+  genvar m;
+  generate
+    for (m = 0; m < N; m = m + 1) begin : g_mon
+      assign mon_port[m*4+:4] = {ni_ej_valid[m] && ni_ej_flit[m*68+64], ni_ej_valid[m] && ni_ej_flit[m*68+65],
+                                 ni_inj_valid[m] && ni_inj_flit[m*68+64], ni_inj_valid[m] && ni_inj_flit[m*68+65]};
     end
   endgenerate
 
