@@ -245,9 +245,10 @@ module kolo_ni_tx #(
   // held up in kolo_ni_csr, costs one E_LOAD). Of the two writes of the hint, the older
   // one is announced, so the FIFO's head when E_LOAD takes it is the item whose room and
   // FENCE were checked.
+  wire [3:0] w_pctx = pio_valid ? pio_ctx : pio_next_ctx;
+  wire w_pfence = pio_valid ? pio_fence : pio_next_fence;
   assign want[PIO] = act[PIO] ? !sww[PIO] :
-                     pio_valid ? (room[pio_ctx] && (!pio_fence || ops_idle[pio_ctx])) :
-                     (pio_next_valid && room[pio_next_ctx] && (!pio_next_fence || ops_idle[pio_next_ctx]));
+                     ((pio_valid || pio_next_valid) && room[w_pctx] && (!w_pfence || ops_idle[w_pctx]));
   // The scheduler works on want_q, one cycle old (timing); E_LOAD checks
   // that the chosen slot was ready when chosen and otherwise goes back to idle.
   // The next slot is chosen in E_IDLE, and in E_PKT for use as the last
@@ -364,7 +365,7 @@ module kolo_ni_tx #(
   // was read (the scheduler's view is one cycle older)? want_q now holds
   // that cycle's view. (A descriptor landing at the read's clock edge is
   // not in the word read: it must not count.)
-  wire l_ready = want_q[c_slot] && (!l_pio || l_act || pio_valid);
+  wire l_ready = want_q[c_slot];
   wire l_bdb = !l_act && !l_pio && bdb_pend[c_slot[3:0]];
   wire l_fence = !l_act && !l_pio && !l_bdb && dq_desc[8 + 3] && !ops_idle[c_slot[3:0]] && !dq_err;
   wire l_derr = !l_act && !l_pio && !l_bdb && !l_fence && dq_err;
@@ -373,12 +374,15 @@ module kolo_ni_tx #(
   wire in_load = es == E_LOAD;
   // items that only write a completion entry need the event register
   wire l_go = in_load && l_ready && (!(l_bdb || l_derr) || ev_free);
-  assign pio_ready = l_go && l_pio && !l_act;
+  // a PIO item only if the FIFO holds it (the slot may have been chosen on pio_next_*); without
+  // it E_LOAD goes back to idle (a route lookup asked meanwhile is not used)
+  wire l_pio_in = l_pio && !l_act && pio_valid;
+  assign pio_ready = l_go && l_pio_in;
   assign dq_take = l_go && (l_desc || l_derr);
   assign dq_take_ctx = c_slot[3:0];
   assign bdb_clr = l_go && l_bdb;
   assign bdb_clr_ctx = c_slot[3:0];
-  assign take = l_go && (l_pio && !l_act || l_bdb || l_desc || l_derr);
+  assign take = l_go && (l_pio_in || l_bdb || l_desc || l_derr);
   assign take_ctx = l_pio ? pio_ctx : c_slot[3:0];
   assign stop = l_go && l_derr;
   assign stop_ctx = c_slot[3:0];
@@ -473,6 +477,8 @@ module kolo_ni_tx #(
             c_smr <= smr[c_slot];
             if (smr[c_slot]) sp <= spm[c_slot];
             es <= E_PKT;
+          end else if (l_pio && !pio_valid) begin
+            es <= E_IDLE;
           end else if (l_pio) begin
             c_pio <= 1'b1;
             c_ctx <= pio_ctx;
