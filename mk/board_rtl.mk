@@ -4,6 +4,7 @@
 #
 #   make test-unit-board-lane     soft gearboxes and the 32 -> 20 bit crossing
 #   make test-unit-uart-bridge    the bridge driven by libkolo's kolo_uart.c
+#   make test-unit-uart-regs      the bridge to the chip's register port (Icarus, a planted bug)
 
 # the boards' fabric lanes (rtl/board: soft 64b/66b gearboxes, the 32 -> 20 bit
 # crossing of the ECP5 board), randomised (tb/unit/board_lane; SEED= replays)
@@ -45,3 +46,21 @@ $(UART_BRIDGE_BIN): tb/unit/uart_bridge/tb_uart_bridge.v tb/unit/uart_bridge/tb_
 test-unit-uart-bridge: $(UART_BRIDGE_BIN)
 	$(if $(SEED),SEED=$(SEED)) $<
 TESTS += unit-uart-bridge
+
+# the ECP5 board's bridge from the UART bridge's accesses to the chip's register port
+# (rtl/board/kolo_uart_regs.v) between models of kolo_uart_host and of the service block's
+# host port, on Icarus: window accesses once each, bad addresses answered ERROR, abandoned
+# accesses dropped; its planted bug (no window check) must be caught (seconds; SEED= replays)
+UART_REGS_SRC := tb/unit/uart_regs/tb_uart_regs.v rtl/board/kolo_uart_regs.v
+$(BUILD)/uart_regs/tb0.vvp $(BUILD)/uart_regs/tb1.vvp: $(UART_REGS_SRC) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	iverilog -g2012 -Wall -P tb_uart_regs.BUG=$(patsubst tb%.vvp,%,$(@F)) -o $@ -s tb_uart_regs $(UART_REGS_SRC)
+.PHONY: test-unit-uart-regs
+test-unit-uart-regs: $(BUILD)/uart_regs/tb0.vvp $(BUILD)/uart_regs/tb1.vvp
+	@vvp -n $(BUILD)/uart_regs/tb0.vvp +seed=$(or $(SEED),1) > $(BUILD)/uart_regs/run.log; \
+	    cat $(BUILD)/uart_regs/run.log; grep -q "^PASS tb_uart_regs" $(BUILD)/uart_regs/run.log
+	@vvp -n $(BUILD)/uart_regs/tb1.vvp +seed=1 > $(BUILD)/uart_regs/bug.log 2>&1; \
+	    if grep -q "^FAIL tb_uart_regs" $(BUILD)/uart_regs/bug.log; then \
+	        echo "PASS unit-uart-regs planted bug caught: $$(grep -m1 '^FAIL' $(BUILD)/uart_regs/bug.log)"; \
+	    else echo "FAIL unit-uart-regs: the planted bug (no window check) was not caught"; exit 1; fi
+TESTS += unit-uart-regs

@@ -62,3 +62,25 @@ test-unit-chip-np-credit: $(BUILD)/chip_np_credit/tb.vvp $(BUILD)/chip_np_credit
 	        echo "PASS unit-chip-np-credit planted bug caught: $$(grep -m1 '^FAIL' $(BUILD)/chip_np_credit/bug.log)"; \
 	    else echo "FAIL unit-chip-np-credit: the planted bug (no reload) was not caught"; exit 1; fi
 TESTS += unit-chip-np-credit
+
+# kolo_node_local (the router's local port of a chip without an NI, HOST_IF = 1) between
+# models of the router and the mailbox on Icarus: MGMT delivered, the rest drained and
+# counted, no hang; its planted bugs (vnet 0 not drained, drops not counted) must be
+# caught (seconds)
+NODE_LOCAL_SRC := tb/unit/node_local/tb_node_local.v rtl/node/kolo_node_local.v rtl/ni/kolo_ni_ej.v \
+    rtl/ni/kolo_ni_mgmt.v rtl/ni/kolo_ni_inj.v rtl/ni/kolo_ni_skid.v rtl/common/kolo_fifo_sync.v \
+    rtl/common/kolo_arb_rr.v rtl/common/kolo_credit_counter.v
+$(BUILD)/node_local/tb0.vvp $(BUILD)/node_local/tb1.vvp $(BUILD)/node_local/tb2.vvp: $(NODE_LOCAL_SRC) \
+    rtl/include/kolo_defs.vh rtl/include/kolo_ni_regs.vh rtl/include/kolo_assert.vh | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	iverilog -g2012 -Wall -Irtl/include -P tb_node_local.BUG=$(patsubst tb%.vvp,%,$(@F)) -o $@ -s tb_node_local \
+	    $(NODE_LOCAL_SRC)
+.PHONY: test-unit-node-local
+test-unit-node-local: $(BUILD)/node_local/tb0.vvp $(BUILD)/node_local/tb1.vvp $(BUILD)/node_local/tb2.vvp
+	@vvp -n $(BUILD)/node_local/tb0.vvp +seed=$(or $(SEED),1) > $(BUILD)/node_local/run.log; \
+	    cat $(BUILD)/node_local/run.log; grep -q "^PASS tb_node_local" $(BUILD)/node_local/run.log
+	@for b in 1 2; do vvp -n $(BUILD)/node_local/tb$$b.vvp +seed=1 > $(BUILD)/node_local/bug$$b.log 2>&1; \
+	    if grep -q "^FAIL tb_node_local" $(BUILD)/node_local/bug$$b.log; then \
+	        echo "PASS unit-node-local planted bug $$b caught: $$(grep -m1 '^FAIL' $(BUILD)/node_local/bug$$b.log)"; \
+	    else echo "FAIL unit-node-local: the planted bug $$b was not caught"; exit 1; fi; done
+TESTS += unit-node-local

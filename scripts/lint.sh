@@ -16,6 +16,7 @@
 # PASS/FAIL line per module, parameter point and tool (with its time), and
 # exits 1 if anything failed. Tool output: build/lint/<n>.txt.
 # Usage: scripts/lint.sh [-j N]   (N checks in parallel, default: nproc)
+#        LINT_MODULES="kolo_chip kolo_node" scripts/lint.sh   (only these modules)
 set -euo pipefail
 cd "${TOP:-$(dirname "$0")/..}"
 jobs=$(nproc)
@@ -53,6 +54,9 @@ POINTS=(
   "kolo_router_vc_select|PORT=6 BUBBLE=0"
   "kolo_chip|"
   "kolo_chip|SP_INTERNAL=0 SP_ASYNC=1 PCIE_ASYNC=0 LANES=2 GT_DATA_W=64 PORT_EN=15"  # external processor, crossed
+  "kolo_chip|HOST_IF=1 PORT_EN=3 PCIE_ASYNC=0"          # no PCIe, no NI: the ECP5 board's chip
+  "kolo_node|"
+  "kolo_node|NI_EN=0"
   "kolo_chip_port|"
   "kolo_chip_port|PORT=5 LANES=4 DATA_W=64 MISCABLE_INITS=1"
   "kolo_lane_gearbox_tx|"
@@ -142,6 +146,7 @@ export files_s="${files[*]}" dirs_s="${dirs[*]}"
 list=()
 for f in "${files[@]}"; do
   for mod in $(sed -n 's/^\s*module\s\+\([A-Za-z_0-9]\+\).*/\1/p' "$f"); do
+    if [ -n "${LINT_MODULES:-}" ] && [[ " $LINT_MODULES " != *" $mod "* ]]; then continue; fi
     pts=()
     for e in "${POINTS[@]}"; do [ "${e%%|*}" = "$mod" ] && pts+=("${e#*|}"); done
     [ ${#pts[@]} -gt 0 ] || pts=("")

@@ -244,6 +244,12 @@ module kolo_board_cyclonev_gt #(
       .s_axil_bready(1'b1), .s_axil_bresp(), .s_axil_arvalid(1'b0), .s_axil_arready(),
       .s_axil_araddr(15'd0), .s_axil_rvalid(), .s_axil_rready(1'b1), .s_axil_rdata(),
       .s_axil_rresp(), .s_irq(),
+      // no register port (HOST_IF = 0: the host is on PCIe)
+      .h_axil_awvalid(1'b0), .h_axil_awready(), .h_axil_awaddr(15'd0), .h_axil_wvalid(1'b0),
+      .h_axil_wready(), .h_axil_wdata(32'd0), .h_axil_wstrb(4'd0), .h_axil_bvalid(),
+      .h_axil_bready(1'b1), .h_axil_bresp(), .h_axil_arvalid(1'b0), .h_axil_arready(),
+      .h_axil_araddr(15'd0), .h_axil_rvalid(), .h_axil_rready(1'b1), .h_axil_rdata(),
+      .h_axil_rresp(),
       .link_up(link_up),
       .mon_inj_valid(), .mon_inj_flit(), .mon_ej_valid(), .mon_ej_flit(), .mon_out_valid(),
       .mon_out_flit(), .mon_out_sunk(), .mon_in_valid(), .mon_in_flit(), .mon_svc_wr(),

@@ -1,18 +1,19 @@
 `default_nettype none
 // kolo_board_ecp5_evn - kolo on the Lattice ECP5 Evaluation Board
-// (LFE5UM5G-85F-8BG381): the whole chip (kolo_chip) with two network ports,
-// X+ and X-, over the two SERDES channels of DCU0 on SMA connectors, the
-// service processor, and the host reached over the UART of the board's
-// FT2232H (kolo_uart_host + kolo_uart_tlp play the PCIe root complex: 32-bit
-// register reads and writes to BAR0, and the service processor's console).
-// No PCIe on this board: DMA and MSIs of the NI go nowhere (the bridge
-// drops them), so programs that need host memory (libkolo contexts) do not
-// run over the UART; register access (kolo-ctl) does. docs/boards.md.
+// (LFE5UM5G-85F-8BG381): the chip (kolo_chip) without PCIe and without an
+// NI (HOST_IF = 1: the router, the service block and processor) with two
+// network ports, X+ and X-, over the two SERDES channels of DCU0 on SMA
+// connectors, and the host reached over the UART of the board's FT2232H
+// (kolo_uart_host + kolo_uart_regs: 32-bit reads and writes of the service
+// registers at their BAR0 offsets 0x8000..0xffff, on the chip's register
+// port; and the service processor's console). No NI, so programs that need
+// one (libkolo contexts, PUT/GET) do not run here; register access
+// (kolo-ctl) and the firmware's MGMT messages do. docs/boards.md.
 //
 // Clocks (constraints in ecp5_evn.lpf):
 //   clk12      12 MHz from the FT2232H (JP2 closed), the only free-running clock
 //   clk        core: PLL from clk12, CORE_KHZ (VCO 600 MHz / CORE_DIV): the
-//              chip's core, service block, processor, TLP streams, UART
+//              chip's core, service block, processor, register port, UART
 //   dcu tx_clk[ch] / rx_clk[ch]   line rate / 20 (DCU 20-bit raw mode), the
 //              SERDES' transmit and recovered receive clocks
 //   lane_tx    line rate / 32: PLL from the DCU's tx_clk[0]; the chip's
@@ -115,40 +116,40 @@ module kolo_board_ecp5_evn #(
   wire [5:0]     link_up;
   wire           chip_ready, sp_heartbeat, sp_con_valid;
   wire [7:0]     sp_con_data;
-  wire           rx_tlp_valid, rx_tlp_ready, rx_tlp_sop, rx_tlp_eop;
-  wire [127:0]   rx_tlp_hdr;
-  wire [255:0]   rx_tlp_data;
-  wire [7:0]     rx_tlp_dw_en;
-  wire           tx_tlp_valid, tx_tlp_ready, tx_tlp_sop, tx_tlp_eop;
-  wire [127:0]   tx_tlp_hdr;
-  wire [255:0]   tx_tlp_data;
-  wire [7:0]     tx_tlp_dw_en;
+  // the host's register port (kolo_uart_regs -> the chip's h_axil_*)
+  wire           h_awvalid, h_awready, h_wvalid, h_wready, h_bvalid, h_arvalid, h_arready, h_rvalid;
+  wire           h_bready, h_rready;
+  wire [14:0]    h_awaddr, h_araddr;
+  wire [31:0]    h_wdata, h_rdata;
+  wire [3:0]     h_wstrb;
+  wire [1:0]     h_bresp, h_rresp;
   // lanes reset: the DCU side not ready, or the lane clock's PLL not locked
   wire [5:0] lane_tx_rst = {4'b1111, {2{!dcu_tx_ready || !lane_lock}}};
   wire [5:0] lane_rx_rst = {4'b1111, !dcu_rx_ready[1], !dcu_rx_ready[0]};
 
   /* verilator lint_off PINCONNECTEMPTY */  // monitors and status: simulation and logic analysers
   kolo_chip #(
-      .PORT_EN(6'b000011), .LANES(1), .GT_DATA_W(32), .GT_PAUSE_SEQ(32),
+      .HOST_IF(1), .PORT_EN(6'b000011), .LANES(1), .GT_DATA_W(32), .GT_PAUSE_SEQ(32),
       .PCIE_ASYNC(0), .SP_INTERNAL(1), .SP_ASYNC(0),
       .SP_IMEM_INIT(SP_IMEM_INIT), .SP_DMEM_INIT(SP_DMEM_INIT)
   ) u_chip (
       .clk(clk), .rst(chip_rst), .node_id(node_id), .dim_m1(dim_m1), .ready(chip_ready),
-      .pcie_clk(clk), .pcie_rst(chip_rst),
-      .rx_tlp_valid(rx_tlp_valid), .rx_tlp_ready(rx_tlp_ready), .rx_tlp_hdr(rx_tlp_hdr),
-      .rx_tlp_data(rx_tlp_data), .rx_tlp_sop(rx_tlp_sop), .rx_tlp_eop(rx_tlp_eop),
-      .rx_tlp_dw_en(rx_tlp_dw_en),
-      .tx_tlp_valid(tx_tlp_valid), .tx_tlp_ready(tx_tlp_ready), .tx_tlp_hdr(tx_tlp_hdr),
-      .tx_tlp_data(tx_tlp_data), .tx_tlp_sop(tx_tlp_sop), .tx_tlp_eop(tx_tlp_eop),
-      .tx_tlp_dw_en(tx_tlp_dw_en),
-      .cfg_bar0(64'h0000_0000_8000_0000), .cfg_bar2(64'h0000_0000_C000_0000),
-      .cfg_req_id(16'h0100), .cfg_max_payload(3'd0), .cfg_max_read_req(3'd0),
+      // no PCIe (HOST_IF = 1): the TLP streams and the configuration tied off
+      .pcie_clk(1'b0), .pcie_rst(1'b1),
+      .rx_tlp_valid(1'b0), .rx_tlp_ready(), .rx_tlp_hdr(128'd0), .rx_tlp_data(256'd0), .rx_tlp_sop(1'b0),
+      .rx_tlp_eop(1'b0), .rx_tlp_dw_en(8'd0),
+      .tx_tlp_valid(), .tx_tlp_ready(1'b1), .tx_tlp_hdr(), .tx_tlp_data(), .tx_tlp_sop(), .tx_tlp_eop(),
+      .tx_tlp_dw_en(),
+      .cfg_bar0(64'd0), .cfg_bar2(64'd0), .cfg_req_id(16'd0), .cfg_max_payload(3'd0), .cfg_max_read_req(3'd0),
       .cfg_bus_master(1'b0), .cfg_msi_addr(64'd0), .cfg_msi_data(16'd0), .cfg_msi_en(1'b0),
-      // the UART bridge: no DMA (bus master off) and no non-posted flow control
-      // (kolo_uart_tlp has one read in flight); completions would come on rx_tlp_*
-      .cfg_cpl_hdr(12'd4095), .cfg_cpl_data(16'd65535), .np_credit(),
+      .cfg_cpl_hdr(12'd0), .cfg_cpl_data(16'd0), .np_credit(),
       .rx_cpl_valid(1'b0), .rx_cpl_ready(), .rx_cpl_hdr(128'd0), .rx_cpl_data(256'd0),
       .rx_cpl_sop(1'b0), .rx_cpl_eop(1'b0), .rx_cpl_dw_en(8'd0),
+      .h_axil_awvalid(h_awvalid), .h_axil_awready(h_awready), .h_axil_awaddr(h_awaddr),
+      .h_axil_wvalid(h_wvalid), .h_axil_wready(h_wready), .h_axil_wdata(h_wdata), .h_axil_wstrb(h_wstrb),
+      .h_axil_bvalid(h_bvalid), .h_axil_bready(h_bready), .h_axil_bresp(h_bresp),
+      .h_axil_arvalid(h_arvalid), .h_axil_arready(h_arready), .h_axil_araddr(h_araddr),
+      .h_axil_rvalid(h_rvalid), .h_axil_rready(h_rready), .h_axil_rdata(h_rdata), .h_axil_rresp(h_rresp),
       .lane_tx_clk({4'b0000, lane_tx_clk, lane_tx_clk}), .lane_tx_rst(lane_tx_rst),
       .lane_tx_sequence(lane_tx_sequence),
       .lane_rx_clk({4'b0000, dcu_rx_clk}), .lane_rx_rst(lane_rx_rst),
@@ -222,19 +223,20 @@ module kolo_board_ecp5_evn #(
       .s_rsp_valid(rsp_valid), .s_rsp_err(rsp_err), .s_rsp_data(rsp_data), .s_rsp_tag(rsp_tag),
       .tlp_drop(tlp_drop), .s_con_valid(sp_con_valid), .s_con_data(sp_con_data)
   );
-  kolo_uart_tlp #(.BAR0_BASE(32'h8000_0000)) u_tlp (
-      .clk(clk), .rst(chip_rst),
+  // the bridge leaves reset with the chip's core (ready): no access reaches the
+  // service block in its reset (one the host sends earlier times out and is resent)
+  kolo_uart_regs #(.HOST_BASE(32'h8000), .ADDR_W(15)) u_regs (
+      .clk(clk), .rst(chip_rst || !chip_ready),
       .s_req_valid(req_valid), .s_req_ready(req_ready), .s_req_write(req_write),
       .s_req_addr(req_addr), .s_req_wdata(req_wdata), .s_req_tag(req_tag),
       .s_req_abandon(req_abandon),
       .m_rsp_valid(rsp_valid), .m_rsp_err(rsp_err), .m_rsp_data(rsp_data), .m_rsp_tag(rsp_tag),
-      .tlp_drop(tlp_drop),
-      .m_tlp_valid(rx_tlp_valid), .m_tlp_ready(rx_tlp_ready), .m_tlp_hdr(rx_tlp_hdr),
-      .m_tlp_data(rx_tlp_data), .m_tlp_sop(rx_tlp_sop), .m_tlp_eop(rx_tlp_eop),
-      .m_tlp_dw_en(rx_tlp_dw_en),
-      .s_tlp_valid(tx_tlp_valid), .s_tlp_ready(tx_tlp_ready), .s_tlp_hdr(tx_tlp_hdr),
-      .s_tlp_data(tx_tlp_data), .s_tlp_sop(tx_tlp_sop), .s_tlp_eop(tx_tlp_eop),
-      .s_tlp_dw_en(tx_tlp_dw_en)
+      .drop(tlp_drop),
+      .m_axil_awvalid(h_awvalid), .m_axil_awready(h_awready), .m_axil_awaddr(h_awaddr),
+      .m_axil_wvalid(h_wvalid), .m_axil_wready(h_wready), .m_axil_wdata(h_wdata), .m_axil_wstrb(h_wstrb),
+      .m_axil_bvalid(h_bvalid), .m_axil_bready(h_bready), .m_axil_bresp(h_bresp),
+      .m_axil_arvalid(h_arvalid), .m_axil_arready(h_arready), .m_axil_araddr(h_araddr),
+      .m_axil_rvalid(h_rvalid), .m_axil_rready(h_rready), .m_axil_rdata(h_rdata), .m_axil_rresp(h_rresp)
   );
 
   // ---- LEDs ------------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 `default_nettype none
 // kolo_chip - one whole kolo node on one chip, vendor-neutral: the PCIe
 // endpoint core (kolo_pcie_ep), the NI, the service block and BAR0 window
-// (kolo_node), the router (kolo_router), six network ports (kolo_chip_port:
-// a kolo_link end, 1..4 lanes, transceiver gearbox adapters, reset
-// sequencing) and the service processor (kolo_sp running the firmware image)
+// (kolo_node; HOST_IF = 1: no endpoint and no NI, the host on the register
+// port h_axil_*, the router's local port carrying MGMT only), the router
+// (kolo_router), six network ports (kolo_chip_port: a kolo_link end, 1..4
+// lanes, transceiver gearbox adapters, reset sequencing) and the service processor (kolo_sp running the firmware image)
 // with the crossings between their clock domains. docs/chip.md describes the
 // ports, parameters, clocks, resets and bring-up; a board top wraps it with
 // the vendor's PCIe block (behind a shim of rtl/platform), transceivers and
@@ -46,7 +47,9 @@ module kolo_chip #(
     parameter GT_DATA_W          = 32,         // gearbox interface: 32 (7-series) or 64 bits
     parameter GT_PAUSE_SEQ       = 32,         // the gearbox's pause sequence value (0..32)
     // host
-    parameter PCIE_ASYNC         = 1,          // 1: pcie_clk is its own clock domain
+    parameter HOST_IF            = 0,          // 0: PCIe (endpoint core, NI, BAR0 window); 1: the register
+                                               // port h_axil_* only (no endpoint, no NI: a board without PCIe)
+    parameter PCIE_ASYNC         = 1,          // 1: pcie_clk is its own clock domain (HOST_IF 0)
     // service processor
     parameter SP_INTERNAL        = 1,          // 1: kolo_sp inside; 0: an external processor on s_axil_*
     parameter SP_ASYNC           = 0,          // 1: the processor runs on sp_clk
@@ -100,6 +103,24 @@ module kolo_chip #(
     input  wire                    cfg_msi_en,
     input  wire [11:0]             cfg_cpl_hdr,        // the block's completion buffer: headers,
     input  wire [15:0]             cfg_cpl_data,       // data credits of 16 bytes (quasi-static)
+    // ---- the host's register port (HOST_IF = 1; clk): the service registers, offsets 0..0x7fff ----
+    input  wire                    h_axil_awvalid,
+    output wire                    h_axil_awready,
+    input  wire [14:0]             h_axil_awaddr,
+    input  wire                    h_axil_wvalid,
+    output wire                    h_axil_wready,
+    input  wire [31:0]             h_axil_wdata,
+    input  wire [3:0]              h_axil_wstrb,
+    output wire                    h_axil_bvalid,
+    input  wire                    h_axil_bready,
+    output wire [1:0]              h_axil_bresp,
+    input  wire                    h_axil_arvalid,
+    output wire                    h_axil_arready,
+    input  wire [14:0]             h_axil_araddr,
+    output wire                    h_axil_rvalid,
+    input  wire                    h_axil_rready,
+    output wire [31:0]             h_axil_rdata,
+    output wire [1:0]              h_axil_rresp,
     // ---- lanes: per port p (p = 0..5) ----
     input  wire [5:0]              lane_tx_clk,
     input  wire [5:0]              lane_tx_rst,
@@ -179,6 +200,9 @@ module kolo_chip #(
     if (NL != 6 * LANES) begin : g_bad_nl
       kolo_chip_PARAMETER_ERROR_NL_is_6_times_LANES u_error ();
     end
+    if (HOST_IF != 0 && HOST_IF != 1) begin : g_bad_host_if
+      kolo_chip_PARAMETER_ERROR_HOST_IF_0_or_1 u_error ();
+    end
   endgenerate
 
   // ======================================================================================
@@ -211,109 +235,7 @@ module kolo_chip #(
   // ======================================================================================
   // PCIe: TLP streams and configuration into the core clock
   // ======================================================================================
-  wire         ep_rx_valid, ep_rx_ready, ep_rx_sop, ep_rx_eop;
-  wire [127:0] ep_rx_hdr;
-  wire [255:0] ep_rx_data;
-  wire [7:0]   ep_rx_dw_en;
-  wire         ep_tx_valid, ep_tx_ready, ep_tx_sop, ep_tx_eop;
-  wire [127:0] ep_tx_hdr;
-  wire [255:0] ep_tx_data;
-  wire [7:0]   ep_tx_dw_en;
-  wire [63:0]  ep_bar0, ep_bar2, ep_msi_addr;
-  wire [15:0]  ep_req_id, ep_msi_data;
-  wire [2:0]   ep_mps, ep_mrrs;
-  wire         ep_bus_master, ep_msi_en;
-  wire         ep_cpl_valid, ep_cpl_ready, ep_cpl_sop, ep_cpl_eop;
-  wire [127:0] ep_cpl_hdr;
-  wire [255:0] ep_cpl_data;
-  wire [7:0]   ep_cpl_dw_en;
-  wire         ep_np_credit;
-  wire [11:0]  ep_cpl_hdr_credits;
-  wire [15:0]  ep_cpl_data_credits;
-  localparam integer CFGW = 64 + 64 + 16 + 3 + 3 + 1 + 64 + 16 + 1 + 12 + 16;
-  wire [CFGW-1:0] cfg_in = {cfg_bar0, cfg_bar2, cfg_req_id, cfg_max_payload, cfg_max_read_req,
-                            cfg_bus_master, cfg_msi_addr, cfg_msi_data, cfg_msi_en, cfg_cpl_hdr, cfg_cpl_data};
-  wire [CFGW-1:0] cfg_core;
-  assign {ep_bar0, ep_bar2, ep_req_id, ep_mps, ep_mrrs, ep_bus_master, ep_msi_addr, ep_msi_data,
-          ep_msi_en, ep_cpl_hdr_credits, ep_cpl_data_credits} = cfg_core;
-
-  generate
-    if (PCIE_ASYNC != 0) begin : g_pcie_async
-      wire rst_pcie_core, rst_pcie;
-      /* verilator lint_off PINCONNECTEMPTY */  // round status: not reported
-      kolo_reset_seq #(.DOMAINS(1)) u_pcie_reset (
-          .clk(clk), .rst_req(rst), .rst(rst_pcie_core),
-          .dom_clk(pcie_clk), .dom_req(pcie_rst), .dom_rst(rst_pcie), .busy()
-      );
-      /* verilator lint_on PINCONNECTEMPTY */
-      kolo_fifo_async #(.WIDTH(128 + 256 + 2 + 8), .ADDR_W(3)) u_rx_fifo (
-          .wr_clk(pcie_clk), .wr_rst(rst_pcie),
-          .in_valid(rx_tlp_valid), .in_ready(rx_tlp_ready),
-          .in_data({rx_tlp_hdr, rx_tlp_data, rx_tlp_sop, rx_tlp_eop, rx_tlp_dw_en}),
-          .rd_clk(clk), .rd_rst(rst_pcie_core),
-          .out_valid(ep_rx_valid), .out_ready(ep_rx_ready),
-          .out_data({ep_rx_hdr, ep_rx_data, ep_rx_sop, ep_rx_eop, ep_rx_dw_en})
-      );
-      kolo_fifo_async #(.WIDTH(128 + 256 + 2 + 8), .ADDR_W(3)) u_tx_fifo (
-          .wr_clk(clk), .wr_rst(rst_pcie_core),
-          .in_valid(ep_tx_valid), .in_ready(ep_tx_ready),
-          .in_data({ep_tx_hdr, ep_tx_data, ep_tx_sop, ep_tx_eop, ep_tx_dw_en}),
-          .rd_clk(pcie_clk), .rd_rst(rst_pcie),
-          .out_valid(tx_tlp_valid), .out_ready(tx_tlp_ready),
-          .out_data({tx_tlp_hdr, tx_tlp_data, tx_tlp_sop, tx_tlp_eop, tx_tlp_dw_en})
-      );
-      // completions: a FIFO of their own, so that they never wait behind requests
-      kolo_fifo_async #(.WIDTH(128 + 256 + 2 + 8), .ADDR_W(3)) u_cpl_fifo (
-          .wr_clk(pcie_clk), .wr_rst(rst_pcie),
-          .in_valid(rx_cpl_valid), .in_ready(rx_cpl_ready),
-          .in_data({rx_cpl_hdr, rx_cpl_data, rx_cpl_sop, rx_cpl_eop, rx_cpl_dw_en}),
-          .rd_clk(clk), .rd_rst(rst_pcie_core),
-          .out_valid(ep_cpl_valid), .out_ready(ep_cpl_ready),
-          .out_data({ep_cpl_hdr, ep_cpl_data, ep_cpl_sop, ep_cpl_eop, ep_cpl_dw_en})
-      );
-      // non-posted credits: every pulse is one credit, none merged or lost, and
-      // those a PCIe reset alone loses are given again (kolo_chip_np_credit)
-      kolo_chip_np_credit #(.MAX_CREDITS(16)) u_np_credit (
-          .clk(clk), .rst(rst_core), .rst_pcie_core(rst_pcie_core),
-          .s_credit(ep_np_credit), .s_rx_take(ep_rx_valid && ep_rx_ready && ep_rx_sop),
-          .s_rx_dw0(ep_rx_hdr[31:24]),
-          .pcie_clk(pcie_clk), .rst_pcie(rst_pcie), .m_credit(np_credit)
-      );
-      kolo_sync_word #(.WIDTH(CFGW)) u_cfg_sync (
-          .src_clk(pcie_clk), .src_rst(rst_pcie), .in(cfg_in),
-          .dst_clk(clk), .dst_rst(rst_pcie_core), .out(cfg_core)
-      );
-    end else begin : g_pcie_sync
-      wire unused_pcie = &{1'b0, pcie_clk, pcie_rst};
-      assign ep_rx_valid = rx_tlp_valid;
-      assign rx_tlp_ready = ep_rx_ready;
-      assign ep_rx_hdr = rx_tlp_hdr;
-      assign ep_rx_data = rx_tlp_data;
-      assign ep_rx_sop = rx_tlp_sop;
-      assign ep_rx_eop = rx_tlp_eop;
-      assign ep_rx_dw_en = rx_tlp_dw_en;
-      assign tx_tlp_valid = ep_tx_valid;
-      assign ep_tx_ready = tx_tlp_ready;
-      assign tx_tlp_hdr = ep_tx_hdr;
-      assign tx_tlp_data = ep_tx_data;
-      assign tx_tlp_sop = ep_tx_sop;
-      assign tx_tlp_eop = ep_tx_eop;
-      assign tx_tlp_dw_en = ep_tx_dw_en;
-      assign ep_cpl_valid = rx_cpl_valid;
-      assign rx_cpl_ready = ep_cpl_ready;
-      assign ep_cpl_hdr = rx_cpl_hdr;
-      assign ep_cpl_data = rx_cpl_data;
-      assign ep_cpl_sop = rx_cpl_sop;
-      assign ep_cpl_eop = rx_cpl_eop;
-      assign ep_cpl_dw_en = rx_cpl_dw_en;
-      assign np_credit = ep_np_credit;
-      assign cfg_core = cfg_in;
-    end
-  endgenerate
-
-  // ======================================================================================
-  // PCIe endpoint core
-  // ======================================================================================
+  // the endpoint core's user side (HOST_IF = 0)
   wire         mmio_wr_valid, mmio_wr_ready, mmio_rd_valid, mmio_rd_ready;
   wire [1:0]   mmio_wr_bar, mmio_rd_bar;
   wire [31:0]  mmio_wr_addr, mmio_rd_addr;
@@ -331,37 +253,182 @@ module kolo_chip #(
   wire         msi_valid, msi_ready;
   wire [4:0]   msi_vector;
 
-  /* verilator lint_off PINCONNECTEMPTY */  // tags in use: not reported
-  kolo_pcie_ep u_ep (
-      .clk(clk), .rst(rst_core),
-      .rx_tlp_valid(ep_rx_valid), .rx_tlp_ready(ep_rx_ready), .rx_tlp_hdr(ep_rx_hdr),
-      .rx_tlp_data(ep_rx_data), .rx_tlp_sop(ep_rx_sop), .rx_tlp_eop(ep_rx_eop), .rx_tlp_dw_en(ep_rx_dw_en),
-      .rx_cpl_valid(ep_cpl_valid), .rx_cpl_ready(ep_cpl_ready), .rx_cpl_hdr(ep_cpl_hdr),
-      .rx_cpl_data(ep_cpl_data), .rx_cpl_sop(ep_cpl_sop), .rx_cpl_eop(ep_cpl_eop),
-      .rx_cpl_dw_en(ep_cpl_dw_en), .np_credit(ep_np_credit),
-      .cfg_cpl_hdr(ep_cpl_hdr_credits), .cfg_cpl_data(ep_cpl_data_credits),
-      .tx_tlp_valid(ep_tx_valid), .tx_tlp_ready(ep_tx_ready), .tx_tlp_hdr(ep_tx_hdr),
-      .tx_tlp_data(ep_tx_data), .tx_tlp_sop(ep_tx_sop), .tx_tlp_eop(ep_tx_eop), .tx_tlp_dw_en(ep_tx_dw_en),
-      .mmio_wr_valid(mmio_wr_valid), .mmio_wr_ready(mmio_wr_ready), .mmio_wr_bar(mmio_wr_bar),
-      .mmio_wr_addr(mmio_wr_addr), .mmio_wr_data(mmio_wr_data), .mmio_wr_strb(mmio_wr_strb),
-      .mmio_rd_valid(mmio_rd_valid), .mmio_rd_ready(mmio_rd_ready), .mmio_rd_bar(mmio_rd_bar),
-      .mmio_rd_addr(mmio_rd_addr), .mmio_rd_len(mmio_rd_len),
-      .mmio_rd_resp_valid(mmio_rd_resp_valid), .mmio_rd_resp_ready(mmio_rd_resp_ready),
-      .mmio_rd_resp_data(mmio_rd_resp_data), .mmio_rd_resp_err(mmio_rd_resp_err),
-      .dma_rd_req_valid(dma_rd_req_valid), .dma_rd_req_ready(dma_rd_req_ready),
-      .dma_rd_req_addr(dma_rd_req_addr), .dma_rd_req_len(dma_rd_req_len), .dma_rd_req_id(dma_rd_req_id),
-      .dma_rd_valid(dma_rd_valid), .dma_rd_ready(dma_rd_ready), .dma_rd_data(dma_rd_data),
-      .dma_rd_id(dma_rd_id), .dma_rd_last(dma_rd_last), .dma_rd_err(dma_rd_err),
-      .dma_wr_valid(dma_wr_valid), .dma_wr_ready(dma_wr_ready), .dma_wr_addr(dma_wr_addr),
-      .dma_wr_len(dma_wr_len), .dma_wr_data(dma_wr_data), .dma_wr_last(dma_wr_last),
-      .msi_valid(msi_valid), .msi_ready(msi_ready), .msi_vector(msi_vector),
-      .cfg_bar0(ep_bar0), .cfg_bar2(ep_bar2), .cfg_req_id(ep_req_id), .cfg_max_payload(ep_mps),
-      .cfg_max_read_req(ep_mrrs), .cfg_bus_master(ep_bus_master), .cfg_msi_addr(ep_msi_addr),
-      .cfg_msi_data(ep_msi_data), .cfg_msi_en(ep_msi_en),
-      .stat_ur(stat_pcie[15:0]), .stat_ca(stat_pcie[31:16]), .stat_cpl_timeout(stat_pcie[47:32]),
-      .stat_cpl_err(stat_pcie[63:48]), .stat_bad_tlp(stat_pcie[79:64]), .stat_tags_used()
-  );
-  /* verilator lint_on PINCONNECTEMPTY */
+  generate
+    if (HOST_IF == 0) begin : g_pcie
+      wire         ep_rx_valid, ep_rx_ready, ep_rx_sop, ep_rx_eop;
+      wire [127:0] ep_rx_hdr;
+      wire [255:0] ep_rx_data;
+      wire [7:0]   ep_rx_dw_en;
+      wire         ep_tx_valid, ep_tx_ready, ep_tx_sop, ep_tx_eop;
+      wire [127:0] ep_tx_hdr;
+      wire [255:0] ep_tx_data;
+      wire [7:0]   ep_tx_dw_en;
+      wire [63:0]  ep_bar0, ep_bar2, ep_msi_addr;
+      wire [15:0]  ep_req_id, ep_msi_data;
+      wire [2:0]   ep_mps, ep_mrrs;
+      wire         ep_bus_master, ep_msi_en;
+      wire         ep_cpl_valid, ep_cpl_ready, ep_cpl_sop, ep_cpl_eop;
+      wire [127:0] ep_cpl_hdr;
+      wire [255:0] ep_cpl_data;
+      wire [7:0]   ep_cpl_dw_en;
+      wire         ep_np_credit;
+      wire [11:0]  ep_cpl_hdr_credits;
+      wire [15:0]  ep_cpl_data_credits;
+      localparam integer CFGW = 64 + 64 + 16 + 3 + 3 + 1 + 64 + 16 + 1 + 12 + 16;
+      wire [CFGW-1:0] cfg_in = {cfg_bar0, cfg_bar2, cfg_req_id, cfg_max_payload, cfg_max_read_req,
+                                cfg_bus_master, cfg_msi_addr, cfg_msi_data, cfg_msi_en, cfg_cpl_hdr, cfg_cpl_data};
+      wire [CFGW-1:0] cfg_core;
+      assign {ep_bar0, ep_bar2, ep_req_id, ep_mps, ep_mrrs, ep_bus_master, ep_msi_addr, ep_msi_data,
+              ep_msi_en, ep_cpl_hdr_credits, ep_cpl_data_credits} = cfg_core;
+
+      if (PCIE_ASYNC != 0) begin : g_pcie_async
+        wire rst_pcie_core, rst_pcie;
+        /* verilator lint_off PINCONNECTEMPTY */  // round status: not reported
+        kolo_reset_seq #(.DOMAINS(1)) u_pcie_reset (
+            .clk(clk), .rst_req(rst), .rst(rst_pcie_core),
+            .dom_clk(pcie_clk), .dom_req(pcie_rst), .dom_rst(rst_pcie), .busy()
+        );
+        /* verilator lint_on PINCONNECTEMPTY */
+        kolo_fifo_async #(.WIDTH(128 + 256 + 2 + 8), .ADDR_W(3)) u_rx_fifo (
+            .wr_clk(pcie_clk), .wr_rst(rst_pcie),
+            .in_valid(rx_tlp_valid), .in_ready(rx_tlp_ready),
+            .in_data({rx_tlp_hdr, rx_tlp_data, rx_tlp_sop, rx_tlp_eop, rx_tlp_dw_en}),
+            .rd_clk(clk), .rd_rst(rst_pcie_core),
+            .out_valid(ep_rx_valid), .out_ready(ep_rx_ready),
+            .out_data({ep_rx_hdr, ep_rx_data, ep_rx_sop, ep_rx_eop, ep_rx_dw_en})
+        );
+        kolo_fifo_async #(.WIDTH(128 + 256 + 2 + 8), .ADDR_W(3)) u_tx_fifo (
+            .wr_clk(clk), .wr_rst(rst_pcie_core),
+            .in_valid(ep_tx_valid), .in_ready(ep_tx_ready),
+            .in_data({ep_tx_hdr, ep_tx_data, ep_tx_sop, ep_tx_eop, ep_tx_dw_en}),
+            .rd_clk(pcie_clk), .rd_rst(rst_pcie),
+            .out_valid(tx_tlp_valid), .out_ready(tx_tlp_ready),
+            .out_data({tx_tlp_hdr, tx_tlp_data, tx_tlp_sop, tx_tlp_eop, tx_tlp_dw_en})
+        );
+        // completions: a FIFO of their own, so that they never wait behind requests
+        kolo_fifo_async #(.WIDTH(128 + 256 + 2 + 8), .ADDR_W(3)) u_cpl_fifo (
+            .wr_clk(pcie_clk), .wr_rst(rst_pcie),
+            .in_valid(rx_cpl_valid), .in_ready(rx_cpl_ready),
+            .in_data({rx_cpl_hdr, rx_cpl_data, rx_cpl_sop, rx_cpl_eop, rx_cpl_dw_en}),
+            .rd_clk(clk), .rd_rst(rst_pcie_core),
+            .out_valid(ep_cpl_valid), .out_ready(ep_cpl_ready),
+            .out_data({ep_cpl_hdr, ep_cpl_data, ep_cpl_sop, ep_cpl_eop, ep_cpl_dw_en})
+        );
+        // non-posted credits: every pulse is one credit, none merged or lost, and
+        // those a PCIe reset alone loses are given again (kolo_chip_np_credit)
+        kolo_chip_np_credit #(.MAX_CREDITS(16)) u_np_credit (
+            .clk(clk), .rst(rst_core), .rst_pcie_core(rst_pcie_core),
+            .s_credit(ep_np_credit), .s_rx_take(ep_rx_valid && ep_rx_ready && ep_rx_sop),
+            .s_rx_dw0(ep_rx_hdr[31:24]),
+            .pcie_clk(pcie_clk), .rst_pcie(rst_pcie), .m_credit(np_credit)
+        );
+        kolo_sync_word #(.WIDTH(CFGW)) u_cfg_sync (
+            .src_clk(pcie_clk), .src_rst(rst_pcie), .in(cfg_in),
+            .dst_clk(clk), .dst_rst(rst_pcie_core), .out(cfg_core)
+        );
+      end else begin : g_pcie_sync
+        wire unused_pcie = &{1'b0, pcie_clk, pcie_rst};
+        assign ep_rx_valid = rx_tlp_valid;
+        assign rx_tlp_ready = ep_rx_ready;
+        assign ep_rx_hdr = rx_tlp_hdr;
+        assign ep_rx_data = rx_tlp_data;
+        assign ep_rx_sop = rx_tlp_sop;
+        assign ep_rx_eop = rx_tlp_eop;
+        assign ep_rx_dw_en = rx_tlp_dw_en;
+        assign tx_tlp_valid = ep_tx_valid;
+        assign ep_tx_ready = tx_tlp_ready;
+        assign tx_tlp_hdr = ep_tx_hdr;
+        assign tx_tlp_data = ep_tx_data;
+        assign tx_tlp_sop = ep_tx_sop;
+        assign tx_tlp_eop = ep_tx_eop;
+        assign tx_tlp_dw_en = ep_tx_dw_en;
+        assign ep_cpl_valid = rx_cpl_valid;
+        assign rx_cpl_ready = ep_cpl_ready;
+        assign ep_cpl_hdr = rx_cpl_hdr;
+        assign ep_cpl_data = rx_cpl_data;
+        assign ep_cpl_sop = rx_cpl_sop;
+        assign ep_cpl_eop = rx_cpl_eop;
+        assign ep_cpl_dw_en = rx_cpl_dw_en;
+        assign np_credit = ep_np_credit;
+        assign cfg_core = cfg_in;
+      end
+
+    // ======================================================================================
+    // PCIe endpoint core
+    // ======================================================================================
+
+    /* verilator lint_off PINCONNECTEMPTY */  // tags in use: not reported
+    kolo_pcie_ep u_ep (
+        .clk(clk), .rst(rst_core),
+        .rx_tlp_valid(ep_rx_valid), .rx_tlp_ready(ep_rx_ready), .rx_tlp_hdr(ep_rx_hdr),
+        .rx_tlp_data(ep_rx_data), .rx_tlp_sop(ep_rx_sop), .rx_tlp_eop(ep_rx_eop), .rx_tlp_dw_en(ep_rx_dw_en),
+        .rx_cpl_valid(ep_cpl_valid), .rx_cpl_ready(ep_cpl_ready), .rx_cpl_hdr(ep_cpl_hdr),
+        .rx_cpl_data(ep_cpl_data), .rx_cpl_sop(ep_cpl_sop), .rx_cpl_eop(ep_cpl_eop),
+        .rx_cpl_dw_en(ep_cpl_dw_en), .np_credit(ep_np_credit),
+        .cfg_cpl_hdr(ep_cpl_hdr_credits), .cfg_cpl_data(ep_cpl_data_credits),
+        .tx_tlp_valid(ep_tx_valid), .tx_tlp_ready(ep_tx_ready), .tx_tlp_hdr(ep_tx_hdr),
+        .tx_tlp_data(ep_tx_data), .tx_tlp_sop(ep_tx_sop), .tx_tlp_eop(ep_tx_eop), .tx_tlp_dw_en(ep_tx_dw_en),
+        .mmio_wr_valid(mmio_wr_valid), .mmio_wr_ready(mmio_wr_ready), .mmio_wr_bar(mmio_wr_bar),
+        .mmio_wr_addr(mmio_wr_addr), .mmio_wr_data(mmio_wr_data), .mmio_wr_strb(mmio_wr_strb),
+        .mmio_rd_valid(mmio_rd_valid), .mmio_rd_ready(mmio_rd_ready), .mmio_rd_bar(mmio_rd_bar),
+        .mmio_rd_addr(mmio_rd_addr), .mmio_rd_len(mmio_rd_len),
+        .mmio_rd_resp_valid(mmio_rd_resp_valid), .mmio_rd_resp_ready(mmio_rd_resp_ready),
+        .mmio_rd_resp_data(mmio_rd_resp_data), .mmio_rd_resp_err(mmio_rd_resp_err),
+        .dma_rd_req_valid(dma_rd_req_valid), .dma_rd_req_ready(dma_rd_req_ready),
+        .dma_rd_req_addr(dma_rd_req_addr), .dma_rd_req_len(dma_rd_req_len), .dma_rd_req_id(dma_rd_req_id),
+        .dma_rd_valid(dma_rd_valid), .dma_rd_ready(dma_rd_ready), .dma_rd_data(dma_rd_data),
+        .dma_rd_id(dma_rd_id), .dma_rd_last(dma_rd_last), .dma_rd_err(dma_rd_err),
+        .dma_wr_valid(dma_wr_valid), .dma_wr_ready(dma_wr_ready), .dma_wr_addr(dma_wr_addr),
+        .dma_wr_len(dma_wr_len), .dma_wr_data(dma_wr_data), .dma_wr_last(dma_wr_last),
+        .msi_valid(msi_valid), .msi_ready(msi_ready), .msi_vector(msi_vector),
+        .cfg_bar0(ep_bar0), .cfg_bar2(ep_bar2), .cfg_req_id(ep_req_id), .cfg_max_payload(ep_mps),
+        .cfg_max_read_req(ep_mrrs), .cfg_bus_master(ep_bus_master), .cfg_msi_addr(ep_msi_addr),
+        .cfg_msi_data(ep_msi_data), .cfg_msi_en(ep_msi_en),
+        .stat_ur(stat_pcie[15:0]), .stat_ca(stat_pcie[31:16]), .stat_cpl_timeout(stat_pcie[47:32]),
+        .stat_cpl_err(stat_pcie[63:48]), .stat_bad_tlp(stat_pcie[79:64]), .stat_tags_used()
+    );
+    /* verilator lint_on PINCONNECTEMPTY */
+
+    end else begin : g_no_pcie
+      // no endpoint (HOST_IF = 1): the TLP streams are tied off, whatever comes is taken
+      wire unused_pcie = &{1'b0, pcie_clk, pcie_rst, rx_tlp_valid, rx_tlp_hdr, rx_tlp_data, rx_tlp_sop,
+                           rx_tlp_eop, rx_tlp_dw_en, rx_cpl_valid, rx_cpl_hdr, rx_cpl_data, rx_cpl_sop,
+                           rx_cpl_eop, rx_cpl_dw_en, tx_tlp_ready, cfg_bar0, cfg_bar2, cfg_req_id,
+                           cfg_max_payload, cfg_max_read_req, cfg_bus_master, cfg_msi_addr, cfg_msi_data,
+                           cfg_msi_en, cfg_cpl_hdr, cfg_cpl_data, mmio_wr_ready, mmio_rd_ready,
+                           mmio_rd_resp_valid, mmio_rd_resp_data, mmio_rd_resp_err, dma_rd_req_valid,
+                           dma_rd_req_addr, dma_rd_req_len, dma_rd_req_id, dma_rd_ready, dma_wr_valid,
+                           dma_wr_addr, dma_wr_len, dma_wr_data, dma_wr_last, msi_valid, msi_vector};
+      assign rx_tlp_ready = 1'b1;
+      assign rx_cpl_ready = 1'b1;
+      assign np_credit = 1'b0;
+      assign tx_tlp_valid = 1'b0;
+      assign tx_tlp_hdr = 128'd0;
+      assign tx_tlp_data = 256'd0;
+      assign tx_tlp_sop = 1'b0;
+      assign tx_tlp_eop = 1'b0;
+      assign tx_tlp_dw_en = 8'd0;
+      assign stat_pcie = 80'd0;
+      assign mmio_wr_valid = 1'b0;
+      assign mmio_wr_bar = 2'd0;
+      assign mmio_wr_addr = 32'd0;
+      assign mmio_wr_data = 512'd0;
+      assign mmio_wr_strb = 64'd0;
+      assign mmio_rd_valid = 1'b0;
+      assign mmio_rd_bar = 2'd0;
+      assign mmio_rd_addr = 32'd0;
+      assign mmio_rd_len = 4'd0;
+      assign mmio_rd_resp_ready = 1'b1;
+      assign dma_rd_req_ready = 1'b0;
+      assign dma_rd_valid = 1'b0;
+      assign dma_rd_data = 256'd0;
+      assign dma_rd_id = 8'd0;
+      assign dma_rd_last = 1'b0;
+      assign dma_rd_err = 1'b0;
+      assign dma_wr_ready = 1'b0;
+      assign msi_ready = 1'b0;
+    end
+  endgenerate
 
   // ======================================================================================
   // NI, service block, BAR0 window
@@ -389,6 +456,7 @@ module kolo_chip #(
 
   /* verilator lint_off PINCONNECTEMPTY */  // the router's drop counters by kind: in stat_errors
   kolo_node #(
+      .NI_EN(HOST_IF == 0 ? 1 : 0),
       .INJ_CREDITS(VC_DEPTH),
       .E2E_NODES(E2E_NODES)
   ) u_node (
@@ -415,6 +483,12 @@ module kolo_chip #(
       .s_axil_arvalid(c_arvalid), .s_axil_arready(c_arready), .s_axil_araddr(c_araddr),
       .s_axil_rvalid(c_rvalid), .s_axil_rready(c_rready), .s_axil_rdata(c_rdata), .s_axil_rresp(c_rresp),
       .irq(svc_irq),
+      .h_axil_awvalid(h_axil_awvalid), .h_axil_awready(h_axil_awready), .h_axil_awaddr(h_axil_awaddr),
+      .h_axil_wvalid(h_axil_wvalid), .h_axil_wready(h_axil_wready), .h_axil_wdata(h_axil_wdata),
+      .h_axil_wstrb(h_axil_wstrb), .h_axil_bvalid(h_axil_bvalid), .h_axil_bready(h_axil_bready),
+      .h_axil_bresp(h_axil_bresp), .h_axil_arvalid(h_axil_arvalid), .h_axil_arready(h_axil_arready),
+      .h_axil_araddr(h_axil_araddr), .h_axil_rvalid(h_axil_rvalid), .h_axil_rready(h_axil_rready),
+      .h_axil_rdata(h_axil_rdata), .h_axil_rresp(h_axil_rresp),
       .sp_fault(sp_fault), .sp_fault_cause(sp_fault_cause), .sp_fault_pc(sp_fault_pc),
       .link_up(svc_link_up), .link_peer_valid(svc_peer_valid), .link_peer_id(svc_peer_id),
       .link_peer_port(svc_peer_port), .link_crc_err(svc_crc_err), .link_replay(svc_replay),

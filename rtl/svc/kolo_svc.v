@@ -27,7 +27,8 @@
 // kolo_svc_link (never in a cycle with a bus access or a mailbox event),
 // then counter pulses.
 // Inputs: straps node_id and dim_m1 ({z,y,x} ring sizes - 1); link status
-// and one-cycle counter pulses per port; the router's counters as values;
+// and one-cycle counter pulses per port; the router's counters as values
+// (rtr_local_drops: the local port's drain where no NI is built, kolo_node);
 // ni_unreachable pulses count RT_UNREACHABLE. irq (registered) is the OR
 // of the enabled IRQ_STATUS bits. sp_fault (a pulse from the service
 // processor, kolo_sp, with its cause and pc; pulses at least 2 cycles apart,
@@ -95,6 +96,7 @@ module kolo_svc #(
     input  wire [31:0]       rtr_drop_route,
     input  wire [31:0]       rtr_drop_bad,
     input  wire [31:0]       rtr_fault_drops,
+    input  wire [31:0]       rtr_local_drops,   // RTR_LOCAL_DROPS (a value; 0 where an NI takes the local port)
     input  wire [7*32-1:0]   rtr_out_flits,
     output reg  [5:0]        port_en,
     // NI: routing table lookups and unreachable destinations
@@ -218,8 +220,8 @@ module kolo_svc #(
       `KOLO_SVC_SYS_TIME_LO, `KOLO_SVC_SYS_TIME_HI, `KOLO_SVC_SYS_FW_STATE, `KOLO_SVC_SYS_FW_HEARTBEAT,
       `KOLO_SVC_SYS_SP_FAULTS, `KOLO_SVC_SYS_SP_FAULT_PC, `KOLO_SVC_SYS_SP_FAULT_CAUSE,
       `KOLO_SVC_RTR_PORT_EN, `KOLO_SVC_RTR_PORT_DOWN, `KOLO_SVC_RTR_DROP_ROUTE, `KOLO_SVC_RTR_DROP_BAD,
-      `KOLO_SVC_RTR_FAULT_DROPS, `KOLO_SVC_RT_EPOCH, `KOLO_SVC_RT_ENTRIES, `KOLO_SVC_RT_SWITCHES,
-      `KOLO_SVC_RT_UNREACHABLE, `KOLO_SVC_EVT_STATUS, `KOLO_SVC_EVT_DATA, `KOLO_SVC_EVT_IRQ_EN,
+      `KOLO_SVC_RTR_FAULT_DROPS, `KOLO_SVC_RTR_LOCAL_DROPS, `KOLO_SVC_RT_EPOCH, `KOLO_SVC_RT_ENTRIES,
+      `KOLO_SVC_RT_SWITCHES, `KOLO_SVC_RT_UNREACHABLE, `KOLO_SVC_EVT_STATUS, `KOLO_SVC_EVT_DATA, `KOLO_SVC_EVT_IRQ_EN,
       `KOLO_SVC_EVT_IRQ_STATUS, `KOLO_SVC_EVT_LOST, `KOLO_SVC_EVT_CTRL, `KOLO_SVC_MBX_TX_DST,
       `KOLO_SVC_MBX_TX_RS, `KOLO_SVC_MBX_TX_DATA, `KOLO_SVC_MBX_TX_SEND, `KOLO_SVC_MBX_TX_STATUS,
       `KOLO_SVC_MBX_TX_COUNT, `KOLO_SVC_MBX_TX_ERRORS, `KOLO_SVC_MBX_RX_STATUS, `KOLO_SVC_MBX_RX_SRC,
@@ -513,6 +515,7 @@ module kolo_svc #(
       `KOLO_SVC_RTR_DROP_ROUTE: rd_mux = rtr_drop_route;
       `KOLO_SVC_RTR_DROP_BAD: rd_mux = rtr_drop_bad;
       `KOLO_SVC_RTR_FAULT_DROPS: rd_mux = rtr_fault_drops;
+      `KOLO_SVC_RTR_LOCAL_DROPS: rd_mux = rtr_local_drops;
       `KOLO_SVC_RT_EPOCH: rd_mux = {15'd0, rt_active, rt_epoch};
       `KOLO_SVC_RT_ENTRIES: rd_mux = {19'd0, rt_entries};
       `KOLO_SVC_RT_SWITCHES: rd_mux = rt_switches;

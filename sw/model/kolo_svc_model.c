@@ -279,6 +279,7 @@ int kolo_svc_read(kolo_svc_model *m, uint32_t addr, uint32_t *data, int host) {
     case KOLO_SVC_RTR_DROP_ROUTE: v = m->drop_route; break;
     case KOLO_SVC_RTR_DROP_BAD: v = m->drop_bad; break;
     case KOLO_SVC_RTR_FAULT_DROPS: v = m->fault_drops; break;
+    case KOLO_SVC_RTR_LOCAL_DROPS: v = 0; break;  // the model stands for a chip with its NI
     case KOLO_SVC_RT_EPOCH: v = m->epoch | (uint32_t)m->active << KOLO_SVC_RT_EPOCH_BANK_SHIFT; break;
     case KOLO_SVC_RT_ENTRIES: v = m->entries; break;
     case KOLO_SVC_RT_SWITCHES: v = m->switches; break;

@@ -200,6 +200,14 @@ module kolo_sim_chip #(
       .s_axil_rdata(s_axil_rdata),
       .s_axil_rresp(s_axil_rresp),
       .s_irq(s_irq),
+      // no register port (HOST_IF = 0: the host is on PCIe)
+      /* verilator lint_off PINCONNECTEMPTY */
+      .h_axil_awvalid(1'b0), .h_axil_awready(), .h_axil_awaddr(15'd0), .h_axil_wvalid(1'b0),
+      .h_axil_wready(), .h_axil_wdata(32'd0), .h_axil_wstrb(4'd0), .h_axil_bvalid(),
+      .h_axil_bready(1'b1), .h_axil_bresp(), .h_axil_arvalid(1'b0), .h_axil_arready(),
+      .h_axil_araddr(15'd0), .h_axil_rvalid(), .h_axil_rready(1'b1), .h_axil_rdata(),
+      .h_axil_rresp(),
+      /* verilator lint_on PINCONNECTEMPTY */
       .link_up(link_up),
       .mon_inj_valid(mon_inj_valid),
       .mon_inj_flit(mon_inj_flit),

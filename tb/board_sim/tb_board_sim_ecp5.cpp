@@ -18,10 +18,15 @@
 //   - no CRC errors on the links; the firmware reaches "running", no
 //     mailbox drops, no processor faults;
 //   - host writes are refused while the firmware keeps SYS_HOST_ACCESS off
-//     (SYS_HOST_REFUSED counts the harness's write);
-// Not checked (yet): a packet or MGMT message sent by a host (the firmware
-// keeps host writes off, and the NI needs host memory, which the UART board
-// has not); a board's reset seen by the other (a first try found board 0's
+//     (SYS_HOST_REFUSED counts the harness's write, and the host is told:
+//     the register port answers the write with an error, kolo_uart_regs);
+//   - a host read outside the service window (BAR0 below 0x8000: the NI's
+//     space over PCIe; the board has no NI, kolo_chip HOST_IF = 1) is
+//     answered with an error, and the next access works;
+//   - no packet drained at the router's local port (RTR_LOCAL_DROPS 0: the
+//     firmware's MGMT packets all reach the mailbox);
+// Not checked (yet): an MGMT message sent by a host (the firmware keeps host
+// writes off); a board's reset seen by the other (a first try found board 0's
 // LINK_DOWN_COUNT unchanged after a 0.1 ms press of board 1's button: not
 // understood yet).
 // --plant=crossed cables X+ to X+ (both links must be found miscabled, the
@@ -406,9 +411,19 @@ int main(int argc, char** argv) {
         uint32_t ref0 = r.svc(KOLO_SVC_SYS_HOST_REFUSED);
         int rc = kolo_uart_write32(h.link, KOLO_SVC_HOST_BASE + KOLO_SVC_SYS_SCRATCH, 0x5A5A0000u | (uint32_t)h.board);
         uint32_t ref1 = r.svc(KOLO_SVC_SYS_HOST_REFUSED), scratch = r.svc(KOLO_SVC_SYS_SCRATCH);
-        chk.check(rc == 0 && ref1 == ref0 + 1 && scratch != (0x5A5A0000u | (uint32_t)h.board),
+        chk.check(rc == KOLO_E_IO && ref1 == ref0 + 1 && scratch != (0x5A5A0000u | (uint32_t)h.board),
                   "board %d: host write with access off: rc %d, HOST_REFUSED %u -> %u, SCRATCH %08x", h.board, rc,
                   ref0, ref1, scratch);
+        // bad input: outside the service window (no NI on this board), then a good read
+        uint32_t junk = 0x12345678u;
+        int rc_out = kolo_uart_read32(h.link, 0x0u, &junk);
+        int rc_hi = kolo_uart_write32(h.link, 0x10000u, 1u);
+        uint32_t id2 = r.svc(KOLO_SVC_SYS_ID);
+        chk.check(rc_out == KOLO_E_IO && rc_hi == KOLO_E_IO && id2 == KOLO_SVC_SYS_ID_RESET,
+                  "board %d: read of BAR0 0x0: rc %d, write of 0x10000: rc %d (want both %d), then SYS_ID %08x",
+                  h.board, rc_out, rc_hi, KOLO_E_IO, id2);
+        uint32_t ldrops = r.svc(KOLO_SVC_RTR_LOCAL_DROPS);
+        chk.check(ldrops == 0, "board %d: RTR_LOCAL_DROPS %u, want 0", h.board, ldrops);
     }
 
     uint64_t words = 0;

@@ -147,7 +147,7 @@ module tb_sp_svc #(
       .rtr_port_down(6'd0),
       .rtr_drop_route(32'd0),
       .rtr_drop_bad(32'd0),
-      .rtr_fault_drops(32'd0),
+      .rtr_fault_drops(32'd0), .rtr_local_drops(32'd0),
       .rtr_out_flits(224'd0),
       .port_en(),
       .rt_lk_valid(1'b0),

@@ -193,6 +193,14 @@ module tb_ni #(
             .s_axil_rdata(svc_rdata[n*32+:32]),
             .s_axil_rresp(svc_rresp[n*2+:2]),
             .irq(svc_irq[n]),
+            // no register port (NI_EN = 1: the host is on the NI's side)
+            /* verilator lint_off PINCONNECTEMPTY */
+            .h_axil_awvalid(1'b0), .h_axil_awready(), .h_axil_awaddr(15'd0), .h_axil_wvalid(1'b0),
+            .h_axil_wready(), .h_axil_wdata(32'd0), .h_axil_wstrb(4'd0), .h_axil_bvalid(),
+            .h_axil_bready(1'b1), .h_axil_bresp(), .h_axil_arvalid(1'b0), .h_axil_arready(),
+            .h_axil_araddr(15'd0), .h_axil_rvalid(), .h_axil_rready(1'b1), .h_axil_rdata(),
+            .h_axil_rresp(),
+            /* verilator lint_on PINCONNECTEMPTY */
             .sp_fault(1'b0),
             .sp_fault_cause(4'd0),
             .sp_fault_pc(32'd0),

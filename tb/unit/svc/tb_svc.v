@@ -141,6 +141,7 @@ module tb_svc #(
       .rtr_drop_route(rtr_drop_route),
       .rtr_drop_bad(rtr_drop_bad),
       .rtr_fault_drops(rtr_fault_drops),
+      .rtr_local_drops(32'd0),
       .rtr_out_flits(rtr_out_flits),
       .port_en(port_en),
       .rt_lk_valid(rt_lk_valid),
