@@ -170,7 +170,8 @@ LIB_SHMEM_T = $(LIB_BUILD)/shmem_tests
 
 # test group -> the programs it runs (see sw/tests/shmem/run.sh)
 LIB_SHMEM_GROUPS := init rma amo sync signal coll heap errors generic random
-lib_group_bins = $(LIB_SHMEM_T)/t_$(1) $(if $(filter generic,$(1)),$(LIB_SHMEM_T)/t_cxx $(LIB_SHMEM_T)/t_generic_plant)
+lib_group_bins = $(LIB_SHMEM_T)/t_$(1) $(if $(filter generic,$(1)),$(LIB_SHMEM_T)/t_cxx $(LIB_SHMEM_T)/t_generic_plant) \
+    $(if $(filter sync,$(1)),$(LIB_SHMEM_T)/t_poll)
 $(foreach g,$(LIB_SHMEM_GROUPS),$(eval test-lib-shmem-$(g): sim $(call lib_group_bins,$(g)) \
     sw/tests/shmem/run.sh ; $$(LIB_SEED_ENV) $$(LIB_SHMEM_RUN) $(g)))
 $(LIB_BUILD)/bench/bench_bigput: sw/tests/shmem/bench_bigput.c $(LIBKOLO) $(LIBKOLO_SHMEM) $(OSHCC) \
@@ -240,3 +241,15 @@ bench-fast_mode: sim $(LIB_BUILD)/bench/bench_bigput
 	    awk -v b=$$b -v w=$$w 'BEGIN { printf "BENCH fast_mode_gbytes_per_s %.2f GB/s\n", b / w / 1e9; \
 	        printf "BENCH fast_mode_bigput_wall %.1f s\n", w }'
 BENCHES += fast_mode
+
+# ---- the Sandia OpenSHMEM test suite (external sources; not in make test) ------------------
+# make sos-suite SOS=<tests-sos checkout>: builds its unit and specification-example programs
+# with oshcc/oshc++ and runs each on 2 PEs (scripts/sos_suite.sh, docs/shmem.md)
+.PHONY: sos-suite
+sos-suite:
+	@if [ -z "$(SOS)" ]; then \
+	    echo "sos-suite: say where the test sources are: make sos-suite SOS=<dir>, <dir> a checkout of"; \
+	    echo "  https://github.com/openshmem-org/tests-sos (or of Sandia OpenSHMEM with modules/tests-sos)"; \
+	    exit 2; fi
+	@$(MAKE) --no-print-directory sim lib >/dev/null
+	@scripts/sos_suite.sh "$(SOS)" $(SOS_TESTS)

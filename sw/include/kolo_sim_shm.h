@@ -40,6 +40,12 @@
  * wait then (computing, joining) it sets wait_partial = 1: the PE may still
  * act on its own, so the simulator does not call the run stuck and, with
  * nothing to do, lets the PEs have the CPU (the run is then not exact).
+ * A poll (shmem_test: a look that returns whatever it sees) sleeps the same
+ * way but sets wake_after first: the simulator takes it when every PE is
+ * blocked (the PE cannot read a cycle that is not racing with the
+ * simulator's) and bumps dma_seq that many cycles later if nothing else
+ * did, so that the poll costs simulated cycles, not wall seconds, and a run
+ * is not stuck while a wake is due.
  */
 #ifndef KOLO_SIM_SHM_H
 #define KOLO_SIM_SHM_H
@@ -52,7 +58,7 @@ extern "C" {
 #endif
 
 #define KOLO_SIM_MAGIC 0x314D49534F4C4F4Bull /* "KOLOSIM1" little-endian */
-#define KOLO_SIM_VERSION 2u
+#define KOLO_SIM_VERSION 3u
 #define KOLO_SIM_RING 256u /* MMIO requests per PE ring, power of two */
 
 enum kolo_mmio_kind {
@@ -98,7 +104,11 @@ typedef struct {
     uint32_t dma_seq;    /* (atomic, futex) bumped by kolo-sim after each write into the PE */
     uint32_t wait_partial; /* (atomic) WAITING, but a thread is outside every wait */
     uint32_t sleepers;     /* (atomic) threads asleep on dma_seq (woken whatever wait_state says) */
-    uint32_t pad2[10];
+    uint32_t wake_after;   /* (atomic) --det: a poll (kolo_sim_wait_poll) wants dma_seq bumped
+                              this many cycles after the simulator next finds every PE
+                              blocked, even if nothing is written; 0: none */
+    uint32_t wake_fired;   /* (atomic) bumped by kolo-sim with dma_seq when such a wake comes */
+    uint32_t pad2[8];
 } kolo_pe_slot;
 
 typedef struct {

@@ -364,6 +364,34 @@ void kolo_sim_wait_idle(kolo_sim_client *c, uint32_t seq, unsigned long *n) {
     set_thread(c, T_OUT, 0);
 }
 
+uint32_t kolo_sim_poll_start(kolo_sim_client *c, uint64_t cycles) {
+    uint32_t after, cur, ticket;
+    if (!c || !c->shm->det)
+        return 0;
+    ticket = __atomic_load_n(&c->slot->wake_fired, __ATOMIC_ACQUIRE);
+    /* the soonest wake any thread asked for (kolo-sim takes it when every PE is
+     * blocked: the cycle it counts from does not depend on when this PE runs) */
+    after = cycles == 0 ? 1u : cycles > 0x7fffffffu ? 0x7fffffffu : (uint32_t)cycles;
+    cur = __atomic_load_n(&c->slot->wake_after, __ATOMIC_ACQUIRE);
+    while ((cur == 0 || after < cur) &&
+           !__atomic_compare_exchange_n(&c->slot->wake_after, &cur, after, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE))
+        ;
+    return ticket;
+}
+
+int kolo_sim_poll_wait(kolo_sim_client *c, uint32_t seq, uint32_t ticket) {
+    unsigned long n = 0;
+    if (!c || !c->shm->det)
+        return 1;
+    set_thread(c, T_SLEEPING, seq);
+    /* (a time-out of the futex is no reason to go: it depends on the wall clock) */
+    while (__atomic_load_n(&c->slot->dma_seq, __ATOMIC_ACQUIRE) == seq)
+        sleep_on_seq(c, seq, &n);
+    set_thread(c, T_OUT, 0);
+    return __atomic_load_n(&c->slot->wake_fired, __ATOMIC_ACQUIRE) != ticket;
+}
+
 void kolo_sim_wait_end(kolo_sim_client *c) {
     if (c && c->shm->det)
         set_thread(c, T_OUT, 0);

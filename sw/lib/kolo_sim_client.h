@@ -80,6 +80,19 @@ kolo_pe_slot *kolo_sim_slot(kolo_sim_client *c, unsigned pe);
 uint32_t kolo_sim_wait_begin(kolo_sim_client *c);
 void kolo_sim_wait_idle(kolo_sim_client *c, uint32_t seq, unsigned long *n);
 void kolo_sim_wait_end(kolo_sim_client *c);
+/* A poll: a look at a condition that returns what it sees (shmem_test). Under
+ * --det it may say "not yet" only at a cycle that does not depend on the wall
+ * clock: the wake the simulator gives `cycles` cycles after the poll starts.
+ *     uint32_t t = kolo_sim_poll_start(c, cycles);
+ *     for (;;) {
+ *         uint32_t seq = kolo_sim_wait_begin(c);
+ *         if (condition) { kolo_sim_wait_end(c); break; }
+ *         if (kolo_sim_poll_wait(c, seq, t)) { look once more: the answer; break; }
+ *     }
+ * poll_wait is wait_idle that returns 1 when the wake came (0: something was
+ * written into the PE: look again). Without --det: poll_wait returns 1 at once. */
+uint32_t kolo_sim_poll_start(kolo_sim_client *c, uint64_t cycles);
+int kolo_sim_poll_wait(kolo_sim_client *c, uint32_t seq, uint32_t ticket);
 /* Exits the PE (status 3, or a global exit's status) if the simulator has
  * gone or another PE ended the job: for loops that wait without the calls above. */
 void kolo_sim_check_alive(const kolo_sim_client *c);

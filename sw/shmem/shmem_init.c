@@ -160,6 +160,18 @@ void kshmem_wait_end(kshmem_waiter *w) {
         kolo_sim_wait_end((kolo_sim_client *)kshmem.sim);
 }
 
+int kshmem_det(void) {
+    return kshmem.sim && kolo_sim_deterministic((kolo_sim_client *)kshmem.sim);
+}
+uint32_t kshmem_poll_start(void) {
+    return kolo_sim_poll_start((kolo_sim_client *)kshmem.sim, KSHMEM_POLL_CYCLES);
+}
+uint32_t kshmem_poll_begin(void) { return kolo_sim_wait_begin((kolo_sim_client *)kshmem.sim); }
+int kshmem_poll_wait(uint32_t seq, uint32_t ticket) {
+    return kolo_sim_poll_wait((kolo_sim_client *)kshmem.sim, seq, ticket);
+}
+void kshmem_poll_end(void) { kolo_sim_wait_end((kolo_sim_client *)kshmem.sim); }
+
 void kshmem_backoff(unsigned long *n) {
     unsigned long i = (*n)++;
     if (i < 16) {

@@ -166,6 +166,41 @@ void kshmem_wait_end(kshmem_waiter *w);
             kshmem_wait_step(&w_);                                                                 \
         kshmem_wait_end(&w_);                                                                      \
     } while (0)
+/* A test (shmem_test and its kin): RES = LOOK, and FAILED (an expression in
+ * RES) says it saw nothing yet. Under kolo-sim --det a failed look is then a
+ * poll: the PE counts as blocked until the NI writes into it or
+ * KSHMEM_POLL_CYCLES simulated cycles have passed, then looks once more.
+ * Without this a loop of tests would hold simulated time still (a PE that
+ * never waits computes) until --det-stall let it go, and the run would not be
+ * exact. Elsewhere: one look. */
+#define KSHMEM_POLL_CYCLES 32
+int kshmem_det(void);
+uint32_t kshmem_poll_start(void);
+uint32_t kshmem_poll_begin(void);
+int kshmem_poll_wait(uint32_t seq, uint32_t ticket);
+void kshmem_poll_end(void);
+#define KSHMEM_TEST(RES, LOOK, FAILED)                                                             \
+    do {                                                                                           \
+        kolo_progress(kshmem.ctx);                                                                 \
+        (RES) = (LOOK);                                                                            \
+        if ((FAILED) && kshmem_det()) {                                                            \
+            uint32_t t_ = kshmem_poll_start();                                                     \
+            for (;;) {                                                                             \
+                uint32_t seq_ = kshmem_poll_begin();                                               \
+                (RES) = (LOOK);                                                                    \
+                if (!(FAILED)) {                                                                   \
+                    kshmem_poll_end();                                                             \
+                    break;                                                                         \
+                }                                                                                  \
+                if (kshmem_poll_wait(seq_, t_)) { /* the wake: the same cycle on every run */      \
+                    kolo_progress(kshmem.ctx);                                                     \
+                    (RES) = (LOOK);                                                                \
+                    break;                                                                         \
+                }                                                                                  \
+                kolo_progress(kshmem.ctx); /* written into: completions, then look again */        \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
 /* a plain back-off (waits on other things than the NI) */
 void kshmem_backoff(unsigned long *n);
 

@@ -136,9 +136,10 @@ static _Thread_local size_t any_next;
         return CMP_OK(cmp, x, v);                                                                  \
     }                                                                                              \
     int shmem_##N##_test(T *ivar, int cmp, T cmp_value) {                                          \
+        int r;                                                                                     \
         check_vec("shmem_" #N "_test", cmp, ivar, 1, 0, NULL, 0, NULL);                            \
-        kolo_progress(kshmem.ctx);                                                                 \
-        return test_##N(ivar, cmp, cmp_value);                                                     \
+        KSHMEM_TEST(r, test_##N(ivar, cmp, cmp_value), !r);                                        \
+        return r;                                                                                  \
     }                                                                                              \
     void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value) {                                   \
         check_vec("shmem_" #N "_wait_until", cmp, ivar, 1, 0, NULL, 0, NULL);                      \
@@ -206,21 +207,29 @@ static _Thread_local size_t any_next;
     }                                                                                              \
     static int test_all_##N(const char *fn, T *iv, size_t n, const int *st, int cmp, const T *v,   \
                             int vec) {                                                             \
+        int r;                                                                                     \
         check_vec(fn, cmp, iv, n, 0, NULL, vec, v);                                                \
-        kolo_progress(kshmem.ctx);                                                                 \
-        return all_##N(iv, n, st, cmp, v, vec);                                                    \
+        KSHMEM_TEST(r, all_##N(iv, n, st, cmp, v, vec), !r);                                       \
+        return r;                                                                                  \
     }                                                                                              \
     static size_t test_any_##N(const char *fn, T *iv, size_t n, const int *st, int cmp,            \
                                const T *v, int vec) {                                              \
+        size_t r;                                                                                  \
         check_vec(fn, cmp, iv, n, 0, NULL, vec, v);                                                \
-        kolo_progress(kshmem.ctx);                                                                 \
-        return any_##N(iv, n, st, cmp, v, vec);                                                    \
+        /* (nothing active: SIZE_MAX at once, there is nothing to wait for) */                     \
+        if (!active_##N(n, st))                                                                    \
+            return SIZE_MAX;                                                                       \
+        KSHMEM_TEST(r, any_##N(iv, n, st, cmp, v, vec), r == SIZE_MAX);                            \
+        return r;                                                                                  \
     }                                                                                              \
     static size_t test_some_##N(const char *fn, T *iv, size_t n, size_t *idx, const int *st,       \
                                 int cmp, const T *v, int vec) {                                    \
+        size_t r;                                                                                  \
         check_vec(fn, cmp, iv, n, 1, idx, vec, v);                                                 \
-        kolo_progress(kshmem.ctx);                                                                 \
-        return some_##N(iv, n, idx, st, cmp, v, vec);                                              \
+        if (!active_##N(n, st))                                                                    \
+            return 0;                                                                              \
+        KSHMEM_TEST(r, some_##N(iv, n, idx, st, cmp, v, vec), r == 0);                             \
+        return r;                                                                                  \
     }                                                                                              \
     void shmem_##N##_wait_until_all(T *ivars, size_t nelems, const int *status, int cmp,          \
                                     T cmp_value) {                                                 \

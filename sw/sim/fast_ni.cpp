@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstring>
+#include <memory>
 #include <queue>
 #include <vector>
 
@@ -53,7 +54,9 @@ struct Op {
     bool has_inline = false;
     uint8_t status = KOLO_ST_OK;
     uint64_t result = 0;
-    std::vector<uint8_t> data; // GET: what the target gave
+    // GET: what the target gave (not zeroed: every byte is read from the target first)
+    std::unique_ptr<uint8_t[]> data;
+    uint64_t data_cap = 0; // bytes allocated in data
 };
 
 struct Event {
@@ -93,6 +96,12 @@ struct FastNet::Impl {
     uint64_t seq = 0;
     uint64_t outstanding = 0;
     FastStats st;
+    // reused buffers: copy()'s (one chunk) and GETs' (kept when an operation ends), so
+    // that moving gigabytes does not allocate, zero and fault in pages for every message
+    std::vector<uint8_t> scratch;
+    std::vector<std::pair<uint64_t, std::unique_ptr<uint8_t[]>>> spare;
+    static constexpr size_t kSpareMax = 8;                // spares kept, each at most
+    static constexpr uint64_t kSpareBytes = 64ull << 20; // this large (bigger ones are freed)
 
     Impl(FastHost *h, const kolo_topo &t, unsigned hl) : host(h), topo(t), hop_latency(hl) {
         nodes = kolo_topo_nodes(&topo);
@@ -154,18 +163,50 @@ struct FastNet::Impl {
     // copy len bytes from host memory of node a (addr aa) to node b (addr bb):
     // 0, KOLO_ST_LOCAL_DMA (reading a) or KOLO_ST_REMOTE_DMA (writing b)
     uint8_t copy(int a, uint64_t aa, int b, uint64_t bb, uint64_t len) {
-        std::vector<uint8_t> buf(static_cast<size_t>(std::min(len, kChunk)));
+        if (scratch.size() < std::min(len, kChunk))
+            scratch.resize(static_cast<size_t>(std::min(len, kChunk)));
         while (len) {
             uint64_t k = std::min(len, kChunk);
-            if (!mem(a, aa, buf.data(), k, false))
+            if (!mem(a, aa, scratch.data(), k, false))
                 return KOLO_ST_LOCAL_DMA;
-            if (!mem(b, bb, buf.data(), k, true))
+            if (!mem(b, bb, scratch.data(), k, true))
                 return KOLO_ST_REMOTE_DMA;
             aa += k;
             bb += k;
             len -= k;
         }
         return KOLO_ST_OK;
+    }
+
+    // a GET's buffer of len bytes: a spare one big enough, else a new one
+    void take_buffer(Op *op, uint64_t len) {
+        for (auto &s : spare) {
+            if (s.first >= len) {
+                op->data = std::move(s.second);
+                op->data_cap = s.first;
+                s = std::move(spare.back());
+                spare.pop_back();
+                return;
+            }
+        }
+        op->data.reset(new uint8_t[static_cast<size_t>(len)]);
+        op->data_cap = len;
+    }
+    // an operation ends: its buffer becomes a spare (the smallest spare makes room)
+    void release(Op *op) {
+        if (op->data && op->data_cap <= kSpareBytes) {
+            if (spare.size() < kSpareMax) {
+                spare.emplace_back(op->data_cap, std::move(op->data));
+            } else {
+                auto m = std::min_element(spare.begin(), spare.end(),
+                                          [](const auto &x, const auto &y) { return x.first < y.first; });
+                if (m->first < op->data_cap) {
+                    m->first = op->data_cap;
+                    m->second = std::move(op->data);
+                }
+            }
+        }
+        delete op;
     }
 
     // window check at node n: status
@@ -194,7 +235,7 @@ struct FastNet::Impl {
         if (c.outstanding)
             c.outstanding--;
         outstanding--;
-        delete op;
+        release(op);
         if (c.fence_wait && !c.outstanding)
             issue(static_cast<int>(&n - ni.data()), static_cast<unsigned>(&c - n.ctx), now);
     }
@@ -319,8 +360,8 @@ struct FastNet::Impl {
         } else if (d.op == KOLO_D_GET) {
             op->status = win_check(tn, key, raddr, d.len, KOLO_WIN_READ);
             if (op->status == KOLO_ST_OK) {
-                op->data.resize(d.len);
-                if (!mem(tn, raddr, op->data.data(), d.len, false))
+                take_buffer(op, d.len);
+                if (!mem(tn, raddr, op->data.get(), d.len, false))
                     op->status = KOLO_ST_REMOTE_DMA;
                 else
                     resp_flits = flits_of(d.len);
@@ -370,10 +411,10 @@ struct FastNet::Impl {
     }
 
     void get_data(Op *op, uint64_t t) {
-        if (!mem(op->src, op->d.w2, op->data.data(), op->data.size(), true))
+        if (!mem(op->src, op->d.w2, op->data.get(), op->d.len, true))
             op->status = KOLO_ST_LOCAL_DMA;
         else
-            st.bytes_get += op->data.size();
+            st.bytes_get += op->d.len;
         ni[static_cast<size_t>(op->src)].rx++;
         complete(op, t);
     }

@@ -564,6 +564,8 @@ int Sim::run() {
         if (o.det && !draining && (!det_hold() || all_detached()))
             continue; // the run is ending (signal, exit, timeout; every PE gone): the top of
                       // the loop ends it, at the same cycle however soon the last one left
+        if (o.det && !draining)
+            det_wake_take();
         bool bad = false;
         uint64_t writes_before = writes_to_pes; // --fast: did this cycle give a PE anything?
         bool act = drain_rings(&bad);
@@ -586,6 +588,8 @@ int Sim::run() {
             if (fast->run_until(cycle))
                 act = true;
             uint64_t nx = fast->next_event();
+            if (o.det) // (a poll's wake is an event too)
+                nx = std::min(nx, det_wake_next());
             if (writes_before == writes_to_pes && rings_empty() && nx != UINT64_MAX && nx > cycle + 1)
                 cycle = nx - 1;
         }
@@ -613,6 +617,8 @@ int Sim::run() {
         cycle++;
         stepped++;
         __atomic_store_n(&shm->sim_cycle, cycle, __ATOMIC_RELEASE);
+        if (o.det && det_wake_due())
+            act = true; // (as after a write into a PE: not idle, the rings not looked at)
 
         if (act) {
             idle_run = 0;
@@ -637,8 +643,16 @@ int Sim::run() {
                 struct timespec ts = {0, static_cast<long>(sleep_us) * 1000};
                 if (!o.det || det_partial())
                     nanosleep(&ts, nullptr);
-                cycle += kIdleStep;
+                uint64_t step = kIdleStep;
+                if (o.det) { // not past a poll's wake
+                    uint64_t w = det_wake_next();
+                    if (w != UINT64_MAX)
+                        step = w > cycle ? std::min<uint64_t>(step, w - cycle) : 0;
+                }
+                cycle += step;
                 __atomic_store_n(&shm->sim_cycle, cycle, __ATOMIC_RELEASE);
+                if (o.det)
+                    det_wake_due();
             }
         } else {
             idle_run = 0;

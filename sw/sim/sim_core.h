@@ -378,12 +378,16 @@ struct Sim : public Sink, public ClusterHost, public SvcHost, public FastHost {
     // ---- --det: deterministic co-simulation (sim_pes.cpp) ----
     std::vector<uint8_t> det_free; // the PE stalled out: it holds time back no more
     std::vector<double> det_since; // wall time it was first seen running in this hold
+    std::vector<uint64_t> det_wake; // a poll's wake cycle (kolo_pe_slot wake_after); 0: none
     uint64_t det_waits = 0, det_stalls = 0;
     void pe_wrote(int pe);         // bump its dma_seq (after a write into it)
     bool pe_blocked(unsigned i) const;
     bool det_hold();
     bool det_stuck() const; // every PE waits, nothing in flight or scheduled
     bool det_partial() const; // a PE waits with a thread outside every wait
+    uint64_t det_wake_next() const; // --det: the earliest cycle a poll asked to be woken at
+    bool det_wake_due();            // --det: wake the polls whose cycle has come (any?)
+    void det_wake_take();           // --det, every PE blocked: the polls' wake_after
     bool rings_empty() const;
     bool nis_idle() const {
         if (fast && !fast->idle())

@@ -151,6 +151,7 @@ bool Sim::create_shm(std::string *err) {
     shm->server = o.server ? 1u : 0u;
     det_free.assign(npes, 0);
     det_since.assign(npes, 0.0);
+    det_wake.assign(npes, 0);
     __atomic_store_n(&shm->sim_alive, 1u, __ATOMIC_RELEASE);
     return true;
 }
@@ -493,12 +494,50 @@ bool Sim::pe_blocked(unsigned i) const {
 // network, the NIs and the rings empty): every PE blocked, none stalled out, no
 // fault event due, no kolo-ctl to send one
 bool Sim::det_stuck() const {
-    if (ctl || next_event < events.size())
+    if (ctl || next_event < events.size() || det_wake_next() != UINT64_MAX)
         return false;
     for (unsigned i = 0; i < npes; i++)
         if (det_free[i] || !pe_blocked(i) || pe[i].reaped)
             return false;
     return !det_partial();
+}
+
+// --det: the earliest wake_cycle of a live PE (a poll, kolo_sim_wait_poll), UINT64_MAX: none
+uint64_t Sim::det_wake_next() const {
+    uint64_t m = UINT64_MAX;
+    for (unsigned i = 0; i < npes; i++)
+        if (det_wake[i] && !pe[i].reaped && det_wake[i] < m)
+            m = det_wake[i];
+    return m;
+}
+
+// --det: a poll whose cycle has come sees dma_seq bumped (as after a write)
+// (true: a PE was woken; it runs from now on, so nothing more in this step may look
+// at what it writes - its ring - or the cycles would depend on how fast it runs)
+bool Sim::det_wake_due() {
+    bool any = false;
+    for (unsigned i = 0; i < npes; i++) {
+        if (det_wake[i] && det_wake[i] <= cycle) {
+            det_wake[i] = 0;
+            if (!pe[i].reaped) {
+                __atomic_add_fetch(&kolo_sim_shm_pe_slot(shm, i)->wake_fired, 1u, __ATOMIC_RELEASE);
+                pe_wrote(static_cast<int>(i));
+                any = true;
+            }
+        }
+    }
+    return any;
+}
+
+// --det, every PE blocked (so the cycle now is the same on every run): the polls
+// that asked for a wake since (kolo_pe_slot wake_after) get one that many cycles on
+void Sim::det_wake_take() {
+    for (unsigned i = 0; i < npes; i++) {
+        kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, i);
+        uint32_t a = __atomic_exchange_n(&s->wake_after, 0u, __ATOMIC_ACQ_REL);
+        if (a && (!det_wake[i] || cycle + a < det_wake[i]))
+            det_wake[i] = cycle + a;
+    }
 }
 
 // --det: a PE counts as blocked but one of its threads is outside every wait

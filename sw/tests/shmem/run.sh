@@ -51,6 +51,23 @@ amo)
 sync)
     run 0 "PASS" -- -n 3 $T/t_sync
     run 0 "PASS" -- -n 8 $T/t_sync
+    # loops of shmem_test and kin: under --det and --fast each failed test costs
+    # simulated cycles (it used to hold time still until --det-stall let the PE go:
+    # a warning, and cycles that changed from run to run); the same cycles twice
+    run 0 "PASS" -- -n 3 $T/t_poll
+    for m in --det --fast; do
+        a=$($RUN -n 3 $m --det-stall=3 --report $T/t_poll 2>&1)
+        b=$($RUN -n 3 $m --det-stall=3 --report $T/t_poll 2>&1)
+        ca=$(grep -oE '^cycles [0-9]+' <<<"$a") cb=$(grep -oE '^cycles [0-9]+' <<<"$b")
+        if grep -q PASS <<<"$a" && grep -q PASS <<<"$b" && [ -n "$ca" ] && [ "$ca" = "$cb" ] &&
+            ! grep -q "without waiting on the simulator" <<<"$a$b"; then
+            echo "ok: t_poll $m: $ca both times, no PE let go by --det-stall"
+        else
+            echo "FAIL: t_poll $m: '$ca' then '$cb'"
+            grep -E "PASS|FAIL|det:" <<<"$a$b" | head -5 | sed 's/^/    /'
+            fails=$((fails + 1))
+        fi
+    done
     ;;
 signal)
     run 0 "PASS" -- -n 2 $T/t_signal
