@@ -104,7 +104,7 @@ typedef struct {
     uint32_t dma_seq;    /* (atomic, futex) bumped by kolo-sim after each write into the PE */
     uint32_t wait_partial; /* (atomic) WAITING, but a thread is outside every wait */
     uint32_t sleepers;     /* (atomic) threads asleep on dma_seq (woken whatever wait_state says) */
-    uint32_t wake_after;   /* (atomic) --det: a poll (kolo_sim_wait_poll) wants dma_seq bumped
+    uint32_t wake_after;   /* (atomic) --det: a poll (kolo_sim_poll_start) wants dma_seq bumped
                               this many cycles after the simulator next finds every PE
                               blocked, even if nothing is written; 0: none */
     uint32_t wake_fired;   /* (atomic) bumped by kolo-sim with dma_seq when such a wake comes */

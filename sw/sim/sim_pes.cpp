@@ -502,7 +502,7 @@ bool Sim::det_stuck() const {
     return !det_partial();
 }
 
-// --det: the earliest wake_cycle of a live PE (a poll, kolo_sim_wait_poll), UINT64_MAX: none
+// --det: the earliest poll wake of a live PE (kolo_sim_poll_start, det_wake), UINT64_MAX: none
 uint64_t Sim::det_wake_next() const {
     uint64_t m = UINT64_MAX;
     for (unsigned i = 0; i < npes; i++)

@@ -3,7 +3,7 @@
  * round both poll and, after a number of failed tests, send what the other
  * polls for (so for a while nothing is in flight and nobody waits in a
  * blocking call). Under kolo-sim --det and --fast each failed test costs
- * simulated cycles (kolo_sim_wait_poll): run.sh checks that no PE is let go
+ * simulated cycles (kolo_sim_poll_start): run.sh checks that no PE is let go
  * by --det-stall and that two runs take the same cycles. */
 #include "shmem_test.h"
 
