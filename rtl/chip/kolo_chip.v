@@ -33,6 +33,10 @@
 // block's straps need 40).
 // Straps (quasi-static, core clock): node_id = {z, y, x}, dim_m1 = ring sizes
 // minus one {z, y, x}; change them only in reset.
+// Length (~815 lines): the top only wires cells, but it carries both host
+// interfaces (HOST_IF 0: PCIe TLP streams and their crossings; 1: the
+// register port), six ports' lanes and the processor's buses; each piece is
+// already a cell of its own, and splitting the wiring would only move ports.
 `include "kolo_sp_regs.vh"
 module kolo_chip #(
     // torus and network
