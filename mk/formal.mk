@@ -149,7 +149,7 @@ formal-net-deadlock: scripts/gtkw.py | $(DEPS_STAMP)
 	echo "deadlock trace: gtkwave $$d/deadlock.gtkw (marker: the first cycle without a move)" && \
 	formal/net/run.sh -o $(BUILD)/net/ring2_deadlock_bubble1 $(NET_DEADLOCK) -p BUBBLE=1 -p ESC_SLOTS=2
 FORMAL += net
-ROUTER_BMC_DEPTH := 10
+ROUTER_BMC_DEPTH := 8
 formal-full-router: $(DEPS_STAMP)
 	@formal/router/run.sh -o $(BUILD)/router_formal/bmc -d $(ROUTER_BMC_DEPTH) && \
 	  $(MAKE) --no-print-directory formal-router-plant

@@ -45,8 +45,10 @@
 //     len + 1 flits on the same output VC with the head's tag and indexes
 //     1, 2, ..., the last (only) one a tail; no head inside a packet.
 //  P5 nothing is dropped (stat_errors = 0): the environment is legal.
-// KOLO_PLANT_BUBBLE (negative control, run.sh -plant): BUBBLE = 0, the
-// router lets a class-0 packet enter a ring with one free slot: P2 must fail.
+// Negative control (run.sh -plant, make formal-router-plant): BUBBLE = 0,
+// the router lets a class-0 packet enter a ring with one free slot: P2 must
+// fail (it does at step 7). What is proved, how deep, and what is left out:
+// formal/README.md, proof 2.
 module kolo_router_formal #(
     parameter N       = 4,   // ring size (hops 0..N-1)
     parameter MAX_LEN = 1,   // payload flits of the longest packet (0..32)
