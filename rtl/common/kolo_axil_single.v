@@ -111,7 +111,8 @@ module kolo_axil_single #(
   end
 
 `ifdef FORMAL
-  // The slave is free but legal: B only after the write's AW and W were both
+  // Every property is sampled at the clock edge (a testbench may change the
+  // inputs between edges). The slave is free but legal: B only after the write's AW and W were both
   // taken, R only after the read's AR, one response per access (a response
   // owed is held until taken: the readies are 1, so it is taken at once).
   reg f_rst_seen = 1'b0;
@@ -128,7 +129,7 @@ module kolo_axil_single #(
       if (m_axil_arvalid && m_axil_arready) f_ar_done <= 1'b1;
     end
   end
-  always @(*) begin
+  always @(posedge clk) begin
     if (f_rst_seen && !rst) begin
       if (!(out && out_write && f_aw_done && f_w_done)) assume (!m_axil_bvalid);
       if (!(out && !out_write && f_ar_done)) assume (!m_axil_rvalid);
@@ -180,7 +181,7 @@ module kolo_axil_single #(
         end
       end
     end
-  always @(*)
+  always @(posedge clk)
     if (f_rst_seen && !rst) begin
       // nothing on the bus without an access out, and only of its kind
       if (m_axil_awvalid || m_axil_wvalid) assert (out && out_write);
