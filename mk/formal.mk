@@ -125,7 +125,16 @@ $(foreach c,$(FORMAL_CELLS),$(eval $(call formal_cell_targets,$(c))))
 #                             deadlock counterexample (no flit moves for 12
 #                             cycles), BUBBLE 1 must pass the same scenario;
 #                             writes the trace as FST and its GTKWave save file
+#   make formal-full-router   proof 2: one router in a nondeterministic legal
+#                             environment (formal/router), BMC of the bubble
+#                             rule, VC allocation, credit and framing
+#                             properties and the router's own assertions
+#                             (bounded: k-induction does not close yet), then
+#                             formal-router-plant
+#   make formal-router-plant  proof 2's negative control: BUBBLE 0 must give a
+#                             counterexample of the bubble assertion
 .PHONY: test-assert-planted test-formal-route formal-full-route formal-full-net formal-net-deadlock
+.PHONY: formal-full-router formal-router-plant
 test-assert-planted: $(DEPS_STAMP)
 	@tb/assert/run.sh
 TESTS += assert-planted
@@ -149,3 +158,10 @@ formal-net-deadlock: scripts/gtkw.py | $(DEPS_STAMP)
 	echo "deadlock trace: gtkwave $$d/deadlock.gtkw (marker: the first cycle without a move)" && \
 	formal/net/run.sh -o $(BUILD)/net/ring2_deadlock_bubble1 $(NET_DEADLOCK) -p BUBBLE=1 -p ESC_SLOTS=2
 FORMAL += net
+ROUTER_BMC_DEPTH := 8
+formal-full-router: $(DEPS_STAMP)
+	@formal/router/run.sh -o $(BUILD)/router_formal/bmc -d $(ROUTER_BMC_DEPTH) && \
+	  $(MAKE) --no-print-directory formal-router-plant
+formal-router-plant: $(DEPS_STAMP)
+	@formal/router/run.sh -o $(BUILD)/router_formal/plant -d 8 -plant -expect-fail
+FORMAL += router
