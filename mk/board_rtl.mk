@@ -51,7 +51,7 @@ TESTS += unit-uart-bridge
 # (rtl/board/kolo_uart_regs.v) between models of kolo_uart_host and of the service block's
 # host port, on Icarus: window accesses once each, bad addresses answered ERROR, abandoned
 # accesses dropped; its planted bug (no window check) must be caught (seconds; SEED= replays)
-UART_REGS_SRC := tb/unit/uart_regs/tb_uart_regs.v rtl/board/kolo_uart_regs.v
+UART_REGS_SRC := tb/unit/uart_regs/tb_uart_regs.v rtl/board/kolo_uart_regs.v rtl/common/kolo_axil_single.v
 $(BUILD)/uart_regs/tb0.vvp $(BUILD)/uart_regs/tb1.vvp: $(UART_REGS_SRC) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	iverilog -g2012 -Wall -P tb_uart_regs.BUG=$(patsubst tb%.vvp,%,$(@F)) -o $@ -s tb_uart_regs $(UART_REGS_SRC)

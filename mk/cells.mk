@@ -3,7 +3,7 @@
 #
 #   make test-unit-<cell>     randomised Verilator test (SEED=<n> to replay)
 #   make test-lint-cells      Verilator/Icarus/Yosys lint at several parameters
-# cells: fifo_sync fifo_async arb_rr arb_matrix alloc_sep credit_counter, and reset_sync
+# cells: fifo_sync fifo_async arb_rr arb_matrix alloc_sep credit_counter axil_single, and reset_sync
 # (kolo_reset_sync, kolo_reset_seq, kolo_sync_word, kolo_sync_pulse, kolo_sync_bit on three clocks)
 
 CELLS_BUILD := $(BUILD)/cells
@@ -40,6 +40,28 @@ $(eval $(call cells_unit,alloc_sep,$(CELLS_TB_DIR)/alloc_sep/tb_alloc_sep.cpp,$(
 $(eval $(call cells_unit,reset_sync,$(CELLS_TB_DIR)/reset_sync/tb_reset_sync.cpp,$(addprefix $(CELLS_RTL_DIR)/,\
     kolo_reset_sync.v kolo_reset_seq.v kolo_sync_bit.v kolo_sync_word.v kolo_sync_pulse.v),))
 $(eval $(call cells_unit,credit_counter,$(CELLS_TB_DIR)/credit_counter/tb_credit_counter.cpp,$(CELLS_RTL_DIR)/kolo_credit_counter.v,))
+
+# kolo_axil_single on Icarus (tb/unit/axil_single: random slave, golden memory, bus rules), and
+# the same test on a copy with a planted bug (AWVALID dropped without AWREADY) that must fail
+AXIL_SINGLE_TB := tb/unit/axil_single/tb_axil_single.v
+$(CELLS_BUILD)/unit/axil_single/tb.vvp: $(AXIL_SINGLE_TB) rtl/common/kolo_axil_single.v | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	iverilog -g2012 -Wall -o $@ -s tb_axil_single $^
+$(CELLS_BUILD)/unit/axil_single/bug.vvp: $(AXIL_SINGLE_TB) rtl/common/kolo_axil_single.v | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	sed 's/if (m_axil_awvalid && m_axil_awready) m_axil_awvalid/if (m_axil_awvalid) m_axil_awvalid/' \
+	    rtl/common/kolo_axil_single.v > $(@D)/bug.v
+	@! cmp -s rtl/common/kolo_axil_single.v $(@D)/bug.v || { echo "the plant did not apply"; exit 1; }
+	iverilog -g2012 -Wall -o $@ -s tb_axil_single $(AXIL_SINGLE_TB) $(@D)/bug.v
+.PHONY: test-unit-axil_single
+test-unit-axil_single: $(CELLS_BUILD)/unit/axil_single/tb.vvp $(CELLS_BUILD)/unit/axil_single/bug.vvp
+	@vvp -n $(CELLS_BUILD)/unit/axil_single/tb.vvp +seed=$(or $(SEED),1) > $(CELLS_BUILD)/unit/axil_single/run.log; \
+	    cat $(CELLS_BUILD)/unit/axil_single/run.log; grep -q "^PASS tb_axil_single" $(CELLS_BUILD)/unit/axil_single/run.log
+	@vvp -n $(CELLS_BUILD)/unit/axil_single/bug.vvp +seed=1 > $(CELLS_BUILD)/unit/axil_single/bug.log 2>&1; \
+	    if grep -q "^FAIL tb_axil_single" $(CELLS_BUILD)/unit/axil_single/bug.log; then \
+	        echo "PASS unit-axil_single planted bug caught: $$(grep -m1 '^FAIL' $(CELLS_BUILD)/unit/axil_single/bug.log)"; \
+	    else echo "FAIL unit-axil_single: the planted bug (AWVALID withdrawn) was not caught"; exit 1; fi
+TESTS += unit-axil_single
 
 .PHONY: test-lint-cells
 test-lint-cells: $(DEPS_STAMP)

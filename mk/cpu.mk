@@ -15,7 +15,7 @@
 
 include mk/fw_rv32.mk
 CPU_BUILD := $(BUILD)/cpu
-CPU_RTL := $(wildcard rtl/cpu/*.v) rtl/include/kolo_sp_regs.vh
+CPU_RTL := $(wildcard rtl/cpu/*.v) rtl/common/kolo_axil_single.v rtl/include/kolo_sp_regs.vh
 CPU_TB := tb/unit/cpu/tb_cpu.cpp tb/unit/cpu/rv32_iss.h tb/unit/cpu/sp_images.h tb/unit/common/tb_util.h sw/include/kolo_sp_regs.h
 CPU_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
 CPU_TB_TIMEOUT := 200
@@ -30,7 +30,7 @@ $(1)/obj/tb_cpu: $$(CPU_RTL) $$(CPU_TB) mk/cpu.mk | $$(DEPS_STAMP)
 	    --x-assign unique --x-initial unique --top-module kolo_sp $(2) \
 	    -GIMEM_INIT='"imem.hex"' -GDMEM_INIT='"dmem.hex"' -GBUS_TIMEOUT=$(CPU_TB_TIMEOUT) -GTRACE=1 \
 	    -GIMEM_BYTES=$$(SP_IMEM_BYTES) -GDMEM_BYTES=$$(SP_DMEM_BYTES) \
-	    -I$$(TOP)/rtl/include -y $$(TOP)/rtl/cpu $$(CPU_OBJCACHE) \
+	    -I$$(TOP)/rtl/include -y $$(TOP)/rtl/cpu -y $$(TOP)/rtl/common $$(CPU_OBJCACHE) \
 	    -CFLAGS "-O2 -std=c++17 -Wall -Wextra -Werror -I$$(TOP)/tb/unit/common -I$$(TOP)/sw/include $$(CPU_TB_DEFS)" \
 	    --Mdir $(1)/obj -o tb_cpu $$(TOP)/rtl/cpu/kolo_sp.v $$(TOP)/tb/unit/cpu/tb_cpu.cpp \
 	    || { tail -n 40 $(1)/build.log; exit 1; }
@@ -101,7 +101,7 @@ test-cpu-selftest-long: $(CPU_TB_BIN) $(FW_RV32_BUILD)/kolo_selftest_rv32.imem.h
 # Yosys synth_xilinx of kolo_sp at default parameters with the firmware image in its RAMs (an
 # IMEM nothing writes and nothing loads would be folded away), as cpu_xc7.*
 $(SYNTH_DIR)/cpu_xc7.stat: $(CPU_RTL) scripts/synth.sh $(FW_RV32_BUILD)/kolo_fw_rv32.imem.hex | $(DEPS_STAMP)
-	@SYNTH_FILES="$(wildcard rtl/cpu/*.v)" \
+	@SYNTH_FILES="$(wildcard rtl/cpu/*.v) rtl/common/kolo_axil_single.v" \
 	    SYNTH_PRE='chparam -set IMEM_INIT "$(abspath $(FW_RV32_BUILD)/kolo_fw_rv32.imem.hex)" -set DMEM_INIT "$(abspath $(FW_RV32_BUILD)/kolo_fw_rv32.dmem.hex)" kolo_sp' \
 	    scripts/synth.sh run xc7 $(SYNTH_DIR) sp
 	@for x in log stat time sta; do cp $(SYNTH_DIR)/sp_xc7.$$x $(SYNTH_DIR)/cpu_xc7.$$x; done

@@ -14,7 +14,7 @@ FC := rtl/common
 # One proof run: $(call formal_job,<run name>,<top>,<files>,<-p params>,<depth>,<steps>[,<flags>])
 formal_job = $(FORMAL_RUN) -top $(2) -o $(FORMAL_OUT)/$(1) -d $(5) -mode $(6) $(4) $(7) $(3)
 
-FORMAL_CELLS := fifo_sync fifo_async arb_rr arb_matrix alloc_sep credit_counter reset_sync reset_seq
+FORMAL_CELLS := fifo_sync fifo_async arb_rr arb_matrix alloc_sep credit_counter reset_sync reset_seq axil_single
 
 # ---- quick runs ---------------------------------------------------------------
 formal_quick_fifo_sync = \
@@ -54,6 +54,12 @@ formal_quick_reset_seq = \
   $(call formal_job,reset_seq_d1,kolo_reset_seq,$(FC)/kolo_reset_seq.v $(RESET_SEQ_FILES),-p DOMAINS=1 -p HOLD=1 -p STAGES=2,24,bmc$(,)cover,-multiclock) && \
   $(call formal_mutant,reset_seq_mutant,kolo_reset_seq,$(FC)/kolo_reset_seq.v,s/end else if (all_old) begin/end else if (1'"'"'b1) begin/,$(RESET_SEQ_FILES),-p DOMAINS=1 -p HOLD=1 -p STAGES=2,24)
 
+# kolo_axil_single: k-induction and PDR against any legal slave; the mutant drops AWVALID
+# without AWREADY (a withdrawn valid)
+formal_quick_axil_single = \
+  $(call formal_job,axil_single_a3,kolo_axil_single,$(FC)/kolo_axil_single.v,-p ADDR_W=3,10,bmc$(,)ind$(,)cover$(,)pdr) && \
+  $(call formal_mutant,axil_single_mutant,kolo_axil_single,$(FC)/kolo_axil_single.v,s/if (m_axil_awvalid \&\& m_axil_awready) m_axil_awvalid/if (m_axil_awvalid) m_axil_awvalid/,,-p ADDR_W=3,10)
+
 # ---- deep runs ----------------------------------------------------------------
 formal_full_fifo_sync = \
   $(call formal_job,full_fifo_sync_d5,kolo_fifo_sync,$(FC)/kolo_fifo_sync.v,-p DEPTH=5 -p WIDTH=2,30,bmc$(,)ind$(,)cover$(,)pdr) && \
@@ -80,6 +86,9 @@ formal_full_reset_sync = \
 formal_full_reset_seq = \
   $(call formal_job,full_reset_seq_d1,kolo_reset_seq,$(FC)/kolo_reset_seq.v $(RESET_SEQ_FILES),-p DOMAINS=1 -p HOLD=1 -p STAGES=2,36,bmc$(,)cover,-multiclock) && \
   $(call formal_job,full_reset_seq_d2,kolo_reset_seq,$(FC)/kolo_reset_seq.v $(RESET_SEQ_FILES),-p DOMAINS=2 -p HOLD=2 -p STAGES=2,30,bmc,-multiclock)
+formal_full_axil_single = \
+  $(call formal_job,full_axil_single_a15,kolo_axil_single,$(FC)/kolo_axil_single.v,-p ADDR_W=15,24,bmc$(,)ind$(,)cover$(,)pdr) && \
+  $(call formal_job,full_axil_single_a1,kolo_axil_single,$(FC)/kolo_axil_single.v,-p ADDR_W=1,16,bmc$(,)ind)
 formal_full_credit_counter = \
   $(call formal_job,full_credit_counter_8_8,kolo_credit_counter,$(FC)/kolo_credit_counter.v,-p MAX=8 -p INIT=8,30,bmc$(,)ind$(,)cover$(,)pdr) && \
   $(call formal_job,full_credit_counter_80_80,kolo_credit_counter,$(FC)/kolo_credit_counter.v,-p MAX=80 -p INIT=80,20,bmc$(,)ind$(,)pdr)

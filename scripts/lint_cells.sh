@@ -40,6 +40,9 @@ cases=(
   "kolo_sync_word|WIDTH=230|$C/kolo_sync_bit.v"
   "kolo_reset_seq|DOMAINS=1 STAGES=2 HOLD=1|$C/kolo_reset_sync.v $C/kolo_sync_bit.v"
   "kolo_reset_seq|DOMAINS=3 STAGES=3 HOLD=64|$C/kolo_reset_sync.v $C/kolo_sync_bit.v"
+  "kolo_axil_single|ADDR_W=15|"
+  "kolo_axil_single|ADDR_W=1|"
+  "kolo_axil_single|ADDR_W=32|"
   "kolo_axil_cdc|ADDR_W=15 FIFO_ADDR_W=2|$C/kolo_fifo_async.v"
   "kolo_axil_cdc|ADDR_W=8 FIFO_ADDR_W=1|$C/kolo_fifo_async.v"
 )

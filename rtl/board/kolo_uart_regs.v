@@ -26,6 +26,7 @@
 // offered together, each held until taken; BREADY and RREADY always 1.
 // Latency: AW+W or AR one cycle after the request is taken; the answer one
 // cycle after the B or R beat.
+// The bus side is the common single-access master kolo_axil_single.
 // Reset: rst synchronous, active high: nothing outstanding. The
 // chip's register port must be reset with it (the board resets both with
 // chip_rst), so no AXI response of an access from before the reset comes.
@@ -50,19 +51,19 @@ module kolo_uart_regs #(
     output reg  [7:0]        m_rsp_tag,
     output reg               drop,           // an abandoned access's answer, dropped
     // the chip's register port (AXI4-Lite master)
-    output reg               m_axil_awvalid,
+    output wire              m_axil_awvalid,
     input  wire              m_axil_awready,
-    output reg  [ADDR_W-1:0] m_axil_awaddr,
-    output reg               m_axil_wvalid,
+    output wire [ADDR_W-1:0] m_axil_awaddr,
+    output wire              m_axil_wvalid,
     input  wire              m_axil_wready,
-    output reg  [31:0]       m_axil_wdata,
+    output wire [31:0]       m_axil_wdata,
     output wire [3:0]        m_axil_wstrb,
     input  wire              m_axil_bvalid,
     output wire              m_axil_bready,
     input  wire [1:0]        m_axil_bresp,
-    output reg               m_axil_arvalid,
+    output wire              m_axil_arvalid,
     input  wire              m_axil_arready,
-    output reg  [ADDR_W-1:0] m_axil_araddr,
+    output wire [ADDR_W-1:0] m_axil_araddr,
     input  wire              m_axil_rvalid,
     output wire              m_axil_rready,
     input  wire [31:0]       m_axil_rdata,
@@ -75,53 +76,68 @@ module kolo_uart_regs #(
     end
   endgenerate
 
-  reg       busy;        // an AXI access is out (until its B or R beat)
-  reg       is_write;
+  wire      busy;        // an AXI access is out (until its B or R beat)
+  wire      resp;        // its B or R beat
+  wire      resp_write;
+  wire      resp_err;
+  wire [31:0] resp_rdata;
   reg       abandoned;   // the bridge gave up on it: its answer is dropped
   reg [7:0] tag;
   assign s_req_ready = !busy && !m_rsp_valid;
-  assign m_axil_wstrb = 4'b1111;
-  assign m_axil_bready = 1'b1;
-  assign m_axil_rready = 1'b1;
   wire take = s_req_valid && s_req_ready;
   wire in_window = (s_req_addr & WIN_MASK) == HOST_BASE || BUG == 1;
-  wire b_beat = busy && is_write && m_axil_bvalid;
-  wire r_beat = busy && !is_write && m_axil_rvalid;
+
+  /* verilator lint_off PINCONNECTEMPTY */  // s_req_ready already waits for !busy
+  kolo_axil_single #(
+      .ADDR_W(ADDR_W)
+  ) u_axil (
+      .clk           (clk),
+      .rst           (rst),
+      .s_valid       (take && in_window),
+      .s_ready       (),
+      .s_write       (s_req_write),
+      .s_addr        (s_req_addr[ADDR_W-1:0]),
+      .s_wdata       (s_req_wdata),
+      .s_wstrb       (4'b1111),
+      .busy          (busy),
+      .m_done        (resp),
+      .m_done_write  (resp_write),
+      .m_done_err    (resp_err),
+      .m_done_rdata  (resp_rdata),
+      .m_axil_awvalid(m_axil_awvalid),
+      .m_axil_awready(m_axil_awready),
+      .m_axil_awaddr (m_axil_awaddr),
+      .m_axil_wvalid (m_axil_wvalid),
+      .m_axil_wready (m_axil_wready),
+      .m_axil_wdata  (m_axil_wdata),
+      .m_axil_wstrb  (m_axil_wstrb),
+      .m_axil_bvalid (m_axil_bvalid),
+      .m_axil_bready (m_axil_bready),
+      .m_axil_bresp  (m_axil_bresp),
+      .m_axil_arvalid(m_axil_arvalid),
+      .m_axil_arready(m_axil_arready),
+      .m_axil_araddr (m_axil_araddr),
+      .m_axil_rvalid (m_axil_rvalid),
+      .m_axil_rready (m_axil_rready),
+      .m_axil_rdata  (m_axil_rdata),
+      .m_axil_rresp  (m_axil_rresp)
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
 
   always @(posedge clk) begin
     m_rsp_valid <= 1'b0;
     drop <= 1'b0;
     if (rst) begin
-      busy <= 1'b0;
-      is_write <= 1'b0;
       abandoned <= 1'b0;
       tag <= 8'd0;
-      m_axil_awvalid <= 1'b0;
-      m_axil_wvalid <= 1'b0;
-      m_axil_arvalid <= 1'b0;
-      m_axil_awaddr <= {ADDR_W{1'b0}};
-      m_axil_araddr <= {ADDR_W{1'b0}};
-      m_axil_wdata <= 32'd0;
       m_rsp_err <= 1'b0;
       m_rsp_data <= 32'd0;
       m_rsp_tag <= 8'd0;
     end else begin
-      if (m_axil_awvalid && m_axil_awready) m_axil_awvalid <= 1'b0;
-      if (m_axil_wvalid && m_axil_wready) m_axil_wvalid <= 1'b0;
-      if (m_axil_arvalid && m_axil_arready) m_axil_arvalid <= 1'b0;
       if (take) begin
         tag <= s_req_tag;
-        is_write <= s_req_write;
         abandoned <= 1'b0;
-        if (in_window) begin
-          busy <= 1'b1;
-          m_axil_awvalid <= s_req_write;
-          m_axil_wvalid <= s_req_write;
-          m_axil_arvalid <= !s_req_write;
-          m_axil_awaddr <= s_req_addr[ADDR_W-1:0];
-          m_axil_araddr <= s_req_addr[ADDR_W-1:0];
-          m_axil_wdata <= s_req_wdata;
-        end else begin
+        if (!in_window) begin
           // not in the window: answered at once with an error
           m_rsp_valid <= 1'b1;
           m_rsp_err <= 1'b1;
@@ -130,14 +146,13 @@ module kolo_uart_regs #(
         end
       end
       if (s_req_abandon && busy) abandoned <= 1'b1;
-      if (b_beat || r_beat) begin
-        busy <= 1'b0;
+      if (resp) begin
         if (abandoned || s_req_abandon) begin
           drop <= 1'b1;
         end else begin
           m_rsp_valid <= 1'b1;
-          m_rsp_err <= b_beat ? m_axil_bresp != 2'b00 : m_axil_rresp != 2'b00;
-          m_rsp_data <= b_beat ? 32'd0 : m_axil_rdata;
+          m_rsp_err <= resp_err;
+          m_rsp_data <= resp_write ? 32'd0 : resp_rdata;
           m_rsp_tag <= tag;
         end
       end

@@ -15,7 +15,8 @@
 // flight (and the other way round), so read completions leave in request
 // order. Writes go first when a write and a read are offered together (a
 // read never passes a posted write). Handshakes: valid/ready on every port;
-// the endpoint side sees ready only for the beat it hands over.
+// the endpoint side sees ready only for the beat it hands over. The
+// service block's side is the common single-access master kolo_axil_single.
 module kolo_node_mmio #(
     parameter [31:0] HOST_BASE = 32'h8000,
     parameter ADDR_W = 15                  // log2 of the window (the service space)
@@ -48,19 +49,19 @@ module kolo_node_mmio #(
     input  wire [63:0]   ni_mmio_rd_resp_data,
     input  wire          ni_mmio_rd_resp_err,
     // to the service block's host port
-    output reg               m_axil_awvalid,
+    output wire              m_axil_awvalid,
     input  wire              m_axil_awready,
-    output reg  [ADDR_W-1:0] m_axil_awaddr,
-    output reg               m_axil_wvalid,
+    output wire [ADDR_W-1:0] m_axil_awaddr,
+    output wire              m_axil_wvalid,
     input  wire              m_axil_wready,
-    output reg  [31:0]       m_axil_wdata,
-    output reg  [3:0]        m_axil_wstrb,
+    output wire [31:0]       m_axil_wdata,
+    output wire [3:0]        m_axil_wstrb,
     input  wire              m_axil_bvalid,
     output wire              m_axil_bready,
     input  wire [1:0]        m_axil_bresp,
-    output reg               m_axil_arvalid,
+    output wire              m_axil_arvalid,
     input  wire              m_axil_arready,
-    output reg  [ADDR_W-1:0] m_axil_araddr,
+    output wire [ADDR_W-1:0] m_axil_araddr,
     input  wire              m_axil_rvalid,
     output wire              m_axil_rready,
     input  wire [31:0]       m_axil_rdata,
@@ -70,8 +71,8 @@ module kolo_node_mmio #(
   wire wr_win = mmio_wr_bar == 2'd0 && (mmio_wr_addr & WIN_MASK) == HOST_BASE;
   wire rd_win = mmio_rd_bar == 2'd0 && (mmio_rd_addr & WIN_MASK) == HOST_BASE;
 
-  localparam [2:0] S_IDLE = 3'd0, S_WR = 3'd1, S_B = 3'd2, S_RD = 3'd3, S_R = 3'd4, S_RESP = 3'd5;
-  reg [2:0] st;
+  localparam [1:0] S_IDLE = 2'd0, S_BUSY = 2'd1, S_RESP = 2'd2;
+  reg [1:0] st;
   reg ni_rd_busy;   // an NI read is in flight (its completion not yet taken)
 
   // ---- write beat: the first used 4-byte group -------------------------------------
@@ -102,8 +103,6 @@ module kolo_node_mmio #(
 
   reg [31:0] r_data;
   reg r_err;
-  assign m_axil_bready = st == S_B;
-  assign m_axil_rready = st == S_R;
   assign mmio_rd_resp_valid = st == S_RESP || ni_mmio_rd_resp_valid;
   assign mmio_rd_resp_data = st == S_RESP ? {32'd0, r_data} : ni_mmio_rd_resp_data;
   assign mmio_rd_resp_err = st == S_RESP ? r_err : ni_mmio_rd_resp_err;
@@ -112,51 +111,67 @@ module kolo_node_mmio #(
   wire rd_ok = mmio_rd_len == 4'd4 && mmio_rd_addr[1:0] == 2'd0;
   wire [ADDR_W-1:0] rd_off = mmio_rd_addr[ADDR_W-1:0] | {{(ADDR_W - 1) {1'b0}}, !rd_ok};  // refused, counted
 
+  // the window's access on the service block's port
+  wire resp;
+  wire resp_write;
+  wire resp_err;
+  wire [31:0] resp_rdata;
+  /* verilator lint_off PINCONNECTEMPTY */  // st follows the access (IDLE: free; BUSY: out)
+  kolo_axil_single #(
+      .ADDR_W(ADDR_W)
+  ) u_axil (
+      .clk           (clk),
+      .rst           (rst),
+      .s_valid       (take_wr || take_rd),
+      .s_ready       (),
+      .s_write       (take_wr),
+      .s_addr        (take_wr ? wr_off : rd_off),
+      .s_wdata       (grp_data),
+      .s_wstrb       ((groups == 5'd1) ? grp_strb : 4'h0),
+      .busy          (),
+      .m_done        (resp),
+      .m_done_write  (resp_write),
+      .m_done_err    (resp_err),
+      .m_done_rdata  (resp_rdata),
+      .m_axil_awvalid(m_axil_awvalid),
+      .m_axil_awready(m_axil_awready),
+      .m_axil_awaddr (m_axil_awaddr),
+      .m_axil_wvalid (m_axil_wvalid),
+      .m_axil_wready (m_axil_wready),
+      .m_axil_wdata  (m_axil_wdata),
+      .m_axil_wstrb  (m_axil_wstrb),
+      .m_axil_bvalid (m_axil_bvalid),
+      .m_axil_bready (m_axil_bready),
+      .m_axil_bresp  (m_axil_bresp),
+      .m_axil_arvalid(m_axil_arvalid),
+      .m_axil_arready(m_axil_arready),
+      .m_axil_araddr (m_axil_araddr),
+      .m_axil_rvalid (m_axil_rvalid),
+      .m_axil_rready (m_axil_rready),
+      .m_axil_rdata  (m_axil_rdata),
+      .m_axil_rresp  (m_axil_rresp)
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
+
   always @(posedge clk) begin
     if (rst) begin
       st <= S_IDLE;
       ni_rd_busy <= 1'b0;
-      m_axil_awvalid <= 1'b0;
-      m_axil_wvalid <= 1'b0;
-      m_axil_arvalid <= 1'b0;
     end else begin
       if (ni_mmio_rd_valid && ni_mmio_rd_ready) ni_rd_busy <= 1'b1;
       else if (ni_mmio_rd_resp_valid && ni_mmio_rd_resp_ready) ni_rd_busy <= 1'b0;
       case (st)
-        S_IDLE: begin
-          if (take_wr) begin
-            m_axil_awvalid <= 1'b1;
-            m_axil_wvalid <= 1'b1;
-            m_axil_awaddr <= wr_off;
-            m_axil_wdata <= grp_data;
-            m_axil_wstrb <= (groups == 5'd1) ? grp_strb : 4'h0;
-            st <= S_WR;
-          end else if (take_rd) begin
-            m_axil_arvalid <= 1'b1;
-            m_axil_araddr <= rd_off;
-            st <= S_RD;
-          end
-        end
-        S_WR: begin
-          if (m_axil_awready) m_axil_awvalid <= 1'b0;
-          if (m_axil_wready) m_axil_wvalid <= 1'b0;
-          if ((!m_axil_awvalid || m_axil_awready) && (!m_axil_wvalid || m_axil_wready)) st <= S_B;
-        end
-        S_B: if (m_axil_bvalid) st <= S_IDLE;  // an error was counted by the block
-        S_RD: if (m_axil_arready) begin
-          m_axil_arvalid <= 1'b0;
-          st <= S_R;
-        end
-        S_R: if (m_axil_rvalid) begin
-          r_data <= m_axil_rdata;
-          r_err <= m_axil_rresp != 2'b00;
-          st <= S_RESP;
+        S_IDLE: if (take_wr || take_rd) st <= S_BUSY;
+        S_BUSY: if (resp) begin
+          // a write's error was counted by the block; a read's goes to the host
+          r_data <= resp_rdata;
+          r_err <= resp_err;
+          st <= resp_write ? S_IDLE : S_RESP;
         end
         S_RESP: if (mmio_rd_resp_ready) st <= S_IDLE;
         default: st <= S_IDLE;
       endcase
     end
   end
-  wire unused_bresp = &{1'b0, m_axil_bresp};
 endmodule
 `default_nettype wire

@@ -303,12 +303,40 @@ void shmem_longlong_wait(long long *ivar, long long v) {
 }
 
 /* ---- signals --------------------------------------------------------------------------- */
+/* shmem_signal_fetch returns what it sees, like a test. A fetch that sees the
+ * value this thread's last fetch of the same signal saw (a loop waiting for it
+ * to change) is a poll under kolo-sim --det (KSHMEM_TEST): it returns once the
+ * NI has written into the PE or KSHMEM_POLL_CYCLES simulated cycles have passed,
+ * with what it sees then. Without this a loop of fetches held simulated time
+ * still until --det-stall let the PE go. The first fetch of a signal, and one
+ * that sees a new value, return at once. A few signals per thread are
+ * remembered (a loop over several). */
+#define SIG_SEEN 8
+static _Thread_local struct {
+    const uint64_t *addr;
+    uint64_t v;
+} sig_seen[SIG_SEEN];
+static _Thread_local unsigned sig_next;
+
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr) {
+    uint64_t v;
+    unsigned i;
     kshmem_check_init("shmem_signal_fetch");
     if (!sig_addr || ((uintptr_t)sig_addr & 7))
         kshmem_bad_arg("shmem_signal_fetch", "sig_addr", "= %p is not 8-byte aligned",
                        (const void *)sig_addr);
-    return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+    for (i = 0; i < SIG_SEEN && sig_seen[i].addr != sig_addr; i++)
+        ;
+    if (i == SIG_SEEN) { /* first look: at once */
+        v = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+        i = sig_next++ % SIG_SEEN;
+        sig_seen[i].addr = sig_addr;
+    } else {
+        uint64_t last = sig_seen[i].v;
+        KSHMEM_TEST(v, __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE), v == last);
+    }
+    sig_seen[i].v = v;
+    return v;
 }
 
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <queue>
 #include <vector>
@@ -25,12 +26,24 @@ struct Ctx {
     uint32_t outstanding = 0;
     bool fence_wait = false; // the head descriptor carries FENCE and waits for outstanding == 0
     uint64_t next_issue = 0;
+    uint32_t gen = 0; // bumped by every CTRL write: doorbells and PIO writes still on their way
+                      // to the issue engine from before it are dropped (as queued work is)
     unsigned sq_log2() const { return static_cast<unsigned>(sizes & 31u); }
     unsigned cq_log2() const { return static_cast<unsigned>((sizes >> 8) & 31u); }
 };
 
 struct Win {
     uint64_t base = 0, len = 0, ctrl = 0;
+};
+
+// a doorbell (SQ_PI) or PIO write on its way to the NI's issue engine (timing noise:
+// it arrives 0 .. jitter cycles after the simulator took it from the PE's ring)
+struct FrontItem {
+    unsigned ctx = 0;
+    uint32_t gen = 0;
+    bool pio = false;
+    uint32_t pi = 0;       // doorbell: the producer index written
+    uint8_t data[64] = {}; // PIO: descriptor and payload
 };
 
 struct Ni {
@@ -40,9 +53,14 @@ struct Ni {
     std::vector<uint32_t> route; // by destination node index
     uint32_t err_csr = 0;
     uint64_t tx = 0, rx = 0, nak_sent = 0, nak_rcvd = 0, dma_err = 0;
+    // timing noise: the writes on their way (in the order the PE wrote them), the cycle
+    // the last one arrives, and this node's random stream
+    std::deque<FrontItem> front;
+    uint64_t front_t = 0;
+    uint64_t rng = 0;
 };
 
-enum EvKind { EV_ARRIVE, EV_GET_DATA, EV_COMPLETE };
+enum EvKind { EV_ARRIVE, EV_GET_DATA, EV_COMPLETE, EV_FRONT };
 
 // one operation in flight
 struct Op {
@@ -62,7 +80,8 @@ struct Op {
 struct Event {
     uint64_t t, seq;
     EvKind kind;
-    Op *op;
+    Op *op;   // (EV_FRONT: none)
+    int node; // EV_FRONT: the node whose oldest write on its way arrives
     bool operator>(const Event &o) const { return t != o.t ? t > o.t : seq > o.seq; }
 };
 
@@ -88,6 +107,8 @@ struct FastNet::Impl {
     FastHost *host;
     kolo_topo topo;
     unsigned hop_latency;
+    unsigned jitter;
+    uint64_t seed;
     unsigned nodes;
     std::vector<Ni> ni;
     // resource -> cycle it is free again: [vnet][node * 8 + port] (port 6 injection, 7 ejection)
@@ -103,11 +124,13 @@ struct FastNet::Impl {
     static constexpr size_t kSpareMax = 8;                // spares kept, each at most
     static constexpr uint64_t kSpareBytes = 64ull << 20; // this large (bigger ones are freed)
 
-    Impl(FastHost *h, const kolo_topo &t, unsigned hl) : host(h), topo(t), hop_latency(hl) {
+    Impl(FastHost *h, const kolo_topo &t, unsigned hl, unsigned jit, uint64_t sd)
+        : host(h), topo(t), hop_latency(hl), jitter(jit), seed(sd) {
         nodes = kolo_topo_nodes(&topo);
         ni.resize(nodes);
         for (unsigned n = 0; n < nodes; n++) {
             ni[n].id = kolo_node_id_of_index(&topo, n);
+            ni[n].rng = seed ^ (0x9e3779b97f4a7c15ull * (n + 1u));
             ni[n].route.assign(nodes, 0);
             std::vector<kolo_route_entry> table(nodes);
             kolo_table_default(&topo, ni[n].id, table.data());
@@ -118,7 +141,45 @@ struct FastNet::Impl {
         busy[1].assign(static_cast<size_t>(nodes) * 8, 0);
     }
 
-    void push(uint64_t t, EvKind k, Op *op) { ev.push(Event{t, seq++, k, op}); }
+    void push(uint64_t t, EvKind k, Op *op, int node = -1) {
+        ev.push(Event{t, seq++, k, op, node});
+    }
+
+    // ---- timing noise: doorbells and PIO writes reach the issue engine late -------------
+    // splitmix64: the node's own stream, so one node's draws do not depend on another's
+    static uint64_t next_rand(uint64_t &x) {
+        uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+    // The cycle a doorbell or PIO write taken from node's ring at now reaches the
+    // issue engine: now + a draw of 0 .. jitter, never before an earlier write of
+    // the node (PCIe keeps posted writes in order). true: at once (now, nothing on its
+    // way): the caller acts on it itself, as without noise.
+    bool front_at(int node, uint64_t now, uint64_t *t) {
+        Ni &n = ni[static_cast<size_t>(node)];
+        uint64_t d = jitter ? next_rand(n.rng) % (jitter + 1u) : 0;
+        *t = std::max(now + d, n.front_t);
+        n.front_t = *t;
+        return *t == now && n.front.empty();
+    }
+    void front_push(int node, uint64_t t, const FrontItem &it) {
+        ni[static_cast<size_t>(node)].front.push_back(it);
+        push(t, EV_FRONT, nullptr, node);
+    }
+    void front_arrive(int node, uint64_t t) {
+        Ni &n = ni[static_cast<size_t>(node)];
+        FrontItem it = n.front.front();
+        n.front.pop_front();
+        Ctx &c = n.ctx[it.ctx];
+        if (it.gen != c.gen)
+            return; // the context was disabled (or set up again) meanwhile
+        if (it.pio)
+            pio(node, it.ctx, it.data, t);
+        else
+            doorbell(node, it.ctx, it.pi, t);
+    }
 
     // ---- timing: the message's last flit at dst, holding each resource F cycles ----
     uint64_t travel(int src, int dst, uint64_t flits, uint64_t t0, int vnet) {
@@ -433,6 +494,7 @@ struct FastNet::Impl {
                     ni[static_cast<size_t>(e.op->src)].rx++;
                 complete(e.op, e.t);
                 break;
+            case EV_FRONT: front_arrive(e.node, e.t); break;
             }
         }
         return any;
@@ -446,6 +508,7 @@ struct FastNet::Impl {
             uint64_t r = (off - 0x1000) % 0x40;
             if (r == KOLO_CTX_CTRL) {
                 c.ctrl = v;
+                c.gen++;
                 if (!(v & 1)) { // disable: what is queued is dropped
                     c.enabled = false;
                     return;
@@ -500,16 +563,18 @@ struct FastNet::Impl {
             uint64_t r = (off - KOLO_CSR_DOORBELL(0)) % 0x1000;
             if (r == KOLO_DB_SQ_PI) {
                 uint32_t pi = static_cast<uint32_t>(v) & 0xffffu;
-                uint32_t ahead = (pi - (c.sq_ci & 0xffffu)) & 0xffffu;
+                uint64_t t;
                 if (!c.enabled || c.stopped)
                     return;
-                if (ahead > (1u << c.sq_log2())) {
-                    stop(node, c, KOLO_ST_BAD_DOORBELL, 0);
-                    return;
+                if (front_at(node, now, &t)) {
+                    doorbell(node, ci, pi, now);
+                } else {
+                    FrontItem it;
+                    it.ctx = ci;
+                    it.gen = c.gen;
+                    it.pi = pi;
+                    front_push(node, t, it);
                 }
-                c.sq_pi = c.sq_ci + ahead;
-                if (!c.fence_wait)
-                    issue(node, ci, now);
             } else if (r == KOLO_DB_CQ_CI) {
                 c.cq_ci = static_cast<uint32_t>(v) & 0xffffu;
             } else {
@@ -521,6 +586,32 @@ struct FastNet::Impl {
             return; // (no losses in this network)
         (void)size;
         n.err_csr++;
+    }
+
+    // a doorbell reaches the issue engine
+    void doorbell(int node, unsigned ci, uint32_t pi, uint64_t now) {
+        Ctx &c = ni[static_cast<size_t>(node)].ctx[ci];
+        uint32_t ahead = (pi - (c.sq_ci & 0xffffu)) & 0xffffu;
+        if (!c.enabled || c.stopped)
+            return;
+        if (ahead > (1u << c.sq_log2())) {
+            stop(node, c, KOLO_ST_BAD_DOORBELL, 0);
+            return;
+        }
+        c.sq_pi = c.sq_ci + ahead;
+        if (!c.fence_wait)
+            issue(node, ci, now);
+    }
+    // a PIO write (descriptor and payload) reaches it
+    void pio(int node, unsigned ci, const uint8_t *data, uint64_t now) {
+        Ctx &c = ni[static_cast<size_t>(node)].ctx[ci];
+        kolo_desc dd;
+        if (!c.enabled || c.stopped)
+            return;
+        kolo_desc_unpack(data, &dd);
+        uint64_t t = std::max(now, c.next_issue);
+        c.next_issue = t + 1;
+        start(node, ci, dd, 0xFFFF, data + 32, t);
     }
 
     uint64_t status_of(const Ctx &c) const {
@@ -579,8 +670,9 @@ struct FastNet::Impl {
     }
 };
 
-FastNet::FastNet(FastHost *host, const kolo_topo &t, unsigned hop_latency)
-    : d_(new Impl(host, t, hop_latency)) {}
+FastNet::FastNet(FastHost *host, const kolo_topo &t, unsigned hop_latency, unsigned jitter,
+                 uint64_t seed)
+    : d_(new Impl(host, t, hop_latency, jitter, seed)) {}
 FastNet::~FastNet() {
     while (!d_->ev.empty()) { // operations still in flight at the end
         Op *op = d_->ev.top().op;
@@ -598,13 +690,19 @@ void FastNet::mmio_write(int node, int bar, uint64_t off, const void *data, unsi
         }
         unsigned ci = static_cast<unsigned>(off / 0x1000);
         Ctx &c = d_->ni[static_cast<size_t>(node)].ctx[ci];
-        kolo_desc dd;
-        kolo_desc_unpack(static_cast<const uint8_t *>(data), &dd);
+        uint64_t t;
         if (!c.enabled || c.stopped)
             return;
-        uint64_t t = std::max(now, c.next_issue);
-        c.next_issue = t + 1;
-        d_->start(node, ci, dd, 0xFFFF, static_cast<const uint8_t *>(data) + 32, t);
+        if (d_->front_at(node, now, &t)) {
+            d_->pio(node, ci, static_cast<const uint8_t *>(data), now);
+        } else {
+            FrontItem it;
+            it.ctx = ci;
+            it.gen = c.gen;
+            it.pio = true;
+            std::memcpy(it.data, data, 64);
+            d_->front_push(node, t, it);
+        }
         return;
     }
     uint64_t v = 0;
@@ -625,12 +723,19 @@ int FastNet::mmio_read(int node, int bar, uint64_t off, unsigned size, uint64_t 
 
 bool FastNet::run_until(uint64_t now) { return d_->run_until(now); }
 uint64_t FastNet::next_event() const { return d_->ev.empty() ? UINT64_MAX : d_->ev.top().t; }
+unsigned FastNet::jitter() const { return d_->jitter; }
+uint64_t FastNet::seed() const { return d_->seed; }
 bool FastNet::idle() const { return d_->ev.empty() && !d_->outstanding; }
 const FastStats &FastNet::stats() const { return d_->st; }
 
 void FastNet::dump(FILE *f) const {
-    std::fprintf(f, "  fast NIs: %zu events pending, %" PRIu64 " operations outstanding\n",
-                 d_->ev.size(), d_->outstanding);
+    size_t on_way = 0;
+    for (const Ni &n : d_->ni)
+        on_way += n.front.size();
+    std::fprintf(f,
+                 "  fast NIs: %zu events pending, %" PRIu64 " operations outstanding, %zu doorbell/PIO "
+                 "writes on their way; timing noise 0-%u cycles (--jitter), seed %" PRIu64 " (--seed)\n",
+                 d_->ev.size(), d_->outstanding, on_way, d_->jitter, d_->seed);
     for (unsigned n = 0; n < d_->nodes; n++)
         for (unsigned c = 0; c < KOLO_NI_NUM_CTX; c++) {
             const Ctx &x = d_->ni[n].ctx[c];

@@ -23,6 +23,14 @@
 //  - a context issues one descriptor per cycle; FENCE holds the next one
 //    until every earlier operation of the context has its response (so
 //    quiet, put-with-signal and shmem_fence order exactly as on the NI).
+//  - timing noise: a doorbell (SQ_PI write) or PIO write reaches the issue
+//    engine 0 .. jitter cycles after the simulator took it from the PE's
+//    ring (a draw from a per-node stream of the seed; a node's writes keep
+//    their order, as PCIe posted writes do). Without it PEs whose code costs
+//    no cycles (--det) run in lock step, their operations reach the NIs in
+//    the same order every round, and a program that retries until a race
+//    between PEs goes its way can retry for ever (SOS atomic_nbi). Other
+//    registers take effect at once.
 // Data moves with one process_vm read and one write per operation (in
 // chunks of 4 MiB), not per packet. docs/sim.md "Fast mode".
 #ifndef KOLO_SIM_FAST_NI_H
@@ -53,7 +61,10 @@ struct FastStats {
 
 class FastNet {
   public:
-    FastNet(FastHost *host, const kolo_topo &t, unsigned hop_latency);
+    // jitter, seed: timing noise (above): a doorbell or PIO write reaches the issue
+    // engine 0 .. jitter cycles after the simulator took it, drawn from seed
+    FastNet(FastHost *host, const kolo_topo &t, unsigned hop_latency, unsigned jitter,
+            uint64_t seed);
     ~FastNet();
     // Host MMIO of node (size 4/8 on BAR0, 64 on BAR2); now: the current cycle
     void mmio_write(int node, int bar, uint64_t off, const void *data, unsigned size, uint64_t now);
@@ -66,6 +77,8 @@ class FastNet {
     // No event pending and no operation outstanding.
     bool idle() const;
     const FastStats &stats() const;
+    unsigned jitter() const;
+    uint64_t seed() const;
     void dump(FILE *f) const;
 
   private:

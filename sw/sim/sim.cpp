@@ -189,10 +189,11 @@ void Sim::report(FILE *f, double wall, bool full) {
         std::fprintf(f,
                      "fast mode: %" PRIu64 " puts, %" PRIu64 " gets, %" PRIu64 " atomics, %" PRIu64
                      " NOPs; %" PRIu64 " bytes put, %" PRIu64 " got (%.2f GB per wall second), %" PRIu64
-                     " refused (NAK), %" PRIu64 " other errors; %" PRIu64 " flits modelled\n",
+                     " refused (NAK), %" PRIu64 " other errors; %" PRIu64 " flits modelled; "
+                     "timing noise 0-%u cycles, seed %" PRIu64 "\n",
                      fs.ops[KOLO_D_PUT], fs.ops[KOLO_D_GET], amo, fs.ops[KOLO_D_NOP], fs.bytes_put,
                      fs.bytes_get, wall > 0 ? static_cast<double>(moved) / wall / 1e9 : 0.0, fs.naks,
-                     fs.local_errors, fs.flits);
+                     fs.local_errors, fs.flits, fast->jitter(), fast->seed());
     }
     // PEs: the ones that ended otherwise than with status 0 by name, the rest counted
     std::string odd, every;
@@ -420,7 +421,7 @@ int Sim::run() {
         }
     }
     if (o.fast)
-        fast.reset(new FastNet(this, topo, o.hop_latency));
+        fast.reset(new FastNet(this, topo, o.hop_latency, o.jitter, o.seed));
     if (!create_shm(&err)) {
         std::fprintf(stderr, "kolo-sim: %s\n", err.c_str());
         return KOLO_SIM_EXIT_CHECK;

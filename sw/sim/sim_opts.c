@@ -59,6 +59,11 @@ void kolo_sim_usage(const char *prog, int is_run) {
         "      --fast              transaction-level NIs and network: an operation takes effect\n"
         "                          whole at a modelled time (no flits stepped); for programs\n"
         "                          that move gigabytes; implies --det; C network model only\n"
+        "      --jitter=N          --fast: timing noise; a doorbell or PIO write reaches the NI\n"
+        "                          0..N cycles after it is taken from the PE's ring (default 16;\n"
+        "                          0: none, PEs run in lock step)\n"
+        "      --seed=N            --fast: seed of that noise (default 1; the report and every\n"
+        "                          dump print it: the same seed, the same run)\n"
         "      --det               deterministic co-simulation: simulated time moves on only while\n"
         "                          every PE waits on the simulator (in a library wait), so the\n"
         "                          cycles a program takes do not depend on how fast the PEs run\n"
@@ -278,7 +283,9 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
         O_DET_STALL,
         O_SERVER,
         O_WRONG_NODE,
-        O_FAST
+        O_FAST,
+        O_JITTER,
+        O_SEED
     };
     static const struct option lo[] = {{"npes", required_argument, 0, 'n'},
                                        {"torus", required_argument, 0, 't'},
@@ -310,6 +317,8 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
                                        {"det-stall", required_argument, 0, O_DET_STALL},
                                        {"server", optional_argument, 0, O_SERVER},
                                        {"fast", no_argument, 0, O_FAST},
+                                       {"jitter", required_argument, 0, O_JITTER},
+                                       {"seed", required_argument, 0, O_SEED},
                                        {"wrong-node-id", required_argument, 0, O_WRONG_NODE},
                                        {"verbose", no_argument, 0, 'v'},
                                        {"help", no_argument, 0, 'h'},
@@ -321,6 +330,8 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
     o->grace_s = 2.0;
     o->det_stall_s = 30.0;
     o->hop_latency = 4;
+    o->jitter = 16;
+    o->seed = 1;
     o->mmio_per_cycle = 1;
     o->core_mhz = 250;
     opterr = 0;
@@ -409,6 +420,17 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
         case O_FAST:
             o->fast = 1;
             o->det = 1;
+            break;
+        case O_JITTER:
+            if (parse_u64(a, &u) || u > 100000)
+                return err_out(err, errlen, "bad --jitter '%s': cycles, 0..100000", a);
+            o->jitter = (unsigned)u;
+            o->have_jitter = 1;
+            break;
+        case O_SEED:
+            if (parse_u64(a, &o->seed))
+                return err_out(err, errlen, "bad --seed '%s': a number", a);
+            o->have_seed = 1;
             break;
         case O_SERVER:
             o->server = a && *a ? a : "";
@@ -564,6 +586,10 @@ int kolo_sim_resolve(kolo_sim_opts *o, char *err, size_t errlen) {
         return err_out(err, errlen,
                        "--fast is the C network at transaction level: not with --net=rtl, --ni=rtl, "
                        "fault events, --svc, --ctl, --fault, --trace or --wrong-node-id");
+    if ((o->have_jitter || o->have_seed) && !o->fast)
+        return err_out(err, errlen,
+                       "--jitter and --seed need --fast (they are the timing noise of its "
+                       "transaction-level NIs)");
     if (o->svc && o->fault)
         return err_out(err, errlen, "--fault cannot be combined with fault events, --svc or --ctl");
     for (unsigned i = 0; i < o->nevents; i++) {

@@ -76,6 +76,9 @@ typedef struct {
     int no_idle; /* never sleep (for speed measurements) */
     int det;            /* deterministic co-simulation (kolo_sim_shm.h) */
     int fast;           /* transaction-level NIs and network (fast_ni.h); implies det */
+    unsigned jitter;    /* --fast: doorbells and PIO writes reach the NI 0..jitter cycles late */
+    uint64_t seed;      /* --fast: the seed of those draws (default 1) */
+    int have_jitter, have_seed;
     const char *server; /* --server[=NAME]: PEs started by someone else attach ("": default) */
     int wrong_node;     /* test: node index wrong_node-1 reports node index 0's id (0: none) */
     double det_stall_s; /* --det: a PE running this long stops holding time back */

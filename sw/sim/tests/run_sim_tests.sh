@@ -23,6 +23,9 @@ args)
     expect 2 "bad -t '2x2'" -- "$RUN" -t 2x2 "$PE" ops
     expect 2 "--fast is the C network at transaction level" -- "$RUN" -n 2 --fast --net=rtl "$PE" ops
     expect 2 "--fast is the C network at transaction level" -- "$RUN" -n 2 --fast --fail-link=100:0:X+ "$PE" ops
+    # --fast's timing noise: only with --fast, a number of cycles
+    expect 2 "--jitter and --seed need --fast" -- "$RUN" -n 2 --seed=3 "$PE" ops
+    expect 2 "bad --jitter 'lots'" -- "$RUN" -n 2 --fast --jitter=lots "$PE" ops
     expect 2 "bad -t '0x2x2'" -- "$RUN" -t 0x2x2 "$PE" ops
     expect 2 "bad -n '0'" -- "$RUN" -n 0 "$PE" ops
     expect 2 "bad --net 'fast'" -- "$RUN" --net=fast "$PE" ops

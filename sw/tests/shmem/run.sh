@@ -51,9 +51,10 @@ amo)
 sync)
     run 0 "PASS" -- -n 3 $T/t_sync
     run 0 "PASS" -- -n 8 $T/t_sync
-    # loops of shmem_test and kin: under --det and --fast each failed test costs
-    # simulated cycles (it used to hold time still until --det-stall let the PE go:
-    # a warning, and cycles that changed from run to run); the same cycles twice
+    # loops of shmem_test and kin, and of shmem_signal_fetch: under --det and --fast
+    # each failed test (each fetch that sees what the last one saw) costs simulated
+    # cycles (it used to hold time still until --det-stall let the PE go: a
+    # warning, and cycles that changed from run to run); the same cycles twice
     run 0 "PASS" -- -n 3 $T/t_poll
     for m in --det --fast; do
         a=$($RUN -n 3 $m --det-stall=3 --report $T/t_poll 2>&1)
@@ -170,6 +171,20 @@ fast)
     run 0 "" -- -n 8 --fast $build/sim/tests/sim_test_pe random "${SEED:-7}" 2000
     # a program that moves a gigabyte (8 PEs x 32 x 4 MiB), bytes checked at the end
     SHMEM_SYMMETRIC_SIZE=16M run 0 "data ok" -- -n 8 --fast $build/lib/bench/bench_bigput 4 32
+    # timing noise: retries until a race between the PEs goes their way (SOS
+    # atomic_nbi's pattern) end under --fast; without the noise (--jitter=0, as
+    # before it) the PEs run in lock step, PE 0 wins every race and the program
+    # retries for ever: the cycle limit ends it (status 124). A seed replays its run.
+    run 0 "PASS" -- -n 2 --fast --timeout-cycles=200000 $T/t_race
+    run 124 "timeout: [0-9]+ cycles" -- -n 2 --fast --jitter=0 --timeout-cycles=200000 $T/t_race
+    a=$($RUN -n 2 --fast --seed=77 --report --timeout-cycles=200000 $T/t_race 2>&1)
+    b=$($RUN -n 2 --fast --seed=77 --report --timeout-cycles=200000 $T/t_race 2>&1)
+    ca=$(grep -oE '^cycles [0-9]+' <<<"$a") cb=$(grep -oE '^cycles [0-9]+' <<<"$b")
+    if grep -q PASS <<<"$a" && [ -n "$ca" ] && [ "$ca" = "$cb" ] && grep -q "seed 77" <<<"$a"; then
+        echo "ok: t_race --seed=77: $ca both times, the seed in the report"
+    else
+        echo "FAIL: t_race --seed=77: '$ca' then '$cb'"; fails=$((fails + 1))
+    fi
     ;;
 generic)
     run 0 "PASS" -- -n 2 $T/t_generic

@@ -1,20 +1,24 @@
 /* t_poll.c - loops of tests (shmem_test, _test_all, _any, _some and their
- * vector forms): each PE polls for what its neighbour sends, and in the last
- * round both poll and, after a number of failed tests, send what the other
- * polls for (so for a while nothing is in flight and nobody waits in a
- * blocking call). Under kolo-sim --det and --fast each failed test costs
- * simulated cycles (kolo_sim_poll_start): run.sh checks that no PE is let go
- * by --det-stall and that two runs take the same cycles. */
+ * vector forms) and of shmem_signal_fetch: each PE polls for what its
+ * neighbour sends, and in a last round both poll and, after a number of
+ * failed looks, send what the other polls for (so for a while nothing is in
+ * flight and nobody waits in a blocking call). Under kolo-sim --det and
+ * --fast each failed test costs simulated cycles (kolo_sim_poll_start; so
+ * does a fetch that sees what the last fetch of that signal saw): run.sh
+ * checks that no PE is let go by --det-stall and that two runs take the same
+ * cycles. */
 #include "shmem_test.h"
 
 #define N 6
 static long flag;
 static int arr[N];
 static int go;
+static long data;
+static uint64_t sig, sig2;
 
 int main(void) {
     int me, npes, to, i, r;
-    long tries = 0, work = 0;
+    long tries = 0, work = 0, src;
     size_t idx[N], k;
     int vals[N];
     t_name = "t_poll";
@@ -63,6 +67,24 @@ int main(void) {
     }
     if (work < 20) /* (go came first: the neighbour must not wait for ever) */
         shmem_int_atomic_set(&go, 1, to);
+    shmem_barrier_all();
+
+    /* 4: loops of shmem_signal_fetch (each fetch that sees what the last one saw is a
+     * poll: before, such a loop held time still). The neighbour's put with signal... */
+    src = me;
+    shmem_long_put_signal(&data, &src, 1, &sig, 1, SHMEM_SIGNAL_SET, to);
+    while (shmem_signal_fetch(&sig) != 1)
+        tries++;
+    CHECK(data == (me + npes - 1) % npes, "data %ld with the signal", data);
+    shmem_barrier_all();
+    /* ... and everyone fetching with nothing in flight until its 20th fetch */
+    work = 0;
+    while (shmem_signal_fetch(&sig2) == 0) {
+        if (++work == 20)
+            shmem_putmem_signal(&data, &src, sizeof src, &sig2, 1, SHMEM_SIGNAL_ADD, to);
+    }
+    if (work < 20)
+        shmem_putmem_signal(&data, &src, sizeof src, &sig2, 1, SHMEM_SIGNAL_ADD, to);
     shmem_barrier_all();
     (void)tries;
     T_FINISH();
