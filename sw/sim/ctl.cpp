@@ -2,6 +2,7 @@
 #include "ctl.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
@@ -18,9 +19,14 @@ CtlServer::~CtlServer() {
     }
 }
 
+// The socket is made under a temporary name and renamed to path only once it
+// listens: a client that waits for path to exist never finds a socket that
+// refuses the connection (it did, between bind and listen, on a loaded
+// machine: sim-fault-ctl's first kolo-ctl call failed with "Connection refused").
 bool CtlServer::open(const std::string &path, std::string *err) {
     sockaddr_un a{};
-    if (path.size() >= sizeof a.sun_path) {
+    const std::string tmp = path + ".new";
+    if (tmp.size() >= sizeof a.sun_path) {
         *err = "control socket path too long: " + path;
         return false;
     }
@@ -30,10 +36,12 @@ bool CtlServer::open(const std::string &path, std::string *err) {
         return false;
     }
     a.sun_family = AF_UNIX;
-    memcpy(a.sun_path, path.c_str(), path.size() + 1);
-    unlink(path.c_str());
-    if (bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) || listen(fd, 8)) {
+    memcpy(a.sun_path, tmp.c_str(), tmp.size() + 1);
+    unlink(tmp.c_str());
+    if (bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) || listen(fd, 8) ||
+        rename(tmp.c_str(), path.c_str())) {
         *err = "control socket " + path + ": " + strerror(errno);
+        unlink(tmp.c_str());
         close(fd);
         return false;
     }
