@@ -36,3 +36,9 @@ $(eval $(call link_core_test,heavy-errors,44,--packets=5000 --err=0.03 --drop=0.
 $(eval $(call link_core_test,retrain,45,--packets=10000 --dead-at=30000 --dead-for=3000 --expect-retrain))
 $(eval $(call link_core_test,down-up,46,--packets=10000 --dead-at=30000 --dead-for=60000 --expect-down))
 $(eval $(call link_core_test,miscabled,47,--packets=100 --miscable))
+# B alone reset under traffic while A stays up, for much less than
+# TRAIN_BUDGET (20000): A must report the restart as a link down (once) and
+# count what it dropped; B silent for 200 cycles with the lanes locked, then
+# dark (no blocks, no lock) for 3000 cycles as a board whose SERDES stops
+$(eval $(call link_core_test,peer-restart,48,--packets=10000 --restart-b-at=30000 --restart-len=200))
+$(eval $(call link_core_test,peer-restart-dark,49,--packets=10000 --restart-b-at=30000 --restart-len=3000 --restart-dark))

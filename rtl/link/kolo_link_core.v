@@ -14,7 +14,8 @@
 // stat_peer_seen pulses with each INIT taken there.
 // Retrain (sequence numbers and buffers kept) on MAX_REPLAYS replays without
 // progress, loss of lock, or an INIT while up. Training longer than
-// TRAIN_BUDGET cycles takes the link down: frames are dropped and counted,
+// TRAIN_BUDGET cycles, or a fresh INIT from the neighbour while this end is
+// not fresh (the neighbour restarted), takes the link down: frames are dropped and counted,
 // credits go back to the router, flits sent while down are dropped; the link
 // keeps training "fresh" and comes up by itself when the lane heals.
 module kolo_link_core #(
@@ -91,13 +92,19 @@ module kolo_link_core #(
   wire go_up = !up && local_ready
                && ((init_ok && peer_ready && peer_seen && peer_fresh == fresh)
                    || (rx_peer_active && sent_ready));
+  // the neighbour restarted (reset, reflash, power cycle: its INIT says fresh
+  // while this end is not): its sequence numbers, buffers and credits are
+  // gone, so the link is down as after TRAIN_BUDGET: this end drops its
+  // frames, counts them and the link down, and reports down until it is up
+  // again (a restart shorter than TRAIN_BUDGET would otherwise pass as a
+  // retrain, the packets it lost unreported)
   wire peer_restarted = !up && init_ok && peer_fresh && !fresh;
   // an INIT while up that does not see this end ready means the neighbour
   // retrains (or restarted: it then says fresh, handled once training); INITs
   // that finish the neighbour's side of this handshake (seen and ready) do not
   wire go_train = up && (tx_retrain_req || !phy_rx_lock || (init_ok && !(peer_seen && peer_ready)));
-  wire go_down = !up && !down && train_timer == TRAIN_BUDGET[TB_W-1:0];
-  wire flush = go_down || peer_restarted;
+  wire go_down = !up && !down && (train_timer == TRAIN_BUDGET[TB_W-1:0] || peer_restarted);
+  wire flush = go_down;
   wire fresh_up = go_up && fresh;
 
   wire [55:0] init_body = {30'd0, local_ready, seen, fresh, cfg_port, cfg_node_id, KOLO_BLK_INIT};

@@ -6,7 +6,16 @@
 // VC, intact, with the right sideband; the receiving buffer never overflows;
 // credits come back exactly. Options: --seed --packets --err=<per block>
 // --drop --dup --ready=<percent> --dead-at --dead-for --expect-retrain
-// --expect-down --miscable.
+// --expect-down --miscable --start-at=<cycle> (no packet starts earlier: an
+// idle link first), and --restart-b-at=<cycle> --restart-len=<cycles>
+// [--restart-dark]: B alone is reset (its router too: what it held is gone)
+// while A stays up, with the channels carrying nothing and both ends
+// without lock for the reset (--restart-dark, as a board whose SERDES stops)
+// or not (B just falls silent, then sends INIT again). A must see the
+// restart as a link down: its state 0, link_downs exactly 1, every A->B
+// packet missing counted in pkts_dropped, no CRC or sequence error; the link
+// comes back up and carries the rest; B->A loses at most what B had not
+// delivered when it was reset.
 #include "Vtb_link_core.h"
 #include "verilated.h"
 #include "tb_util.h"
@@ -61,6 +70,9 @@ struct Opts {
     double err = 0, drop = 0, dup = 0;
     int ready = 100;
     long dead_at = -1, dead_for = 0;
+    long restart_at = -1, restart_len = 100;
+    long start_at = 0;  // no packet starts before this cycle (an idle link first)
+    bool restart_dark = false;
     bool expect_retrain = false, expect_down = false, miscable = false;
     int delay = 20;
 };
@@ -212,6 +224,10 @@ int main(int argc, char** argv) {
         else if (!std::strncmp(a, "--dead-at=", 10)) o.dead_at = std::atol(a + 10);
         else if (!std::strncmp(a, "--dead-for=", 11)) o.dead_for = std::atol(a + 11);
         else if (!std::strncmp(a, "--delay=", 8)) o.delay = std::atoi(a + 8);
+        else if (!std::strncmp(a, "--restart-b-at=", 15)) o.restart_at = std::atol(a + 15);
+        else if (!std::strncmp(a, "--restart-len=", 14)) o.restart_len = std::atol(a + 14);
+        else if (!std::strcmp(a, "--restart-dark")) o.restart_dark = true;
+        else if (!std::strncmp(a, "--start-at=", 11)) o.start_at = std::atol(a + 11);
         else if (!std::strcmp(a, "--expect-retrain")) o.expect_retrain = true;
         else if (!std::strcmp(a, "--expect-down")) o.expect_down = true;
         else if (!std::strcmp(a, "--miscable")) o.miscable = true;
@@ -228,7 +244,9 @@ int main(int argc, char** argv) {
     auto ctx = std::make_unique<VerilatedContext>();
     auto top = std::make_unique<Vtb_link_core>(ctx.get());
     Direction ab("A->B", rng, chk, o), ba("B->A", rng, chk, o);
-    ab.lossy = ba.lossy = o.expect_down;
+    const bool restart = o.restart_at >= 0;
+    ab.lossy = ba.lossy = o.expect_down || restart;
+    top->rst_b = 0;
 
     top->peer_id_b = o.miscable ? 0x003 : 0x001;
     top->a_lock = top->b_lock = 1;
@@ -241,16 +259,40 @@ int main(int argc, char** argv) {
     top->rst = 0;
     uint64_t cyc = 0, last_progress = 0, up_at = 0;
     bool was_up = false, went_down = false;
+    bool a_down_after_restart = false, up_after_restart = false;
+    long ba_open_at_restart = 0;  // B->A packets B had not delivered when it was reset
     const uint64_t limit = 200000 + (uint64_t)o.packets * 60;
     while (cyc < limit) {
-        const bool dead = o.dead_at >= 0 && (long)cyc >= o.dead_at && (long)cyc < o.dead_at + o.dead_for;
+        const bool b_rst = restart && (long)cyc >= o.restart_at && (long)cyc < o.restart_at + o.restart_len;
+        const bool dead = (o.dead_at >= 0 && (long)cyc >= o.dead_at && (long)cyc < o.dead_at + o.dead_for) ||
+                          (b_rst && o.restart_dark);
+        if (restart && (long)cyc == o.restart_at)
+            chk.check(top->a_link_up && top->b_link_up, "the link is not up when B is reset (cycle %llu)",
+                      (unsigned long long)cyc);
+        if (restart && (long)cyc == o.restart_at + 1) {
+            // B's chip restarted at the last edge: its router's state is gone
+            // with it (the flits it held, the credits it owed, the packet it
+            // was sending)
+            ba_open_at_restart = ba.pending_pkts();
+            for (int v = 0; v < 4; v++) {
+                ba.credits[v] = 80;
+                ba.sending[v].clear();
+                ab.rx_occ[v] = 0;
+            }
+            ab.credit_q.clear();
+        }
+        if (restart && (long)cyc > o.restart_at) {
+            if (top->a_state == 0) a_down_after_restart = true;
+            if (top->a_link_up && top->b_link_up && (long)cyc >= o.restart_at + o.restart_len) up_after_restart = true;
+        }
+        top->rst_b = b_rst;
         const bool both_up = top->a_link_up && top->b_link_up;
         if (both_up && !was_up && !up_at) up_at = cyc;
         was_up = both_up;
         if (top->a_state == 0 || top->b_state == 0) went_down = true;
         // ---- inputs for this cycle (set while clk is low)
         Flit f;
-        const bool may_start = both_up;
+        const bool may_start = both_up && !b_rst && (long)cyc >= o.start_at;
         top->a_tx_valid = ab.next_flit(f, may_start);
         if (top->a_tx_valid) put68(top->a_tx_flit, f);
         top->b_tx_valid = ba.next_flit(f, may_start);
@@ -293,7 +335,8 @@ int main(int argc, char** argv) {
             for (int v = 0; v < 4; v++) home &= ab.credits[v] == 80 && ba.credits[v] == 80 && ab.rx_occ[v] == 0 && ba.rx_occ[v] == 0;
             if (home) break;
         }
-        if (o.expect_down && went_down && ab.started >= o.packets && ba.started >= o.packets) {
+        if ((o.expect_down ? went_down : up_after_restart) && (o.expect_down || restart) && ab.started >= o.packets &&
+            ba.started >= o.packets) {
             bool quiet = cyc - last_progress > 20000 && ab.credits_home() && ba.credits_home();
             for (int v = 0; v < 4; v++) quiet &= ab.sending[v].empty() && ba.sending[v].empty();
             if (quiet) break;
@@ -308,7 +351,29 @@ int main(int argc, char** argv) {
                 ba.delivered_flits, (unsigned long long)up_at);
     dump("A", top->a_counters, top->a_state);
     dump("B", top->b_counters, top->b_state);
-    if (o.miscable) {
+    if (restart) {
+        // before the fix A took a short restart of B for a retrain: it never
+        // reported the link down although it dropped its frames
+        const long a_drop = (long)top->a_counters[11];
+        const long a_miss = ab.skipped + ab.pending_pkts(), b_miss = ba.skipped + ba.pending_pkts();
+        std::printf("B reset at %ld for %ld cycles%s: A down %d, A link_downs %u; missing A->B %ld (A counted %ld), "
+                    "B->A %ld (B had %ld undelivered)\n",
+                    o.restart_at, o.restart_len, o.restart_dark ? " (dark)" : "", a_down_after_restart,
+                    top->a_counters[13], a_miss, a_drop, b_miss, ba_open_at_restart);
+        chk.check(a_down_after_restart, "A never reported the link down after B restarted");
+        chk.check(top->a_counters[13] == 1, "A's link_downs %u, want 1 (one restart of B)", top->a_counters[13]);
+        chk.check(up_after_restart && top->a_link_up && top->b_link_up, "the link did not come back up");
+        chk.check(top->a_counters[0] == 0 && top->a_counters[1] == 0 && top->b_counters[0] == 0 &&
+                      top->b_counters[1] == 0,
+                  "CRC/sequence errors after a restart on a clean channel: A %u/%u, B %u/%u", top->a_counters[0],
+                  top->a_counters[1], top->b_counters[0], top->b_counters[1]);
+        chk.check(a_miss <= a_drop && a_drop - a_miss <= 32, "A->B: %ld packets missing but A counted %ld dropped",
+                  a_miss, a_drop);
+        chk.check(b_miss <= ba_open_at_restart, "B->A: %ld packets missing, B had only %ld undelivered at its reset",
+                  b_miss, ba_open_at_restart);
+        chk.check(ab.credits_home() && ba.credits_home(), "credits not all back after the restart");
+        chk.check(ab.delivered_pkts + ab.skipped + ab.pending_pkts() == o.packets, "A->B packet count");
+    } else if (o.miscable) {
         chk.check(top->b_miscabled && !top->b_link_up && !top->a_link_up, "mis-cabling not reported or link up");
         chk.check(top->b_counters[14] >= 1, "miscabled counter did not move");
     } else if (o.expect_down) {

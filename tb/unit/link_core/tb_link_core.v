@@ -1,7 +1,7 @@
 `default_nettype none
 // tb_link_core - two kolo_link_core ends, A and B, on one clock; the C++
 // harness carries blocks between them (delay, errors, drops) and plays both
-// routers.
+// routers. rst_b resets B alone (a restart of the neighbour).
 module tb_link_core #(
     parameter VC_BUF = 128,
     parameter SEQ_W = 12,
@@ -11,6 +11,7 @@ module tb_link_core #(
 ) (
     input  wire        clk,
     input  wire        rst,
+    input  wire        rst_b,       // B alone (a restart of B's chip while A stays up)
     input  wire [11:0] peer_id_b,   // what B expects of A (mis-cabling tests)
     // A
     input  wire        a_tx_valid,
@@ -74,7 +75,7 @@ module tb_link_core #(
       .VC_BUF(VC_BUF), .SEQ_W(SEQ_W), .REPLAY_TIMEOUT(REPLAY_TIMEOUT),
       .MAX_REPLAYS(MAX_REPLAYS), .TRAIN_BUDGET(TRAIN_BUDGET)
   ) u_b (
-      .clk(clk), .rst(rst),
+      .clk(clk), .rst(rst || rst_b),
       .cfg_node_id(12'h002), .cfg_port(3'd1), .cfg_peer_id(peer_id_b), .cfg_peer_port(3'd0),
       .tx_valid(b_tx_valid), .tx_flit(b_tx_flit),
       .tx_credit_valid(b_tx_credit_valid), .tx_credit_vc(b_tx_credit_vc),
