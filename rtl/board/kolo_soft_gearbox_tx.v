@@ -7,7 +7,8 @@
 // 32 bits per cycle (m_bits, bit 0 first on the line).
 //
 // Clock: clk is the lane's tx clock at line rate / 32. In each period of 33
-// sequence values (0..32) the cycle with sequence 32 takes nothing; the 32
+// sequence values (0..32) the cycle with sequence 32 takes nothing (its
+// gt_data and gt_header are ignored); the 32
 // others take 32 data bits each, the even ones (a block's first half,
 // payload bits 31:0) also the block's 2-bit sync header, which goes on the
 // line before them: header bit 0, header bit 1, data bit 0 ... So a period
@@ -32,7 +33,10 @@ module kolo_soft_gearbox_tx (
   reg  [6:0]  level;    // how many (0..34; in step: 0..32)
   wire        pause = gt_sequence == 7'd32;
   wire        first = !gt_sequence[0];
-  wire [33:0] chunk = first ? {gt_data, gt_header} : {2'b00, gt_data};
+  // nothing of the pause cycle's inputs is taken (kolo_lane_gearbox_tx shows
+  // the next word there, which may still change: issue 18, it was ORed into
+  // the buffer and corrupted the next block)
+  wire [33:0] chunk = pause ? 34'd0 : (first ? {gt_data, gt_header} : {2'b00, gt_data});
   wire [6:0]  chunk_n = pause ? 7'd0 : (first ? 7'd34 : 7'd32);
   // the buffer with this cycle's bits appended after the `level` bits it holds
   wire [67:0] joined = {34'd0, buffer} | ({34'd0, chunk} << level);

@@ -6,7 +6,9 @@
 //   cyclonev  tx and rx clocks 6.4 ns (5.0 Gb/s / 32), random phases
 // The transmit side is driven as kolo_lane_gearbox_tx drives an AMD
 // gearbox (sequence 0..32, nothing taken at 32, the header with the first
-// half) with random blocks; the line is a bit queue that starts with a
+// half) with random blocks, junk presented at the pause (kolo_lane_gearbox_tx
+// presents the next word there, which may still change: issue 18, the soft
+// gearbox took it into its buffer and corrupted the next block); the line is a bit queue that starts with a
 // random number (0..65) of junk bits; the receive side's block lock is
 // played here: a bad sync header slips one bit (then 40 cycles' wait), 64
 // good ones in a row lock. Checked against the blocks sent:
@@ -71,6 +73,10 @@ class Lane {
         seq = (uint8_t)seq_;
         header = cur_.header;
         data = half_ ? (uint32_t)(cur_.payload >> 32) : (uint32_t)cur_.payload;
+        if (seq_ == 32) {  // what is presented at the pause is not taken: junk here
+            data = (uint32_t)rng_.next();
+            header = (uint8_t)rng_.below(4);
+        }
     }
     void line_push(uint64_t bits, unsigned n) {
         for (unsigned i = 0; i < n; i++) line_.push_back((bits >> i) & 1);

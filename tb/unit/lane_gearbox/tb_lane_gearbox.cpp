@@ -2,16 +2,21 @@
 // kolo_lane_gearbox_tx and kolo_lane_gearbox_rx, 32- and 64-bit interfaces
 // (tb_lane_gearbox.v: a tx adapter per pause position 0..32 and width, one rx
 // adapter per width). The harness plays the transceivers:
-//   tx: every adapter gets its own stream of random 66-bit words (the PHY's
-//       tx_lane_data: the next word after each edge with s_ready). A model of
-//       the external-sequence-counter gearbox takes a beat in every cycle
-//       whose gt_sequence is not the adapter's pause value and rebuilds the
-//       blocks (32 bits: header with the first half, held with the second).
-//       Checked: gt_sequence counts 0..32 from reset; the rebuilt blocks are
-//       the words, in order, none lost or repeated; s_ready is high exactly
-//       in the cycle whose beat completes a block (never at the pause); 32
-//       (64-bit) or 16 (32-bit) blocks per 33 cycles; with inhibit every
-//       beat is zero data with header 00 while the words still flow.
+//   tx: every adapter gets its own stream of random 66-bit words, presented
+//       as kolo_link_phy presents tx_lane_data: a word may change in any
+//       cycle until an edge with s_ready takes it (the PHY shows IDLE until a
+//       block reaches its FIFO, then that block), and a new word follows
+//       each take. A model of the external-sequence-counter gearbox takes a
+//       beat in every cycle whose gt_sequence is not the adapter's pause
+//       value and rebuilds the blocks (32 bits: header with the first half,
+//       held with the second). Checked: gt_sequence counts 0..32 from reset;
+//       the rebuilt blocks are the words present at the s_ready edges, in
+//       order, none lost, repeated or mixed from two words (issue 18: the
+//       32-bit adapter took the halves of one block from two words when the
+//       PHY's word changed between them); s_ready is high exactly in the
+//       cycle whose beat starts a block (never at the pause); 32 (64-bit) or
+//       16 (32-bit) blocks per 33 cycles; with inhibit every beat is zero
+//       data with header 00 while the words still flow.
 //   rx: random blocks as gearbox beats with gaps (data_valid low) at every
 //       position: one gap per 33 cycles at each phase 0..32 in turn (for 32
 //       bits that puts gaps before, between and after the halves of a block),
@@ -58,8 +63,8 @@ void set_bits(uint32_t* w, unsigned lsb, unsigned n, uint64_t v) {
 
 struct TxInst {
     unsigned width, pause;
-    std::vector<Word> words;  // the stream; words[next] is on s_word
-    size_t next = 0;
+    Word cur{0, 1};           // on s_word this cycle
+    std::deque<Word> taken;   // words taken (present at an s_ready edge), not yet rebuilt
     size_t rebuilt = 0;       // blocks rebuilt by the gearbox model
     bool have_lo = false;
     uint64_t lo = 0;
@@ -104,13 +109,14 @@ class Tb {
         for (unsigned i = 0; i < kTx; i++) {
             inst[i].width = i < kPauses ? 32 : 64;
             inst[i].pause = i % kPauses;
-            for (uint64_t n = 0; n < cycles + 8; n++) inst[i].words.push_back(random_word());
+            inst[i].cur = random_word();
         }
         dut_->tx_inhibit = inhibit;
         reset();
         for (uint64_t c = 0; c < cycles && chk_.failures() < 10; c++) {
-            for (unsigned i = 0; i < kTx; i++) {  // present the words
-                const Word& w = inst[i].words[inst[i].next];
+            for (unsigned i = 0; i < kTx; i++) {  // present the words (one not taken yet may change)
+                if (rng_.chance(30)) inst[i].cur = random_word();
+                const Word& w = inst[i].cur;
                 set_bits(dut_->tx_word.data(), 66 * i, 2, w.sync);
                 set_bits(dut_->tx_word.data(), 66 * i + 2, 64, w.pl);
             }
@@ -138,34 +144,37 @@ class Tb {
         const uint64_t data = t.width == 32 ? get_bits(dut_->tx_data32.data(), 32 * (i % kPauses), 32)
                                             : get_bits(dut_->tx_data64.data(), 64 * (i % kPauses), 64);
         chk_.check(seq == c % 33, "tx %u: sequence %u in cycle %llu after reset", i, seq, (unsigned long long)c);
-        bool completes = false;
+        if (ready) {
+            t.readies++;
+            t.taken.push_back(t.cur);
+        }
+        bool starts = false;
         if (seq != t.pause) {
             t.beats++;
             if (inhibit) chk_.check(hdr == 0 && data == 0, "tx %u inhibited: header %u data %llx", i, hdr,
                                     (unsigned long long)data);
             if (t.width == 64) {
-                completes = true;
+                starts = true;
                 check_block(t, i, Word{data, hdr}, inhibit);
             } else if (!t.have_lo) {
+                starts = true;
                 t.have_lo = true;
                 t.lo = data;
                 t.hdr = hdr;
             } else {
                 chk_.check(hdr == t.hdr, "tx %u: header changed between the halves of a block", i);
                 t.have_lo = false;
-                completes = true;
                 check_block(t, i, Word{(data << 32) | (t.lo & 0xffffffffull), t.hdr}, inhibit);
             }
         }
-        chk_.check(ready == completes, "tx %u cycle %llu (sequence %u, pause %u): s_ready %d, block completed %d", i,
-                   (unsigned long long)c, seq, t.pause, ready, completes);
-        if (ready) {
-            t.readies++;
-            t.next++;
-        }
+        chk_.check(ready == starts, "tx %u cycle %llu (sequence %u, pause %u): s_ready %d, block started %d", i,
+                   (unsigned long long)c, seq, t.pause, ready, starts);
+        if (ready) t.cur = random_word();  // the PHY's next word
     }
     void check_block(TxInst& t, unsigned i, const Word& got, bool inhibit) {
-        const Word& want = t.words[t.rebuilt];
+        if (!chk_.check(!t.taken.empty(), "tx %u: a block rebuilt that no s_ready took", i)) return;
+        const Word want = t.taken.front();
+        t.taken.pop_front();
         t.rebuilt++;
         if (inhibit) return;
         chk_.check(got == want, "tx %u (width %u, pause %u): block %zu is %u:%016llx, word was %u:%016llx", i, t.width,
