@@ -5,9 +5,12 @@
 #   make test-board-sim-ecp5-long    two ECP5 Evaluation Board tops (kolo_board_ecp5_evn)
 #                                    with the RV32 firmware, each driven over its UART by
 #                                    libkolo's kolo_uart.c: boot banners, identities from
-#                                    the straps, links and peers (SEED= replays); then the
-#                                    same with the cables crossed (X+ to X+) and with a dead
-#                                    transmitter: each must fail. Minutes: not in make test
+#                                    the straps, links and peers, then board 1's reset
+#                                    button seen by board 0 (SEED= replays); then the
+#                                    same with the cables crossed (X+ to X+), with a dead
+#                                    transmitter, and with the cables re-plugged crossed
+#                                    during board 1's reset: each must fail. Minutes: not
+#                                    in make test
 
 BOARD_SIM_BUILD := $(BUILD)/boards/sim
 BOARD_SIM_ECP5_BIN := $(BOARD_SIM_BUILD)/ecp5/obj/tb_board_sim_ecp5
@@ -36,7 +39,7 @@ $(BOARD_SIM_ECP5_BIN): $(BOARD_SIM_ECP5_SRC) $(BUILD)/lib/obj/kolo_uart.o \
 .PHONY: test-board-sim-ecp5-long
 test-board-sim-ecp5-long: $(BOARD_SIM_ECP5_BIN)
 	$< $(if $(SEED),--seed=$(SEED))
-	@for p in crossed dead; do \
+	@for p in crossed dead swap-on-reset; do \
 	    if $< --plant=$$p > $(BOARD_SIM_BUILD)/ecp5/plant-$$p.log 2>&1; then \
 	        echo "board-sim-ecp5: plant $$p was not caught"; tail -n 20 $(BOARD_SIM_BUILD)/ecp5/plant-$$p.log; exit 1; \
 	    else echo "board-sim-ecp5: plant $$p caught: $$(grep -m1 FAIL $(BOARD_SIM_BUILD)/ecp5/plant-$$p.log)"; fi; \

@@ -25,14 +25,28 @@
 //     answered with an error, and the next access works;
 //   - no packet drained at the router's local port (RTR_LOCAL_DROPS 0: the
 //     firmware's MGMT packets all reach the mailbox);
+//   - board 1's reset button (SW2), pressed for 20..200 us (seeded; any press
+//     of a core clock period or more resets the board, which then stays in
+//     reset for 2^SETTLE_BITS core cycles after the release): board 0 sees
+//     both its links to board 1 go down (kolo_link stat_state 0, link_downs
+//     and LINK_DOWN_COUNT + 1 each: the neighbour's fresh INIT after its
+//     restart is a link down, however short the restart) and come back up
+//     with the right peer; board 1 boots again (banner, firmware running,
+//     its LINK_DOWN_COUNT 0); no CRC or sequence errors on any of the four
+//     link ends (the sequence spaces restart together); board 0's firmware
+//     sends board 1 the news over MGMT (MBX_TX_COUNT > 0 at 0, MBX_RX_COUNT
+//     > 0 at 1); no mailbox drops, RTR_LOCAL_DROPS 0, no processor faults;
+//     board 1's host keeps its session (a read sent into the reset is
+//     answered after a resend) and opens a new one. The timeline (reset,
+//     links leaving up, down, up again, in ms after the press) is printed.
 // Not checked (yet): an MGMT message sent by a host (the firmware keeps host
-// writes off); a board's reset seen by the other (a first try found board 0's
-// LINK_DOWN_COUNT unchanged after a 0.1 ms press of board 1's button: not
-// understood yet).
+// writes off and has no command to send one for the host).
 // --plant=crossed cables X+ to X+ (both links must be found miscabled, the
 // test fails); --plant=dead cuts board 0's X+ transmitter (its link and the
-// neighbour's X- stay down, the test fails). make test-board-sim-ecp5-long runs
-// the clean test, then both plants, and wants a failure from each.
+// neighbour's X- stay down, the test fails); --plant=swap-on-reset re-plugs
+// the cables crossed while board 1 is in reset (the links come back
+// miscabled, the test fails). make test-board-sim-ecp5-long runs the clean
+// test, then the plants, and wants a failure from each.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -124,11 +138,31 @@ extern "C" int kolo_sim_serdes_rx(int h) {
 namespace {
 
 // ---- the simulation and the two hosts' serial lines ---------------------------------------------
+const char* const kPortName[6] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-"};
+
 struct Host;
+// A press of a board's reset button and what the probes saw after it (ps of
+// simulated time, 0: not seen). Link index i = 2 * board + port (0 X+, 1 X-).
+struct ResetWatch {
+    bool on = false;
+    int board = 1;
+    uint64_t t0 = 0, release_at = 0;
+    uint64_t rst_rise = 0, rst_fall = 0;
+    uint64_t left_up[4] = {0, 0, 0, 0};   // stat_state left 2 (up)
+    uint64_t down_at[4] = {0, 0, 0, 0};   // stat_state 0 (down) first seen
+    uint64_t back_up[4] = {0, 0, 0, 0};   // stat_state 2 again after it left
+    // kolo_link ctrl_errors (bad control blocks, invalid sync headers) of each
+    // link: first and last time it grew, the link's state then
+    uint32_t ctrl_last[4] = {0, 0, 0, 0};
+    uint64_t ctrl_first_t[4] = {0, 0, 0, 0}, ctrl_last_t[4] = {0, 0, 0, 0};
+    unsigned ctrl_first_st[4] = {0, 0, 0, 0}, ctrl_last_st[4] = {0, 0, 0, 0};
+};
 struct Sim {
     std::unique_ptr<VerilatedContext> ctx;
     std::unique_ptr<Vtb_board_sim_ecp5> top;
     std::vector<Host*> hosts;
+    ResetWatch rw;
+    void watch();
     uint64_t now() const { return ctx->time(); }
     void step();
     void run_ps(uint64_t ps) {
@@ -206,9 +240,55 @@ void Sim::step() {
         rx |= (uint8_t)(h->line_out << h->board);
     }
     top->uart_rx = rx;
+    if (rw.release_at && now() >= rw.release_at) {
+        top->btn_rst_n |= (uint8_t)(1u << rw.board);
+        rw.release_at = 0;
+    }
     top->eval();
     for (Host* h : hosts) h->sample((top->uart_tx >> h->board) & 1, t);
+    if (rw.on) watch();
 }
+
+void Sim::watch() {
+    const uint64_t t = now();
+    const bool r = (top->mon_chip_rst >> rw.board) & 1;
+    if (r && !rw.rst_rise) rw.rst_rise = t;
+    if (!r && rw.rst_rise && !rw.rst_fall) rw.rst_fall = t;
+    for (int i = 0; i < 4; i++) {
+        const unsigned st = (top->mon_link_state >> (2 * i)) & 3u;
+        if (st != 2 && !rw.left_up[i]) rw.left_up[i] = t;
+        if (st == 0 && !rw.down_at[i]) rw.down_at[i] = t;
+        if (st == 2 && rw.left_up[i] && !rw.back_up[i]) rw.back_up[i] = t;
+        const uint32_t ce = top->mon_link_counters[(size_t)(16 * i + 12)];
+        if (ce != rw.ctrl_last[i]) {
+            if (!rw.ctrl_first_t[i]) {
+                rw.ctrl_first_t[i] = t;
+                rw.ctrl_first_st[i] = st;
+            }
+            rw.ctrl_last_t[i] = t;
+            rw.ctrl_last_st[i] = st;
+            rw.ctrl_last[i] = ce;
+        }
+    }
+}
+
+// kolo_link's counter c (docs/link.md "Counters") of link i = 2 * board + port
+uint32_t link_counter(const Sim& sim, int i, int c) { return sim.top->mon_link_counters[(size_t)(16 * i + c)]; }
+const char* const kLinkCounterNames[16] = {"crc_errors", "seq_errors",  "naks_sent",   "naks_rcvd",
+                                           "replays",    "retrains",    "lock_losses", "frames_tx",
+                                           "frames_rx",  "bytes_tx",    "bytes_rx",    "pkts_dropped",
+                                           "ctrl_errors", "link_downs", "miscabled",   "rx_overflows"};
+void print_link_counters(const Sim& sim, const char* when) {
+    std::printf("kolo_link counters %s (non-zero):\n", when);
+    for (int i = 0; i < 4; i++) {
+        std::printf("  board %d %s state %u:", i / 2, kPortName[i % 2], (sim.top->mon_link_state >> (2 * i)) & 3u);
+        for (int c = 0; c < 16; c++)
+            if (link_counter(sim, i, c)) std::printf(" %s %u", kLinkCounterNames[c], link_counter(sim, i, c));
+        std::printf("\n");
+    }
+}
+enum { LC_CRC = 0, LC_SEQ = 1, LC_REPLAYS = 4, LC_RETRAINS = 5, LC_FRAMES_RX = 8, LC_PKTS_DROPPED = 11, LC_CTRL_ERR = 12,
+       LC_LINK_DOWNS = 13 };
 
 int io_write(void* user, const uint8_t* b, size_t n) {
     Host* h = static_cast<Host*>(user);
@@ -253,7 +333,6 @@ struct Regs {
     }
 };
 
-const char* const kPortName[6] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-"};
 
 // `kolo-ctl links` of one board, as text (for the log), and the link state
 struct LinkView {
@@ -426,17 +505,196 @@ int main(int argc, char** argv) {
         chk.check(ldrops == 0, "board %d: RTR_LOCAL_DROPS %u, want 0", h.board, ldrops);
     }
 
+    // ---- board 1's reset button ----------------------------------------------------------
+    // pressed for press_us (seeded), with both links up and both firmwares
+    // running. Board 0 must see both its links to board 1 go down (counted:
+    // kolo_link link_downs and LINK_DOWN_COUNT + 1 each) and come back up
+    // with the right peer; board 1 must boot again; board 1's host keeps its
+    // session through the reset (a request sent into the reset is resent,
+    // kolo_uart.c) and can start a new one; no CRC or sequence errors (the
+    // sequence space restarts on both ends), nothing drained at the local
+    // ports, no mailbox drops, no processor faults.
+    const uint32_t press_us = 20 + rng.below(181);
+    if (chk.failures()) {
+        std::printf("board 1's reset not tried: the checks above failed\n");
+    } else {
+        LinkView before0 = links(hs[0], chk, false);
+        uint32_t cnt0[2][16];
+        for (int p = 0; p < 2; p++)
+            for (int c = 0; c < 16; c++) cnt0[p][c] = link_counter(sim, p, c);
+        const size_t con1 = hs[1].console.size();
+        kolo_uart_stats s1a;
+        kolo_uart_get_stats(hs[1].link, &s1a);
+        if (plant == "swap-on-reset") {
+            // someone re-plugs the SMA cables crossed while board 1 is reset
+            for (int b = 0; b < 2; b++)
+                for (int ch = 0; ch < 2; ch++) g_ch[(size_t)find_channel(b, ch)].src = find_channel(1 - b, ch);
+            for (Channel& c : g_ch) c.started = false;
+        }
+        const uint64_t t0 = sim.now();
+        for (int i = 0; i < 4; i++) sim.rw.ctrl_last[i] = link_counter(sim, i, LC_CTRL_ERR);
+        print_link_counters(sim, "before the press");
+        // the lines are clean: nothing bad ever reached a link end once it
+        // was up (issue 18: the 32-bit gearbox adapter sent half-IDLE blocks,
+        // about 190 bad control blocks per ms on an idle link)
+        for (int i = 0; i < 4; i++)
+            chk.check(link_counter(sim, i, LC_CRC) == 0 && link_counter(sim, i, LC_SEQ) == 0 &&
+                          link_counter(sim, i, LC_CTRL_ERR) == 0 && link_counter(sim, i, LC_REPLAYS) == 0,
+                      "board %d %s before the press: kolo_link crc_errors %u seq_errors %u ctrl_errors %u replays %u "
+                      "(want 0 on clean cables)",
+                      i / 2, kPortName[i % 2], link_counter(sim, i, LC_CRC), link_counter(sim, i, LC_SEQ),
+                      link_counter(sim, i, LC_CTRL_ERR), link_counter(sim, i, LC_REPLAYS));
+        sim.rw.on = true;
+        sim.rw.board = 1;
+        sim.rw.t0 = t0;
+        sim.rw.release_at = t0 + (uint64_t)press_us * 1000000ull;
+        sim.top->btn_rst_n = 1;  // board 1's SW2 down
+        std::printf("board 1: reset button pressed for %u us at %.3f ms\n", press_us, io_now(&hs[0]));
+        auto ms_after = [&](uint64_t t) { return t ? (double)(t - t0) / (double)kPsPerMs : -1.0; };
+        // board 1's host asks for its firmware state into the reset: the
+        // bridge is in reset, the request goes unanswered and is resent
+        uint32_t st1 = 0;
+        int rc1 = kolo_uart_read32(hs[1].link, KOLO_SVC_HOST_BASE + KOLO_SVC_SYS_FW_STATE, &st1);
+        kolo_uart_stats s1b;
+        kolo_uart_get_stats(hs[1].link, &s1b);
+        std::printf("board 1: read during the reset answered at %.3f ms after the press (rc %d, FW_STATE %#x, "
+                    "resends %lu)\n",
+                    ms_after(sim.now()), rc1, st1, s1b.resends - s1a.resends);
+        chk.check(rc1 == 0 && s1b.resends > s1a.resends,
+                  "board 1: a read into the reset: rc %d (%s), resends %lu -> %lu (want answered after a resend)",
+                  rc1, rc1 ? kolo_uart_error(hs[1].link) : "", s1a.resends, s1b.resends);
+        // until board 0 has both links back (counted down once) and board 1 is up again
+        bool back = false;
+        LinkView a, b;
+        while (!back && sim.now() < t0 + 20 * kPsPerMs) {
+            a = links(hs[0], chk, false);
+            b = links(hs[1], chk, false);
+            back = console_has(hs[1], "kolo firmware ", con1);
+            for (int p = 0; p < 2; p++)
+                back = back && a.up[p] && b.up[p] && a.down_count[p] != before0.down_count[p];
+            if (!back) sim.run_ps(kPsPerMs / 4);
+        }
+        std::printf("after the press: board 1 chip reset %.3f .. %.3f ms; links back at %.2f ms\n",
+                    ms_after(sim.rw.rst_rise), ms_after(sim.rw.rst_fall), ms_after(sim.now()));
+        for (int i = 0; i < 4; i++)
+            std::printf("  board %d %s: left up %.3f ms, down %.3f ms, up again %.3f ms\n", i / 2, kPortName[i % 2],
+                        ms_after(sim.rw.left_up[i]), ms_after(sim.rw.down_at[i]), ms_after(sim.rw.back_up[i]));
+        chk.check(back, "20 ms after board 1's reset: board 0 links up %d/%d, LINK_DOWN_COUNT %u/%u (before %u/%u), "
+                        "board 1 links up %d/%d, banner %s",
+                  a.up[0], a.up[1], a.down_count[0], a.down_count[1], before0.down_count[0], before0.down_count[1],
+                  b.up[0], b.up[1], console_has(hs[1], "kolo firmware ", con1) ? "seen" : "not seen");
+        // the firmwares settle (board 0 recomputes its table after the fault news)
+        bool running = false;
+        for (int tries = 0; tries < 80 && !running; tries++) {
+            running = true;
+            for (Host& h : hs) {
+                Regs r{h, chk};
+                running = running && (r.svc(KOLO_SVC_SYS_FW_STATE) & KOLO_SVC_SYS_FW_STATE_STAGE_MASK) == 3;
+            }
+            if (!running) sim.run_ps(kPsPerMs / 2);
+        }
+        poll_console(hs, 1);
+        std::printf("after board 1's reset, at %.2f ms:\n", ms_after(sim.now()));
+        for (Host& h : hs) {
+            LinkView v = links(h, chk, true);
+            for (int p = 0; p < 2; p++) {
+                uint32_t want = (uint32_t)(1 - h.board) | (uint32_t)(1 - p) << KOLO_SVC_LINK_PEER_PORT_SHIFT |
+                                KOLO_SVC_LINK_PEER_VALID_MASK;
+                chk.check(v.up[p] && !v.misc[p] && v.peer[p] == want,
+                          "after the reset: board %d %s: up %d miscabled %d peer %#x, want up, peer %#x", h.board,
+                          kPortName[p], v.up[p], v.misc[p], v.peer[p], want);
+                chk.check(v.crc[p] == 0, "after the reset: board %d %s: LINK_CRC_ERRORS %u", h.board, kPortName[p],
+                          v.crc[p]);
+                uint32_t want_downs = h.board == 0 ? before0.down_count[p] + 1 : 0;
+                chk.check(v.down_count[p] == want_downs,
+                          "after the reset: board %d %s: LINK_DOWN_COUNT %u, want %u (board 0: one more; board 1: "
+                          "counted from its reset)",
+                          h.board, kPortName[p], v.down_count[p], want_downs);
+            }
+        }
+        print_link_counters(sim, "after the reset");
+        for (int i = 0; i < 4; i++)
+            if (sim.rw.ctrl_first_t[i])
+                std::printf("  board %d %s: ctrl_errors grew from %.4f ms (state %u) to %.4f ms (state %u)\n", i / 2,
+                            kPortName[i % 2], ms_after(sim.rw.ctrl_first_t[i]), sim.rw.ctrl_first_st[i],
+                            ms_after(sim.rw.ctrl_last_t[i]), sim.rw.ctrl_last_st[i]);
+        for (int p = 0; p < 2; p++) {
+            std::printf("  board 0 %s link counters over the reset:", kPortName[p]);
+            for (int c = 0; c < 16; c++)
+                if (link_counter(sim, p, c) != cnt0[p][c] && c != 7 && c != 9)
+                    std::printf(" %s +%u", kLinkCounterNames[c], link_counter(sim, p, c) - cnt0[p][c]);
+            std::printf("\n");
+            chk.check(sim.rw.down_at[p] != 0 && sim.rw.back_up[p] > sim.rw.down_at[p],
+                      "board 0 %s: kolo_link down at %.3f ms, up again at %.3f ms after the press (want down, then up)",
+                      kPortName[p], ms_after(sim.rw.down_at[p]), ms_after(sim.rw.back_up[p]));
+            chk.check(link_counter(sim, p, LC_LINK_DOWNS) == cnt0[p][LC_LINK_DOWNS] + 1,
+                      "board 0 %s: kolo_link link_downs %u -> %u, want one more", kPortName[p],
+                      cnt0[p][LC_LINK_DOWNS], link_counter(sim, p, LC_LINK_DOWNS));
+            for (int b = 0; b < 2; b++) {
+                // link end i and its far end 3 - i (board 0 X+ with board 1 X-);
+                // board 1's counters count from its reset, board 0's over it
+                int i = 2 * b + p, f = 3 - i;
+                uint32_t crc = link_counter(sim, i, LC_CRC) - (b == 0 ? cnt0[p][LC_CRC] : 0);
+                uint32_t seq = link_counter(sim, i, LC_SEQ) - (b == 0 ? cnt0[p][LC_SEQ] : 0);
+                uint32_t far_replays = link_counter(sim, f, LC_REPLAYS) - (b == 1 ? cnt0[1 - p][LC_REPLAYS] : 0);
+                chk.check(crc == 0 && seq <= far_replays,
+                          "board %d %s: kolo_link crc_errors +%u, seq_errors +%u with +%u replays from the far end "
+                          "over the reset (want no CRC error, and no sequence error but the duplicates of replays: "
+                          "nothing garbled, no frame against a restarted sequence space)",
+                          b, kPortName[p], crc, seq, far_replays);
+            }
+        }
+        uint32_t mgmt_tx0 = 0, mgmt_rx1 = 0;
+        for (Host& h : hs) {
+            Regs r{h, chk};
+            uint32_t st = r.svc(KOLO_SVC_SYS_FW_STATE), node = r.svc(KOLO_SVC_SYS_NODE_ID),
+                     rxc = r.svc(KOLO_SVC_MBX_RX_COUNT), txc = r.svc(KOLO_SVC_MBX_TX_COUNT),
+                     drops = r.svc(KOLO_SVC_MBX_RX_DROPS), faults = r.svc(KOLO_SVC_SYS_SP_FAULTS),
+                     ldrops = r.svc(KOLO_SVC_RTR_LOCAL_DROPS);
+            std::printf("  board %d: firmware stage %u, MGMT sent %u received %u dropped %u, SP faults %u, "
+                        "RTR_LOCAL_DROPS %u\n",
+                        h.board, st & 15u, txc, rxc, drops, faults, ldrops);
+            chk.check((st & KOLO_SVC_SYS_FW_STATE_STAGE_MASK) == 3 && (node & KOLO_SVC_SYS_NODE_ID_ID_MASK) ==
+                          (uint32_t)h.board,
+                      "after the reset: board %d: firmware stage %u (want 3), node id %#x", h.board, st & 15u, node);
+            chk.check(drops == 0 && faults == 0 && ldrops == 0,
+                      "after the reset: board %d: MGMT dropped %u, SP faults %u, RTR_LOCAL_DROPS %u (want 0)",
+                      h.board, drops, faults, ldrops);
+            // board 0's firmware tells board 1 its link state once the links
+            // are back (LINK_DOWN then LINK_UP: its own record changed, and a
+            // link that comes up is synchronised): MGMT over the cables
+            if (h.board == 0) mgmt_tx0 = txc;
+            if (h.board == 1) mgmt_rx1 = rxc;
+        }
+        chk.check(mgmt_tx0 > 0 && mgmt_rx1 > 0,
+                  "after the reset: board 0's firmware sent %u MGMT packets, board 1's mailbox received %u (want "
+                  "both > 0: the news of the links that went down and up)",
+                  mgmt_tx0, mgmt_rx1);
+        // board 1's host starts a new session (two NOPs) on the restarted board
+        kolo_uart_close(hs[1].link);
+        kolo_uart_io io = {io_write, io_read, nullptr, &hs[1], io_now};
+        char err[256] = "";
+        hs[1].link = kolo_uart_open_io(&io, 2, 20, err, sizeof err);
+        uint32_t id1 = 0;
+        chk.check(hs[1].link && kolo_uart_read32(hs[1].link, KOLO_SVC_HOST_BASE + KOLO_SVC_SYS_ID, &id1) == 0 &&
+                      id1 == KOLO_SVC_SYS_ID_RESET,
+                  "board 1: a new session after the reset: %s, SYS_ID %08x", hs[1].link ? "open" : err, id1);
+        if (!hs[1].link) return chk.finish(seed, "");
+        kolo_uart_set_console(hs[1].link, on_console, &hs[1]);
+        sim.rw.on = false;
+    }
+
     uint64_t words = 0;
     for (const Channel& c : g_ch) words += c.rx_words;
-    char summary[300];
+    char summary[400];
     kolo_uart_stats st0, st1;
     kolo_uart_get_stats(hs[0].link, &st0);
     kolo_uart_get_stats(hs[1].link, &st1);
     std::snprintf(summary, sizeof summary,
-                  "%.2f ms simulated, %llu SERDES words received, host requests %lu + %lu (resends %lu + %lu), "
-                  "framing errors %lu + %lu",
-                  io_now(&hs[0]), (unsigned long long)words, st0.requests, st1.requests, st0.resends, st1.resends,
-                  hs[0].framing, hs[1].framing);
+                  "%.2f ms simulated, board 1 reset by a %u us press, %llu SERDES words received, host requests "
+                  "%lu + %lu (resends %lu + %lu, board 1's since its new session), framing errors %lu + %lu",
+                  io_now(&hs[0]), press_us, (unsigned long long)words, st0.requests, st1.requests, st0.resends,
+                  st1.resends, hs[0].framing, hs[1].framing);
     for (Host& h : hs) kolo_uart_close(h.link);
     sim.top->final();
     return chk.finish(seed, summary);

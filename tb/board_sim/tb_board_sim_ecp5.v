@@ -18,7 +18,12 @@ module tb_board_sim_ecp5 #(
     input  wire [1:0] btn_rst_n,
     input  wire [1:0] uart_rx,       // host -> board b
     output wire [1:0] uart_tx,       // board b -> host
-    output wire [15:0] led_n         // board b's LEDs at [8b +: 8]
+    output wire [15:0] led_n,        // board b's LEDs at [8b +: 8]
+    // probes for the harness (hierarchical references into the boards; not
+    // pins): board b's port p (0 X+, 1 X-) at index 2b+p
+    output wire [7:0]  mon_link_state,      // kolo_link stat_state (0 down, 1 training, 2 up) at [2i +: 2]
+    output wire [4*512-1:0] mon_link_counters,  // kolo_link's 16 counters (docs/link.md) at [512i +: 512]
+    output wire [1:0]  mon_chip_rst         // board b's chip is in reset (button, settle, PLL lock)
 );
   genvar b;
   generate
@@ -37,6 +42,9 @@ module tb_board_sim_ecp5 #(
           .uart_rx(uart_rx[b]), .uart_tx(uart_tx[b]), .led_n(led_n[8*b+:8])
       );
       wire unused = &{1'b0, sma_tx_p, sma_tx_n};
+      assign mon_link_state[4*b+:4] = u_board.u_chip.stat_link_state[3:0];
+      assign mon_link_counters[1024*b+:1024] = u_board.u_chip.stat_link_counters[1023:0];
+      assign mon_chip_rst[b] = u_board.chip_rst;
     end
   endgenerate
 endmodule
