@@ -347,8 +347,9 @@ static void sleep_on_seq(const kolo_sim_client *c, uint32_t seq, unsigned long *
  * looking, else what this PE sees would depend on how fast each side runs */
 static void step_wait(const kolo_sim_client *c) {
     unsigned long n = 0;
-    __atomic_thread_fence(__ATOMIC_SEQ_CST); /* (the wait_state store before det_busy's load) */
-    while (__atomic_load_n(&c->shm->det_busy, __ATOMIC_SEQ_CST) &&
+    /* (a read-modify-write: ordered after the wait_state store, as a fence would be;
+     * ThreadSanitizer does not take fences) */
+    while (__atomic_fetch_or(&c->shm->det_busy, 0u, __ATOMIC_SEQ_CST) &&
            __atomic_load_n(&c->slot->wait_state, __ATOMIC_ACQUIRE) != KOLO_PE_WAITING) {
         struct timespec ts = {0, 20000};
         nanosleep(&ts, NULL);
