@@ -30,7 +30,9 @@
  * must go on waiting stores wait_seen = that value, then wait_state =
  * KOLO_PE_WAITING (release), bumps pe_event and sleeps on dma_seq (futex).
  * The simulator bumps a PE's dma_seq (release, futex wake) after each write
- * into it: DMA writes, read answers, ring space freed in a full ring. A PE
+ * into it: DMA writes, read answers, ring space freed in a full ring - at the
+ * end of the step that made it, so that a PE sees all of a step's writes or
+ * none (det_busy: a PE whose sleep timed out waits for the step's end). A PE
  * counts as blocked when wait_state is WAITING and wait_seen equals dma_seq:
  * it has looked at its condition since the simulator last changed anything
  * it can see. Leaving the wait stores wait_state = KOLO_PE_COMPUTING. A PE
@@ -127,7 +129,11 @@ typedef struct {
     uint32_t pe_event;      /* (atomic, futex) bumped by a PE that starts waiting */
     uint32_t server;        /* 1: kolo-sim --server: PEs started by someone else claim
                                their slot (state NONE -> RUNNING, compare and swap) */
-    uint8_t pad3[8];
+    uint32_t det_busy;      /* (atomic) --det: 1 while the simulator makes a step's writes
+                               (set once it finds every PE blocked); a thread whose sleep
+                               ended without a bump of dma_seq (time-out) leaves its
+                               wait, then waits for 0 before it looks */
+    uint8_t pad3[4];
     /* then npes kolo_pe_slot, then npes kolo_mmio_ring */
 } kolo_sim_shm;
 

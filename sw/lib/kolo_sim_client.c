@@ -341,6 +341,23 @@ static void sleep_on_seq(const kolo_sim_client *c, uint32_t seq, unsigned long *
         check_alive(c);
 }
 
+/* awake and out of the wait (set_thread T_OUT): if the PE as a whole is no longer
+ * WAITING and the simulator is making a step's writes (det_busy, kolo_sim_shm.h:
+ * the sleep timed out, it was not woken by them), wait for the step's end before
+ * looking, else what this PE sees would depend on how fast each side runs */
+static void step_wait(const kolo_sim_client *c) {
+    unsigned long n = 0;
+    /* (a read-modify-write: ordered after the wait_state store, as a fence would be;
+     * ThreadSanitizer does not take fences) */
+    while (__atomic_fetch_or(&c->shm->det_busy, 0u, __ATOMIC_SEQ_CST) &&
+           __atomic_load_n(&c->slot->wait_state, __ATOMIC_ACQUIRE) != KOLO_PE_WAITING) {
+        struct timespec ts = {0, 20000};
+        nanosleep(&ts, NULL);
+        if ((n++ & 1023) == 1023)
+            check_alive(c);
+    }
+}
+
 uint32_t kolo_sim_wait_begin(kolo_sim_client *c) {
     if (!c)
         return 0;
@@ -362,6 +379,7 @@ void kolo_sim_wait_idle(kolo_sim_client *c, uint32_t seq, unsigned long *n) {
      * thread holds while that one waits on the simulator: as SLEEPING with an
      * old dma_seq it would hold time back for good) */
     set_thread(c, T_OUT, 0);
+    step_wait(c);
 }
 
 uint32_t kolo_sim_poll_start(kolo_sim_client *c, uint64_t cycles) {
@@ -389,6 +407,7 @@ int kolo_sim_poll_wait(kolo_sim_client *c, uint32_t seq, uint32_t ticket) {
     while (__atomic_load_n(&c->slot->dma_seq, __ATOMIC_ACQUIRE) == seq)
         sleep_on_seq(c, seq, &n);
     set_thread(c, T_OUT, 0);
+    step_wait(c);
     return __atomic_load_n(&c->slot->wake_fired, __ATOMIC_ACQUIRE) != ticket;
 }
 

@@ -3,7 +3,9 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -23,9 +25,16 @@ CtlServer::~CtlServer() {
 // listens: a client that waits for path to exist never finds a socket that
 // refuses the connection (it did, between bind and listen, on a loaded
 // machine: sim-fault-ctl's first kolo-ctl call failed with "Connection refused").
+// Tests only (sim-fault-ctl, docs/firmware.md): KOLO_SIM_TEST_CTL_WINDOW_MS=N
+// holds the window between bind and listen open N ms; KOLO_SIM_TEST_CTL_OLD_ORDER=1
+// binds at path itself, the order before, which that window must make fail.
 bool CtlServer::open(const std::string &path, std::string *err) {
     sockaddr_un a{};
-    const std::string tmp = path + ".new";
+    const char *win = getenv("KOLO_SIM_TEST_CTL_WINDOW_MS");
+    const char *old = getenv("KOLO_SIM_TEST_CTL_OLD_ORDER");
+    const bool old_order = old && !strcmp(old, "1");
+    const long window_ms = win ? strtol(win, nullptr, 10) : 0;
+    const std::string tmp = old_order ? path : path + ".new";
     if (tmp.size() >= sizeof a.sun_path) {
         *err = "control socket path too long: " + path;
         return false;
@@ -38,8 +47,13 @@ bool CtlServer::open(const std::string &path, std::string *err) {
     a.sun_family = AF_UNIX;
     memcpy(a.sun_path, tmp.c_str(), tmp.size() + 1);
     unlink(tmp.c_str());
-    if (bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) || listen(fd, 8) ||
-        rename(tmp.c_str(), path.c_str())) {
+    bool bad = bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0;
+    if (!bad && window_ms > 0 && window_ms <= 60000) {
+        struct timespec ts = {window_ms / 1000, (window_ms % 1000) * 1000000L};
+        while (nanosleep(&ts, &ts) && errno == EINTR)
+            ;
+    }
+    if (bad || listen(fd, 8) || (!old_order && rename(tmp.c_str(), path.c_str()))) {
         *err = "control socket " + path + ": " + strerror(errno);
         unlink(tmp.c_str());
         close(fd);

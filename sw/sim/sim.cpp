@@ -483,6 +483,7 @@ int Sim::run() {
     bool draining = false;
     double wall = 0;
     for (;;) {
+        det_flush(); // (a step left by a continue)
         if (g_stop && !interrupted) {
             interrupted = true;
             end_msg =
@@ -658,7 +659,9 @@ int Sim::run() {
         } else {
             idle_run = 0;
         }
+        det_flush(); // --det: the step's writes are made; now the PEs may see them
     }
+    det_flush();
     if (svc)
         watch_faults(); // a settle in the last cycle
     // every PE gone (or being killed): collect them. (Killing nobody is no

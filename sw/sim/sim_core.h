@@ -380,7 +380,12 @@ struct Sim : public Sink, public ClusterHost, public SvcHost, public FastHost {
     std::vector<double> det_since; // wall time it was first seen running in this hold
     std::vector<uint64_t> det_wake; // a poll's wake cycle (kolo_pe_slot wake_after); 0: none
     uint64_t det_waits = 0, det_stalls = 0;
+    // --det: a step (from det_hold's "every PE blocked" to det_flush) is under way: the
+    // writes into PEs are made known (dma_seq, futex) only at its end, all at once
+    bool det_step = false;
+    std::vector<uint8_t> det_pending; // a PE written to in this step
     void pe_wrote(int pe);         // bump its dma_seq (after a write into it)
+    void det_flush();              // --det: end of a step: the deferred bumps and wakes
     bool pe_blocked(unsigned i) const;
     bool det_hold();
     bool det_stuck() const; // every PE waits, nothing in flight or scheduled

@@ -152,6 +152,7 @@ bool Sim::create_shm(std::string *err) {
     det_free.assign(npes, 0);
     det_since.assign(npes, 0.0);
     det_wake.assign(npes, 0);
+    det_pending.assign(npes, 0);
     __atomic_store_n(&shm->sim_alive, 1u, __ATOMIC_RELEASE);
     return true;
 }
@@ -464,17 +465,39 @@ void Sim::announce_server() {
     std::fflush(stderr);
 }
 
-// after every write into PE pe's memory, a read answer or room in a full ring
+// after every write into PE pe's memory, a read answer or room in a full ring.
+// --det, within a step: only noted; det_flush makes it known at the step's end, so
+// that a PE woken by the first write of a step does not run while the simulator
+// makes the step's other writes (into it, or the wakes of its polls): what it saw
+// would depend on how fast it ran (t_poll --fast: 2427 or 2434 cycles)
 void Sim::pe_wrote(int i) {
     if (i < 0 || !shm)
         return;
     kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, static_cast<uint32_t>(i));
     writes_to_pes++;
+    if (det_step) {
+        det_pending[static_cast<size_t>(i)] = 1;
+        return;
+    }
     __atomic_add_fetch(&s->dma_seq, 1u, __ATOMIC_SEQ_CST);
     // (a thread of a PE with several may sleep while another is out of its waits)
     if (o.det && (__atomic_load_n(&s->wait_state, __ATOMIC_ACQUIRE) == KOLO_PE_WAITING ||
                   __atomic_load_n(&s->sleepers, __ATOMIC_SEQ_CST)))
         futex_wake(&s->dma_seq);
+}
+
+// --det: the step is over (every write of it made): bump and wake the PEs written to
+void Sim::det_flush() {
+    if (!det_step)
+        return;
+    det_step = false;
+    __atomic_store_n(&shm->det_busy, 0u, __ATOMIC_SEQ_CST);
+    for (unsigned i = 0; i < npes; i++)
+        if (det_pending[i]) {
+            det_pending[i] = 0;
+            writes_to_pes--; // (counted once more by pe_wrote)
+            pe_wrote(static_cast<int>(i));
+        }
 }
 
 // PE i holds simulated time back no more: gone, stalled out, or waiting on us
@@ -496,6 +519,9 @@ bool Sim::pe_blocked(unsigned i) const {
 bool Sim::det_stuck() const {
     if (ctl || next_event < events.size() || det_wake_next() != UINT64_MAX)
         return false;
+    for (unsigned i = 0; i < npes; i++)
+        if (det_pending[i]) // (written to in this step: it will look again)
+            return false;
     for (unsigned i = 0; i < npes; i++)
         if (det_free[i] || !pe_blocked(i) || pe[i].reaped)
             return false;
@@ -565,8 +591,20 @@ bool Sim::det_hold() {
                 all = false;
                 break;
             }
-        if (all)
-            return true;
+        if (all) {
+            // (a PE's sleep may have timed out since it was seen blocked: it then leaves its
+            // wait, and looks only once det_busy is 0 again; one of the two sees the other)
+            __atomic_store_n(&shm->det_busy, 1u, __ATOMIC_SEQ_CST);
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+            for (unsigned i = 0; i < npes && all; i++)
+                all = pe_blocked(i);
+            if (all) {
+                det_step = true;
+                return true;
+            }
+            __atomic_store_n(&shm->det_busy, 0u, __ATOMIC_SEQ_CST);
+            continue;
+        }
         if (g_stop || g_sigchld || __atomic_load_n(&shm->exit_request, __ATOMIC_ACQUIRE) ||
             failed_check || killed_rest)
             return false;

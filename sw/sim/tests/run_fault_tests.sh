@@ -169,12 +169,27 @@ random)
         settled_ok "random faults"
     ;;
 ctl)
+    # the socket appears only once it listens: kolo-sim holds the window between
+    # bind and listen open 2 s (KOLO_SIM_TEST_CTL_WINDOW_MS, tests only) in both runs
+    # below. The order before (bound at the path itself: KOLO_SIM_TEST_CTL_OLD_ORDER=1)
+    # must be refused in that window; the first kolo-ctl call of the job after it
+    # must get through (it was refused on a loaded machine: clean clone of 2f95b6b).
+    win=2000
+    psock=$tmp/old.ctl
+    KOLO_SIM_TEST_CTL_WINDOW_MS=$win KOLO_SIM_TEST_CTL_OLD_ORDER=1 "$RUN" -t 2x1x1 -n 2 --ctl="$psock" \
+        --timeout=900 "$RANDOM_T" 1 "$tmp/stop0" >"$tmp/run0.log" 2>&1 &
+    pid0=$!
+    for _ in $(seq 900); do [ -S "$psock" ] && break; sleep 0.02; done
+    expect 3 "cannot reach .*Connection refused" -- "$CTL" --sim="$psock" status
+    touch "$tmp/stop0"
+    wait $pid0 || { fail "the run with the old socket order: status $?"; tail -5 "$tmp/run0.log"; }
     # a job that runs until this test is done with it: t_random goes on after
     # its 20 rounds until $tmp/stop exists (every byte checked each round)
     sock=$tmp/sim.ctl
-    "$RUN" -t 2x2x2 -n 7 --ctl="$sock" --timeout=1800 --report "$RANDOM_T" 20 "$tmp/stop" >"$tmp/run.log" 2>&1 &
+    KOLO_SIM_TEST_CTL_WINDOW_MS=$win "$RUN" -t 2x2x2 -n 7 --ctl="$sock" --timeout=1800 --report \
+        "$RANDOM_T" 20 "$tmp/stop" >"$tmp/run.log" 2>&1 &
     pid=$!
-    for _ in $(seq 600); do [ -S "$sock" ] && break; sleep 0.1; done
+    for _ in $(seq 900); do [ -S "$sock" ] && break; sleep 0.02; done
     c() { "$CTL" --sim="$sock" "$@"; }
     expect 0 "node index +coords" -- c status
     expect 0 "X\+ +up" -- c links 0
