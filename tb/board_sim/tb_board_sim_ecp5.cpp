@@ -387,6 +387,17 @@ LinkView links(Host& h, tb::Checker& chk, bool print) {
     return v;
 }
 
+// port p of board b is up, not miscabled, and sees the other board's opposite
+// port (X+ sees the neighbour's X-), with no CRC errors; when says at what point
+void check_link(tb::Checker& chk, int b, const LinkView& v, int p, const char* when) {
+    uint32_t want = (uint32_t)(1 - b) | (uint32_t)(1 - p) << KOLO_SVC_LINK_PEER_PORT_SHIFT |
+                    KOLO_SVC_LINK_PEER_VALID_MASK;
+    chk.check(v.up[p] && !v.misc[p] && v.peer[p] == want,
+              "%sboard %d %s: up %d miscabled %d peer %#x, want up, peer %#x (node %d's %s)", when, b, kPortName[p],
+              v.up[p], v.misc[p], v.peer[p], want, 1 - b, kPortName[1 - p]);
+    chk.check(v.crc[p] == 0, "%sboard %d %s: LINK_CRC_ERRORS %u", when, b, kPortName[p], v.crc[p]);
+}
+
 // the links of both boards up, or the deadline (simulated ms)
 bool wait_links(std::vector<Host>& hs, tb::Checker& chk, double deadline_ms) {
     for (;;) {
@@ -477,14 +488,7 @@ int main(int argc, char** argv) {
     poll_console(hs, 1);
     for (Host& h : hs) {
         LinkView v = links(h, chk, true);
-        for (int p = 0; p < 2; p++) {
-            uint32_t want = (uint32_t)(1 - h.board) | (uint32_t)(1 - p) << KOLO_SVC_LINK_PEER_PORT_SHIFT |
-                            KOLO_SVC_LINK_PEER_VALID_MASK;
-            chk.check(v.up[p] && !v.misc[p] && v.peer[p] == want,
-                      "board %d %s: up %d miscabled %d peer %#x, want up, peer %#x (node %d's %s)", h.board,
-                      kPortName[p], v.up[p], v.misc[p], v.peer[p], want, 1 - h.board, kPortName[1 - p]);
-            chk.check(v.crc[p] == 0, "board %d %s: crc errors %u", h.board, kPortName[p], v.crc[p]);
-        }
+        for (int p = 0; p < 2; p++) check_link(chk, h.board, v, p, "");
     }
 
     // the firmware: running, the two exchanged MGMT packets, the banner came
@@ -625,13 +629,7 @@ int main(int argc, char** argv) {
         for (Host& h : hs) {
             LinkView v = links(h, chk, true);
             for (int p = 0; p < 2; p++) {
-                uint32_t want = (uint32_t)(1 - h.board) | (uint32_t)(1 - p) << KOLO_SVC_LINK_PEER_PORT_SHIFT |
-                                KOLO_SVC_LINK_PEER_VALID_MASK;
-                chk.check(v.up[p] && !v.misc[p] && v.peer[p] == want,
-                          "after the reset: board %d %s: up %d miscabled %d peer %#x, want up, peer %#x", h.board,
-                          kPortName[p], v.up[p], v.misc[p], v.peer[p], want);
-                chk.check(v.crc[p] == 0, "after the reset: board %d %s: LINK_CRC_ERRORS %u", h.board, kPortName[p],
-                          v.crc[p]);
+                check_link(chk, h.board, v, p, "after the reset: ");
                 uint32_t want_downs = h.board == 0 ? before0.down_count[p] + 1 : 0;
                 chk.check(v.down_count[p] == want_downs,
                           "after the reset: board %d %s: LINK_DOWN_COUNT %u, want %u (board 0: one more; board 1: "
