@@ -384,6 +384,7 @@ class Tb {
     }
 
     bool phase_identity() {
+        note_clean_links();
         for (unsigned n = 0; n < 2 && ok(); n++) {
             if (rd(n, KOLO_SVC_SYS_ID) != KOLO_SVC_SYS_ID_RESET) fail("chip %u: SYS_ID", n);
             if ((rd(n, KOLO_SVC_SYS_NODE_ID) & KOLO_SVC_SYS_NODE_ID_ID_MASK) != sim_->node_id(n))
@@ -406,10 +407,35 @@ class Tb {
         return ok();
     }
 
+    // On clean lanes (no bit errors, no resets) no link end may count an error
+    // of any kind after the links are up: CRC, sequence, NAKs, replays,
+    // retrains, lock losses, bad control blocks (ctrl_err), drops, downs.
+    // (A gearbox that mixed two PHY words into one block made ~190 bad control
+    // blocks per ms on idle links, and this test did not look: issue 18,
+    // 50f1d86.) clean_base_ holds the counters when the links came up.
+    uint32_t clean_base_[2][2][16] = {};
+    void note_clean_links() {
+        for (unsigned n = 0; n < 2; n++)
+            for (unsigned p = 0; p < 2; p++)
+                for (unsigned i = 0; i < 16; i++) clean_base_[n][p][i] = sim_->link_counter(n, p, i);
+    }
+    void check_clean_links(const char *when) {
+        static const unsigned kErr[] = {0, 1, 2, 3, 4, 5, 6, 11, 12, 13, 14, 15};
+        static const char *kName[16] = {"crc", "seq", "nak_tx", "nak_rx", "replays", "retrains", "lock_loss", "", "",
+                                        "", "", "pkts_dropped", "ctrl_err", "downs", "miscabled", "rx_ovf"};
+        for (unsigned n = 0; n < 2; n++)
+            for (unsigned p = 0; p < 2; p++)
+                for (unsigned i : kErr)
+                    if (sim_->link_counter(n, p, i) != clean_base_[n][p][i])
+                        fail("%s: chip %u port %u counts %s %u -> %u on a clean lane", when, n, p, kName[i],
+                             clean_base_[n][p][i], sim_->link_counter(n, p, i));
+    }
+
     bool phase_traffic() {
         const uint32_t retrains0 = sim_->link_counter(kB, 1, 5);
         // a lane reset of 3 us (a transceiver's receiver reset), well inside the training budget
         mgmt_rounds(30, {0, 1}, [this](unsigned r) {
+            if (r == 10) check_clean_links("traffic before the lane reset");
             if (r != 10) return;
             sim_->set_lane_rx_rst(kB, 1, true);
             sim_->run_for(3 * kUs);
