@@ -385,6 +385,7 @@ struct Sim : public Sink, public ClusterHost, public SvcHost, public FastHost {
     bool det_step = false;
     std::vector<uint8_t> det_pending; // a PE written to in this step
     void pe_wrote(int pe);         // bump its dma_seq (after a write into it)
+    void pe_bump(unsigned pe);     // make the writes into it known (dma_seq, futex wake)
     void det_flush();              // --det: end of a step: the deferred bumps and wakes
     bool pe_blocked(unsigned i) const;
     bool det_hold();

@@ -473,12 +473,16 @@ void Sim::announce_server() {
 void Sim::pe_wrote(int i) {
     if (i < 0 || !shm)
         return;
-    kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, static_cast<uint32_t>(i));
     writes_to_pes++;
-    if (det_step) {
+    if (det_step)
         det_pending[static_cast<size_t>(i)] = 1;
-        return;
-    }
+    else
+        pe_bump(static_cast<unsigned>(i));
+}
+
+// make the writes into PE i known: bump its dma_seq, wake it if it sleeps
+void Sim::pe_bump(unsigned i) {
+    kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, i);
     __atomic_add_fetch(&s->dma_seq, 1u, __ATOMIC_SEQ_CST);
     // (a thread of a PE with several may sleep while another is out of its waits)
     if (o.det && (__atomic_load_n(&s->wait_state, __ATOMIC_ACQUIRE) == KOLO_PE_WAITING ||
@@ -495,8 +499,7 @@ void Sim::det_flush() {
     for (unsigned i = 0; i < npes; i++)
         if (det_pending[i]) {
             det_pending[i] = 0;
-            writes_to_pes--; // (counted once more by pe_wrote)
-            pe_wrote(static_cast<int>(i));
+            pe_bump(i);
         }
 }
 
