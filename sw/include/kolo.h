@@ -72,6 +72,7 @@ enum kolo_err {
     KOLO_E_RANGE = -27,   /* index out of range, or no free window/context */
     KOLO_E_TIMEOUT = -28, /* KOLO_WAIT_TIMEOUT expired while waiting */
     KOLO_E_ADDR = -29,    /* remote address does not fit in 48 bits */
+    KOLO_E_NOROUTE = -30, /* no route to the node: its links are down (host messages, kolo_hmsg.h) */
     /* an operation completed with an NI status: KOLO_E_STATUS(st) = -(32 + st) */
     KOLO_E_BAD_OP = -33,
     KOLO_E_BAD_LEN = -34,

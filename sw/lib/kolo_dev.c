@@ -36,6 +36,7 @@ const char *kolo_strerror(int err) {
     case KOLO_E_RANGE: return "index out of range or no free resource";
     case KOLO_E_TIMEOUT: return "wait timed out (KOLO_WAIT_TIMEOUT)";
     case KOLO_E_ADDR: return "remote address does not fit in 48 bits";
+    case KOLO_E_NOROUTE: return "no route to the node (its links are down)";
     case KOLO_E_BAD_OP: return "NI: unknown operation or reserved bits set";
     case KOLO_E_BAD_LEN: return "NI: zero or oversized length";
     case KOLO_E_BAD_DST: return "NI: destination outside the torus or unreachable";
