@@ -28,8 +28,8 @@
 // retrain budget ran out - or disabled), svc_* for kolo_svc's link inputs:
 //   svc_up        the link is usable for the firmware: up, or retraining after
 //                 it was up (a retrain that succeeds is no fault; a link down
-//                 keeps it low for 63 cycles more, so that the service block
-//                 sees every down however short), or hearing a
+//                 takes it low for one cycle at least, and kolo_svc latches
+//                 every down however short until it has reported it), or hearing a
 //                 neighbour that is not the expected one (mis-cabling: the
 //                 link never comes up with it) in MISCABLE_INITS INITs in a
 //                 row with the same identity (an INIT damaged so that it
@@ -237,19 +237,6 @@ module kolo_chip_port #(
     if (rst || stat_state == 2'd0) was_up <= 1'b0;
     else if (link_up) was_up <= 1'b1;
   end
-  // a link down, however short, keeps svc_up low for DOWN_HOLD cycles more:
-  // the service block's event sequencer takes one link action every other
-  // cycle, none in a cycle with a bus access, and sees only its registered
-  // copy of svc_up (issue 18: a restarted neighbour that was already
-  // training brings the link back up about 10 cycles after the down, and
-  // of two ports going down together the second's down was never reported)
-  localparam [5:0] DOWN_HOLD = 6'd63;
-  reg [5:0] down_hold;
-  always @(posedge clk) begin
-    if (rst) down_hold <= 6'd0;
-    else if (stat_state == 2'd0) down_hold <= DOWN_HOLD;
-    else if (down_hold != 6'd0) down_hold <= down_hold - 6'd1;
-  end
   // a wrong neighbour counts once MISCABLE_INITS INITs in a row named it
   localparam integer MIS_I = MISCABLE_INITS;
   localparam [2:0] MIS_N = MIS_I[2:0];
@@ -265,7 +252,7 @@ module kolo_chip_port #(
       else mis_run <= 3'd1;
     end
   end
-  wire usable = was_up && stat_state != 2'd0 && down_hold == 6'd0;
+  wire usable = was_up && stat_state != 2'd0;
   wire wrong_peer = peer_valid && miscabled && mis_run == MIS_N;
   assign down = (stat_state == 2'd0) || !enable;
   assign svc_up = enable && (usable || wrong_peer);

@@ -4,6 +4,15 @@
 //
 // Link status inputs (up, peer id/port/valid as announced in training) are
 // registered once; a link counts as up only with a valid peer announcement.
+// Down latch: a cycle in which a port's registered input is down while the
+// port is up or miscabled (LINK_STATUS) is kept (dn) until a link action has
+// taken the port down, and the sequencer sees the port down until then, so
+// no down is missed however short it was and however busy the sequencer
+// (bus holds, other ports' actions). Contract: every down of a port's link
+// after its LINK_UP raises a LINK_DOWN (DOWN_COUNT + 1) before any further
+// LINK_UP of the port; downs that come while one is latched and not yet
+// taken, or while the port is already down, raise nothing more (a burst of
+// downs faster than the sequencer is one LINK_DOWN, one LINK_UP).
 // The expected neighbour of port p (X+ X- Y+ Y- Z+ Z-) is node_id +-1 modulo
 // the ring size in the port's dimension, announcing port p^1.
 // Counters (CRC errors, replays, frames sent and received) count one-cycle
@@ -72,6 +81,9 @@ module kolo_svc_link (
 
   // registered link status and the neighbour each port should see
   reg [5:0]      in_up;
+  reg [5:0]      dn;             // a down latched, not yet taken (see the header)
+  // the link input as the sequencer sees it: down while a down is latched
+  wire [5:0]     l_in = in_up & ~dn;
   reg [6*12-1:0] in_id, want_id;
   reg [6*3-1:0]  in_port;
 
@@ -108,14 +120,14 @@ module kolo_svc_link (
 
       wire [15:0] new_peer = {1'b1, in_port[3*g+:3], in_id[12*g+:12]};
       assign l_match[g] = in_id[12*g+:12] == want_id[12*g+:12] && in_port[3*g+:3] == PEER_PORT;
-      assign lpend[g] = in_up[g] ? (l_match[g] ? !up[g] : (up[g] || !misc[g] || peer[16*g+:16] != new_peer))
+      assign lpend[g] = l_in[g] ? (l_match[g] ? !up[g] : (up[g] || !misc[g] || peer[16*g+:16] != new_peer))
                                  : (up[g] || misc[g]);
       assign tpend[g] = thresh[32*g+:32] != 32'd0 && !thr_hit[g] && crc[32*g+:32] >= thresh[32*g+:32];
 
       wire wr_here = wr_en && acc_port == g;
       wire clear = wr_here && acc_ctrl && wr_data[CLEAR_BIT];
       // a link action that takes the port down (also an up port seeing a wrong peer)
-      wire go_down = l_act[g] && (!in_up[g] || (up[g] && !l_match[g]));
+      wire go_down = l_act[g] && (!l_in[g] || (up[g] && !l_match[g]));
 
       always @(posedge clk) begin
         want_id[12*g+:12] <= nb_id;
@@ -137,7 +149,12 @@ module kolo_svc_link (
           downs[32*g+:32] <= 32'd0;
           thresh[32*g+:32] <= `KOLO_SVC_LINK_ERR_THRESH_RESET;
           thr_hit[g] <= 1'b0;
+          dn[g] <= 1'b0;
         end else begin
+          // set by a down of the input while the port is up or miscabled,
+          // kept until a link action takes the port down (a port already
+          // down needs no latch: its LINK_UP is not delayed)
+          dn[g] <= (up[g] || misc[g]) && !go_down && (dn[g] || !in_up[g]);
           if (wr_here && acc_ctrl) ctrl[2*g+:2] <= wr_data[1:0];
           if (wr_here && acc_thresh) thresh[32*g+:32] <= wr_data;
           crc[32*g+:32] <= (clear ? 32'd0 : crc[32*g+:32]) + {31'd0, link_crc_err[g]};
@@ -174,7 +191,7 @@ module kolo_svc_link (
       localparam [2:0] PORT = e;
       wire [15:0] np = {1'b1, in_port[3*e+:3], in_id[12*e+:12]};
       // the link action leaves the port up or miscabled (else it takes it down)
-      assign l_up_v[e] = in_up[e] && !(up[e] && !l_match[e]);
+      assign l_up_v[e] = l_in[e] && !(up[e] && !l_match[e]);
       // a down action on a port that was only miscabled raises nothing
       assign l_push_v[e] = l_up_v[e] || up[e];
       assign l_evt_v[32*e+:32] = !l_up_v[e] ? {24'd0, 1'b0, PORT, `KOLO_SVC_EVT_LINK_DOWN} :

@@ -61,7 +61,13 @@ void kolo_svc_set_time(kolo_svc_model *m, uint64_t cycle);
 /* Link status of network port p from the link layer: changes raise events
  * (LINK_UP only with the expected peer, else MISCABLED; LINK_DOWN). An up
  * link that reports a wrong peer raises LINK_DOWN, then MISCABLED (the RTL
- * takes the two as two steps: set_link(p, 0, ...), then this call). */
+ * takes the two as two steps: set_link(p, 0, ...), then this call). Every
+ * call applies at once, so every down of an up port raises LINK_DOWN
+ * (DOWN_COUNT + 1), however soon the up follows. The RTL latches a down
+ * until its event sequencer has taken it: every down after a LINK_UP is
+ * reported before the next LINK_UP, but downs coming faster than its
+ * sequencer (while one is latched, or after it was taken and before the
+ * LINK_UP) raise nothing more (docs/svc.md, "Link events"). */
 void kolo_svc_set_link(kolo_svc_model *m, int port, int up, uint16_t peer_id, int peer_port);
 /* Link p counted events (the RTL's one-cycle pulses): add to CRC_ERRORS,
  * REPLAYS, TX_FRAMES, RX_FRAMES (LINK_CTRL.CLEAR zeroes them). Raises

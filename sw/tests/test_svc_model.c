@@ -1,7 +1,7 @@
 /* test_svc_model.c - the service block model against docs/registers.md:
  * identity and reset values, read-only and unmapped accesses (SLVERR and
  * BAD_ACCESS), host write gating, time latch, link events (up, down,
- * miscabled, error threshold), event FIFO overflow and lost count, IRQ
+ * miscabled, error threshold, short downs), event FIFO overflow and lost count, IRQ
  * sources, the double-buffered routing table, the mailbox both ways
  * (busy, errors, overflow). */
 #include <stdio.h>
@@ -158,6 +158,42 @@ int main(void) {
     CHECK(R(m, KOLO_SVC_EVT_STATUS) == 0);
     kolo_svc_set_link(m, KOLO_PORT_XM, 0, 0, 0);
     CHECK(R(m, KOLO_SVC_EVT_STATUS) == 0 && R(m, KOLO_SVC_LINK_STATUS(1)) == 0);
+
+    /* short downs (issue 18): a down and an up in consecutive calls raise LINK_DOWN (DOWN_COUNT + 1)
+     * and LINK_UP, on two ports one after the other too; a burst of downs, one LINK_DOWN each (the
+     * RTL's down latch reports at least the first: tb/unit/svc feeds this model its actions) */
+    {
+        uint16_t zp = kolo_neighbor(&t, me, KOLO_PORT_ZP), zm = kolo_neighbor(&t, me, KOLO_PORT_ZM);
+        kolo_svc_set_link(m, KOLO_PORT_ZP, 1, zp, KOLO_PORT_ZM);
+        kolo_svc_set_link(m, KOLO_PORT_ZM, 1, zm, KOLO_PORT_ZP);
+        uint32_t d4 = R(m, KOLO_SVC_LINK_DOWN_COUNT(4)), d5 = R(m, KOLO_SVC_LINK_DOWN_COUNT(5));
+        while (R(m, KOLO_SVC_EVT_DATA)) {
+        }
+        kolo_svc_set_link(m, KOLO_PORT_ZP, 0, 0, 0);
+        kolo_svc_set_link(m, KOLO_PORT_ZP, 1, zp, KOLO_PORT_ZM);
+        CHECK(R(m, KOLO_SVC_EVT_DATA) == (KOLO_SVC_EVT_LINK_DOWN | 4u << 4));
+        CHECK((R(m, KOLO_SVC_EVT_DATA) & 0x7fu) == (KOLO_SVC_EVT_LINK_UP | 4u << 4));
+        CHECK(R(m, KOLO_SVC_LINK_DOWN_COUNT(4)) == d4 + 1);
+        kolo_svc_set_link(m, KOLO_PORT_ZP, 0, 0, 0);
+        kolo_svc_set_link(m, KOLO_PORT_ZP, 1, zp, KOLO_PORT_ZM);
+        kolo_svc_set_link(m, KOLO_PORT_ZM, 0, 0, 0);
+        kolo_svc_set_link(m, KOLO_PORT_ZM, 1, zm, KOLO_PORT_ZP);
+        CHECK(R(m, KOLO_SVC_EVT_DATA) == (KOLO_SVC_EVT_LINK_DOWN | 4u << 4));
+        CHECK((R(m, KOLO_SVC_EVT_DATA) & 0x7fu) == (KOLO_SVC_EVT_LINK_UP | 4u << 4));
+        CHECK(R(m, KOLO_SVC_EVT_DATA) == (KOLO_SVC_EVT_LINK_DOWN | 5u << 4));
+        CHECK((R(m, KOLO_SVC_EVT_DATA) & 0x7fu) == (KOLO_SVC_EVT_LINK_UP | 5u << 4));
+        CHECK(R(m, KOLO_SVC_LINK_DOWN_COUNT(4)) == d4 + 2 && R(m, KOLO_SVC_LINK_DOWN_COUNT(5)) == d5 + 1);
+        for (int i = 0; i < 3; i++) {
+            kolo_svc_set_link(m, KOLO_PORT_ZM, 0, 0, 0);
+            kolo_svc_set_link(m, KOLO_PORT_ZM, 1, zm, KOLO_PORT_ZP);
+        }
+        CHECK(R(m, KOLO_SVC_LINK_DOWN_COUNT(5)) == d5 + 4);
+        CHECK((R(m, KOLO_SVC_EVT_STATUS) & 0xffu) == 6u);
+        kolo_svc_set_link(m, KOLO_PORT_ZP, 0, 0, 0);
+        kolo_svc_set_link(m, KOLO_PORT_ZM, 0, 0, 0);
+        while (R(m, KOLO_SVC_EVT_DATA)) {
+        }
+    }
 
     /* partial byte strobes: SLVERR, BAD_ACCESS, nothing written */
     uint32_t bad0 = R(m, KOLO_SVC_SYS_BAD_ACCESS);

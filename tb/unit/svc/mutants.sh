@@ -25,6 +25,7 @@ mutants=(
   kolo_svc_link.v "(up[g] || !misc[g] || peer[16*g+:16] != new_peer))" "(up[g] || !misc[g]))"
   kolo_svc_link.v "assign l_push_v[e] = l_up_v[e] || up[e];" "assign l_push_v[e] = l_up_v[e] || up[e] || misc[e];"
   kolo_svc_link.v "localparam [2:0] PEER_PORT = g ^ 1;" "localparam [2:0] PEER_PORT = g;"
+  kolo_svc_link.v "wire [5:0]     l_in = in_up & ~dn;" "wire [5:0]     l_in = in_up;"
   kolo_svc_mbx_rx.v "wire full = pkts == FULL && !popped;" "wire full = pkts == FULL;"
   kolo_svc_mbx_rx.v "r_words <= MAX_WORDS" "r_words <= MAX_WORDS + 8'd1"
   kolo_svc_mbx_tx.v "{hi_valid ? w_hi[pk] : 32'd0, w_lo[pk]}" "{(hi_valid || words[0]) ? w_hi[pk] : 32'd0, w_lo[pk]}"

@@ -22,7 +22,10 @@
 //   tb_svc [--seed=N] [--cycles=N] [--torus=XxYxZ] [--node=x,y,z] [--no-directed]
 // Directed cases run first (identity, host gate, strobes, time carry, a full
 // table switch with lookups of every id, mailbox both ways with overflow,
-// link events), then the seeded random phase.
+// link events, short downs: the down latch), then the seeded random phase.
+// The down latch's contract (rtl/svc/kolo_svc_link.v) is checked all along:
+// a down of a port that raised LINK_UP must raise LINK_DOWN before the next
+// LINK_UP or 64 cycles of a stable input.
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -141,10 +144,18 @@ struct World {
     uint64_t tx_held_flit[2] = {0, 0};
     uint32_t resp_held_data[2] = {0, 0};
     unsigned resp_held_code[2] = {0, 0};
-    // link drive (this cycle and the last)
-    int up[6] = {0}, pvalid[6] = {0}, pid[6] = {0}, pport[6] = {0};
+    // link drive (this cycle and the last); up is the level, drv_up what is driven: the level
+    // but low while a glitch (a short down: glitch cycles left) runs
+    int up[6] = {0}, pvalid[6] = {0}, pid[6] = {0}, pport[6] = {0}, glitch[6] = {0}, drv_up[6] = {0};
     int up_q[6] = {0}, pvalid_q[6] = {0}, pid_q[6] = {0}, pport_q[6] = {0};
     uint64_t stable_since[6] = {0};
+    // the down latch's contract (rtl/svc/kolo_svc_link.v): a down of the registered input while
+    // the port is up (its last link action raised LINK_UP) is owed a LINK_DOWN
+    bool low_seen[6] = {false};  // the registered input was down since the port's last down action
+    bool rep_up[6] = {false};    // the port's last link action left it up
+    bool owed[6] = {false};
+    uint64_t owed_cyc[6] = {0};
+    unsigned long n_glitch = 0, n_owed = 0;  // glitches driven, downs owed (and paid)
     // receive drive
     std::deque<RxPkt> rxq;
     size_t rx_pos = 0;
@@ -209,7 +220,7 @@ struct World {
         }
         // links
         for (int p = 0; p < 6; p++) {
-            up_q[p] = up[p], pvalid_q[p] = pvalid[p], pid_q[p] = pid[p], pport_q[p] = pport[p];
+            up_q[p] = drv_up[p], pvalid_q[p] = pvalid[p], pid_q[p] = pid[p], pport_q[p] = pport[p];
             if (rand_io && rng.chance(1) && rng.chance(quiet ? 1 : 30)) {
                 up[p] = rng.chance(60);
                 pvalid[p] = rng.chance(90);
@@ -217,10 +228,18 @@ struct World {
                 pport[p] = rng.chance(80) ? (p ^ 1) : (int)rng.bits(3);
                 stable_since[p] = g_cyc;
             }
+            // a short down (1..4 cycles) of an up link, alone or in bursts on several ports
+            if (rand_io && !glitch[p] && up[p] && rng.chance(1) && rng.chance(quiet ? 2 : 20)) {
+                glitch[p] = rng.chance(70) ? 1 : 1 + (int)rng.below(4);
+                n_glitch++;
+            }
+            drv_up[p] = up[p] && !glitch[p];
+            if (glitch[p]) glitch[p]--;
+            if (drv_up[p] != up_q[p]) stable_since[p] = g_cyc;  // every edge driven (directed ones too)
         }
         uint8_t upv = 0, vv = 0;
         for (int p = 0; p < 6; p++) {
-            upv |= (uint8_t)(up[p] << p);
+            upv |= (uint8_t)(drv_up[p] << p);
             vv |= (uint8_t)(pvalid[p] << p);
             set_bits(top->link_peer_id, 12 * p, 12, (uint64_t)pid[p]);
         }
@@ -381,20 +400,33 @@ struct World {
         } else if (!sp_pend.empty() && g_cyc > sp_pend.front().cyc + 2) {
             fail("SP fault of cycle %llu never acted on", (unsigned long long)sp_pend.front().cyc);
         }
-        // 4. the event action of the link sequencer
+        // 4. the event action of the link sequencer (the registered input: up_q, pvalid_q)
+        for (int p = 0; p < 6; p++) {
+            bool low = !up_q[p] || !pvalid_q[p];
+            low_seen[p] = low_seen[p] || low;
+            if (low && rep_up[p] && !owed[p]) owed[p] = true, owed_cyc[p] = g_cyc, n_owed++;
+        }
         if (top->p_act_valid) {
             int p = top->p_act_port;
             n_acts++;
             if (p > 5) fail("action on port %d", p);
+            bool match = pid_q[p] == kolo_neighbor(&topo, me, p) && pport_q[p] == (p ^ 1);
             if (top->p_act_thresh) {
                 kolo_svc_link_check(m, p);
             } else if (top->p_act_up) {
                 if (!up_q[p] || !pvalid_q[p]) fail("port %d: up action while the registered link is down", p);
+                if (owed[p]) fail("port %d: up action with the down of cycle %llu not reported", p,
+                                  (unsigned long long)owed_cyc[p]);
                 kolo_svc_set_link(m, p, 1, (uint16_t)pid_q[p], pport_q[p]);
+                rep_up[p] = match;
             } else {
-                bool match = pid_q[p] == kolo_neighbor(&topo, me, p) && pport_q[p] == (p ^ 1);
-                if (up_q[p] && pvalid_q[p] && match) fail("port %d: down action on a link up with its peer", p);
+                // a down action on a link up with its peer only for a down latched since the last one
+                if (up_q[p] && pvalid_q[p] && match && !low_seen[p])
+                    fail("port %d: down action on a link up with its peer, no down since the last", p);
                 kolo_svc_set_link(m, p, 0, 0, 0);
+                low_seen[p] = !up_q[p] || !pvalid_q[p];
+                rep_up[p] = false;
+                owed[p] = false;
             }
         }
         // 5. counter pulses
@@ -517,6 +549,9 @@ struct World {
                 if (st != want) fail("port %d: link status %x after 64 stable cycles, expected %x", p, st, want);
                 if (upe && (peer & 0x7fffu) != ((uint32_t)pid[p] | (uint32_t)pport[p] << 12))
                     fail("port %d: peer %x not the announced one", p, peer);
+                if (owed[p])
+                    fail("port %d: the down of cycle %llu (LINK_UP raised before it) never reported: no LINK_DOWN",
+                         p, (unsigned long long)owed_cyc[p]);
             }
     }
 
@@ -687,6 +722,17 @@ struct World {
     void idle(int n) {
         for (int i = 0; i < n; i++) cycle();
     }
+    // every event waiting, oldest first, as (type, port) pairs type | port << 4
+    std::vector<unsigned> events() {
+        std::vector<unsigned> v;
+        for (uint32_t e; (e = rd(KOLO_SVC_EVT_DATA)) & 0xfu;) v.push_back(e & 0x7fu);
+        return v;
+    }
+    // the link of port p up with its expected peer (level), and stable from now
+    void link_level(int p, int on) {
+        up[p] = on, pvalid[p] = 1, pid[p] = kolo_neighbor(&topo, me, p), pport[p] = p ^ 1;
+        stable_since[p] = g_cyc;
+    }
 };
 
 World *g_w;
@@ -710,6 +756,95 @@ void cb_switch(void *ctx, const kolo_route_entry *t, unsigned entries, uint16_t 
 void cb_ctrl(void *ctx, uint8_t en, uint8_t lb, uint8_t pen) {
     World *x = static_cast<World *>(ctx);
     x->en = en, x->lb = lb, x->pen = pen;
+}
+
+// LINK_DOWN (2) and LINK_UP (1) events of port p as type | port << 4
+unsigned ev(unsigned type, int p) { return type | (unsigned)p << 4; }
+
+void short_downs(World &w) {
+    const unsigned DN = KOLO_SVC_EVT_LINK_DOWN, UP = KOLO_SVC_EVT_LINK_UP;
+    uint32_t base[6];
+    for (int p = 0; p < 6; p++) w.link_level(p, p == 0 || p == 1 || p == 5);
+    w.idle(20);
+    w.events();
+    for (int p = 0; p < 6; p++) base[p] = w.rd(KOLO_SVC_LINK_DOWN_COUNT(p));
+    auto downs = [&](int p) { return w.rd(KOLO_SVC_LINK_DOWN_COUNT(p)) - base[p]; };
+    // fails unless got holds want's events, each port's in want's order
+    auto report = [&](const char *what, const std::vector<unsigned> &got, const std::vector<unsigned> &want) {
+        // each port's events in order (the order between ports is the sequencer's priority)
+        bool same = got.size() == want.size();
+        for (int p = 0; p < 6 && same; p++) {
+            std::vector<unsigned> a, b;
+            for (unsigned e : got)
+                if ((int)(e >> 4) == p) a.push_back(e);
+            for (unsigned e : want)
+                if ((int)(e >> 4) == p) b.push_back(e);
+            same = a == b;
+        }
+        if (same) return;
+        std::string g, x;
+        for (unsigned e : got) g += " " + std::to_string(e & 15) + "/p" + std::to_string(e >> 4);
+        for (unsigned e : want) x += " " + std::to_string(e & 15) + "/p" + std::to_string(e >> 4);
+        fail("directed: short downs, %s: events (type/port, 2 LINK_DOWN, 1 LINK_UP)%s, want%s", what, g.c_str(),
+             x.c_str());
+    };
+    // (a) port 0 down for one cycle
+    w.up[0] = 0;
+    w.cycle();
+    w.up[0] = 1;
+    w.idle(12);
+    report("(a) port 0 one cycle", w.events(), {ev(DN, 0), ev(UP, 0)});
+    if (downs(0) != 1) fail("directed: short downs (a): DOWN_COUNT(0) +%u, want +1", downs(0));
+    // (b) ports 0 and 1 down for one cycle each, in consecutive cycles
+    w.up[0] = 0;
+    w.cycle();
+    w.up[0] = 1, w.up[1] = 0;
+    w.cycle();
+    w.up[1] = 1;
+    w.idle(16);
+    report("(b) ports 0 and 1 in consecutive cycles", w.events(), {ev(DN, 0), ev(DN, 1), ev(UP, 0), ev(UP, 1)});
+    if (downs(0) != 2 || downs(1) != 1)
+        fail("directed: short downs (b): DOWN_COUNT(0) +%u, (1) +%u, want +2, +1", downs(0), downs(1));
+    // (c) the sequencer busy: ports 2, 3, 4 come up (three LINK_UP actions ahead of port 5's) in
+    // the cycle in which port 5 goes down for one cycle
+    w.link_level(2, 1), w.link_level(3, 1), w.link_level(4, 1);
+    w.up[5] = 0;
+    w.cycle();
+    w.up[5] = 1;
+    w.idle(20);
+    report("(c) port 5 one cycle, ports 2-4 coming up", w.events(),
+           {ev(UP, 2), ev(UP, 3), ev(UP, 4), ev(DN, 5), ev(UP, 5)});
+    if (downs(5) != 1) fail("directed: short downs (c): DOWN_COUNT(5) +%u, want +1", downs(5));
+    // (d) a burst faster than the sequencer on port 1: down, up, down, up, down, up (a cycle
+    // each): the first down is reported, the others come while it is latched or while the port
+    // is down for the firmware: one LINK_DOWN, one LINK_UP
+    for (int i = 0; i < 3; i++) {
+        w.up[1] = 0;
+        w.cycle();
+        w.up[1] = 1;
+        w.cycle();
+    }
+    w.idle(16);
+    report("(d) a burst of three on port 1", w.events(), {ev(DN, 1), ev(UP, 1)});
+    if (downs(1) != 2) fail("directed: short downs (d): DOWN_COUNT(1) +%u, want +2", downs(1));
+    // (e) the same spaced so that each down comes after the LINK_UP of the one before: one
+    // LINK_DOWN each, while bus reads keep the sequencer held in many cycles
+    std::vector<unsigned> want;
+    for (int i = 0; i < 3; i++) {
+        w.up[4] = 0;
+        w.cycle();
+        w.up[4] = 1;
+        w.rd(KOLO_SVC_SYS_SCRATCH);
+        w.rd(KOLO_SVC_SYS_SCRATCH);
+        w.idle(12);
+        want.push_back(ev(DN, 4));
+        want.push_back(ev(UP, 4));
+    }
+    report("(e) three spaced downs on port 4", w.events(), want);
+    if (downs(4) != 3) fail("directed: short downs (e): DOWN_COUNT(4) +%u, want +3", downs(4));
+    for (int p = 0; p < 6; p++) w.link_level(p, 0);
+    w.idle(20);
+    w.events();
 }
 
 void directed(World &w) {
@@ -780,6 +915,9 @@ void directed(World &w) {
     w.idle(5);
     while (w.rd(KOLO_SVC_EVT_DATA) & 0xfu) {
     }
+    // short downs (issue 18): one-cycle downs of up links, while the sequencer is busy, must each
+    // raise LINK_DOWN (DOWN_COUNT + 1) and then LINK_UP again (the down latch of kolo_svc_link)
+    short_downs(w);
     // a service processor fault: counted, last cause and pc, SP_FAULT event with cause and pc[21:2]
     w.sp_force = true;
     w.idle(4);
@@ -865,9 +1003,10 @@ int main(int argc, char **argv) {
     }
     std::printf("coverage: events read: LINK_UP %lu, LINK_DOWN %lu, MISCABLED %lu, ERR_THRESHOLD %lu, "
                 "MBX_OVERFLOW %lu, SP_FAULT %lu, none %lu; host writes taken %lu; packets stored %lu; TIME_LO reads "
-                "%lu; cycles an access waited for the table copy %lu; SP faults %lu (%lu after a mailbox event)\n",
+                "%lu; cycles an access waited for the table copy %lu; SP faults %lu (%lu after a mailbox event); short "
+                "link downs driven %lu, downs of an up port owed a LINK_DOWN %lu\n",
                 w.cov_evt[1], w.cov_evt[2], w.cov_evt[3], w.cov_evt[4], w.cov_evt[5], w.cov_evt[6], w.cov_evt[0],
-                w.cov_host_wr, w.cov_stored, w.cov_time_lo, w.cov_stalled, w.n_sp, w.cov_sp_late);
+                w.cov_host_wr, w.cov_stored, w.cov_time_lo, w.cov_stalled, w.n_sp, w.cov_sp_late, w.n_glitch, w.n_owed);
     // a long random run that never reached one of these would prove little: fail it
     if (cycles >= 100000) {
         for (int e = 0; e <= KOLO_SVC_EVT_SP_FAULT; e++)
@@ -876,6 +1015,7 @@ int main(int argc, char **argv) {
         if (!w.cov_host_wr || !w.cov_stored || !w.cov_time_lo || (copy_long && !w.cov_stalled) || !w.n_tx ||
             !w.n_switch)
             fail("coverage: host writes, stored packets, TIME_LO reads, copy waits, sends or switches missing");
+        if (w.n_owed < 10) fail("coverage: %lu downs of an up port (want 10 at least)", w.n_owed);
     }
     std::printf("PASS unit-svc: %llu cycles; %lu reads, %lu writes (%lu SLVERR), %lu lookups, %lu table switches, "
                 "MGMT %lu sent, %lu offered (%lu not stored), %lu link/threshold actions, irq high %lu cycles "

@@ -10,7 +10,8 @@
 //                      the clock (bus, mailbox, pulses) moves it on too, and
 //                      time never goes backwards
 //   set_link           link_up/peer_* input levels (the block's sequencer
-//                      raises the events a few cycles later)
+//                      raises the events a few cycles later; a down is
+//                      latched until reported, however soon the up follows)
 //   link_count         one-cycle link_* counter pulses, one per event
 //   set_router         rtr_* input values; add_unreachable: ni_unreachable pulses;
 //                      sp_fault: one sp_fault pulse (and a cycle after it)
