@@ -96,6 +96,11 @@ $(eval $(call ni_test,wr-hold,25,--test=mix --ops=1500 --wrdy=30))
 # target keeps ATOMICS (32) atomics on distinct words in flight while atomics on a shared word
 # wait for the one in flight (lost updates or fetched values out of order differ from the model)
 $(eval $(call ni_test,atomic-burst,26,--test=mix --atomics --ops=3000 --burst=400 --reads=32))
+# the same with every shared atomic on one word per size (ADDs; --hot): the target chains
+# them, each taking the previous one's value without a DMA read (kolo_ni_atomic); and a
+# mix of every operation kind with the hot words
+$(eval $(call ni_test,atomic-hot,27,--test=mix --atomics --hot --ops=3000 --burst=400 --reads=32))
+$(eval $(call ni_test,atomic-hot-mix,28,--test=mix --hot --ops=4000 --burst=200 --reads=32))
 
 # end-to-end reliability (docs/ni.md section 10): the mix on a network that drops 5% of the
 # packets (and in -lossy also duplicates and delays some beyond the timeout), compared with
@@ -207,21 +212,25 @@ $(eval $(call synth_unit,ni))
 $(eval $(call synth_unit,node))
 
 # the target's atomic unit (kolo_ni_atomic) against a reference, on Icarus (a few seconds):
-# random atomics on 8 words with random DMA latencies, out-of-order read data and failed
-# reads; and its planted bug (no word lock: atomics on one word overlap) must be caught
+# random atomics on 8 words, then a stream to one word (chains: each follows the previous
+# one's value), with random DMA latencies, out-of-order read data and failed reads; and its
+# planted bugs (no word lock: atomics on one word overlap; stale forwarded value: a follower
+# gets its predecessor's old value) must be caught
 NI_ATOMIC_SRC := tb/unit/ni_atomic/tb_ni_atomic.v rtl/ni/kolo_ni_atomic.v rtl/common/kolo_fifo_sync.v
-$(BUILD)/ni_atomic/tb.vvp $(BUILD)/ni_atomic/tb_bug.vvp: $(NI_ATOMIC_SRC) rtl/include/kolo_ni_regs.vh | $(DEPS_STAMP)
-	@mkdir -p $(@D)
-	iverilog -g2012 -Wall -Irtl/include $(if $(findstring bug,$@),-P tb_ni_atomic.BUG_NO_LOCK=1) \
+NI_ATOMIC_BUGS := NO_LOCK STALE_FWD
+$(BUILD)/ni_atomic/tb.vvp $(patsubst %,$(BUILD)/ni_atomic/tb_bug_%.vvp,$(NI_ATOMIC_BUGS)): $(NI_ATOMIC_SRC) rtl/include/kolo_ni_regs.vh | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	iverilog -g2012 -Wall -Irtl/include $(if $(findstring bug,$@),-P tb_ni_atomic.BUG_$(patsubst tb_bug_%.vvp,%,$(notdir $@))=1) \
 	    -o $@ -s tb_ni_atomic $(NI_ATOMIC_SRC)
 .PHONY: test-unit-ni-atomic
-test-unit-ni-atomic: $(BUILD)/ni_atomic/tb.vvp $(BUILD)/ni_atomic/tb_bug.vvp
-	@vvp -n $(BUILD)/ni_atomic/tb.vvp +seed=$(or $(SEED),1) > $(BUILD)/ni_atomic/run.log; \
-	    cat $(BUILD)/ni_atomic/run.log; grep -q "^PASS tb_ni_atomic" $(BUILD)/ni_atomic/run.log
-	@vvp -n $(BUILD)/ni_atomic/tb_bug.vvp +seed=1 > $(BUILD)/ni_atomic/bug.log 2>&1; \
+test-unit-ni-atomic: $(BUILD)/ni_atomic/tb.vvp $(patsubst %,$(BUILD)/ni_atomic/tb_bug_%.vvp,$(NI_ATOMIC_BUGS))
+	@for w in 8 1; do vvp -n $(BUILD)/ni_atomic/tb.vvp +seed=$(or $(SEED),1) +words=$$w > $(BUILD)/ni_atomic/run.log; \
+	    cat $(BUILD)/ni_atomic/run.log; grep -q "^PASS tb_ni_atomic" $(BUILD)/ni_atomic/run.log || exit 1; done
+	@for bw in NO_LOCK:8 STALE_FWD:8 STALE_FWD:1; do b=$${bw%:*}; w=$${bw#*:}; \
+	    vvp -n $(BUILD)/ni_atomic/tb_bug_$$b.vvp +seed=1 +words=$$w > $(BUILD)/ni_atomic/bug.log 2>&1; \
 	    if grep -q "^FAIL tb_ni_atomic" $(BUILD)/ni_atomic/bug.log; then \
-	        echo "PASS unit-ni-atomic planted bug caught: $$(grep -m1 '^FAIL: ' $(BUILD)/ni_atomic/bug.log)"; \
-	    else echo "FAIL unit-ni-atomic: the planted bug (no word lock) was not caught"; exit 1; fi
+	        echo "PASS unit-ni-atomic planted bug $$b caught ($$w words): $$(grep -m1 '^FAIL: ' $(BUILD)/ni_atomic/bug.log)"; \
+	    else echo "FAIL unit-ni-atomic: the planted bug $$b was not caught ($$w words)"; exit 1; fi; done
 TESTS += unit-ni-atomic
 
 # the ejection buffers (kolo_ni_ej) against a reference, on Icarus (seconds): packets on the

@@ -6,6 +6,8 @@
 #
 #   make test-fw-net-rtl-2x2x2 test-fw-net-rtl-3x3x3   (SEED=<n> replays a seed)
 #   make test-fw-net-rtl-control   a fault the far end never hears of: must fail
+#   make test-fw-net-rtl-latency   3x3x3 with link changes 1, 7, 50 cycles late (SEED=<n>)
+#   make test-fw-net-rtl-latency-control   the old fixed 4-cycle link settle: must fail
 #   make test-fw-net-rtl-4x4x4     (not in make test: about 15 s)
 #   build/svc_fw/obj/test_fw_net_rtl [--dims=XxYxZ] [--seed=N] [--random=K] [-v]
 
@@ -27,6 +29,8 @@ $(foreach s,$(SVC_FW_CSRCS),$(eval $(SVC_FW_BUILD)/c/$(notdir $(s:.c=.o)): $(s))
 $(SVC_FW_BIN): $(SVC_FW_RTL) tb/unit/svc_fw/kolo_svc_rtl.cpp $(SVC_FW_COBJS) $(SVC_FW_H) mk/svc_fw.mk | $(DEPS_STAMP)
 	@mkdir -p $(SVC_FW_BUILD)
 	@echo "verilator test_fw_net_rtl (log: $(SVC_FW_BUILD)/build.log)"
+	@# verilator's own make does not relink when only the C objects changed
+	@rm -f $@
 	@scripts/verilate_retry.sh $(SVC_FW_BUILD)/build.log verilator $(VL_CHECKS) --cc --exe --build -O2 -Wall -j 2 \
 	    --x-assign unique --x-initial unique \
 	    --top-module kolo_svc -I$(TOP)/rtl/include -y $(TOP)/rtl/svc -y $(TOP)/rtl/common $(SVC_FW_OBJCACHE) \
@@ -44,6 +48,20 @@ test-fw-net-rtl-control: $(SVC_FW_BIN)
 	@if $< --dims=3x3x3 --control; then echo "FAIL: the control case passed: the checks see nothing"; exit 1; \
 	else echo "control case failed as it must"; fi
 TESTS += fw-net-rtl-2x2x2 fw-net-rtl-3x3x3 fw-net-rtl-control
+# link changes reaching the blocks late (KOLO_SVC_RTL_LINK_DELAY cycles, ups and downs): the
+# shim waits for the block to apply each one (LINK_STATUS/LINK_PEER through the host port),
+# so any latency must pass; 3x3x3, where blocks run thousands of cycles ahead of the network
+.PHONY: test-fw-net-rtl-latency test-fw-net-rtl-latency-control
+test-fw-net-rtl-latency: $(SVC_FW_BIN)
+	@for d in 1 7 50; do echo "link delay $$d cycles"; \
+	    KOLO_SVC_RTL_LINK_DELAY=$$d $(SW_SEED_ENV) $< --dims=3x3x3 --random=20 || exit 1; done
+# planted bug: the old shim's fixed 4-cycle settle after a link change; with a delay of 7 a
+# change lands after the block stopped being clocked and the tables disagree: must fail
+test-fw-net-rtl-latency-control: $(SVC_FW_BIN)
+	@if KOLO_SVC_RTL_LINK_SETTLE=fixed KOLO_SVC_RTL_LINK_DELAY=7 $< --dims=3x3x3 --random=20; then \
+	    echo "FAIL: the fixed settle passed: the latency test sees nothing"; exit 1; \
+	else echo "fixed settle failed as it must"; fi
+TESTS += fw-net-rtl-latency fw-net-rtl-latency-control
 # 64 blocks, about 15 s: not in make test
 .PHONY: test-fw-net-rtl-4x4x4
 test-fw-net-rtl-4x4x4: $(SVC_FW_BIN)

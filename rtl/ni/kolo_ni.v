@@ -44,7 +44,7 @@ module kolo_ni #(
     parameter HQ_AW       = 6,    // send packet queue: 2^HQ_AW packets
     parameter RING_AW     = 9,    // send payload ring: 2^RING_AW beats of 32 bytes
     parameter GSLOTS      = 8,    // target GET response buffers
-    parameter ATOMICS     = 32,   // target atomics in flight on distinct 8-byte words (1..32; the endpoint has 32 read tags)
+    parameter ATOMICS     = 32,   // target atomics in flight (1..32; the endpoint has 32 read tags; one word: a chain)
     parameter E2E_NODES   = 16,   // end-to-end tables: node indices 0..E2E_NODES-1 (docs/ni.md 10)
     // 1: svc_en also routes by the service block's table (kolo_node). 0: svc_en carries only
     // MGMT and lookups keep reading the BAR0 table (kolo-sim --ni=rtl, where the C service

@@ -1,39 +1,53 @@
 `default_nettype none
 // kolo_ni_atomic - the target side's atomic unit (kolo_ni_tgt): up to SLOTS
-// atomics in flight at once, each on its own 8-byte word, so that atomics
-// to different words overlap their host memory round trips (limited by the
-// slots and the endpoint's read tags, not by one round trip each).
+// atomics in flight at once. Atomics to different 8-byte words overlap their
+// host memory round trips; atomics to one word form a chain in which each
+// takes the value the previous one computed (no DMA read), so that a stream
+// to one word runs at the compute rate, not one read round trip each.
 //
 // An atomic enters a free slot (take, with the request's fields); the
-// caller takes one only when a slot is free (free) and no slot holds an
-// atomic on the same 8-byte word: `conflict` tells whether the bytes
-// [q_lo, q_end) overlap the word of any slot in use (the caller also holds
-// PUTs and GETs on such a word back). A slot's life:
-//   1. read request: slots in the order they were taken (rdq FIFO), one
-//      DMA read of 4 or 8 bytes each, id {2'b11, slot}; rq_* have priority
-//      over the caller's other reads;
+// caller takes one only when a slot is free (free) and !conflict.
+// `conflict` tells whether the bytes [q_lo, q_end) overlap the word of any
+// slot in use (the caller holds PUTs and GETs on such a word back: the word
+// stays locked until the last atomic on it has been answered), except for
+// an atomic (q_atomic, with t_addr/t_s4 = q_lo and its size) that can follow
+// the word's chain: the chain's tail (its last atomic) has the same address
+// and size and is not in compute (nor computed while compute is busy; the
+// caller retries a cycle later). A slot's life:
+//   1. a head (no chain to follow) reads: slots in the order they were
+//      taken (rdq FIFO), one DMA read of 4 or 8 bytes each, id {2'b11, slot};
+//      rq_* have priority over the caller's other reads. A follower instead
+//      waits for its predecessor's computed value (hsucc/succ_m), or takes
+//      it at once if the predecessor has computed (dok, nv_m);
 //   2. its data (rd_valid: the caller passes only ids 2'b11.., one beat)
 //      stores the old value and the error bit, the slot joins the compute
-//      queue (dq FIFO);
-//   3. compute, one slot at a time: load (C_LOAD), result (C_CALC), DMA
-//      write of the new value (C_WR; a CSWAP that does not match and a
-//      failed read write nothing); the slot joins the response queue;
+//      queue (dq FIFO); a follower joins the forward queue (fq FIFO) with
+//      the forwarded value as its old value;
+//   3. compute, one slot at a time (dq and fq alternate when both wait):
+//      load (C_LOAD), result (C_CALC), DMA write of the new value (C_WR; a
+//      CSWAP that does not match and a failed read write nothing); the slot
+//      joins the response queue, its value (new, or old without a write)
+//      goes to its follower. A failed read's follower reads itself (pr_*);
 //   4. response: resp_valid with the slot's fields (resp_*) until
-//      resp_take; the slot (and its word) is free from the next cycle.
-// The word stays locked from take to the response, so the next atomic on
-// it reads only after this one's write was accepted by the DMA port (the
-// endpoint keeps reads behind accepted writes): atomics on one word are
-// executed one after the other, in arrival order, with the results of the
+//      resp_take; the slot is free from the next cycle.
+// Write-through: every atomic writes its new value before its response, so
+// host memory always holds the value of the last atomic answered and nothing
+// is left to flush. A head reads only when no slot holds its word (every
+// earlier write accepted by the DMA port; the endpoint keeps reads behind
+// accepted writes) or after the tail's read failed; a follower computes
+// after its predecessor's write was accepted. So atomics on one word are
+// executed one after the other in arrival order, with the results of the
 // one-at-a-time unit (and of the C model). Different words are independent.
 // Handshakes: rq_valid/rq_ready; wr_valid/wr_fire (wr_fire = the caller's
 // write port took the beat; the caller holds its port for the unit while
 // wr_valid is up); resp_valid/resp_take.
 // Latency: take to read request 1 cycle (an empty rdq); data to write 3
-// cycles; at most one atomic per 3 cycles through compute.
+// cycles; at most one atomic per 3 cycles through compute (also in a chain).
 // Reset: synchronous, empties every queue and frees every slot.
 module kolo_ni_atomic #(
     parameter SLOTS = 32,  // atomics in flight, 1..32
-    parameter BUG_NO_LOCK = 0  // tests only: 1 = no word lock (a planted bug tb_ni_atomic must catch)
+    parameter BUG_NO_LOCK = 0,  // tests only: 1 = no word lock (a planted bug tb_ni_atomic must catch)
+    parameter BUG_STALE_FWD = 0  // tests only: 1 = a follower gets its predecessor's old value (caught)
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -42,6 +56,7 @@ module kolo_ni_atomic #(
     output wire          busy,        // a slot is in use
     input  wire [48:0]   q_lo,        // bytes the caller's request touches: [q_lo, q_end)
     input  wire [48:0]   q_end,
+    input  wire          q_atomic,    // the request is the atomic t_* (it may follow a chain)
     output wire          conflict,
     input  wire          take,
     input  wire [47:0]   t_addr,
@@ -95,9 +110,19 @@ module kolo_ni_atomic #(
   // ---- slots: fields written at take, old value and error at the data -----------------
   localparam FW = 48 + 4 + 1 + 1 + 64 + 64 + 8 + 1 + 12 + 23;
   reg [FW-1:0] fld_m[0:SLOTS-1];
-  reg [64:0] old_m[0:SLOTS-1];      // {err, raw data bits 63:0}
+  reg [64:0] old_m[0:SLOTS-1];      // {err, raw data bits 63:0} of a head's read
+  reg [63:0] fv_m[0:SLOTS-1];       // a follower's old value (forwarded)
+  reg [SLOTS-1:0] fwd;              // the slot's old value is in fv_m (a follower)
   reg [SLOTS-1:0] used;
   reg [SLOTS*45-1:0] word_v;        // addr bits 47:3 of each slot (parallel compares)
+  reg [SLOTS*2-1:0] lo_v;           // {addr bit 2, s4} of each slot
+  // chains: every slot in use on a word belongs to one chain, in arrival order
+  reg [SLOTS-1:0] tail;             // the last atomic of its word's chain
+  reg [SLOTS-1:0] hsucc;            // a follower waits for this slot's value (succ_m)
+  reg [SW-1:0] succ_m[0:SLOTS-1];   // the follower of each slot
+  reg [SLOTS-1:0] dok;              // computed: its new value is in nv_m
+  reg [SLOTS-1:0] derr;             // its read failed (no value)
+  reg [63:0] nv_m[0:SLOTS-1];       // the word's value after each computed slot
 
   // the lowest free slot
   reg [SW-1:0] f_slot;
@@ -115,50 +140,80 @@ module kolo_ni_atomic #(
   assign free = f_any;
   assign busy = |used;
 
-  // conflict: the request's bytes overlap the 8-byte word of a slot in use
+  // conflict: the request's bytes overlap the 8-byte word of a slot in use, unless the
+  // request is an atomic that can follow the word's chain: its tail has the same address
+  // and size and is neither in compute nor (while compute is busy) computed
+  localparam C_LOAD = 2'd0, C_CALC = 2'd1, C_WR = 2'd2;
+  reg [1:0] cs;
+  reg [SW-1:0] c_slot;
   reg hit;
+  reg [SLOTS-1:0] ch;               // the chain tail the atomic t_* would follow (one-hot)
   always @(*) begin
     hit = 1'b0;
-    for (i = 0; i < SLOTS; i = i + 1)
+    for (i = 0; i < SLOTS; i = i + 1) begin
       if (used[i] && q_lo < {1'b0, word_v[i*45+:45], 3'b000} + 49'd8 &&
           {1'b0, word_v[i*45+:45], 3'b000} < q_end)
         hit = 1'b1;
-  end
-  assign conflict = hit && BUG_NO_LOCK == 0;
-
-  wire [FW-1:0] t_fld = {t_addr, t_op, t_s4, t_fetch, t_opnd, t_cmp, t_tag, t_gen, t_dst, t_rs};
-  always @(posedge clk) begin
-    if (take) begin
-      fld_m[f_slot] <= t_fld;
-      word_v[f_slot*45+:45] <= t_addr[47:3];
+      ch[i] = used[i] && tail[i] && word_v[i*45+:45] == t_addr[47:3] &&
+              lo_v[i*2+:2] == {t_addr[2], t_s4} &&
+              !(cs != C_LOAD && (c_slot == i[SW-1:0] || dok[i]));
     end
-    if (rd_valid) old_m[rd_slot[SW-1:0]] <= {rd_err, rd_data};
   end
+  wire ch_any = |ch;
+  reg [SW-1:0] ch_slot;             // ch as a slot number
+  always @(*) begin
+    ch_slot = {SW{1'b0}};
+    for (i = 0; i < SLOTS; i = i + 1)
+      if (ch[i]) ch_slot = ch_slot | i[SW-1:0];
+  end
+  assign conflict = hit && !(q_atomic && ch_any) && BUG_NO_LOCK == 0;
 
   // ---- queues ------------------------------------------------------------------------------
-  wire rdq_in_ready, rdq_valid;
-  wire [SW-1:0] rdq_out;
+  wire rdq_in_ready, rdq_valid, rdq_push;
+  wire [SW-1:0] rdq_out, rdq_in;
   wire dq_in_ready, dq_valid;
   wire [SW-1:0] dq_out;
+  wire fq_in_ready, fq_valid, fq_push, fq_pop;
+  wire [SW-1:0] fq_out, fq_in;
   wire rsq_in_ready, rsq_valid, rsq_push;
   wire [SW-1:0] rsq_out, rsq_in;
   wire dq_pop;
   /* verilator lint_off UNUSEDSIGNAL */
-  wire [$clog2(SLOTS+2)-1:0] rdq_count, dq_count, rsq_count;
-  wire unused_ready = &{1'b0, rdq_in_ready, dq_in_ready, rsq_in_ready};  // one entry per slot: never full
+  wire [$clog2(SLOTS+2)-1:0] rdq_count, dq_count, fq_count, rsq_count;
+  wire unused_ready = &{1'b0, rdq_in_ready, dq_in_ready, fq_in_ready, rsq_in_ready};  // one entry per slot: never full
   /* verilator lint_on UNUSEDSIGNAL */
   kolo_fifo_sync #(.WIDTH(SW), .DEPTH(SLOTS + 1)) u_rdq (
-      .clk(clk), .rst(rst), .in_valid(take), .in_ready(rdq_in_ready), .in_data(f_slot),
+      .clk(clk), .rst(rst), .in_valid(rdq_push), .in_ready(rdq_in_ready), .in_data(rdq_in),
       .out_valid(rdq_valid), .out_ready(rq_ready), .out_data(rdq_out), .count(rdq_count)
   );
   kolo_fifo_sync #(.WIDTH(SW), .DEPTH(SLOTS + 1)) u_dq (
       .clk(clk), .rst(rst), .in_valid(rd_valid), .in_ready(dq_in_ready), .in_data(rd_slot[SW-1:0]),
       .out_valid(dq_valid), .out_ready(dq_pop), .out_data(dq_out), .count(dq_count)
   );
+  kolo_fifo_sync #(.WIDTH(SW), .DEPTH(SLOTS + 1)) u_fq (
+      .clk(clk), .rst(rst), .in_valid(fq_push), .in_ready(fq_in_ready), .in_data(fq_in),
+      .out_valid(fq_valid), .out_ready(fq_pop), .out_data(fq_out), .count(fq_count)
+  );
   kolo_fifo_sync #(.WIDTH(SW), .DEPTH(SLOTS + 1)) u_rsq (
       .clk(clk), .rst(rst), .in_valid(rsq_push), .in_ready(rsq_in_ready), .in_data(rsq_in),
       .out_valid(rsq_valid), .out_ready(resp_take), .out_data(rsq_out), .count(rsq_count)
   );
+
+  // ---- take: a head (DMA read), or a follower of the chain tail ch --------------------------
+  // follower: the tail's value now (computed), later (at its compute: hsucc/succ_m), or a
+  // read of its own (the tail's read failed: derr, or fails now at load, e_now)
+  wire d_err_pop;                   // a slot's failed read leaves the data queue now
+  wire t_ready = |(ch & dok);
+  wire e_now = d_err_pop && ch[dq_out];
+  wire t_reread = |(ch & derr) || e_now;
+  wire t_head = !ch_any || t_reread;
+  wire t_wait = ch_any && !t_ready && !t_reread;
+  wire [63:0] t_val = nv_m[ch_slot];  // the value of the computed tail
+  // a follower whose predecessor's read failed reads itself (pr_*: waits for the rdq)
+  reg pr_v;
+  reg [SW-1:0] pr_slot;
+  assign rdq_push = (take && t_head) || pr_v;
+  assign rdq_in = (take && t_head) ? f_slot : pr_slot;
 
   // ---- read requests ----------------------------------------------------------------------
   wire [FW-1:0] rq_fld = fld_m[rdq_out];
@@ -168,20 +223,24 @@ module kolo_ni_atomic #(
   assign rq_len = rq_s4 ? 13'd4 : 13'd8;
   assign rq_id = {2'b11, {(6 - SW) {1'b0}}, rdq_out};
 
-  // ---- compute: one slot at a time ------------------------------------------------------------
-  localparam C_LOAD = 2'd0, C_CALC = 2'd1, C_WR = 2'd2;
-  reg [1:0] cs;
-  reg [SW-1:0] c_slot;
+  // ---- compute: one slot at a time, from the data queue or the forward queue ----------------------
   reg [3:0] c_op;
   reg c_s4;
   reg [47:0] c_addr;
   reg [63:0] c_opnd, c_cmp, c_old, c_new;
-  wire [FW-1:0] d_fld = fld_m[dq_out];
-  wire [64:0] d_old = old_m[dq_out];
-  wire d_s4 = d_fld[FW-53];
-  wire [63:0] d_mask = d_s4 ? 64'h00000000ffffffff : 64'hffffffffffffffff;
-  assign dq_pop = cs == C_LOAD && dq_valid;
-  wire d_err = d_old[64];
+  reg last_f;                       // the last load came from fq (alternate when both wait)
+  wire d_err = old_m[dq_out][64];
+  wire dq_ok = dq_valid && !(d_err && pr_v);   // a failed read waits while pr_v is taken
+  wire use_f = fq_valid && (!dq_ok || !last_f);
+  assign fq_pop = cs == C_LOAD && use_f;
+  assign dq_pop = cs == C_LOAD && !use_f && dq_ok;
+  assign d_err_pop = dq_pop && d_err;
+  wire l_go = fq_pop || (dq_pop && !d_err);
+  wire [SW-1:0] l_slot = use_f ? fq_out : dq_out;
+  wire [FW-1:0] l_fld = fld_m[l_slot];
+  wire [63:0] l_old = use_f ? fv_m[fq_out] : old_m[dq_out][63:0];
+  wire l_s4 = l_fld[FW-53];
+  wire [63:0] l_mask = l_s4 ? 64'h00000000ffffffff : 64'hffffffffffffffff;
   reg [63:0] calc;
   always @(*) begin
     case (c_op)
@@ -195,22 +254,31 @@ module kolo_ni_atomic #(
   end
   wire c_skip = c_op == `KOLO_OP_CSWAP && c_old != c_cmp;   // no write
   // a slot joins the response queue: failed read (at load), CSWAP without a
-  // match (at calc), or its write taken
-  assign rsq_push = (dq_pop && d_err) || (cs == C_CALC && c_skip) || (cs == C_WR && wr_fire);
-  assign rsq_in = (dq_pop && d_err) ? dq_out : c_slot;
+  // match (at calc), or its write taken; the last two are its computed value
+  wire c_done = (cs == C_CALC && c_skip) || (cs == C_WR && wr_fire);
+  wire [63:0] c_val = (cs == C_WR && BUG_STALE_FWD == 0) ? c_new : c_old;
+  assign rsq_push = d_err_pop || c_done;
+  assign rsq_in = d_err_pop ? dq_out : c_slot;
+  // the value goes to the follower: now (waiting, hsucc) or at its take (t_ready)
+  wire c_fwd = c_done && hsucc[c_slot];
+  wire [SW-1:0] c_succ = succ_m[c_slot];
+  assign fq_push = c_fwd || (take && t_ready);  // exclusive: t_ready only while cs == C_LOAD
+  assign fq_in = c_fwd ? c_succ : f_slot;
   always @(posedge clk) begin
     if (rst) begin
       cs <= C_LOAD;
+      last_f <= 1'b0;
     end else begin
       case (cs)
-        C_LOAD: if (dq_valid && !d_err) begin
-          c_slot <= dq_out;
-          c_addr <= d_fld[FW-1-:48];
-          c_op <= d_fld[FW-49-:4];
-          c_s4 <= d_s4;
-          c_opnd <= d_fld[FW-55-:64] & d_mask;
-          c_cmp <= d_fld[FW-119-:64] & d_mask;
-          c_old <= d_old[63:0] & d_mask;
+        C_LOAD: if (l_go) begin
+          c_slot <= l_slot;
+          c_addr <= l_fld[FW-1-:48];
+          c_op <= l_fld[FW-49-:4];
+          c_s4 <= l_s4;
+          c_opnd <= l_fld[FW-55-:64] & l_mask;
+          c_cmp <= l_fld[FW-119-:64] & l_mask;
+          c_old <= l_old & l_mask;
+          last_f <= use_f;
           cs <= C_CALC;
         end
         C_CALC: begin
@@ -227,9 +295,50 @@ module kolo_ni_atomic #(
   assign wr_len = c_s4 ? 13'd4 : 13'd8;
   assign wr_data = c_new;
 
+  // ---- slot state ----------------------------------------------------------------------------------
+  wire [FW-1:0] t_fld = {t_addr, t_op, t_s4, t_fetch, t_opnd, t_cmp, t_tag, t_gen, t_dst, t_rs};
+  always @(posedge clk) begin
+    if (take) fld_m[f_slot] <= t_fld;
+    for (i = 0; i < SLOTS; i = i + 1)   // (a decoder, not f_slot * 45)
+      if (take && f_slot == i[SW-1:0]) begin
+        word_v[i*45+:45] <= t_addr[47:3];
+        lo_v[i*2+:2] <= {t_addr[2], t_s4};
+      end
+    if (take && t_wait) succ_m[ch_slot] <= f_slot;
+    if (rd_valid) old_m[rd_slot[SW-1:0]] <= {rd_err, rd_data};
+    if (fq_push) fv_m[fq_in] <= c_fwd ? c_val : t_val;
+    if (c_done) nv_m[c_slot] <= c_val;
+  end
+  always @(posedge clk) begin
+    if (rst) begin
+      used <= {SLOTS{1'b0}};
+      pr_v <= 1'b0;
+    end else begin
+      if (take) begin
+        used[f_slot] <= 1'b1;
+        tail <= (tail & ~ch);
+        tail[f_slot] <= 1'b1;
+        hsucc <= hsucc | (t_wait ? ch : {SLOTS{1'b0}});
+        hsucc[f_slot] <= 1'b0;
+        fwd[f_slot] <= !t_head;
+        dok[f_slot] <= 1'b0;
+        derr[f_slot] <= 1'b0;
+      end
+      if (resp_take) used[rsq_out] <= 1'b0;
+      if (c_done) dok[c_slot] <= 1'b1;
+      if (d_err_pop) derr[dq_out] <= 1'b1;
+      if (d_err_pop && hsucc[dq_out]) begin
+        pr_v <= 1'b1;
+        fwd[succ_m[dq_out]] <= 1'b0;
+        pr_slot <= succ_m[dq_out];
+      end else if (!(take && t_head)) pr_v <= 1'b0;
+    end
+  end
+
   // ---- responses ------------------------------------------------------------------------------
   wire [FW-1:0] r_fld = fld_m[rsq_out];
-  wire [64:0] r_old = old_m[rsq_out];
+  wire r_fwd = fwd[rsq_out];
+  wire [64:0] r_old = r_fwd ? {1'b0, fv_m[rsq_out]} : old_m[rsq_out];
   assign resp_valid = rsq_valid;
   assign resp_addr = r_fld[FW-1-:48];
   assign resp_s4 = r_fld[FW-53];
@@ -241,22 +350,16 @@ module kolo_ni_atomic #(
   assign resp_err = r_old[64];
   assign resp_old = r_old[63:0] & (resp_s4 ? 64'h00000000ffffffff : 64'hffffffffffffffff);
 
-  always @(posedge clk) begin
-    if (rst) used <= {SLOTS{1'b0}};
-    else begin
-      if (take) used[f_slot] <= 1'b1;
-      if (resp_take) used[rsq_out] <= 1'b0;
-    end
-  end
   assign dbg = {|used, cs};
-  wire unused_fld = &{1'b0, r_fld[FW-49-:4], r_fld[FW-55-:128], d_fld[FW-54], d_fld[43:0]};
+  wire unused_fld = &{1'b0, r_fld[FW-49-:4], r_fld[FW-55-:128], l_fld[FW-54], l_fld[43:0]};
   wire unused_slot = &{1'b0, rd_slot};  // the id bits above the slot number
 
 `ifndef SYNTHESIS
 `include "kolo_assert.vh"
-  // the caller's contract: take only with a free slot and no conflict (a word in use); data
-  // only for a slot waiting for it
-  always @(posedge clk) if (!rst && take) `KOLO_ASSERT(f_any && !(hit && BUG_NO_LOCK == 0));
+  // the caller's contract: take only with a free slot and no conflict (a word in use, not
+  // followed); data only for a slot waiting for it; a chain has one tail
+  always @(posedge clk) if (!rst && take) `KOLO_ASSERT(f_any && !conflict && (q_atomic || !ch_any));
+  always @(posedge clk) if (!rst && take) `KOLO_ASSERT((ch & (ch - 1'b1)) == {SLOTS{1'b0}});
   always @(posedge clk) if (!rst && rd_valid) `KOLO_ASSERT(used[rd_slot[SW-1:0]]);
 `endif
 endmodule

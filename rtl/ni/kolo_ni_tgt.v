@@ -24,8 +24,10 @@
 //    once on distinct 8-byte words: DMA read (id {2'b11, slot}), compute,
 //    DMA write (CSWAP writes only on a match), then GET_RESP with the old
 //    value (fetch bit) or ACK; NAK REMOTE_DMA on a read error. An atomic on
-//    the word of one in flight waits for it (atomics on one word run one
-//    after the other); so do PUTs and GETs that overlap such a word; GETs
+//    the word of one in flight follows it (takes its value, no DMA read;
+//    atomics on one word run one after the other), except a possible
+//    repeat (end-to-end on: it waits for the original's response and
+//    record); PUTs and GETs that overlap such a word wait for it; GETs
 //    and atomics wait until earlier PUT data has been accepted by the DMA
 //    port (reads see earlier writes).
 // Deadlock rule: responses go into a response queue (and the atomic unit's
@@ -53,7 +55,7 @@ module kolo_ni_tgt #(
     parameter GSLOTS = 8,   // GET response buffers of 256 bytes (1..32)
     parameter RQ_DEPTH = 8, // response queue entries
     parameter NODES = 16,   // end-to-end records: source node indices 0..NODES-1 (power of 2)
-    parameter ATOMICS = 32  // atomics in flight on distinct 8-byte words (1..32, kolo_ni_atomic)
+    parameter ATOMICS = 32  // atomics in flight (1..32, kolo_ni_atomic; one word: a chain)
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -234,6 +236,10 @@ module kolo_ni_tgt #(
 
   // conflict: the request's bytes overlap the 8-byte word of an atomic in flight
   wire a_free, a_busy, a_conflict;   // (kolo_ni_atomic, below)
+  // an atomic may follow the chain on its word (kolo_ni_atomic) unless it may be a repeat
+  // (end-to-end on, a source with a record): a repeat must wait, as before, until the
+  // original's response has left and written the record, or it would be executed twice
+  wire a_chain = q_at && !(cfg_en && s_in);
   wire conflict = a_conflict;
 
   // PUT data path: payload flits packed into beats; the ACK waits in ack_*
@@ -432,7 +438,8 @@ module kolo_ni_tgt #(
       .SLOTS(ATOMICS)
   ) u_atomic (
       .clk(clk), .rst(rst),
-      .free(a_free), .busy(a_busy), .q_lo({1'b0, q_addr}), .q_end(r_end), .conflict(a_conflict),
+      .free(a_free), .busy(a_busy), .q_lo({1'b0, q_addr}), .q_end(r_end), .q_atomic(a_chain),
+      .conflict(a_conflict),
       .take(a_take), .t_addr(q_addr), .t_op(q_op), .t_s4(q_s4), .t_fetch(q_fetch), .t_opnd(p0),
       .t_cmp(p1), .t_tag(q_tag), .t_gen(q_gen), .t_dst(q_src), .t_rs(rs_now),
       .rq_valid(a_rq_valid), .rq_ready(a_rq_ready), .rq_addr(a_rq_addr), .rq_len(a_rq_len),

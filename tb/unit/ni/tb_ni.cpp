@@ -26,6 +26,8 @@
 //   --gap=P        % of cycles without a beat inside a DMA read response
 //   --torus=XxYxZ  the torus the build holds (default 2x1x1)
 //   --ctx=N        mix: contexts per node (1..16)   --burst=N  mix: operations per burst (max)
+//   --atomics      mix: atomics only   --hot  mix: shared atomics are ADDs on one word per size
+//                  (the target chains them: each follows the previous one's value)
 //   --signal=P     mix: P % of operations are puts with signal (data PUT, then a FENCE'd
 //                  signal); the RTL's target must not write a signal before its data
 //   --elastic      the network buffers without limit (lets the initiator run out of tags)
@@ -388,6 +390,7 @@ struct Opts {
     int signal_pct = 0;  // mix: % puts with signal
     unsigned mgmt = 40;  // svc: MGMT packets per service processor
     bool atomics = false;  // mix: atomics only (--atomics)
+    bool hot = false;      // mix: every shared atomic on one word per size (--hot)
     bool reads_set = false;  // --reads= given (the benchmarks otherwise use the endpoint's EP_READS)
     RtlOpts rtl;
 };
@@ -467,6 +470,7 @@ struct MixGen {
     bool nofence = false;            // planted bug: signals without FENCE (order check must fail)
     bool unique = false;             // e2e: refused PUTs carry distinct payloads (packet identities)
     bool atomics_only = false;       // --atomics: every operation an atomic (private or shared word)
+    bool hot = false;                // --hot: shared atomics are ADDs on one word per size (chains)
     std::vector<Signal> signals;
     MixGen(uint64_t seed, const kolo_topo &t_)
         : r(seed), t(t_), nn((int)kolo_topo_nodes(&t_)), next_dst(nn, DATA), next_ldst(nn, LDST),
@@ -545,9 +549,9 @@ struct MixGen {
                 bool s32 = r.chance(30);
                 uint8_t f2 = fl | (s32 ? KOLO_DF_SIZE32 : 0);
                 if (r.chance(50)) {
-                    unsigned kind = r.below(4);
-                    // shared word: one per (kind, size), 4 words each
-                    uint64_t a = DATA + 0xb00000 + kind * 0x100 + (s32 ? 0x80 : 0) + 8 * r.below(4);
+                    unsigned kind = hot ? 0 : r.below(4);
+                    // shared word: one per (kind, size), 4 words each (--hot: 1)
+                    uint64_t a = DATA + 0xb00000 + kind * 0x100 + (s32 ? 0x80 : 0) + (hot ? 0 : 8 * r.below(4));
                     o.d = atomic(shared[kind], dst, a, r.next(), 0, f2);
                 } else {
                     uint64_t a = next_word[tn];
@@ -1791,6 +1795,7 @@ int main(int argc, char **argv) {
             o.rtl.max_reads = std::atoi(a.c_str() + 8);
             o.reads_set = true;
         } else if (a == "--atomics") o.atomics = true;
+        else if (a == "--hot") o.hot = true;
         else if (a.rfind("--rdy=", 0) == 0) o.rtl.rd_ready = std::atoi(a.c_str() + 6);
         else if (a.rfind("--wrdy=", 0) == 0) o.rtl.wr_ready = std::atoi(a.c_str() + 7);
         else if (a.rfind("--gap=", 0) == 0) o.rtl.gap = std::atoi(a.c_str() + 6);
@@ -1850,10 +1855,12 @@ int main(int argc, char **argv) {
         g.signal_pct = (unsigned)o.signal_pct;
         g.nofence = o.rtl.bug == "nofence";
         g.atomics_only = o.atomics;
+        g.hot = o.hot;
         auto ops = g.make(o.ops, o.ctxs);
         SignalCheck sc;
-        std::printf("%zu operations%s on %d nodes, %d contexts each, %zu puts with signal\n",
-                    ops.size(), o.atomics ? " (atomics only)" : "", g.nn, o.ctxs, g.signals.size());
+        std::printf("%zu operations%s%s on %d nodes, %d contexts each, %zu puts with signal\n",
+                    ops.size(), o.atomics ? " (atomics only)" : "", o.hot ? " (shared atomics on one word)" : "",
+                    g.nn, o.ctxs, g.signals.size());
         return run_compare(
             o, "unit-ni-mix",
             [&](World &w, std::vector<Host> &h, const kolo_topo &tt) {

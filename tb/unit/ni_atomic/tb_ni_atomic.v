@@ -1,28 +1,37 @@
 `default_nettype none
 // tb_ni_atomic - kolo_ni_atomic against a reference (Icarus): random atomics
-// (every op, 4- and 8-byte, 8 words so that one word often has several
-// waiting) are taken whenever the unit has a free slot and no conflict;
-// the reference executes each at its take (atomics on one word run in take
-// order, words are independent), so every response's old value and status
-// and the final memory must equal the reference's. The host model accepts
-// reads and writes at random, answers reads after a random delay, out of
-// order, reading memory when the data leaves (a write accepted before is
-// seen); reads of a "bad" address fail (NAK, nothing written).
-// Plusargs: +seed=N (printed; replay with SEED=N), +n=N atomics.
-// A planted bug (BUG_NO_LOCK: no word lock) must be caught: make test-unit-ni-atomic.
+// (every op, 4- and 8-byte, 8 words so that one word often has a chain of
+// several) are taken whenever the unit has a free slot and no conflict.
+// Responses on one word must come in take order; the reference executes
+// each at its response, in that order (words are independent), so every
+// response's old value and the final memory must equal the reference's.
+// The host model accepts reads and writes at random, answers reads after a
+// random delay, out of order, reading memory when the data leaves (a write
+// accepted before is seen); reads of a "bad" word (address bit 6) fail one
+// time in two (NAK, nothing written; a chain's follower then reads itself).
+// Plusargs: +seed=N (printed; replay with SEED=N), +n=N atomics, +words=1
+// (a stream to one word, 8-byte with a 4-byte one now and then; a quarter of it
+// to a bad word).
+// Planted bugs (BUG_NO_LOCK: no word lock; BUG_STALE_FWD: a follower gets
+// its predecessor's old value) must be caught: make test-unit-ni-atomic.
 module tb_ni_atomic;
   parameter SLOTS = 4;
   parameter BUG_NO_LOCK = 0;
+  parameter BUG_STALE_FWD = 0;
   `include "kolo_ni_regs.vh"
   reg clk = 1'b0, rst = 1'b1;
   always #2 clk = !clk;
 
   integer seed, seed0, n_ops, errors, taken, answered, i;
-  reg [63:0] mem[0:7];      // words 0..7; address bit 6 set: a bad word (reads fail)
-  reg [63:0] ref_mem[0:7];
-  reg [63:0] exp_old[0:255];
-  reg exp_err[0:255];
-  reg exp_fetch[0:255];
+  reg [63:0] mem[0:15];     // words 0..15 (addr bits 6:3); bit 6 set: a bad word (reads may fail)
+  reg [63:0] ref_mem[0:15];
+  reg [47:0] x_addr[0:255]; // per tag in flight: the request
+  reg [3:0] x_op[0:255];
+  reg x_s4[0:255], x_fetch[0:255];
+  reg [63:0] x_opnd[0:255], x_cmp[0:255];
+  reg [7:0] wq[0:16*256-1]; // per word: tags in take order
+  integer wq_h[0:15], wq_t[0:15];
+  integer n_words, n_fwd, n_reread, w;
   reg [255:0] tag_out;
 
   // ---- the unit -----------------------------------------------------------------------------
@@ -57,8 +66,8 @@ module tb_ni_atomic;
   wire [22:0] resp_rs;
   wire [2:0] dbg;
   wire [48:0] t_end = {1'b0, t_addr} + (t_s4 ? 49'd4 : 49'd8);
-  kolo_ni_atomic #(.SLOTS(SLOTS), .BUG_NO_LOCK(BUG_NO_LOCK)) dut (
-      .clk(clk), .rst(rst), .free(free), .busy(busy), .q_lo({1'b0, t_addr}), .q_end(t_end),
+  kolo_ni_atomic #(.SLOTS(SLOTS), .BUG_NO_LOCK(BUG_NO_LOCK), .BUG_STALE_FWD(BUG_STALE_FWD)) dut (
+      .clk(clk), .rst(rst), .free(free), .busy(busy), .q_lo({1'b0, t_addr}), .q_end(t_end), .q_atomic(1'b1),
       .conflict(conflict), .take(take), .t_addr(t_addr), .t_op(t_op), .t_s4(t_s4),
       .t_fetch(t_fetch), .t_opnd(t_opnd), .t_cmp(t_cmp), .t_tag(t_tag), .t_gen(t_tag[0]),
       .t_dst(12'h5a5), .t_rs({15'd0, t_tag}),
@@ -118,16 +127,22 @@ module tb_ni_atomic;
     if (!$value$plusargs("seed=%d", seed)) seed = 1;
     seed0 = seed;
     if (!$value$plusargs("n=%d", n_ops)) n_ops = 3000;
-    $display("tb_ni_atomic: seed %0d (replay: SEED=%0d), %0d atomics, %0d slots%s", seed, seed,
-             n_ops, SLOTS, BUG_NO_LOCK ? ", planted bug: no word lock" : "");
+    if (!$value$plusargs("words=%d", n_words)) n_words = 8;
+    $display("tb_ni_atomic: seed %0d (replay: SEED=%0d), %0d atomics, %0d slots, %0d words%s%s", seed,
+             seed, n_ops, SLOTS, n_words, BUG_NO_LOCK ? ", planted bug: no word lock" : "",
+             BUG_STALE_FWD ? ", planted bug: stale forwarded value" : "");
     ops[0] = `KOLO_OP_ADD; ops[1] = `KOLO_OP_XOR; ops[2] = `KOLO_OP_FETCH_ADD;
     ops[3] = `KOLO_OP_FETCH_XOR; ops[4] = `KOLO_OP_SWAP; ops[5] = `KOLO_OP_CSWAP;
     ops[6] = `KOLO_OP_FETCH_AND; ops[7] = `KOLO_OP_FETCH_OR; ops[8] = `KOLO_OP_CSWAP;
     ops[9] = `KOLO_OP_FETCH_ADD;
-    for (i = 0; i < 8; i = i + 1) begin
+    for (i = 0; i < 16; i = i + 1) begin
       mem[i] = {$random(seed), $random(seed)};
       ref_mem[i] = mem[i];
+      wq_h[i] = 0;
+      wq_t[i] = 0;
     end
+    n_fwd = 0;
+    n_reread = 0;
     errors = 0; taken = 0; answered = 0; now = 0;
     h_used = 0; tag_out = 0;
     take = 0; rq_ready = 0; rd_valid = 0; wr_ready = 0; resp_take = 0;
@@ -150,13 +165,14 @@ module tb_ni_atomic;
       if (pick >= 0) begin
         rd_valid = 1;
         rd_slot = h_slot[pick];
-        rd_err = h_addr[pick][6];
-        v = rd_err ? {$random(seed), $random(seed)} : word_rd(mem[h_addr[pick][5:3]], h_addr[pick], h_s4[pick]);
+        rd_err = h_addr[pick][6] && ($random(seed) & 1);
+        v = rd_err ? {$random(seed), $random(seed)} : word_rd(mem[h_addr[pick][6:3]], h_addr[pick], h_s4[pick]);
         rd_data = v;
       end
       @(posedge clk);
       // effects of this cycle's handshakes
       if (pick >= 0) h_used[pick] = 0;
+      if (dut.d_err_pop && dut.hsucc[dut.dq_out]) n_reread = n_reread + 1;  // a follower reads itself
       if (rq_valid && rq_ready) begin
         k = 0;
         while (h_used[k]) k = k + 1;
@@ -170,45 +186,57 @@ module tb_ni_atomic;
         end
       end
       if (wr_valid && wr_ready) begin
-        if (wr_addr[47:6] != 42'd0) begin
+        if (wr_addr[47:7] != 41'd0) begin
           $display("FAIL: write to 0x%h", wr_addr); errors = errors + 1;
         end else
-          mem[wr_addr[5:3]] = word_wr(mem[wr_addr[5:3]], wr_addr, wr_len == 13'd4, wr_data);
+          mem[wr_addr[6:3]] = word_wr(mem[wr_addr[6:3]], wr_addr, wr_len == 13'd4, wr_data);
       end
       if (resp_valid && resp_take) begin
         answered = answered + 1;
+        w = resp_addr[6:3];
         if (!tag_out[resp_tag]) begin
           $display("FAIL: response for tag %0d not in flight", resp_tag); errors = errors + 1;
-        end else if (resp_err !== exp_err[resp_tag] ||
-                     (!resp_err && resp_old !== exp_old[resp_tag]) ||
-                     resp_fetch !== exp_fetch[resp_tag] || resp_dst !== 12'h5a5 ||
-                     resp_rs !== {15'd0, resp_tag} || resp_gen !== resp_tag[0]) begin
-          if (errors < 10)
-            $display("FAIL: tag %0d at 0x%h: err %0d old 0x%h, expected err %0d old 0x%h",
-                     resp_tag, resp_addr, resp_err, resp_old, exp_err[resp_tag], exp_old[resp_tag]);
-          errors = errors + 1;
+        end else if (wq_h[w] == wq_t[w] || wq[w*256 + wq_h[w] % 256] !== resp_tag) begin
+          $display("FAIL: tag %0d answered out of its word's take order", resp_tag); errors = errors + 1;
+        end else begin
+          // reference: executed now, in take order per word; a failed read only at a bad word
+          wq_h[w] = wq_h[w] + 1;
+          v = word_rd(ref_mem[w], x_addr[resp_tag], x_s4[resp_tag]);
+          if (resp_err !== 1'b0 && !(resp_err === 1'b1 && x_addr[resp_tag][6]) ||
+              (!resp_err && resp_old !== v) || resp_addr !== x_addr[resp_tag] ||
+              resp_fetch !== x_fetch[resp_tag] || resp_s4 !== x_s4[resp_tag] || resp_dst !== 12'h5a5 ||
+              resp_rs !== {15'd0, resp_tag} || resp_gen !== resp_tag[0]) begin
+            if (errors < 10)
+              $display("FAIL: tag %0d at 0x%h: err %0d old 0x%h, expected old 0x%h",
+                       resp_tag, resp_addr, resp_err, resp_old, v);
+            errors = errors + 1;
+          end
+          if (!resp_err)
+            ref_mem[w] = word_wr(ref_mem[w], x_addr[resp_tag], x_s4[resp_tag],
+                                 apply(x_op[resp_tag], x_s4[resp_tag], v,
+                                       x_s4[resp_tag] ? {32'd0, x_opnd[resp_tag][31:0]} : x_opnd[resp_tag],
+                                       x_s4[resp_tag] ? {32'd0, x_cmp[resp_tag][31:0]} : x_cmp[resp_tag]));
         end
         tag_out[resp_tag] = 0;
       end
       if (take) begin
-        // reference: executed now, in take order per word
+        if (conflict === 1'b0 && dut.ch_any) n_fwd = n_fwd + 1;
+        if (dut.ch_any && dut.t_reread) n_reread = n_reread + 1;
         tag_out[t_tag] = 1;
-        exp_fetch[t_tag] = t_fetch;
-        if (t_addr[6]) begin
-          exp_err[t_tag] = 1;
-        end else begin
-          exp_err[t_tag] = 0;
-          v = word_rd(ref_mem[t_addr[5:3]], t_addr, t_s4);
-          exp_old[t_tag] = v;
-          ref_mem[t_addr[5:3]] = word_wr(ref_mem[t_addr[5:3]], t_addr, t_s4,
-                                         apply(t_op, t_s4, v, t_s4 ? {32'd0, t_opnd[31:0]} : t_opnd,
-                                               t_s4 ? {32'd0, t_cmp[31:0]} : t_cmp));
-        end
+        x_addr[t_tag] = t_addr;
+        x_op[t_tag] = t_op;
+        x_s4[t_tag] = t_s4;
+        x_fetch[t_tag] = t_fetch;
+        x_opnd[t_tag] = t_opnd;
+        x_cmp[t_tag] = t_cmp;
+        w = t_addr[6:3];
+        wq[w*256 + wq_t[w] % 256] = t_tag;
+        wq_t[w] = wq_t[w] + 1;
         taken = taken + 1;
         new_op;
       end
     end
-    for (i = 0; i < 8; i = i + 1)
+    for (i = 0; i < 16; i = i + 1)
       if (mem[i] !== ref_mem[i]) begin
         $display("FAIL: word %0d = 0x%h, reference 0x%h", i, mem[i], ref_mem[i]);
         errors = errors + 1;
@@ -218,8 +246,8 @@ module tb_ni_atomic;
       errors = errors + 1;
     end
     if (errors == 0)
-      $display("PASS tb_ni_atomic: %0d atomics in %0d cycles, results and memory as the reference (seed %0d)",
-               n_ops, now, seed0);
+      $display("PASS tb_ni_atomic: %0d atomics (%0d followed a chain, %0d of them read after a failed read) in %0d cycles, results and memory as the reference (seed %0d)",
+               n_ops, n_fwd, n_reread, now, seed0);
     else
       $display("FAIL tb_ni_atomic: %0d errors (seed %0d)", errors, seed0);
     $finish;
@@ -231,13 +259,18 @@ module tb_ni_atomic;
       t_op = ops[{$random(seed)} % 10];
       t_s4 = $random(seed) & 1;
       t_fetch = $random(seed) & 1;
-      // 8 good words, often the same ones; 1 in 32 at the bad word
+      // 8 good words, often the same ones; 1 in 32 at a bad word
       t_addr = 48'd0;
-      t_addr[5:3] = ($random(seed) & 1) ? ($random(seed) & 1) : $random(seed);
-      if (({$random(seed)} % 32) == 0) t_addr[6] = 1'b1;   // a bad word
+      if (n_words == 1) begin  // one word: 8-byte, 1 in 16 a 4-byte one; every 4th run of 256 at a bad word
+        t_s4 = ({$random(seed)} % 16) == 0;
+        if (taken % 1024 >= 768) t_addr[6] = 1'b1;
+      end else begin
+        t_addr[5:3] = ($random(seed) & 1) ? ($random(seed) & 1) : $random(seed);
+        if (({$random(seed)} % 32) == 0) t_addr[6] = 1'b1;
+      end
       t_addr[2] = t_s4 & $random(seed);
       t_opnd = {$random(seed), $random(seed)};
-      t_cmp = ($random(seed) & 1) ? (t_s4 ? word_rd(ref_mem[t_addr[5:3]], t_addr, 1'b1) : ref_mem[t_addr[5:3]])
+      t_cmp = ($random(seed) & 1) ? (t_s4 ? word_rd(ref_mem[t_addr[6:3]], t_addr, 1'b1) : ref_mem[t_addr[6:3]])
                                   : {$random(seed), $random(seed)};
     end
   endtask

@@ -32,6 +32,7 @@ mutants=(
   kolo_svc_mbx_tx.v "end else if (busy && mgmt_tx_ready) begin" "end else if (busy) begin"
   kolo_svc.v "sp_act ? {sp_pc_q[21:2], sp_cause_q, 8'd0}" "sp_act ? {sp_pc_q[22:3], sp_cause_q, 8'd0}"
   kolo_svc.v "wire sp_act = sp_pend && !mbx_ovf_push;" "wire sp_act = sp_pend;"
+  kolo_svc_link.v "dn[g] <= (up[g] || misc[g]) && !go_down && (dn[g] || !in_up[g]);" "dn[g] <= !go_down && ((up[g] || misc[g]) && dn[g] || !in_up[g]);"
 )
 
 fail=0

@@ -847,6 +847,33 @@ void short_downs(World &w) {
     w.events();
 }
 
+// The event latency contract (docs/svc.md, "Event latency"): on an idle block (no bus access,
+// no other action pending, the FIFO empty, EVT_IRQ_EN.EVENTS set) a port's link input that
+// changes before edge 1 raises its LINK_UP or LINK_DOWN in the cycle after edge 2 and irq is
+// high after edge LINK_IRQ_EDGES. A block that raises it a cycle later (a down latch on a port
+// already down delayed every LINK_UP so) fails here.
+constexpr int LINK_IRQ_EDGES = 4;
+void link_latency(World &w) {
+    const unsigned DN = KOLO_SVC_EVT_LINK_DOWN, UP = KOLO_SVC_EVT_LINK_UP;
+    for (int p = 0; p < 6; p++)
+        for (int on = 1; on >= 0; on--) {
+            w.link_level(p, on);
+            int n = 0;
+            do {
+                w.cycle();
+                n++;
+            } while (!w.top->irq && n < 64);
+            if (n != LINK_IRQ_EDGES)
+                fail("directed: event latency: port %d %s: irq high after edge %d, want %d", p,
+                     on ? "up" : "down", n, LINK_IRQ_EDGES);
+            std::vector<unsigned> e = w.events();
+            if (e.size() != 1 || e[0] != ev(on ? UP : DN, p))
+                fail("directed: event latency: port %d %s: %zu events, the first %x, want %x", p, on ? "up" : "down",
+                     e.size(), e.empty() ? 0u : e[0], ev(on ? UP : DN, p));
+            w.idle(4);
+        }
+}
+
 void directed(World &w) {
     // identity and reset values
     w.expect(w.rd(KOLO_SVC_SYS_ID) == KOLO_SVC_SYS_ID_RESET, "SYS_ID");
@@ -918,6 +945,8 @@ void directed(World &w) {
     // short downs (issue 18): one-cycle downs of up links, while the sequencer is busy, must each
     // raise LINK_DOWN (DOWN_COUNT + 1) and then LINK_UP again (the down latch of kolo_svc_link)
     short_downs(w);
+    // the event latency contract (docs/svc.md): LINK_UP and LINK_DOWN of every port on an idle block
+    link_latency(w);
     // a service processor fault: counted, last cause and pc, SP_FAULT event with cause and pc[21:2]
     w.sp_force = true;
     w.idle(4);

@@ -9,9 +9,16 @@
 //                      reset) reaches the given cycle; every call that needs
 //                      the clock (bus, mailbox, pulses) moves it on too, and
 //                      time never goes backwards
-//   set_link           link_up/peer_* input levels (the block's sequencer
-//                      raises the events a few cycles later; a down is
-//                      latched until reported, however soon the up follows)
+//   set_link           link_up/peer_* input levels, reaching the block
+//                      KOLO_SVC_RTL_LINK_DELAY cycles later (environment, 0 if
+//                      unset); then clocks the block until its sequencer has
+//                      applied the change: LINK_STATUS and LINK_PEER, read
+//                      through the host port (no side effects), show what the
+//                      levels imply (handshake, no fixed settle: a block ahead
+//                      of the caller's clock is not clocked again until that
+//                      clock catches up, so a LINK_UP later than a fixed count
+//                      went unseen for thousands of cycles). A down is latched
+//                      until reported, however soon the up follows.
 //   link_count         one-cycle link_* counter pulses, one per event
 //   set_router         rtr_* input values; add_unreachable: ni_unreachable pulses;
 //                      sp_fault: one sp_fault pulse (and a cycle after it)
@@ -33,6 +40,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <vector>
 
 #include "Vkolo_svc.h"
@@ -45,10 +53,17 @@ namespace {
 constexpr unsigned RESET_CYCLES = 64;      // docs/svc.md: rst at least 40 cycles after the straps
 constexpr uint64_t ACCESS_GUARD = 100000;  // a bus access the block never answers fails the run
 constexpr uint64_t BUS_OKAY = 0;
-constexpr int LINK_SETTLE = 4;             // cycles from a link input change to irq
+constexpr int CHECK_SETTLE = 4;            // cycles from counter pulses to the threshold event's irq
 
 VerilatedContext *g_ctx;
 unsigned g_instances;
+// KOLO_SVC_RTL_LINK_DELAY: extra cycles from kolo_svc_set_link to the block's
+// link inputs (a lane's status reaching the service block late); every change
+// of every port, ups and downs, in order
+unsigned g_link_delay;
+// KOLO_SVC_RTL_LINK_SETTLE=fixed: the old shim, a fixed 4 cycles after a link
+// change instead of the handshake (a planted bug: test-fw-net-rtl-latency-control)
+bool g_fixed_settle;
 
 // totals over every block, printed at exit: which paths the run went through
 struct Totals {
@@ -132,6 +147,44 @@ struct kolo_svc_model {
     uint16_t table_epoch = 0;
 
     uint8_t last_en = 0, last_lb = 0, last_pen = 0;
+
+    // link input levels of one port, given to the block at cycle `at`
+    struct LinkIn {
+        uint64_t at;
+        bool up;
+        uint16_t id;
+        unsigned port;
+    };
+    std::deque<LinkIn> link_q[6];
+    LinkIn link_last[6] = {};  // the levels last asked for (queued or applied)
+
+    void apply_links() {
+        for (int p = 0; p < 6; p++)
+            while (!link_q[p].empty() && link_q[p].front().at <= cyc) {
+                const LinkIn &l = link_q[p].front();
+                uint8_t bit = (uint8_t)(1u << p);
+                top->link_up = (uint8_t)(l.up ? top->link_up | bit : top->link_up & ~bit);
+                top->link_peer_valid = (uint8_t)(l.up ? top->link_peer_valid | bit : top->link_peer_valid & ~bit);
+                put_bits(top->link_peer_id, 12 * (unsigned)p, 12, l.id);
+                top->link_peer_port = (top->link_peer_port & ~(7u << (3 * p))) | ((uint32_t)l.port << (3 * p));
+                link_q[p].pop_front();
+            }
+    }
+
+    // the block has applied port p's levels: LINK_STATUS (and LINK_PEER for
+    // a port up or miscabled) as docs/svc.md's link actions leave them
+    bool link_applied(int p) {
+        if (!link_q[p].empty()) return false;
+        const LinkIn &l = link_last[p];
+        uint32_t st = 0, peer = 0;
+        if (kolo_svc_read(this, KOLO_SVC_LINK_STATUS(p), &st, 1) || kolo_svc_read(this, KOLO_SVC_LINK_PEER(p), &peer, 1))
+            fail("LINK_STATUS/LINK_PEER read refused");
+        bool up = st & KOLO_SVC_LINK_STATUS_UP_MASK, misc = st & KOLO_SVC_LINK_STATUS_MISCABLED_MASK;
+        if (!l.up) return !up && !misc;
+        bool match = l.id == kolo_neighbor(&topo, me, p) && l.port == (unsigned)(p ^ 1);
+        uint32_t want_peer = KOLO_SVC_LINK_PEER_VALID_MASK | l.port << KOLO_SVC_LINK_PEER_PORT_SHIFT | l.id;
+        return up == match && misc == !match && (peer & 0xffffu) == want_peer;
+    }
 
     [[noreturn]] void fail(const char *what) const {
         std::fprintf(stderr, "FAIL: kolo_svc_rtl node %03x at cycle %llu: %s\n", me, (unsigned long long)cyc, what);
@@ -283,6 +336,7 @@ struct kolo_svc_model {
     }
 
     void tick() {
+        apply_links();
         drive();
         top->clk = 0;
         top->eval();
@@ -332,6 +386,11 @@ kolo_svc_model *kolo_svc_new(uint16_t node_id, const kolo_topo *t, const kolo_sv
     if (!g_ctx) {
         g_ctx = new VerilatedContext;
         std::atexit(print_totals);
+        if (const char *d = std::getenv("KOLO_SVC_RTL_LINK_DELAY")) g_link_delay = (unsigned)std::strtoul(d, nullptr, 0);
+        if (const char *f = std::getenv("KOLO_SVC_RTL_LINK_SETTLE")) g_fixed_settle = !std::strcmp(f, "fixed");
+        if (g_link_delay || g_fixed_settle)
+            std::printf("kolo_svc_rtl: link changes reach the blocks %u cycles late%s\n", g_link_delay,
+                        g_fixed_settle ? "; fixed 4-cycle settle (planted bug)" : "");
     }
     kolo_svc_model *m = new kolo_svc_model;
     char name[32];
@@ -406,22 +465,25 @@ void kolo_svc_set_time(kolo_svc_model *m, uint64_t cycle) {
 
 void kolo_svc_set_link(kolo_svc_model *m, int port, int up, uint16_t peer_id, int peer_port) {
     if (port < 0 || port > 5) return;
-    Vkolo_svc *top = m->top;
-    uint8_t bit = (uint8_t)(1u << port);
-    uint8_t up0 = top->link_up, v0 = top->link_peer_valid;
-    uint64_t id0 = get_bits(top->link_peer_id, 12 * (unsigned)port, 12);
-    uint32_t pp0 = top->link_peer_port;
-    // levels: the block registers them at its next edge and its sequencer raises the events
-    top->link_up = (uint8_t)(up ? top->link_up | bit : top->link_up & ~bit);
-    top->link_peer_valid = (uint8_t)(up ? top->link_peer_valid | bit : top->link_peer_valid & ~bit);
-    put_bits(top->link_peer_id, 12 * (unsigned)port, 12, peer_id & 0xfffu);
-    top->link_peer_port = (top->link_peer_port & ~(7u << (3 * port))) | ((uint32_t)(peer_port & 7) << (3 * port));
-    // a change gets the cycles to show (inputs registered, one sequencer action,
-    // irq registered), as the model raises its events at once: a block ahead of
-    // the caller's clock would otherwise not see it until that clock caught up
-    if (top->link_up != up0 || top->link_peer_valid != v0 || get_bits(top->link_peer_id, 12 * (unsigned)port, 12) != id0 ||
-        top->link_peer_port != pp0)
-        for (int i = 0; i < LINK_SETTLE; i++) m->tick();
+    kolo_svc_model::LinkIn l{m->cyc + g_link_delay, up != 0, (uint16_t)(peer_id & 0xfffu), (unsigned)(peer_port & 7)};
+    kolo_svc_model::LinkIn &last = m->link_last[port];
+    if (l.up == last.up && l.id == last.id && l.port == last.port) return;  // no change
+    last = l;
+    // the levels reach the block's inputs g_link_delay cycles from now; it
+    // registers them at the next edge and its sequencer raises the events
+    m->link_q[port].push_back(l);
+    if (g_fixed_settle) {
+        for (int i = 0; i < CHECK_SETTLE; i++) m->tick();
+        return;
+    }
+    // clocked until the sequencer has applied it, as the model raises its
+    // events at once: a block ahead of the caller's clock would otherwise not
+    // see it until that clock caught up. irq is registered at the edge after
+    // the action, no later than the read that shows its result.
+    for (uint64_t g = 0; !m->link_applied(port); g++) {
+        if (g == ACCESS_GUARD) m->fail("a link change was never applied");
+        m->tick();
+    }
 }
 
 void kolo_svc_link_count(kolo_svc_model *m, int port, uint32_t crc_errors, uint32_t replays, uint32_t tx_frames,
@@ -445,7 +507,7 @@ void kolo_svc_link_check(kolo_svc_model *m, int port) {
     // the block runs the check in its own sequencer a few cycles after the
     // pulses (one action, the event, irq): give it those cycles
     (void)port;
-    for (int i = 0; i < LINK_SETTLE; i++) m->tick();
+    for (int i = 0; i < CHECK_SETTLE; i++) m->tick();
 }
 
 void kolo_svc_set_router(kolo_svc_model *m, uint8_t port_down, uint32_t drop_route, uint32_t drop_bad,
