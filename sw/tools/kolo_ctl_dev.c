@@ -90,8 +90,11 @@ static int cmd_status(ctl *c) {
         return 1;
     static const char *const stage[16] = {"reset", "boot", "links", "running", "recomputing", "5", "6", "7",
                                           "8", "9", "10", "11", "12", "13", "14", "FAILED"};
-    printf("ok\ndevice %s, torus %ux%ux%u, NI version %u.%u, firmware %s\n", kolo_dev_backend(c->d), dims[0],
-           dims[1], dims[2], kolo_dev_version(c->d) >> 8, kolo_dev_version(c->d) & 0xff, stage[st & 15u]);
+    char ni[32] = "no NI"; /* a chip without one (the ECP5 board) opens with version 0 */
+    if (kolo_dev_version(c->d))
+        snprintf(ni, sizeof ni, "NI version %u.%u", kolo_dev_version(c->d) >> 8, kolo_dev_version(c->d) & 0xff);
+    printf("ok\ndevice %s, torus %ux%ux%u, %s, firmware %s\n", kolo_dev_backend(c->d), dims[0], dims[1],
+           dims[2], ni, stage[st & 15u]);
     printf("node index  coords      state  epoch  faults  ports down\n");
     char dl[40] = "";
     for (int p = 0; p < 6; p++)
@@ -135,10 +138,13 @@ static int cmd_links(ctl *c) {
 static int cmd_counters(ctl *c) {
     printf("ok\nrouter: ports down %#04x, packets dropped at down links %u\n", svc(c, KOLO_SVC_RTR_PORT_DOWN),
            svc(c, KOLO_SVC_RTR_FAULT_DROPS));
-    printf("NI: tx %" PRIu64 " rx %" PRIu64 " nak_sent %" PRIu64 " nak_rcvd %" PRIu64 " bad %" PRIu64
-           " dma_err %" PRIu64 "\n",
-           csr(c, KOLO_CSR_STAT_TX_PKTS), csr(c, KOLO_CSR_STAT_RX_PKTS), csr(c, KOLO_CSR_STAT_NAK_SENT),
-           csr(c, KOLO_CSR_STAT_NAK_RCVD), csr(c, KOLO_CSR_STAT_BAD_PKTS), csr(c, KOLO_CSR_STAT_DMA_ERR));
+    if (!kolo_dev_version(c->d))
+        printf("NI: none on this chip\n");
+    else
+        printf("NI: tx %" PRIu64 " rx %" PRIu64 " nak_sent %" PRIu64 " nak_rcvd %" PRIu64 " bad %" PRIu64
+               " dma_err %" PRIu64 "\n",
+               csr(c, KOLO_CSR_STAT_TX_PKTS), csr(c, KOLO_CSR_STAT_RX_PKTS), csr(c, KOLO_CSR_STAT_NAK_SENT),
+               csr(c, KOLO_CSR_STAT_NAK_RCVD), csr(c, KOLO_CSR_STAT_BAD_PKTS), csr(c, KOLO_CSR_STAT_DMA_ERR));
     printf("mailbox: sent %u, received %u, rx drops %u; events lost %u; table switches %u, unreachable ops "
            "%u\n",
            svc(c, KOLO_SVC_MBX_TX_COUNT), svc(c, KOLO_SVC_MBX_RX_COUNT), svc(c, KOLO_SVC_MBX_RX_DROPS),
