@@ -58,7 +58,7 @@ board_sim_run = d=$(BOARD_SIM_BUILD)/ecp5/run-$(1); rm -rf $$d; mkdir -p $$d/fw;
 test-board-sim-ecp5-long: $(BOARD_SIM_ECP5_BIN) $(BOARD_SIM_ECP5_FW).imem.hex $(BOARD_SIM_ECP5_FW).dmem.hex \
     $(BOARD_SIM_FW_PLANT).imem.hex
 	@$(call board_sim_run,clean,$(BOARD_SIM_ECP5_FW),$(if $(SEED),--seed=$(SEED)))
-	@for p in crossed dead swap-on-reset hmsg-drop; do \
+	@for p in crossed dead swap-on-reset short-press hmsg-drop; do \
 	    img=$(BOARD_SIM_ECP5_FW); [ $$p = hmsg-drop ] && img=$(BOARD_SIM_FW_PLANT); \
 	    if $(call board_sim_run,$$p,$$img,--plant=$$p) > $(BOARD_SIM_BUILD)/ecp5/plant-$$p.log 2>&1; then \
 	        echo "board-sim-ecp5: plant $$p was not caught"; tail -n 20 $(BOARD_SIM_BUILD)/ecp5/plant-$$p.log; exit 1; \

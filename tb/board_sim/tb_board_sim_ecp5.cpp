@@ -29,6 +29,11 @@
 //     answered with an error, and the next access works;
 //   - no packet drained at the router's local port (RTR_LOCAL_DROPS 0: the
 //     firmware's MGMT packets all reach the mailbox);
+//   - three reset-button presses (reset_case below; A, B, C): A board 1 and
+//     B board 0 for 20..200 us, C board 1 for 3.2..4.0 ms (longer than the
+//     link's 3 ms TRAIN_BUDGET: the neighbour's links go down by the budget
+//     while the board is still in reset, not by its fresh INIT); each
+//     checked as follows for board 1's press (board 0's: the roles swapped);
 //   - board 1's reset button (SW2), pressed for 20..200 us (seeded; any press
 //     of a core clock period or more resets the board, which then stays in
 //     reset for 2^SETTLE_BITS core cycles after the release): board 0 sees
@@ -60,7 +65,9 @@
 // test fails); --plant=dead cuts board 0's X+ transmitter (its link and the
 // neighbour's X- stay down, the test fails); --plant=swap-on-reset re-plugs
 // the cables crossed while board 1 is in reset (the links come back
-// miscabled, the test fails); --plant=hmsg-drop is run with a firmware image
+// miscabled, the test fails); --plant=short-press runs case C with a 2 ms
+// press (within the budget: board 0's links go down by board 1's fresh
+// INIT, so the budget-path check fails); --plant=hmsg-drop is run with a firmware image
 // whose HAL (tb/board_sim/fw/plant_hal_hmsg_drop.c) garbles word 0 of every
 // second received host message, so the receiving firmware refuses it as
 // malformed (messages missing, the test fails). The binary loads its
@@ -588,6 +595,254 @@ void host_messages(Sim& sim, std::vector<Host>& hs, tb::Checker& chk, tb::Rng& r
                 kK, 2, (int)dropped[1], KOLO_FWM_HMSG_RXQ + 2, (double)(sim.now() - t0) / (double)kPsPerMs, wall);
 }
 
+// ---- a reset button press --------------------------------------------------------------
+// Board rb's reset button (SW2) pressed for press_us with both links up and
+// both firmwares running; nb = 1 - rb is the neighbour (in a 2x1x1 torus both
+// of rb's links lead to nb). Checked after it:
+//   - nb's two links go down and come back up with the right peer, counted
+//     once: kolo_link link_downs + 1 and LINK_DOWN_COUNT + 1 each (rb's count
+//     from its reset: 0); by the path the press asks for: a press shorter than
+//     TRAIN_BUDGET (budget false) by rb's fresh INIT once rb is out of reset
+//     (the peer-restart path: down after rb's chip reset fell); a longer one
+//     (budget true) by the training budget, while rb is still in reset:
+//     TRAIN_BUDGET core cycles after the link left "up", and the fresh INIT
+//     that follows finds the link already down and counts nothing more;
+//   - rb boots again (banner, firmware running, node id from its straps);
+//   - no CRC or sequence error, no replay on the four link ends over the
+//     reset (rb's counters count from its reset, nb's over it);
+//   - MGMT flows after it: nb's firmware sends (MBX_TX_COUNT grows: the news
+//     of its links that went down and up), rb's mailbox receives
+//     (MBX_RX_COUNT > 0 since its reset); no mailbox drops, no processor
+//     faults, RTR_LOCAL_DROPS 0 on both;
+//   - rb's host: a read sent into the reset is answered after a resend
+//     (kolo_uart.c keeps its session), then a new session is opened; with
+//     hmsg, one host message each way between the two hosts
+//     (kolo_host_msg_send/recv through both firmwares) arrives whole.
+// The timeline (reset, links leaving up, down, up again, in ms after the
+// press) is printed; BOARD_SIM_DEBUG=1 also prints each link counter's
+// changes after it. Returns the simulated ms from the press to the end.
+uint32_t g_line_base[4][4];  // crc, seq, ctrl, replays of each link end when the last reset case ended
+const uint32_t kTrainBudget = 100000;  // kolo_chip LINK_TRAIN_BUDGET (docs/link.md), not shortened here
+const uint64_t kCorePs = 30000;        // the board's core clock: 600 MHz / CORE_DIV 18 (kolo_board_ecp5_evn)
+double reset_case(Sim& sim, std::vector<Host>& hs, tb::Checker& chk, tb::Rng& rng, const char* name, int rb,
+                  uint32_t press_us, bool budget, bool hmsg, const std::string& plant) {
+    const int nb = 1 - rb;
+    LinkView before = links(hs[(size_t)nb], chk, false);
+    uint32_t cnt[4][16];
+    for (int i = 0; i < 4; i++)
+        for (int c = 0; c < 16; c++) cnt[i][c] = link_counter(sim, i, c);
+    uint32_t mgmt_tx_nb0 = 0;
+    {
+        Regs r{hs[(size_t)nb], chk};
+        mgmt_tx_nb0 = r.svc(KOLO_SVC_MBX_TX_COUNT);
+    }
+    const size_t con = hs[(size_t)rb].console.size();
+    kolo_uart_stats sa;
+    kolo_uart_get_stats(hs[(size_t)rb].link, &sa);
+    if (plant == "swap-on-reset") {
+        // someone re-plugs the SMA cables crossed while board rb is reset
+        for (int b = 0; b < 2; b++)
+            for (int ch = 0; ch < 2; ch++) g_ch[(size_t)find_channel(b, ch)].src = find_channel(1 - b, ch);
+        for (Channel& c : g_ch) c.started = false;
+    }
+    const uint64_t t0 = sim.now();
+    sim.rw = ResetWatch{};
+    for (int i = 0; i < 4; i++) sim.rw.ctrl_last[i] = link_counter(sim, i, LC_CTRL_ERR);
+    print_link_counters(sim, "before the press");
+    // the lines are clean: nothing bad ever reached a link end once it
+    // was up (issue 18: the 32-bit gearbox adapter sent half-IDLE blocks,
+    // about 190 bad control blocks per ms on an idle link); a link end's
+    // counters count from its board's last reset
+    // counters count from its board's last reset: no change since the last
+    // case ended (g_line_base; zeros before the first)
+    static const int kLine[4] = {LC_CRC, LC_SEQ, LC_CTRL_ERR, LC_REPLAYS};
+    for (int i = 0; i < 4; i++) {
+        uint32_t d[4];
+        for (int k = 0; k < 4; k++) d[k] = link_counter(sim, i, kLine[k]) - g_line_base[i][k];
+        chk.check(d[0] == 0 && d[1] == 0 && d[2] == 0 && d[3] == 0,
+                  "%s: board %d %s before the press: kolo_link crc_errors +%u seq_errors +%u ctrl_errors +%u "
+                  "replays +%u since the last reset case (want 0 on clean cables)",
+                  name, i / 2, kPortName[i % 2], d[0], d[1], d[2], d[3]);
+    }
+    sim.rw.trace = std::getenv("BOARD_SIM_DEBUG") != nullptr;
+    for (int i = 0; i < 4; i++)
+        for (int c = 0; c < 16; c++) sim.rw.traced[i][c] = link_counter(sim, i, c);
+    sim.rw.on = true;
+    sim.rw.board = rb;
+    sim.rw.t0 = t0;
+    sim.rw.release_at = t0 + (uint64_t)press_us * 1000000ull;
+    sim.top->btn_rst_n = (uint8_t)(3u & ~(1u << rb));  // board rb's SW2 down
+    std::printf("%s: board %d's reset button pressed for %u us at %.3f ms (%s TRAIN_BUDGET, %.3f ms)\n", name, rb,
+                press_us, io_now(&hs[0]), budget ? "longer than" : "shorter than",
+                (double)(kTrainBudget * kCorePs) / (double)kPsPerMs);
+    auto ms_after = [&](uint64_t t) { return t ? (double)(t - t0) / (double)kPsPerMs : -1.0; };
+    // board rb's host asks for its firmware state into the reset: the
+    // bridge is in reset, the request goes unanswered and is resent
+    uint32_t st1 = 0;
+    int rc1 = kolo_uart_read32(hs[(size_t)rb].link, KOLO_SVC_HOST_BASE + KOLO_SVC_SYS_FW_STATE, &st1);
+    kolo_uart_stats sb;
+    kolo_uart_get_stats(hs[(size_t)rb].link, &sb);
+    std::printf("%s: board %d: read during the reset answered at %.3f ms after the press (rc %d, FW_STATE %#x, "
+                "resends %lu)\n",
+                name, rb, ms_after(sim.now()), rc1, st1, sb.resends - sa.resends);
+    chk.check(rc1 == 0 && sb.resends > sa.resends,
+              "%s: board %d: a read into the reset: rc %d (%s), resends %lu -> %lu (want answered after a resend)",
+              name, rb, rc1, rc1 ? kolo_uart_error(hs[(size_t)rb].link) : "", sa.resends, sb.resends);
+    // until nb has both links back (counted down once) and rb is up again
+    bool back = false;
+    LinkView a, b;
+    while (!back && sim.now() < t0 + 20 * kPsPerMs) {
+        a = links(hs[(size_t)nb], chk, false);
+        b = links(hs[(size_t)rb], chk, false);
+        back = console_has(hs[(size_t)rb], "kolo firmware ", con);
+        for (int p = 0; p < 2; p++) back = back && a.up[p] && b.up[p] && a.down_count[p] != before.down_count[p];
+        if (!back) sim.run_ps(kPsPerMs / 4);
+    }
+    std::printf("%s: board %d chip reset %.3f .. %.3f ms after the press; links back at %.2f ms\n", name, rb,
+                ms_after(sim.rw.rst_rise), ms_after(sim.rw.rst_fall), ms_after(sim.now()));
+    for (int i = 0; i < 4; i++)
+        std::printf("  board %d %s: left up %.4f ms, down %.4f ms, up again %.4f ms\n", i / 2, kPortName[i % 2],
+                    ms_after(sim.rw.left_up[i]), ms_after(sim.rw.down_at[i]), ms_after(sim.rw.back_up[i]));
+    chk.check(back, "%s: 20 ms after board %d's reset: board %d links up %d/%d, LINK_DOWN_COUNT %u/%u (before %u/%u), "
+                    "board %d links up %d/%d, banner %s",
+              name, rb, nb, a.up[0], a.up[1], a.down_count[0], a.down_count[1], before.down_count[0],
+              before.down_count[1], rb, b.up[0], b.up[1],
+              console_has(hs[(size_t)rb], "kolo firmware ", con) ? "seen" : "not seen");
+    // the firmwares settle (nb recomputes its table after the fault news)
+    bool running = false;
+    for (int tries = 0; tries < 80 && !running; tries++) {
+        running = true;
+        for (Host& h : hs) {
+            Regs r{h, chk};
+            running = running && (r.svc(KOLO_SVC_SYS_FW_STATE) & KOLO_SVC_SYS_FW_STATE_STAGE_MASK) == 3;
+        }
+        if (!running) sim.run_ps(kPsPerMs / 2);
+    }
+    poll_console(hs, 1);
+    std::printf("%s: after board %d's reset, at %.2f ms:\n", name, rb, ms_after(sim.now()));
+    char when[64];
+    std::snprintf(when, sizeof when, "%s: after the reset: ", name);
+    for (Host& h : hs) {
+        LinkView v = links(h, chk, true);
+        for (int p = 0; p < 2; p++) {
+            check_link(chk, h.board, v, p, when);
+            uint32_t want_downs = h.board == nb ? before.down_count[p] + 1 : 0;
+            chk.check(v.down_count[p] == want_downs,
+                      "%sboard %d %s: LINK_DOWN_COUNT %u, want %u (board %d: one more; board %d: counted from its "
+                      "reset)",
+                      when, h.board, kPortName[p], v.down_count[p], want_downs, nb, rb);
+        }
+    }
+    print_link_counters(sim, "after the reset");
+    for (int i = 0; i < 4; i++)
+        if (sim.rw.ctrl_first_t[i])
+            std::printf("  board %d %s: ctrl_errors grew from %.4f ms (state %u) to %.4f ms (state %u)\n", i / 2,
+                        kPortName[i % 2], ms_after(sim.rw.ctrl_first_t[i]), sim.rw.ctrl_first_st[i],
+                        ms_after(sim.rw.ctrl_last_t[i]), sim.rw.ctrl_last_st[i]);
+    const uint64_t budget_ps = (uint64_t)kTrainBudget * kCorePs;
+    for (int p = 0; p < 2; p++) {
+        const int n = 2 * nb + p;  // the neighbour's link end
+        std::printf("  board %d %s link counters over the reset:", nb, kPortName[p]);
+        for (int c = 0; c < 16; c++)
+            if (link_counter(sim, n, c) != cnt[n][c] && c != 7 && c != 9)
+                std::printf(" %s +%u", kLinkCounterNames[c], link_counter(sim, n, c) - cnt[n][c]);
+        std::printf("\n");
+        const uint64_t lu = sim.rw.left_up[n], dn = sim.rw.down_at[n], fall = sim.rw.rst_fall;
+        chk.check(dn != 0 && sim.rw.back_up[n] > dn,
+                  "%s: board %d %s: kolo_link down at %.4f ms, up again at %.4f ms after the press (want down, then up)",
+                  name, nb, kPortName[p], ms_after(dn), ms_after(sim.rw.back_up[n]));
+        chk.check(link_counter(sim, n, LC_LINK_DOWNS) == cnt[n][LC_LINK_DOWNS] + 1,
+                  "%s: board %d %s: kolo_link link_downs %u -> %u, want one more", name, nb, kPortName[p],
+                  cnt[n][LC_LINK_DOWNS], link_counter(sim, n, LC_LINK_DOWNS));
+        if (budget)
+            // by the budget: training from the moment it left up, TRAIN_BUDGET
+            // core cycles (and the lane's few cycles to notice), all while
+            // board rb was still in reset; not by its fresh INIT
+            chk.check(lu && dn && fall && dn >= lu + budget_ps && dn <= lu + budget_ps + budget_ps / 100 && dn < fall,
+                      "%s: board %d %s: down %.4f ms after leaving up (want the budget, %.4f ms, +1%%), at %.4f ms "
+                      "after the press, board %d out of reset at %.4f ms (want down before: the budget path, not "
+                      "the restarted neighbour's)",
+                      name, nb, kPortName[p], lu && dn ? (double)(dn - lu) / (double)kPsPerMs : -1.0,
+                      (double)budget_ps / (double)kPsPerMs, ms_after(dn), rb, ms_after(fall));
+        else
+            chk.check(lu && dn && fall && dn > fall && dn < lu + budget_ps,
+                      "%s: board %d %s: down at %.4f ms after the press, board %d out of reset at %.4f ms (want down "
+                      "after it, within the budget: the restarted neighbour's fresh INIT, not the budget)",
+                      name, nb, kPortName[p], ms_after(dn), rb, ms_after(fall));
+        for (int bd = 0; bd < 2; bd++) {
+            // link end i and its far end 3 - i (board 0 X+ with board 1 X-);
+            // board rb's counters count from its reset, board nb's over it
+            int i = 2 * bd + p, f = 3 - i;
+            uint32_t crc = link_counter(sim, i, LC_CRC) - (bd == nb ? cnt[i][LC_CRC] : 0);
+            uint32_t seq = link_counter(sim, i, LC_SEQ) - (bd == nb ? cnt[i][LC_SEQ] : 0);
+            uint32_t far_replays = link_counter(sim, f, LC_REPLAYS) - (f / 2 == nb ? cnt[f][LC_REPLAYS] : 0);
+            chk.check(crc == 0 && seq == 0 && far_replays == 0,
+                      "%s: board %d %s: kolo_link crc_errors +%u, seq_errors +%u, far end's replays +%u over the "
+                      "reset (want 0: nothing garbled, no frame against a restarted sequence space, no frame "
+                      "lost once the link was back)",
+                      name, bd, kPortName[p], crc, seq, far_replays);
+        }
+    }
+    uint32_t mgmt_tx_nb = 0, mgmt_rx_rb = 0;
+    for (Host& h : hs) {
+        Regs r{h, chk};
+        uint32_t st = r.svc(KOLO_SVC_SYS_FW_STATE), node = r.svc(KOLO_SVC_SYS_NODE_ID),
+                 rxc = r.svc(KOLO_SVC_MBX_RX_COUNT), txc = r.svc(KOLO_SVC_MBX_TX_COUNT),
+                 drops = r.svc(KOLO_SVC_MBX_RX_DROPS), faults = r.svc(KOLO_SVC_SYS_SP_FAULTS),
+                 ldrops = r.svc(KOLO_SVC_RTR_LOCAL_DROPS);
+        std::printf("  board %d: firmware stage %u, MGMT sent %u received %u dropped %u, SP faults %u, "
+                    "RTR_LOCAL_DROPS %u\n",
+                    h.board, st & 15u, txc, rxc, drops, faults, ldrops);
+        chk.check((st & KOLO_SVC_SYS_FW_STATE_STAGE_MASK) == 3 &&
+                      (node & KOLO_SVC_SYS_NODE_ID_ID_MASK) == (uint32_t)h.board,
+                  "%sboard %d: firmware stage %u (want 3), node id %#x", when, h.board, st & 15u, node);
+        chk.check(drops == 0 && faults == 0 && ldrops == 0,
+                  "%sboard %d: MGMT dropped %u, SP faults %u, RTR_LOCAL_DROPS %u (want 0)", when, h.board, drops,
+                  faults, ldrops);
+        if (h.board == nb) mgmt_tx_nb = txc;
+        if (h.board == rb) mgmt_rx_rb = rxc;
+    }
+    // nb's firmware tells rb its link state once the links are back
+    // (LINK_DOWN then LINK_UP: its own record changed, and a link that
+    // comes up is synchronised): MGMT over the cables
+    chk.check(mgmt_tx_nb > mgmt_tx_nb0 && mgmt_rx_rb > 0,
+              "%sboard %d's firmware sent %u MGMT packets (%u before), board %d's mailbox received %u since its "
+              "reset (want more, and > 0: the news of the links that went down and up)",
+              when, nb, mgmt_tx_nb, mgmt_tx_nb0, rb, mgmt_rx_rb);
+    std::printf("  board %d's firmware sent %u MGMT packets over the reset\n", nb, mgmt_tx_nb - mgmt_tx_nb0);
+    // board rb's host starts a new session (two NOPs) on the restarted board
+    Host& hr = hs[(size_t)rb];
+    kolo_uart_close(hr.link);
+    kolo_uart_io io = {io_write, io_read, nullptr, &hr, io_now};
+    char err[256] = "";
+    hr.link = kolo_uart_open_io(&io, 2, 20, err, sizeof err);
+    uint32_t id1 = 0;
+    chk.check(hr.link && kolo_uart_read32(hr.link, KOLO_SVC_HOST_BASE + KOLO_SVC_SYS_ID, &id1) == 0 &&
+                  id1 == KOLO_SVC_SYS_ID_RESET,
+              "%s: board %d: a new session after the reset: %s, SYS_ID %08x", name, rb, hr.link ? "open" : err, id1);
+    if (!hr.link) return -1;
+    kolo_uart_set_console(hr.link, on_console, &hr);
+    // one host message each way through both firmwares (the restarted one
+    // serves host messages again; MGMT both ways over the retrained links)
+    for (int from : {rb, nb}) {
+        if (!hmsg || chk.failures()) break;
+        std::deque<Sent> expect;
+        Sent m;
+        m.src = (uint16_t)from;
+        m.b.resize(1 + rng.below(KOLO_FWM_HMSG_MAX_BYTES));
+        for (uint8_t& c : m.b) c = (uint8_t)rng.below(256);
+        int rc = kolo_host_msg_send(hs[(size_t)from].link, (uint16_t)(1 - from), m.b.data(), m.b.size());
+        if (!chk.check(rc == 0, "%sboard %d's host: a message to node %d: rc %d", when, from, 1 - from, rc)) break;
+        expect.push_back(m);
+        take(hs[(size_t)(1 - from)], chk, expect, when);
+    }
+    sim.rw.on = false;
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 4; k++) g_line_base[i][k] = link_counter(sim, i, kLine[k]);
+    const double ms = ms_after(sim.now());
+    std::printf("%s: done %.2f ms after the press%s\n", name, ms, hmsg ? " (a host message each way received)" : "");
+    return ms;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -713,192 +968,46 @@ int main(int argc, char** argv) {
     else
         host_messages(sim, hs, chk, rng);
 
-    // ---- board 1's reset button ----------------------------------------------------------
-    // pressed for press_us (seeded), with both links up and both firmwares
-    // running. Board 0 must see both its links to board 1 go down (counted:
-    // kolo_link link_downs and LINK_DOWN_COUNT + 1 each) and come back up
-    // with the right peer; board 1 must boot again; board 1's host keeps its
-    // session through the reset (a request sent into the reset is resent,
-    // kolo_uart.c) and can start a new one; no CRC or sequence errors (the
-    // sequence space restarts on both ends), nothing drained at the local
-    // ports, no mailbox drops, no processor faults.
-    const uint32_t press_us = 20 + rng.below(181);
-    if (chk.failures()) {
-        std::printf("board 1's reset not tried: the checks above failed\n");
-    } else {
-        LinkView before0 = links(hs[0], chk, false);
-        uint32_t cnt0[2][16];
-        for (int p = 0; p < 2; p++)
-            for (int c = 0; c < 16; c++) cnt0[p][c] = link_counter(sim, p, c);
-        const size_t con1 = hs[1].console.size();
-        kolo_uart_stats s1a;
-        kolo_uart_get_stats(hs[1].link, &s1a);
-        if (plant == "swap-on-reset") {
-            // someone re-plugs the SMA cables crossed while board 1 is reset
-            for (int b = 0; b < 2; b++)
-                for (int ch = 0; ch < 2; ch++) g_ch[(size_t)find_channel(b, ch)].src = find_channel(1 - b, ch);
-            for (Channel& c : g_ch) c.started = false;
+    // ---- reset buttons (issue 18) -----------------------------------------------------------
+    // three presses, each with both links up and both firmwares running
+    // (reset_case): A, board 1 for 20..200 us (shorter than the link's
+    // TRAIN_BUDGET: board 0's links go down by board 1's fresh INIT); B, board
+    // 0 the same (the neighbour is now board 1, and board 1's firmware
+    // remembers board 0's records from before, the life board 0 lost: board 0
+    // restates its own with a higher number); C, board 1 for 3.2..4.0 ms,
+    // longer than TRAIN_BUDGET (3.0 ms): board 0's links go down by the
+    // budget while board 1 is still in reset. After B, one host message each
+    // way (the restarted board 0 serves host messages again). A link plant
+    // runs only its case.
+    const uint32_t press_a = 20 + rng.below(181);
+    const uint32_t press_b = 20 + rng.below(181);
+    uint32_t press_c = 3200 + rng.below(801);
+    if (plant == "short-press") press_c = 2000;  // plant: C's press within the budget
+    std::string cases = "ABC";
+    if (plant == "swap-on-reset") cases = "A";
+    if (plant == "short-press") cases = "C";
+    double case_ms[3] = {-1, -1, -1};
+    for (char c : cases) {
+        if (chk.failures()) {
+            std::printf("reset %c not tried: the checks above failed\n", c);
+            continue;
         }
-        const uint64_t t0 = sim.now();
-        for (int i = 0; i < 4; i++) sim.rw.ctrl_last[i] = link_counter(sim, i, LC_CTRL_ERR);
-        print_link_counters(sim, "before the press");
-        // the lines are clean: nothing bad ever reached a link end once it
-        // was up (issue 18: the 32-bit gearbox adapter sent half-IDLE blocks,
-        // about 190 bad control blocks per ms on an idle link)
-        for (int i = 0; i < 4; i++)
-            chk.check(link_counter(sim, i, LC_CRC) == 0 && link_counter(sim, i, LC_SEQ) == 0 &&
-                          link_counter(sim, i, LC_CTRL_ERR) == 0 && link_counter(sim, i, LC_REPLAYS) == 0,
-                      "board %d %s before the press: kolo_link crc_errors %u seq_errors %u ctrl_errors %u replays %u "
-                      "(want 0 on clean cables)",
-                      i / 2, kPortName[i % 2], link_counter(sim, i, LC_CRC), link_counter(sim, i, LC_SEQ),
-                      link_counter(sim, i, LC_CTRL_ERR), link_counter(sim, i, LC_REPLAYS));
-        sim.rw.trace = std::getenv("BOARD_SIM_DEBUG") != nullptr;
-        for (int i = 0; i < 4; i++)
-            for (int c = 0; c < 16; c++) sim.rw.traced[i][c] = link_counter(sim, i, c);
-        sim.rw.on = true;
-        sim.rw.board = 1;
-        sim.rw.t0 = t0;
-        sim.rw.release_at = t0 + (uint64_t)press_us * 1000000ull;
-        sim.top->btn_rst_n = 1;  // board 1's SW2 down
-        std::printf("board 1: reset button pressed for %u us at %.3f ms\n", press_us, io_now(&hs[0]));
-        auto ms_after = [&](uint64_t t) { return t ? (double)(t - t0) / (double)kPsPerMs : -1.0; };
-        // board 1's host asks for its firmware state into the reset: the
-        // bridge is in reset, the request goes unanswered and is resent
-        uint32_t st1 = 0;
-        int rc1 = kolo_uart_read32(hs[1].link, KOLO_SVC_HOST_BASE + KOLO_SVC_SYS_FW_STATE, &st1);
-        kolo_uart_stats s1b;
-        kolo_uart_get_stats(hs[1].link, &s1b);
-        std::printf("board 1: read during the reset answered at %.3f ms after the press (rc %d, FW_STATE %#x, "
-                    "resends %lu)\n",
-                    ms_after(sim.now()), rc1, st1, s1b.resends - s1a.resends);
-        chk.check(rc1 == 0 && s1b.resends > s1a.resends,
-                  "board 1: a read into the reset: rc %d (%s), resends %lu -> %lu (want answered after a resend)",
-                  rc1, rc1 ? kolo_uart_error(hs[1].link) : "", s1a.resends, s1b.resends);
-        // until board 0 has both links back (counted down once) and board 1 is up again
-        bool back = false;
-        LinkView a, b;
-        while (!back && sim.now() < t0 + 20 * kPsPerMs) {
-            a = links(hs[0], chk, false);
-            b = links(hs[1], chk, false);
-            back = console_has(hs[1], "kolo firmware ", con1);
-            for (int p = 0; p < 2; p++)
-                back = back && a.up[p] && b.up[p] && a.down_count[p] != before0.down_count[p];
-            if (!back) sim.run_ps(kPsPerMs / 4);
-        }
-        std::printf("after the press: board 1 chip reset %.3f .. %.3f ms; links back at %.2f ms\n",
-                    ms_after(sim.rw.rst_rise), ms_after(sim.rw.rst_fall), ms_after(sim.now()));
-        for (int i = 0; i < 4; i++)
-            std::printf("  board %d %s: left up %.3f ms, down %.3f ms, up again %.3f ms\n", i / 2, kPortName[i % 2],
-                        ms_after(sim.rw.left_up[i]), ms_after(sim.rw.down_at[i]), ms_after(sim.rw.back_up[i]));
-        chk.check(back, "20 ms after board 1's reset: board 0 links up %d/%d, LINK_DOWN_COUNT %u/%u (before %u/%u), "
-                        "board 1 links up %d/%d, banner %s",
-                  a.up[0], a.up[1], a.down_count[0], a.down_count[1], before0.down_count[0], before0.down_count[1],
-                  b.up[0], b.up[1], console_has(hs[1], "kolo firmware ", con1) ? "seen" : "not seen");
-        // the firmwares settle (board 0 recomputes its table after the fault news)
-        bool running = false;
-        for (int tries = 0; tries < 80 && !running; tries++) {
-            running = true;
-            for (Host& h : hs) {
-                Regs r{h, chk};
-                running = running && (r.svc(KOLO_SVC_SYS_FW_STATE) & KOLO_SVC_SYS_FW_STATE_STAGE_MASK) == 3;
-            }
-            if (!running) sim.run_ps(kPsPerMs / 2);
-        }
-        poll_console(hs, 1);
-        std::printf("after board 1's reset, at %.2f ms:\n", ms_after(sim.now()));
-        for (Host& h : hs) {
-            LinkView v = links(h, chk, true);
-            for (int p = 0; p < 2; p++) {
-                check_link(chk, h.board, v, p, "after the reset: ");
-                uint32_t want_downs = h.board == 0 ? before0.down_count[p] + 1 : 0;
-                chk.check(v.down_count[p] == want_downs,
-                          "after the reset: board %d %s: LINK_DOWN_COUNT %u, want %u (board 0: one more; board 1: "
-                          "counted from its reset)",
-                          h.board, kPortName[p], v.down_count[p], want_downs);
-            }
-        }
-        print_link_counters(sim, "after the reset");
-        for (int i = 0; i < 4; i++)
-            if (sim.rw.ctrl_first_t[i])
-                std::printf("  board %d %s: ctrl_errors grew from %.4f ms (state %u) to %.4f ms (state %u)\n", i / 2,
-                            kPortName[i % 2], ms_after(sim.rw.ctrl_first_t[i]), sim.rw.ctrl_first_st[i],
-                            ms_after(sim.rw.ctrl_last_t[i]), sim.rw.ctrl_last_st[i]);
-        for (int p = 0; p < 2; p++) {
-            std::printf("  board 0 %s link counters over the reset:", kPortName[p]);
-            for (int c = 0; c < 16; c++)
-                if (link_counter(sim, p, c) != cnt0[p][c] && c != 7 && c != 9)
-                    std::printf(" %s +%u", kLinkCounterNames[c], link_counter(sim, p, c) - cnt0[p][c]);
-            std::printf("\n");
-            chk.check(sim.rw.down_at[p] != 0 && sim.rw.back_up[p] > sim.rw.down_at[p],
-                      "board 0 %s: kolo_link down at %.3f ms, up again at %.3f ms after the press (want down, then up)",
-                      kPortName[p], ms_after(sim.rw.down_at[p]), ms_after(sim.rw.back_up[p]));
-            chk.check(link_counter(sim, p, LC_LINK_DOWNS) == cnt0[p][LC_LINK_DOWNS] + 1,
-                      "board 0 %s: kolo_link link_downs %u -> %u, want one more", kPortName[p],
-                      cnt0[p][LC_LINK_DOWNS], link_counter(sim, p, LC_LINK_DOWNS));
-            for (int b = 0; b < 2; b++) {
-                // link end i and its far end 3 - i (board 0 X+ with board 1 X-);
-                // board 1's counters count from its reset, board 0's over it
-                int i = 2 * b + p, f = 3 - i;
-                uint32_t crc = link_counter(sim, i, LC_CRC) - (b == 0 ? cnt0[p][LC_CRC] : 0);
-                uint32_t seq = link_counter(sim, i, LC_SEQ) - (b == 0 ? cnt0[p][LC_SEQ] : 0);
-                uint32_t far_replays = link_counter(sim, f, LC_REPLAYS) - (b == 1 ? cnt0[1 - p][LC_REPLAYS] : 0);
-                chk.check(crc == 0 && seq == 0 && far_replays == 0,
-                          "board %d %s: kolo_link crc_errors +%u, seq_errors +%u, far end's replays +%u over the "
-                          "reset (want 0: nothing garbled, no frame against a restarted sequence space, no frame "
-                          "lost once the link was back)",
-                          b, kPortName[p], crc, seq, far_replays);
-            }
-        }
-        uint32_t mgmt_tx0 = 0, mgmt_rx1 = 0;
-        for (Host& h : hs) {
-            Regs r{h, chk};
-            uint32_t st = r.svc(KOLO_SVC_SYS_FW_STATE), node = r.svc(KOLO_SVC_SYS_NODE_ID),
-                     rxc = r.svc(KOLO_SVC_MBX_RX_COUNT), txc = r.svc(KOLO_SVC_MBX_TX_COUNT),
-                     drops = r.svc(KOLO_SVC_MBX_RX_DROPS), faults = r.svc(KOLO_SVC_SYS_SP_FAULTS),
-                     ldrops = r.svc(KOLO_SVC_RTR_LOCAL_DROPS);
-            std::printf("  board %d: firmware stage %u, MGMT sent %u received %u dropped %u, SP faults %u, "
-                        "RTR_LOCAL_DROPS %u\n",
-                        h.board, st & 15u, txc, rxc, drops, faults, ldrops);
-            chk.check((st & KOLO_SVC_SYS_FW_STATE_STAGE_MASK) == 3 && (node & KOLO_SVC_SYS_NODE_ID_ID_MASK) ==
-                          (uint32_t)h.board,
-                      "after the reset: board %d: firmware stage %u (want 3), node id %#x", h.board, st & 15u, node);
-            chk.check(drops == 0 && faults == 0 && ldrops == 0,
-                      "after the reset: board %d: MGMT dropped %u, SP faults %u, RTR_LOCAL_DROPS %u (want 0)",
-                      h.board, drops, faults, ldrops);
-            // board 0's firmware tells board 1 its link state once the links
-            // are back (LINK_DOWN then LINK_UP: its own record changed, and a
-            // link that comes up is synchronised): MGMT over the cables
-            if (h.board == 0) mgmt_tx0 = txc;
-            if (h.board == 1) mgmt_rx1 = rxc;
-        }
-        chk.check(mgmt_tx0 > 0 && mgmt_rx1 > 0,
-                  "after the reset: board 0's firmware sent %u MGMT packets, board 1's mailbox received %u (want "
-                  "both > 0: the news of the links that went down and up)",
-                  mgmt_tx0, mgmt_rx1);
-        // board 1's host starts a new session (two NOPs) on the restarted board
-        kolo_uart_close(hs[1].link);
-        kolo_uart_io io = {io_write, io_read, nullptr, &hs[1], io_now};
-        char err[256] = "";
-        hs[1].link = kolo_uart_open_io(&io, 2, 20, err, sizeof err);
-        uint32_t id1 = 0;
-        chk.check(hs[1].link && kolo_uart_read32(hs[1].link, KOLO_SVC_HOST_BASE + KOLO_SVC_SYS_ID, &id1) == 0 &&
-                      id1 == KOLO_SVC_SYS_ID_RESET,
-                  "board 1: a new session after the reset: %s, SYS_ID %08x", hs[1].link ? "open" : err, id1);
-        if (!hs[1].link) return chk.finish(seed, "");
-        kolo_uart_set_console(hs[1].link, on_console, &hs[1]);
-        sim.rw.on = false;
+        if (c == 'A') case_ms[0] = reset_case(sim, hs, chk, rng, "reset A", 1, press_a, false, false, plant);
+        if (c == 'B') case_ms[1] = reset_case(sim, hs, chk, rng, "reset B", 0, press_b, false, true, plant);
+        if (c == 'C') case_ms[2] = reset_case(sim, hs, chk, rng, "reset C", 1, press_c, true, false, plant);
+        if (!hs[0].link || !hs[1].link) return chk.finish(seed, "");
     }
-
     uint64_t words = 0;
     for (const Channel& c : g_ch) words += c.rx_words;
-    char summary[400];
+    char summary[600];
     kolo_uart_stats st0, st1;
     kolo_uart_get_stats(hs[0].link, &st0);
     kolo_uart_get_stats(hs[1].link, &st1);
     std::snprintf(summary, sizeof summary,
-                  "%.2f ms simulated, board 1 reset by a %u us press, %llu SERDES words received, host requests "
-                  "%lu + %lu (resends %lu + %lu, board 1's since its new session), framing errors %lu + %lu",
-                  io_now(&hs[0]), press_us, (unsigned long long)words, st0.requests, st1.requests, st0.resends,
+                  "%.2f ms simulated, resets: A board 1 %u us, B board 0 %u us, C board 1 %u us (%.2f, %.2f, %.2f ms "
+                  "each), %llu SERDES words received, host requests "
+                  "%lu + %lu (resends %lu + %lu, since the last new session), framing errors %lu + %lu",
+                  io_now(&hs[0]), press_a, press_b, press_c, case_ms[0], case_ms[1], case_ms[2], (unsigned long long)words, st0.requests, st1.requests, st0.resends,
                   st1.resends, hs[0].framing, hs[1].framing);
     for (Host& h : hs) kolo_uart_close(h.link);
     sim.top->final();
