@@ -20,10 +20,14 @@ FORMAL :=
 
 .DEFAULT_GOAL := help
 
-include mk/deps.mk
-# synth.mk defines synth_unit, which other fragments call
-include mk/synth.mk
-include $(sort $(filter-out mk/deps.mk mk/synth.mk,$(wildcard mk/*.mk)))
+# Fragments that define what others name in their rules come first: a
+# prerequisite list is expanded when make reads it, so a variable defined in
+# a later fragment would be empty there (test-mk-vars checks that none is).
+# synth.mk defines synth_unit; sw.mk the routing library's sources; svc_model.mk
+# the C service model's; lib.mk libkolo; sim.mk kolo-ctl.
+MK_FIRST := mk/deps.mk mk/synth.mk mk/sw.mk mk/svc_model.mk mk/lib.mk mk/sim.mk
+include $(MK_FIRST)
+include $(sort $(filter-out $(MK_FIRST),$(wildcard mk/*.mk)))
 
 .PHONY: help test bench formal clean list-tests
 

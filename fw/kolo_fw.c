@@ -73,6 +73,7 @@ void kolo_fw_default_config(kolo_fw_config *cfg) {
     cfg->settle = 400;
     cfg->compute_cycles = 0;
     cfg->verbose = 0;
+    cfg->host_msg = 0;
 }
 
 uint16_t kolo_fw_fault_digest(const kolo_faults *f, unsigned nodes) {
@@ -146,7 +147,7 @@ static int pend_packet(kolo_fw *fw) {
         m->w[2 + 2 * k] = fw->rec[o].seq;
         k++;
     }
-    m->w[0] = (uint32_t)KOLO_FW_MAGIC << 16 | (uint32_t)k << 8 | KOLO_FW_MSG_LINKS;
+    m->w[0] = (uint32_t)KOLO_FWM_MAGIC << 16 | (uint32_t)k << 8 | KOLO_FWM_MSG_LINKS;
     m->nwords = (uint8_t)(1 + 2 * k);
     return 1;
 }
@@ -198,7 +199,7 @@ static void request_sync(kolo_fw *fw) {
         if (!m) return;
         m->dst = kolo_neighbor(&fw->topo, fw->self, p);
         m->rs = one_hop_rs(p);
-        m->w[0] = (uint32_t)KOLO_FW_MAGIC << 16 | KOLO_FW_MSG_SYNC_REQ;
+        m->w[0] = (uint32_t)KOLO_FWM_MAGIC << 16 | KOLO_FWM_MSG_SYNC_REQ;
         m->nwords = 1;
     }
 }
@@ -312,14 +313,22 @@ static void recompute(kolo_fw *fw) {
     if (fw->install_at == 0) fw->install_at = 1;
 }
 
+static void hmsg_save(kolo_fw *fw, uint32_t *host_words);
+static void hmsg_restore(kolo_fw *fw, const uint32_t *host_words);
+
 static void install(kolo_fw *fw) {
     unsigned unreachable = 0;
+    /* the host-message area lives in the shadow bank, which the switch
+     * trades for the other one: the host's words are carried over */
+    uint32_t host_words[2 + KOLO_FWM_HMSG_WORDS];
+    if (fw->hmsg_on) hmsg_save(fw, host_words);
     for (unsigned d = 0; d < fw->nodes; d++) {
         wr(fw, KOLO_SVC_RT_SHADOW_ENTRY(d), fw->table[d]);
         if (!(fw->table[d] & KOLO_RE_VALID)) unreachable++;
     }
     fw->epoch++;
     wr(fw, KOLO_SVC_RT_EPOCH, fw->epoch);
+    if (fw->hmsg_on) hmsg_restore(fw, host_words);
     fw->installed_digest = fw->fault_digest;
     fw->stats.installs++;
     fw->stats.unreachable_dsts = unreachable;
@@ -455,6 +464,159 @@ static void handle_events(kolo_fw *fw) {
     }
 }
 
+/* ---- host messages (docs/firmware.md "Host messages", kolo_fw_msg.h) ---------- */
+
+static void hmsg_counters(kolo_fw *fw) {
+    wr(fw, KOLO_FWM_HMSG_TX_SENT, fw->stats.hmsg_tx_sent);
+    wr(fw, KOLO_FWM_HMSG_TX_REFUSED, fw->stats.hmsg_tx_refused);
+    wr(fw, KOLO_FWM_HMSG_RX_RECEIVED, fw->stats.hmsg_rx_received);
+    wr(fw, KOLO_FWM_HMSG_RX_DROPPED, fw->stats.hmsg_rx_dropped);
+    wr(fw, KOLO_FWM_HMSG_RX_BAD, fw->stats.hmsg_rx_bad);
+    wr(fw, KOLO_FWM_HMSG_RX_QUEUED, fw->hmsg_count);
+}
+
+/* RX_DATA, then RX_HEAD: the queue's head under hmsg_rx_seq, or LEN 0 */
+static void hmsg_show(kolo_fw *fw) {
+    uint32_t head = fw->hmsg_rx_seq;
+    if (fw->hmsg_count) {
+        const kolo_fw_hmsg *m = &fw->hmsg_q[fw->hmsg_head];
+        for (unsigned i = 0; i < (m->len + 3u) / 4u; i++) wr(fw, KOLO_FWM_HMSG_RX_DATA(i), m->w[i]);
+        head |= (uint32_t)m->len << KOLO_FWM_HMSG_RX_HEAD_LEN_SHIFT | (uint32_t)m->src << KOLO_FWM_HMSG_RX_HEAD_SRC_SHIFT;
+    }
+    wr(fw, KOLO_FWM_HMSG_RX_HEAD, head);
+}
+
+/* into the queue for the host; a full queue drops it, counted */
+static void hmsg_enqueue(kolo_fw *fw, uint16_t src, unsigned len, const uint32_t *w) {
+    if (fw->hmsg_count == KOLO_FWM_HMSG_RXQ) {
+        fw->stats.hmsg_rx_dropped++;
+        hmsg_counters(fw);
+        return;
+    }
+    kolo_fw_hmsg *m = &fw->hmsg_q[(fw->hmsg_head + fw->hmsg_count) % KOLO_FWM_HMSG_RXQ];
+    m->src = src;
+    m->len = (uint8_t)len;
+    for (unsigned i = 0; i < KOLO_FWM_HMSG_WORDS; i++) m->w[i] = i < (len + 3u) / 4u ? w[i] : 0u;
+    fw->stats.hmsg_rx_received++;
+    if (++fw->hmsg_count == 1) {
+        fw->hmsg_rx_seq++;
+        hmsg_show(fw);
+    }
+    hmsg_counters(fw);
+}
+
+/* a MGMT message of kind HOST in the mailbox, word 0 read: COUNT bytes in
+ * ceil(COUNT / 4) words (one word of padding allowed, as for LINKS) */
+static void hmsg_receive(kolo_fw *fw, unsigned len, unsigned words) {
+    unsigned nw = (len + 3u) / 4u;
+    if (!fw->hmsg_on || len == 0 || len > KOLO_FWM_HMSG_MAX_BYTES || words < 1 + nw || words > 2 + nw) {
+        fw->stats.hmsg_rx_bad++;
+        if (fw->hmsg_on) hmsg_counters(fw);
+        return;
+    }
+    uint16_t src = (uint16_t)(rd(fw, KOLO_SVC_MBX_RX_SRC) & KOLO_SVC_MBX_RX_SRC_SRC_MASK);
+    uint32_t w[KOLO_FWM_HMSG_WORDS];
+    for (unsigned i = 0; i < nw; i++) w[i] = rd(fw, KOLO_SVC_MBX_RX_DATA);
+    hmsg_enqueue(fw, src, len, w);
+}
+
+/* the host's send request (TX_REQ, TX_DATA): checked, then into the MGMT
+ * transmit queue with the installed table's route to the destination */
+static unsigned hmsg_send(kolo_fw *fw, uint32_t req) {
+    unsigned len = (req & KOLO_FWM_HMSG_TX_REQ_LEN_MASK) >> KOLO_FWM_HMSG_TX_REQ_LEN_SHIFT;
+    uint16_t dst = (uint16_t)((req & KOLO_FWM_HMSG_TX_REQ_DST_MASK) >> KOLO_FWM_HMSG_TX_REQ_DST_SHIFT);
+    unsigned nw = (len + 3u) / 4u;
+    uint32_t w[KOLO_FWM_HMSG_WORDS];
+    if (len == 0 || len > KOLO_FWM_HMSG_MAX_BYTES) return KOLO_FWM_ST_TOO_LONG;
+    if (!kolo_node_in_topo(&fw->topo, dst)) return KOLO_FWM_ST_NO_NODE;
+    if (fw->stage != KOLO_FW_RUNNING && fw->stage != KOLO_FW_RECOMPUTING) return KOLO_FWM_ST_NOT_READY;
+    for (unsigned i = 0; i < nw; i++) w[i] = rd(fw, KOLO_FWM_HMSG_TX_DATA(i));
+    if (len & 3u) w[nw - 1] &= (1u << (8u * (len & 3u))) - 1u; /* bytes past LEN go as 0 */
+    if (dst == fw->self) {
+        hmsg_enqueue(fw, dst, len, w);
+        return KOLO_FWM_ST_OK;
+    }
+    kolo_route_entry e = fw->table[kolo_node_index(&fw->topo, dst)];
+    if (!(e & KOLO_RE_VALID)) return KOLO_FWM_ST_NO_ROUTE;
+    kolo_fw_msg *m = txq_push(fw);
+    if (!m) return KOLO_FWM_ST_BUSY;
+    m->dst = dst;
+    m->rs = e & KOLO_RS_MASK;
+    m->w[0] = (uint32_t)KOLO_FWM_MAGIC << 16 | (uint32_t)len << 8 | KOLO_FWM_MSG_HOST;
+    for (unsigned i = 0; i < nw; i++) m->w[1 + i] = w[i];
+    m->nwords = (uint8_t)(1 + nw);
+    return KOLO_FWM_ST_OK;
+}
+
+/* the host's words: a new send request, the message shown taken */
+static void hmsg_poll(kolo_fw *fw) {
+    fw->hmsg_poll_at = kolo_hal_time(fw->hal) + KOLO_FWM_HMSG_POLL_CYCLES;
+    if (fw->hmsg_count &&
+        (rd(fw, KOLO_FWM_HMSG_RX_ACK) & KOLO_FWM_HMSG_RX_ACK_SEQ_MASK) == fw->hmsg_rx_seq) {
+        fw->hmsg_head = (fw->hmsg_head + 1) % KOLO_FWM_HMSG_RXQ;
+        fw->hmsg_count--;
+        if (fw->hmsg_count) fw->hmsg_rx_seq++;
+        hmsg_show(fw);
+        wr(fw, KOLO_FWM_HMSG_RX_QUEUED, fw->hmsg_count);
+    }
+    uint32_t req = rd(fw, KOLO_FWM_HMSG_TX_REQ);
+    uint8_t seq = (uint8_t)(req & KOLO_FWM_HMSG_TX_REQ_SEQ_MASK);
+    if (seq == fw->hmsg_tx_seq) return;
+    unsigned st = hmsg_send(fw, req);
+    if (st == KOLO_FWM_ST_OK)
+        fw->stats.hmsg_tx_sent++;
+    else
+        fw->stats.hmsg_tx_refused++;
+    fw->hmsg_tx_seq = seq;
+    fw->hmsg_tx_status = (uint8_t)st;
+    hmsg_counters(fw);
+    wr(fw, KOLO_FWM_HMSG_TX_DONE, seq | st << KOLO_FWM_HMSG_TX_DONE_STATUS_SHIFT);
+}
+
+/* the host's words of the area (TX_REQ, RX_ACK, TX_DATA), before a table switch */
+static void hmsg_save(kolo_fw *fw, uint32_t *host_words) {
+    host_words[0] = rd(fw, KOLO_FWM_HMSG_TX_REQ);
+    host_words[1] = rd(fw, KOLO_FWM_HMSG_RX_ACK);
+    for (unsigned i = 0; i < KOLO_FWM_HMSG_WORDS; i++) host_words[2 + i] = rd(fw, KOLO_FWM_HMSG_TX_DATA(i));
+}
+
+/* after the switch: the whole area into the new shadow bank, EPOCH last (a
+ * host write between the save and this is lost: the host sees RT_EPOCH
+ * change and writes again) */
+static void hmsg_restore(kolo_fw *fw, const uint32_t *host_words) {
+    wr(fw, KOLO_FWM_HMSG_EPOCH, 0xffffffffu); /* not valid until the end */
+    wr(fw, KOLO_FWM_HMSG_TX_REQ, host_words[0]);
+    wr(fw, KOLO_FWM_HMSG_RX_ACK, host_words[1]);
+    for (unsigned i = 0; i < KOLO_FWM_HMSG_WORDS; i++) wr(fw, KOLO_FWM_HMSG_TX_DATA(i), host_words[2 + i]);
+    wr(fw, KOLO_FWM_HMSG_TX_DONE, fw->hmsg_tx_seq | (uint32_t)fw->hmsg_tx_status << KOLO_FWM_HMSG_TX_DONE_STATUS_SHIFT);
+    hmsg_show(fw);
+    hmsg_counters(fw);
+    wr(fw, KOLO_FWM_HMSG_ID, KOLO_FWM_HMSG_AREA_ID);
+    wr(fw, KOLO_FWM_HMSG_EPOCH, fw->epoch);
+}
+
+/* at boot: the area cleared, host writes opened, the area's id last */
+static void hmsg_init(kolo_fw *fw) {
+    fw->hmsg_on = fw->cfg.host_msg && fw->nodes <= KOLO_FWM_HMSG_FIRST_ENTRY;
+    fw->hmsg_tx_seq = fw->hmsg_rx_seq = fw->hmsg_tx_status = 0;
+    fw->hmsg_head = fw->hmsg_count = 0;
+    fw->hmsg_poll_at = 0;
+    if (fw->cfg.host_msg && !fw->hmsg_on) {
+        fw_line l;
+        ln_start(&l, fw);
+        ln_s(&l, "host messages off: the torus overlaps the area");
+        log_line(fw, &l);
+    }
+    if (!fw->hmsg_on) return;
+    wr(fw, KOLO_FWM_HMSG_EPOCH, 0xffffffffu);
+    wr(fw, KOLO_FWM_HMSG_ID, 0);
+    for (uint32_t a = KOLO_FWM_HMSG_TX_REQ; a <= KOLO_FWM_HMSG_RX_QUEUED; a += 4)
+        if (a != KOLO_FWM_HMSG_EPOCH) wr(fw, a, 0);
+    wr(fw, KOLO_FWM_HMSG_ID, KOLO_FWM_HMSG_AREA_ID);
+    wr(fw, KOLO_FWM_HMSG_EPOCH, fw->epoch);
+    wr(fw, KOLO_SVC_SYS_HOST_ACCESS, KOLO_SVC_SYS_HOST_ACCESS_WRITE_EN_MASK);
+}
+
 static void handle_mailbox(kolo_fw *fw) {
     for (int guard = 0; guard < 64; guard++) {
         uint32_t st = rd(fw, KOLO_SVC_MBX_RX_STATUS);
@@ -463,7 +625,7 @@ static void handle_mailbox(kolo_fw *fw) {
         fw->stats.mgmt_received++;
         uint32_t w0 = words ? rd(fw, KOLO_SVC_MBX_RX_DATA) : 0;
         unsigned k = (w0 >> 8) & 0xffu;
-        if ((w0 >> 16) == KOLO_FW_MAGIC && (w0 & 0xffu) == KOLO_FW_MSG_SYNC_REQ) {
+        if ((w0 >> 16) == KOLO_FWM_MAGIC && (w0 & 0xffu) == KOLO_FWM_MSG_SYNC_REQ) {
             /* a neighbour lost packets: send it everything, on every up link to it */
             uint16_t src = (uint16_t)(rd(fw, KOLO_SVC_MBX_RX_SRC) & KOLO_SVC_MBX_RX_SRC_SRC_MASK);
             uint8_t up = up_ports(fw);
@@ -472,7 +634,12 @@ static void handle_mailbox(kolo_fw *fw) {
             wr(fw, KOLO_SVC_MBX_RX_POP, 1);
             continue;
         }
-        if ((w0 >> 16) != KOLO_FW_MAGIC || (w0 & 0xffu) != KOLO_FW_MSG_LINKS || words < 1 + 2 * k || words > 2 + 2 * k) {
+        if ((w0 >> 16) == KOLO_FWM_MAGIC && (w0 & 0xffu) == KOLO_FWM_MSG_HOST) {
+            hmsg_receive(fw, k, words);
+            wr(fw, KOLO_SVC_MBX_RX_POP, 1);
+            continue;
+        }
+        if ((w0 >> 16) != KOLO_FWM_MAGIC || (w0 & 0xffu) != KOLO_FWM_MSG_LINKS || words < 1 + 2 * k || words > 2 + 2 * k) {
             /* (one word of padding is allowed: a transport may round up to 8-byte flits) */
             fw->stats.mgmt_bad++;
             wr(fw, KOLO_SVC_MBX_RX_POP, 1);
@@ -553,6 +720,7 @@ int kolo_fw_init(kolo_fw *fw, kolo_hal *hal, const kolo_fw_config *cfg, void *ws
     fw->self_index = kolo_node_index(&fw->topo, fw->self);
     fw->set = set_entries >= kolo_fw_set_entries(&fw->topo) && kolo_fw_set_entries(&fw->topo) ? set : 0;
     fw->set_entries = fw->set ? set_entries : 0;
+    fw->hmsg_on = 0; /* until hmsg_init, after the first table */
     for (unsigned i = 0; i < fw->nodes; i++) fw->rec[i].seq = 0, fw->rec[i].down = 0, fw->pend[i] = 0;
     fw->present = 0;
     for (int p = 0; p < 6; p++)
@@ -564,6 +732,7 @@ int kolo_fw_init(kolo_fw *fw, kolo_hal *hal, const kolo_fw_config *cfg, void *ws
     fw->fault_digest = kolo_fw_fault_digest(&fw->faults, fw->nodes);
     fw->last_report = (kolo_ft_report){0};
     install(fw);
+    hmsg_init(fw);
     fw->stage = KOLO_FW_LINKS;
     show_stage(fw);
     /* links and router ports on, interrupts on */
@@ -617,6 +786,7 @@ void kolo_fw_step(kolo_fw *fw) {
         fw->install_at = 0;
         install(fw);
     }
+    if (fw->hmsg_on) hmsg_poll(fw);
     txq_drain(fw);
     wr(fw, KOLO_SVC_SYS_FW_HEARTBEAT, rd(fw, KOLO_SVC_SYS_FW_HEARTBEAT) + 1);
 }
@@ -628,5 +798,6 @@ uint64_t kolo_fw_deadline(const kolo_fw *fw) {
     if (fw->recompute_at && fw->recompute_at < d) d = fw->recompute_at;
     if (fw->install_at && fw->install_at < d) d = fw->install_at;
     if ((fw->txq_count || fw->pend_count) && fw->tx_retry_at < d) d = fw->tx_retry_at;
+    if (fw->hmsg_on && fw->hmsg_poll_at < d) d = fw->hmsg_poll_at;
     return d;
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kolo_fw_msg.h"
 #include "kolo_hal.h"
 #include "kolo_route.h"
 
@@ -19,10 +20,8 @@
 #define KOLO_FW_TXQ 64        /* MGMT packets waiting for the mailbox */
 #define KOLO_FW_MAX_CHECK_NODES 512 /* whole-set deadlock check up to this torus size */
 
-/* MGMT message kinds (word 0 bits 7:0; bits 31:16 = KOLO_FW_MAGIC) */
-#define KOLO_FW_MAGIC 0x4B46u
-#define KOLO_FW_MSG_LINKS 1u    /* link-state records: origin, seq, down ports */
-#define KOLO_FW_MSG_SYNC_REQ 2u /* send me every record you know */
+/* MGMT message kinds, word 0 and the host-message area: kolo_fw_msg.h,
+ * generated from rtl/regs/kolo_fw_msg.toml (docs/fw-msg.md) */
 
 enum kolo_fw_stage {
     KOLO_FW_RESET = 0,
@@ -45,6 +44,10 @@ typedef struct {
     uint64_t compute_cycles;
     /* print a line per event (kolo_hal_log) */
     int verbose;
+    /* serve host messages (docs/firmware.md "Host messages"): open host
+     * writes (SYS_HOST_ACCESS) and the host-message area; boards whose
+     * host has no NI (the ECP5 board) */
+    int host_msg;
 } kolo_fw_config;
 
 typedef struct {
@@ -56,7 +59,15 @@ typedef struct {
     uint32_t unrouted_pairs; /* connected pairs the last table could not route */
     uint64_t last_install_time;  /* cycle of the last table switch */
     uint64_t last_change_time;   /* cycle the fault set last changed here */
+    /* host messages (also in the area's counters, for the host) */
+    uint32_t hmsg_tx_sent, hmsg_tx_refused, hmsg_rx_received, hmsg_rx_dropped, hmsg_rx_bad;
 } kolo_fw_stats;
+
+typedef struct {
+    uint16_t src;
+    uint8_t len;
+    uint32_t w[KOLO_FWM_HMSG_WORDS];
+} kolo_fw_hmsg;
 
 typedef struct {
     uint16_t seq;       /* 0: never heard of */
@@ -104,6 +115,14 @@ typedef struct kolo_fw {
     kolo_route_entry *set; /* whole table set for the checks (may be NULL) */
     size_t set_entries;
     kolo_ft_report last_report;
+    /* host messages: on (cfg.host_msg and a torus below the area), the
+     * last request answered, the receive queue (ring; head is shown in
+     * RX_HEAD with rx_seq), the next poll of the area */
+    int hmsg_on;
+    uint8_t hmsg_tx_seq, hmsg_rx_seq, hmsg_tx_status;
+    kolo_fw_hmsg hmsg_q[KOLO_FWM_HMSG_RXQ];
+    unsigned hmsg_head, hmsg_count;
+    uint64_t hmsg_poll_at;
 } kolo_fw;
 
 /* Workspace bytes kolo_fw_init needs for the routing functions on torus t

@@ -20,9 +20,10 @@ BOARD ?=
 BOARDS := $(notdir $(patsubst %/board.toml,%,$(wildcard boards/*/board.toml)))
 BOARD_PY := scripts/board.py
 
-# the service processor's firmware goes into the ECP5 bitstream (built here);
-# the vendor builds read it when it is there (their tool is checked first)
-BOARD_FW := $(if $(wildcard mk/fw_rv32.mk),$(BUILD)/fw/rv32/kolo_fw_rv32.imem.hex)
+# the service processor's firmware goes into the ECP5 bitstream (built here):
+# the image serving host messages (no NI on that board: docs/firmware.md);
+# the vendor builds read kolo_fw_rv32 when it is there (their tool is checked first)
+BOARD_FW := $(if $(wildcard mk/fw_rv32.mk),$(BUILD)/fw/rv32/kolo_fw_rv32_hmsg.imem.hex)
 
 .PHONY: bitstream flash boards
 define board_required

@@ -11,7 +11,7 @@
 FW_NET_BUILD := $(BUILD)/fw
 FW_ROUTE_SRCS = $(wildcard sw/route/*.c)
 FW_CORE_SRCS := fw/kolo_fw.c
-FW_CORE_H := fw/kolo_fw.h fw/kolo_hal.h sw/include/kolo_svc_regs.h sw/include/kolo_route.h
+FW_CORE_H := fw/kolo_fw.h fw/kolo_hal.h sw/include/kolo_svc_regs.h sw/include/kolo_route.h sw/include/kolo_fw_msg.h
 
 $(FW_NET_BUILD)/test_fw_net: fw/tests/test_fw_net.c $(FW_CORE_SRCS) $(FW_CORE_H) $(SVC_MODEL_SRCS) $(SVC_MODEL_H) $(FW_ROUTE_SRCS) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
@@ -40,3 +40,21 @@ TESTS += fw-net-2x2x2 fw-net-3x3x3 fw-net-4x4x4 fw-net-control
 bench-fault_recovery_cycles_fwnet: $(FW_NET_BUILD)/test_fw_net_O2
 	$< --dims=4x4x4 --random=0 --bench | grep BENCH
 BENCHES += fault_recovery_cycles_fwnet
+
+# host messages (docs/firmware.md "Host messages"): every node's firmware over its
+# service block model, each node's host with libkolo's calls (sw/lib/kolo_hmsg.c)
+# through the model's host port; ASan+UBSan. The plant (the network loses every
+# second host message) must fail.
+$(FW_NET_BUILD)/test_fw_hmsg: fw/tests/test_fw_hmsg.c $(FW_CORE_SRCS) $(FW_CORE_H) sw/include/kolo_fw_msg.h \
+    sw/include/kolo_hmsg.h sw/lib/kolo_hmsg.c sw/lib/kolo_uart.c $(SVC_MODEL_SRCS) $(SVC_MODEL_H) $(FW_ROUTE_SRCS) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(SW_CC) $(SW_TEST_CFLAGS) -Ifw $< $(FW_CORE_SRCS) sw/lib/kolo_hmsg.c sw/lib/kolo_uart.c $(SVC_MODEL_SRCS) \
+	    $(FW_ROUTE_SRCS) -o $@
+.PHONY: test-fw-hmsg test-fw-hmsg-plant
+test-fw-hmsg: $(FW_NET_BUILD)/test_fw_hmsg
+	$(SW_SEED_ENV) $<
+test-fw-hmsg-plant: $(FW_NET_BUILD)/test_fw_hmsg
+	@if $< --plant=drop2 > $(FW_NET_BUILD)/test_fw_hmsg_plant.log 2>&1; then \
+	    echo "FAIL: plant drop2 (every second host message lost) was not caught"; exit 1; \
+	else echo "plant drop2 caught: $$(grep -m1 FAIL: $(FW_NET_BUILD)/test_fw_hmsg_plant.log)"; fi
+TESTS += fw-hmsg fw-hmsg-plant

@@ -5,6 +5,9 @@
 #   build/fw/rv32/kolo_selftest_rv32_quick.elf  the quick self-test (first torus) for the simulated core
 #   build/fw/rv32/kolo_fw_rv32.elf           the firmware image (kolo_sp in a chip)
 #   build/fw/rv32/kolo_fw_rv32_sim.elf       the same with a 20000-cycle heartbeat (simulations)
+#   build/fw/rv32/kolo_fw_rv32_hmsg.elf      the firmware serving host messages (KOLO_RV32_HOST_MSG=1:
+#                                            boards without an NI, the ECP5 board; docs/firmware.md)
+#   build/fw/rv32/kolo_fw_rv32_hmsg_sim.elf  the same with the 20000-cycle heartbeat (the board simulation)
 #   build/fw/rv32/<image>.imem.hex/.dmem.hex their $readmemh images (kolo_sp IMEM_INIT/DMEM_INIT)
 #   make fw-rv32                             all of them
 #   make test-fw-rv32-qemu   the self-test images (full and quick) in qemu-system-riscv32 -M virt:
@@ -28,13 +31,14 @@ FW_RV32_CFLAGS := $(FW_RV32_ARCH) --specs=picolibc.specs -ffreestanding -O2 -std
 FW_RV32_LDFLAGS = -nostartfiles -T fw/rv32/kolo_sp.ld -Lfw/rv32 -Wl,--gc-sections -Wl,--no-warn-rwx-segments \
                   -Wl,--defsym=KOLO_IMEM_BYTES=$(SP_IMEM_BYTES) -Wl,--defsym=KOLO_DMEM_BYTES=$(SP_DMEM_BYTES)
 FW_RV32_COMMON := fw/rv32/start.S fw/rv32/console.c fw/rv32/platform.c fw/kolo_print.c
-FW_RV32_H := fw/kolo_print.h fw/rv32/kolo_rv32.h fw/rv32/kolo_rv32_platform.h fw/kolo_fw.h fw/kolo_hal.h fw/kolo_selftest.h \
+FW_RV32_H := sw/include/kolo_fw_msg.h fw/kolo_print.h fw/rv32/kolo_rv32.h fw/rv32/kolo_rv32_platform.h fw/kolo_fw.h fw/kolo_hal.h fw/kolo_selftest.h \
              sw/include/kolo_route.h sw/include/kolo_svc_regs.h sw/include/kolo_sp_regs.h \
              fw/rv32/kolo_sp.ld fw/rv32/kolo_sp_regs.ld mk/fw_rv32.mk
 FW_RV32_SELFTEST_SRCS := $(FW_RV32_COMMON) fw/rv32/main_selftest.c fw/kolo_selftest.c sw/route/kolo_route.c
 FW_RV32_FW_SRCS := $(FW_RV32_COMMON) fw/rv32/hal.c fw/rv32/main_fw.c fw/kolo_fw.c sw/route/kolo_route.c
 FW_RV32_IMAGES := $(FW_RV32_BUILD)/kolo_selftest_rv32 $(FW_RV32_BUILD)/kolo_selftest_rv32_quick \
-                  $(FW_RV32_BUILD)/kolo_fw_rv32 $(FW_RV32_BUILD)/kolo_fw_rv32_sim
+                  $(FW_RV32_BUILD)/kolo_fw_rv32 $(FW_RV32_BUILD)/kolo_fw_rv32_sim \
+                  $(FW_RV32_BUILD)/kolo_fw_rv32_hmsg $(FW_RV32_BUILD)/kolo_fw_rv32_hmsg_sim
 # the quick self-test (the first FW_RV32_QUICK_TORI sample tori) for the simulated core
 FW_RV32_QUICK_TORI := 1
 
@@ -52,6 +56,14 @@ $(FW_RV32_BUILD)/kolo_fw_rv32.elf: $(FW_RV32_FW_SRCS) $(FW_RV32_H) | $(DEPS_STAM
 $(FW_RV32_BUILD)/kolo_fw_rv32_sim.elf: $(FW_RV32_FW_SRCS) $(FW_RV32_H) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(FW_RV32_CC) $(FW_RV32_CFLAGS) -DKOLO_RV32_HEARTBEAT_CYCLES=20000 $(FW_RV32_LDFLAGS) $(FW_RV32_FW_SRCS) -o $@
+# the images serving host messages
+$(FW_RV32_BUILD)/kolo_fw_rv32_hmsg.elf: $(FW_RV32_FW_SRCS) $(FW_RV32_H) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_RV32_CC) $(FW_RV32_CFLAGS) -DKOLO_RV32_HOST_MSG=1 $(FW_RV32_LDFLAGS) $(FW_RV32_FW_SRCS) -o $@
+$(FW_RV32_BUILD)/kolo_fw_rv32_hmsg_sim.elf: $(FW_RV32_FW_SRCS) $(FW_RV32_H) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_RV32_CC) $(FW_RV32_CFLAGS) -DKOLO_RV32_HOST_MSG=1 -DKOLO_RV32_HEARTBEAT_CYCLES=20000 $(FW_RV32_LDFLAGS) \
+	    $(FW_RV32_FW_SRCS) -o $@
 # the $readmemh images; the size check repeats the linker's (an image never truncated)
 $(FW_RV32_BUILD)/%.imem.hex $(FW_RV32_BUILD)/%.dmem.hex: $(FW_RV32_BUILD)/%.elf fw/tools/kolo_elf2hex.py
 	fw/tools/kolo_elf2hex.py $< --imem $(FW_RV32_BUILD)/$*.imem.hex --dmem $(FW_RV32_BUILD)/$*.dmem.hex \

@@ -34,7 +34,7 @@ LIB_KOLO_SRCS := $(wildcard sw/lib/*.c)
 LIB_SHMEM_SRCS := $(wildcard sw/shmem/*.c)
 LIB_HDRS := sw/include/kolo.h sw/include/kolo_ni_regs.h sw/include/kolo_ni_model.h sw/include/kolo_sim_shm.h \
     sw/include/kolo_model.h sw/include/kolo_route.h sw/include/kolo_vfio.h sw/include/kolo_uart.h \
-    sw/include/kolo_uart_regs.h $(wildcard sw/lib/*.h) $(wildcard sw/shmem/*.h)
+    sw/include/kolo_uart_regs.h sw/include/kolo_hmsg.h sw/include/kolo_fw_msg.h $(wildcard sw/lib/*.h) $(wildcard sw/shmem/*.h)
 
 LIB_KOLO_OBJS := $(patsubst sw/lib/%.c,$(LIB_BUILD)/obj/%.o,$(LIB_KOLO_SRCS))
 LIB_SHMEM_OBJS := $(patsubst sw/shmem/%.c,$(LIB_BUILD)/obj/shmem_%.o,$(LIB_SHMEM_SRCS))

@@ -17,7 +17,7 @@ SVC_FW_RTL := $(wildcard rtl/svc/*.v) rtl/common/kolo_arb_rr.v rtl/include/kolo_
 # the C side: the test, the firmware and the routing library, built as C (not C++)
 SVC_FW_CSRCS := fw/tests/test_fw_net.c fw/kolo_fw.c $(wildcard sw/route/*.c)
 SVC_FW_COBJS := $(addprefix $(SVC_FW_BUILD)/c/,$(notdir $(SVC_FW_CSRCS:.c=.o)))
-SVC_FW_H := fw/kolo_fw.h fw/kolo_hal.h sw/include/kolo_svc_model.h sw/include/kolo_svc_regs.h \
+SVC_FW_H := fw/kolo_fw.h fw/kolo_hal.h sw/include/kolo_svc_model.h sw/include/kolo_svc_regs.h sw/include/kolo_fw_msg.h \
             sw/include/kolo_route.h
 SVC_FW_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
 

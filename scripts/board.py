@@ -37,10 +37,10 @@ def say(msg):
     print(f"board: {msg}", file=sys.stderr, flush=True)
 
 
-def fw_images():
+def fw_images(name):
     """The service processor's firmware ($readmemh images), if built."""
     d = os.path.join(ROOT, os.environ.get("BUILD", "build"), "fw", "rv32")
-    imem, dmem = os.path.join(d, "kolo_fw_rv32.imem.hex"), os.path.join(d, "kolo_fw_rv32.dmem.hex")
+    imem, dmem = os.path.join(d, f"{name}.imem.hex"), os.path.join(d, f"{name}.dmem.hex")
     return (imem, dmem) if os.path.exists(imem) and os.path.exists(dmem) else ("", "")
 
 
@@ -51,7 +51,10 @@ def expand(cmd, **kw):
 # ---- bitstream ---------------------------------------------------------------------------
 def cmd_bitstream(b, a):
     out = b.out_dir()
-    imem, dmem = fw_images()
+    # the ECP5 board has no NI: its host reaches the node through the service
+    # window only, and its firmware serves host messages (docs/firmware.md)
+    fw = "kolo_fw_rv32_hmsg" if b.vendor == "lattice" else "kolo_fw_rv32"
+    imem, dmem = fw_images(fw)
     if b.vendor == "lattice":
         return ecp5_bitstream(b, a, imem, dmem)
     tool = b.get("tool")
@@ -70,7 +73,7 @@ def cmd_bitstream(b, a):
         say(f"  {line}")
         return MISSING
     if not imem:
-        say("note: no firmware image (build/fw/rv32/kolo_fw_rv32.*.hex): the service processor's RAM "
+        say(f"note: no firmware image (build/fw/rv32/{fw}.*.hex): the service processor's RAM "
             "will be empty")
     b.write_filelist()
     say(f"running: {line}")

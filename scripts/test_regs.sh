@@ -45,6 +45,21 @@ for pair in "$out/ni.vh:rtl/include/kolo_ni_regs.vh" "$out/ni.h:sw/include/kolo_
         echo "FAIL: ${pair#*:} is not what $nimap gives: run 'make regs'"; fail=1
     fi
 done
+# the firmware's MGMT message kinds and host-message area
+fwmap=rtl/regs/kolo_fw_msg.toml
+python3 scripts/gen_regs.py $fwmap --vh "$out/fwm.vh" --h "$out/fwm.h" --md "$out/fwm.md"
+for pair in "$out/fwm.vh:rtl/include/kolo_fw_msg.vh" "$out/fwm.h:sw/include/kolo_fw_msg.h" "$out/fwm.md:docs/fw-msg.md"; do
+    if ! cmp -s "${pair%%:*}" "${pair#*:}"; then
+        echo "FAIL: ${pair#*:} is not what $fwmap gives: run 'make regs'"; fail=1
+    fi
+done
+# the area lies in RT_SHADOW above the first entry the firmware leaves it (HMSG_FIRST_ENTRY)
+area=$(sed -nE 's/^#define KOLO_FWM_HMSG_ID \(0x([0-9A-F]+)u.*/\1/p' sw/include/kolo_fw_msg.h)
+first=$(sed -nE 's/^#define KOLO_FWM_HMSG_FIRST_ENTRY ([0-9]+).*/\1/p' sw/include/kolo_fw_msg.h)
+shadow=$(sed -nE 's/^#define KOLO_SVC_RT_SHADOW_ENTRY\(i\) \(0x([0-9A-F]+)u.*/\1/p' sw/include/kolo_svc_regs.h)
+if [ -z "$area" ] || [ -z "$shadow" ] || [ $((0x$area)) -ne $((0x$shadow + 4 * first)) ]; then
+    echo "FAIL: the host-message area (0x$area) is not RT_SHADOW_ENTRY($first) (shadow at 0x$shadow)"; fail=1
+fi
 # no op code, status code or register offset written twice: no C source
 # defines a name the generated header defines (a second definition is
 # stale by construction), and the NI's RTL has no op/status literals

@@ -10,7 +10,12 @@
  * on this core one recomputation of a small torus takes 100000 to 550000
  * cycles (docs/sim.md), and the news of one fault (both ends of a link, the
  * neighbours of a dead node) arrives over a few thousand cycles; computing
- * at the first record would mean computing again for the next. */
+ * at the first record would mean computing again for the next.
+ * KOLO_RV32_HOST_MSG=1 builds the image that serves host messages
+ * (kolo_fw_config.host_msg: host writes open, the host-message area of
+ * kolo_fw_msg.h; docs/firmware.md "Host messages"): for boards whose host
+ * has no NI and reaches its node through the service window only (the
+ * ECP5 board: kolo_fw_rv32_hmsg). */
 #include "kolo_fw.h"
 #include "kolo_rv32.h"
 
@@ -18,6 +23,9 @@
 #define KOLO_RV32_WS_BYTES (24u * 1024u)
 #ifndef KOLO_RV32_SETTLE_CYCLES
 #define KOLO_RV32_SETTLE_CYCLES 16384u
+#endif
+#ifndef KOLO_RV32_HOST_MSG
+#define KOLO_RV32_HOST_MSG 0
 #endif
 #ifndef KOLO_RV32_HEARTBEAT_CYCLES
 #define KOLO_RV32_HEARTBEAT_CYCLES (1u << 25)
@@ -36,6 +44,7 @@ void kolo_rv32_main(void) {
     kolo_rv32_puts("kolo firmware " KOLO_FW_VERSION " (RV32IM, kolo_sp)\n");
     kolo_fw_default_config(&cfg);
     cfg.settle = KOLO_RV32_SETTLE_CYCLES;
+    cfg.host_msg = KOLO_RV32_HOST_MSG;
     if (kolo_fw_init(&rv32_fw, kolo_rv32_hal(), &cfg, rv32_ws, sizeof rv32_ws, rv32_set,
                      sizeof rv32_set / sizeof rv32_set[0])) {
         kolo_rv32_puts("kolo firmware: init failed (torus too large for this image?)\n");

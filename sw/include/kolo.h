@@ -72,6 +72,7 @@ enum kolo_err {
     KOLO_E_RANGE = -27,   /* index out of range, or no free window/context */
     KOLO_E_TIMEOUT = -28, /* KOLO_WAIT_TIMEOUT expired while waiting */
     KOLO_E_ADDR = -29,    /* remote address does not fit in 48 bits */
+    KOLO_E_NOROUTE = -30, /* no route to the node: its links are down (host messages, kolo_hmsg.h) */
     /* an operation completed with an NI status: KOLO_E_STATUS(st) = -(32 + st) */
     KOLO_E_BAD_OP = -33,
     KOLO_E_BAD_LEN = -34,
@@ -127,7 +128,10 @@ typedef struct kolo_backend {
 int kolo_open_backend(const kolo_backend *be, void *user, kolo_dev **out, char *err,
                       size_t errlen);
 
-/* Device facts, read at open. */
+/* Device facts, read at open. A chip without an NI (the ECP5 board behind
+ * its UART) opens for register access only: node and torus from its service
+ * block, kolo_dev_version() 0 and kolo_dev_num_ctx() 0 (kolo_ctx_open gives
+ * KOLO_E_RANGE). */
 uint16_t kolo_dev_node_id(const kolo_dev *dev);        /* {z,y,x}, 4 bits each */
 void kolo_dev_torus(const kolo_dev *dev, uint8_t dims[3]);
 unsigned kolo_dev_num_ctx(const kolo_dev *dev);

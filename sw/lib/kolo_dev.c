@@ -1,6 +1,7 @@
 /* kolo_dev.c - libkolo: devices, backends, DMA memory, windows, errors. */
 #define _GNU_SOURCE
 #include "kolo_internal.h"
+#include "kolo_svc_regs.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -36,6 +37,7 @@ const char *kolo_strerror(int err) {
     case KOLO_E_RANGE: return "index out of range or no free resource";
     case KOLO_E_TIMEOUT: return "wait timed out (KOLO_WAIT_TIMEOUT)";
     case KOLO_E_ADDR: return "remote address does not fit in 48 bits";
+    case KOLO_E_NOROUTE: return "no route to the node (its links are down)";
     case KOLO_E_BAD_OP: return "NI: unknown operation or reserved bits set";
     case KOLO_E_BAD_LEN: return "NI: zero or oversized length";
     case KOLO_E_BAD_DST: return "NI: destination outside the torus or unreachable";
@@ -164,11 +166,39 @@ int kolo_parse_bdf(const char *s, char out[16]) {
     return 0;
 }
 
+/* A chip without an NI (the ECP5 board: HOST_IF 1, docs/boards.md) answers
+ * the NI's registers with an error; its service block still answers in its
+ * window. Such a device opens for register access only: the node and torus
+ * come from the service block, version 0 and no contexts (kolo_ctx_open gives
+ * KOLO_E_RANGE), so kolo-ctl works on it. 1: opened so; 0: not a service
+ * block either. */
+static int dev_probe_svc_only(kolo_dev *d) {
+    uint32_t id = 0, node = 0, torus = 0;
+    if (kolo_mmio_r32(d, KOLO_SVC_HOST_BASE + KOLO_SVC_SYS_ID, &id) || id != KOLO_SVC_SYS_ID_RESET ||
+        kolo_mmio_r32(d, KOLO_SVC_HOST_BASE + KOLO_SVC_SYS_NODE_ID, &node) ||
+        kolo_mmio_r32(d, KOLO_SVC_HOST_BASE + KOLO_SVC_SYS_TORUS, &torus))
+        return 0;
+    d->version = 0;
+    d->num_ctx = 0;
+    d->node_id = (uint16_t)(node & KOLO_SVC_SYS_NODE_ID_ID_MASK);
+    d->dims[0] = (uint8_t)(((torus & KOLO_SVC_SYS_TORUS_XM1_MASK) >> KOLO_SVC_SYS_TORUS_XM1_SHIFT) + 1);
+    d->dims[1] = (uint8_t)(((torus & KOLO_SVC_SYS_TORUS_YM1_MASK) >> KOLO_SVC_SYS_TORUS_YM1_SHIFT) + 1);
+    d->dims[2] = (uint8_t)(((torus & KOLO_SVC_SYS_TORUS_ZM1_MASK) >> KOLO_SVC_SYS_TORUS_ZM1_SHIFT) + 1);
+    return kolo_dev_node_valid(d, d->node_id);
+}
+
 static int dev_probe(kolo_dev *d, char *err, size_t errlen) {
     uint32_t id = 0, ver = 0, node = 0, torus = 0, nctx = 0;
-    if (kolo_mmio_r32(d, KOLO_CSR_ID, &id) || kolo_mmio_r32(d, KOLO_CSR_VERSION, &ver) ||
-        kolo_mmio_r32(d, KOLO_CSR_NODE_ID, &node) || kolo_mmio_r32(d, KOLO_CSR_TORUS, &torus) ||
-        kolo_mmio_r32(d, KOLO_CSR_NUM_CTX, &nctx)) {
+    if (kolo_mmio_r32(d, KOLO_CSR_ID, &id)) {
+        if (dev_probe_svc_only(d))
+            return 0;
+        kolo_set_err(err, errlen,
+                     "kolo: %s: reading the NI's ID register failed, and no service block answers either",
+                     d->name);
+        return KOLO_E_IO;
+    }
+    if (kolo_mmio_r32(d, KOLO_CSR_VERSION, &ver) || kolo_mmio_r32(d, KOLO_CSR_NODE_ID, &node) ||
+        kolo_mmio_r32(d, KOLO_CSR_TORUS, &torus) || kolo_mmio_r32(d, KOLO_CSR_NUM_CTX, &nctx)) {
         kolo_set_err(err, errlen, "kolo: %s: reading the NI's ID registers failed", d->name);
         return KOLO_E_IO;
     }

@@ -9,15 +9,17 @@ set -u
 ctl=$1 sim=$2
 dir=$(mktemp -d)
 fails=0 checks=0
-# the model runs until its stdin closes (the fifo's writer is this script's fd 3)
-mkfifo "$dir/in"
-"$sim" "$dir/path" < "$dir/in" &
-simpid=$!
-exec 3>"$dir/in"
-trap 'exec 3>&-; wait $simpid 2>/dev/null; rm -rf "$dir"' EXIT
-for _ in $(seq 100); do [ -s "$dir/path" ] && break; sleep 0.05; done
-tty=$(cat "$dir/path")
-dev="--device=uart:$tty@115200"
+# each model runs until its stdin closes (the fifos' writers are this script's fds 3, 4, 5)
+trap 'exec 3>&- 4>&- 5>&-; wait 2>/dev/null; rm -rf "$dir"' EXIT
+start_sim() {  # name, fd, model options...: sets dev
+    local name=$1 fd=$2; shift 2
+    mkfifo "$dir/in.$name"
+    "$sim" "$@" "$dir/path.$name" < "$dir/in.$name" &
+    eval "exec $fd>\"\$dir/in.\$name\""
+    for _ in $(seq 100); do [ -s "$dir/path.$name" ] && break; sleep 0.05; done
+    dev="--device=uart:$(cat "$dir/path.$name")@115200"
+}
+start_sim board 3
 
 check() {  # name, expected exit, grep pattern, command...
     local name=$1 want=$2 pat=$3; shift 3
@@ -47,6 +49,33 @@ check "table"             2 'not over a device' "$ctl" "$dev" table 1
 check "fail-link"         2 'simulation only' "$ctl" "$dev" fail-link 1 0
 check "unknown"           2 "unknown command 'frob'" "$ctl" "$dev" frob
 check "arguments"         2 'wrong number of arguments' "$ctl" "$dev" links
+# host messages (kolo_hmsg.h): the model has no firmware, so no area first;
+# then an area written by hand (id, epoch equal to RT_EPOCH, counters):
+# counters are read; bad input refused before the line is opened
+check "msg: no area"      1 'serves no host messages' "$ctl" "$dev" msg send 0 hello
+check "msg recv: no area" 1 'serves no host messages' "$ctl" "$dev" msg recv
+check "msg: too long"     2 'TEXT of 33 bytes: 1..32' "$ctl" "$dev" msg send 0 123456789012345678901234567890123
+check "msg: empty text"   2 'TEXT of 0 bytes' "$ctl" "$dev" msg send 0 ""
+check "msg: bad node"     2 "bad NODE 'q'" "$ctl" "$dev" msg send q hi
+check "msg: usage"        2 'usage: msg send' "$ctl" "$dev" msg frob
+check "msg: not uart"     2 'over the UART only' "$ctl" --device=vfio:0000:01:00.0 msg recv
+ep=$(( $("$ctl" "$dev" read 1 0x400 | tail -n 1) & 0xffff ))
+for w in "0x7f00 0x484d5347" "0x7f14 $ep" "0x7f60 5" "0x7f64 1" "0x7f68 4" "0x7f6c 2" "0x7f70 3" "0x7f74 0"; do
+    "$ctl" "$dev" write 1 $w > /dev/null
+done
+check "msg counters"      0 'sent 5, refused 1, received 4, dropped 2 \(queue full\), bad 3, waiting 0' "$ctl" "$dev" msg counters
+"$ctl" "$dev" write 1 0x7f14 $((ep + 1)) > /dev/null
+check "msg: area stale"   1 'serves no host messages' "$ctl" "$dev" msg counters
+# a chip without an NI (the ECP5 board): the NI's registers answer ERROR;
+# kolo_open takes node and torus from the service block
+start_sim noni 4 --no-ni
+check "no NI: status"     0 'torus 2x1x1, no NI, firmware running' "$ctl" "$dev" status
+check "no NI: node"       0 '^ +1  \(1,0,0\) +up +7  0x0002  X-$' "$ctl" "$dev" status
+check "no NI: links"      0 '^X\+ +up +\(0,0,0\)X- +3 +0 +5000 +4999 +0$' "$ctl" "$dev" links 1
+check "no NI: counters"   0 'NI: none on this chip' "$ctl" "$dev" counters 1
+start_sim nosvc 5 --no-ni --no-svc-id
+check "no NI, no service block" 3 "reading the NI's ID register failed, and no service block answers" \
+    "$ctl" "$dev" status
 check "no such tty"       3 'No such file' "$ctl" --device=uart:/nonexistent/tty status
 check "not a device"      3 'unknown device' "$ctl" --device=pcie:0 status
 echo "kolo-ctl-device: $checks checks, $fails failed"

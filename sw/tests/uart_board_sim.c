@@ -3,7 +3,10 @@
  * PATHFILE and serves the bridge protocol (uart_board_model.c) with the
  * registers of node (1,0,0) of a 2x1x1 torus: ports X+ and X- enabled, X+ up
  * to (0,0,0) X-, X- training, some counters, firmware running, a console
- * line every 200 ms. Runs until it is killed or its stdin closes. */
+ * line every 200 ms. Runs until it is killed or its stdin closes.
+ * --no-ni: the chip has no NI (the ECP5 board): BAR0 below the service
+ * window answers ERROR; --no-ni --no-svc-id: the service block's ID reads 0
+ * too (nothing kolo_open can recognise). */
 #define _GNU_SOURCE
 #include "kolo_ni_model.h"
 #include "kolo_svc_regs.h"
@@ -23,8 +26,18 @@ static void svc(uint32_t off, uint32_t v) { m.bar0[(KOLO_SVC_HOST_BASE + off) / 
 int main(int argc, char **argv) {
     int mfd, sfd;
     char name[128];
+    int no_ni = 0, no_svc_id = 0;
+    while (argc > 2 && !strncmp(argv[1], "--", 2)) {
+        if (!strcmp(argv[1], "--no-ni"))
+            no_ni = 1;
+        else if (!strcmp(argv[1], "--no-svc-id"))
+            no_svc_id = 1;
+        else
+            break;
+        argv++, argc--;
+    }
     if (argc != 2) {
-        fprintf(stderr, "usage: uart_board_sim PATHFILE\n");
+        fprintf(stderr, "usage: uart_board_sim [--no-ni [--no-svc-id]] PATHFILE\n");
         return 2;
     }
     if (openpty(&mfd, &sfd, name, NULL, NULL)) {
@@ -43,7 +56,14 @@ int main(int argc, char **argv) {
     m.bar0[KOLO_CSR_STAT_TX_PKTS / 4] = 1234;
     m.bar0[KOLO_CSR_STAT_RX_PKTS / 4] = 1200;
     m.bar0[KOLO_CSR_STAT_RX_PKTS / 4 + 1] = 1; /* a 64-bit counter past 2^32 */
-    svc(KOLO_SVC_SYS_ID, KOLO_SVC_SYS_ID_RESET);
+    if (no_ni) { /* no NI registers: what the ECP5 chip answers below the service window */
+        memset(m.bar0, 0, KOLO_SVC_HOST_BASE);
+        m.err_lo = 0;
+        m.err_hi = KOLO_SVC_HOST_BASE;
+    }
+    svc(KOLO_SVC_SYS_ID, no_svc_id ? 0 : KOLO_SVC_SYS_ID_RESET);
+    svc(KOLO_SVC_SYS_NODE_ID, 0x001);
+    svc(KOLO_SVC_SYS_TORUS, 0x001);
     svc(KOLO_SVC_SYS_FW_STATE, 3u | 2u << 16);
     svc(KOLO_SVC_RT_EPOCH, 7);
     svc(KOLO_SVC_RTR_PORT_EN, 0x03);

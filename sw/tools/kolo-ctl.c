@@ -41,6 +41,9 @@ static const char usage[] =
     "  restore-node NODE           simulation: it comes back and reboots\n"
     "  console [SECONDS]           --device=uart:...: the service processor's console\n"
     "  bridge                      --device=uart:...: the UART bridge's counters\n"
+    "  msg send NODE TEXT          --device=uart:...: a host message (1..32 bytes) to NODE's host\n"
+    "  msg recv                    --device=uart:...: take the oldest host message for this node\n"
+    "  msg counters                --device=uart:...: the firmware's host-message counters\n"
     "  help                        this text\n";
 
 static int find_socket(char *out, size_t len) {

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include "kolo_ni_model.h" /* before kolo.h */
 #include "kolo.h"
+#include "kolo_hmsg.h"
 #include "kolo_svc_regs.h"
 #include "kolo_uart.h"
 #include "kolo_uart_regs.h"
@@ -89,8 +90,11 @@ static int cmd_status(ctl *c) {
         return 1;
     static const char *const stage[16] = {"reset", "boot", "links", "running", "recomputing", "5", "6", "7",
                                           "8", "9", "10", "11", "12", "13", "14", "FAILED"};
-    printf("ok\ndevice %s, torus %ux%ux%u, NI version %u.%u, firmware %s\n", kolo_dev_backend(c->d), dims[0],
-           dims[1], dims[2], kolo_dev_version(c->d) >> 8, kolo_dev_version(c->d) & 0xff, stage[st & 15u]);
+    char ni[32] = "no NI"; /* a chip without one (the ECP5 board) opens with version 0 */
+    if (kolo_dev_version(c->d))
+        snprintf(ni, sizeof ni, "NI version %u.%u", kolo_dev_version(c->d) >> 8, kolo_dev_version(c->d) & 0xff);
+    printf("ok\ndevice %s, torus %ux%ux%u, %s, firmware %s\n", kolo_dev_backend(c->d), dims[0], dims[1],
+           dims[2], ni, stage[st & 15u]);
     printf("node index  coords      state  epoch  faults  ports down\n");
     char dl[40] = "";
     for (int p = 0; p < 6; p++)
@@ -134,10 +138,13 @@ static int cmd_links(ctl *c) {
 static int cmd_counters(ctl *c) {
     printf("ok\nrouter: ports down %#04x, packets dropped at down links %u\n", svc(c, KOLO_SVC_RTR_PORT_DOWN),
            svc(c, KOLO_SVC_RTR_FAULT_DROPS));
-    printf("NI: tx %" PRIu64 " rx %" PRIu64 " nak_sent %" PRIu64 " nak_rcvd %" PRIu64 " bad %" PRIu64
-           " dma_err %" PRIu64 "\n",
-           csr(c, KOLO_CSR_STAT_TX_PKTS), csr(c, KOLO_CSR_STAT_RX_PKTS), csr(c, KOLO_CSR_STAT_NAK_SENT),
-           csr(c, KOLO_CSR_STAT_NAK_RCVD), csr(c, KOLO_CSR_STAT_BAD_PKTS), csr(c, KOLO_CSR_STAT_DMA_ERR));
+    if (!kolo_dev_version(c->d))
+        printf("NI: none on this chip\n");
+    else
+        printf("NI: tx %" PRIu64 " rx %" PRIu64 " nak_sent %" PRIu64 " nak_rcvd %" PRIu64 " bad %" PRIu64
+               " dma_err %" PRIu64 "\n",
+               csr(c, KOLO_CSR_STAT_TX_PKTS), csr(c, KOLO_CSR_STAT_RX_PKTS), csr(c, KOLO_CSR_STAT_NAK_SENT),
+               csr(c, KOLO_CSR_STAT_NAK_RCVD), csr(c, KOLO_CSR_STAT_BAD_PKTS), csr(c, KOLO_CSR_STAT_DMA_ERR));
     printf("mailbox: sent %u, received %u, rx drops %u; events lost %u; table switches %u, unreachable ops "
            "%u\n",
            svc(c, KOLO_SVC_MBX_TX_COUNT), svc(c, KOLO_SVC_MBX_RX_COUNT), svc(c, KOLO_SVC_MBX_RX_DROPS),
@@ -216,8 +223,116 @@ static int cmd_bridge(ctl *c) {
     return 0;
 }
 
+/* kolo-ctl --device=uart:<tty>[@baud] msg send NODE TEXT | recv | counters:
+ * host messages through the node's firmware (kolo_hmsg.h). The link is
+ * opened without kolo_open's NI probe: the board that needs host messages
+ * (ECP5) has no NI. Exit 0 ok, 1 refused (the error's text), 2 usage, 3 no
+ * link. */
+static int cmd_msg(const char *uri, int argc, char **argv) {
+    const char *sub = argc > 1 ? argv[1] : "";
+    int want = !strcmp(sub, "send") ? 4 : !strcmp(sub, "recv") || !strcmp(sub, "counters") ? 2 : -1;
+    if (want < 0 || argc != want) {
+        fprintf(stderr, "kolo-ctl: usage: msg send NODE TEXT | msg recv | msg counters (kolo-ctl help)\n");
+        return 2;
+    }
+    if (want == 4 && (!*argv[3] || strlen(argv[3]) > KOLO_FWM_HMSG_MAX_BYTES)) {
+        fprintf(stderr, "kolo-ctl: msg send: TEXT of %zu bytes: 1..%d (%s)\n", strlen(argv[3]),
+                KOLO_FWM_HMSG_MAX_BYTES, kolo_strerror(KOLO_E_LEN));
+        return 2;
+    }
+    unsigned x = 0, y = 0, z = 0;
+    unsigned long idx = 0;
+    int by_coords = 0;
+    if (want == 4) {
+        char *end;
+        if (sscanf(argv[2], "%u,%u,%u", &x, &y, &z) == 3 && x < 16 && y < 16 && z < 16) {
+            by_coords = 1;
+        } else {
+            idx = strtoul(argv[2], &end, 0);
+            if (!*argv[2] || *end || idx > 4095) {
+                fprintf(stderr, "kolo-ctl: bad NODE '%s' (index or x,y,z)\n", argv[2]);
+                return 2;
+            }
+        }
+    }
+    if (strncmp(uri, "uart:", 5)) {
+        fprintf(stderr, "kolo-ctl: msg: over the UART only (--device=uart:<tty>[@baud]): a card with an NI "
+                        "sends with PUT (docs/api.md)\n");
+        return 2;
+    }
+    char path[256], err[320] = "";
+    unsigned baud = 1000000;
+    const char *at = strrchr(uri + 5, '@');
+    size_t n = at ? (size_t)(at - (uri + 5)) : strlen(uri + 5);
+    if (!n || n >= sizeof path || (at && !(baud = (unsigned)strtoul(at + 1, NULL, 10)))) {
+        fprintf(stderr, "kolo-ctl: bad device '%s' (uart:<tty>[@baud])\n", uri);
+        return 2;
+    }
+    memcpy(path, uri + 5, n);
+    path[n] = 0;
+    kolo_uart *u = kolo_uart_open_tty(path, baud, 0, 0, err, sizeof err);
+    if (!u) {
+        fprintf(stderr, "kolo-ctl: %s: %s\n", uri, err);
+        return 3;
+    }
+    int rc, r = 0;
+    if (want == 4) {
+        uint32_t torus = 0;
+        uint16_t node = (uint16_t)(x | y << 4 | z << 8);
+        if (!by_coords) {
+            rc = kolo_uart_read32(u, KOLO_SVC_HOST_BASE + KOLO_SVC_SYS_TORUS, &torus);
+            unsigned dx = (torus & 15u) + 1, dy = ((torus >> 4) & 15u) + 1;
+            node = (uint16_t)((idx % dx) | ((idx / dx) % dy) << 4 | (idx / dx / dy) << 8);
+            if (rc) node = 0xfff;
+        }
+        rc = kolo_host_msg_send(u, node, argv[3], strlen(argv[3]));
+        if (!rc) {
+            char nn[32];
+            node_name(node, nn, sizeof nn);
+            printf("ok\nsent %zu bytes to %s\n", strlen(argv[3]), nn);
+        }
+    } else if (!strcmp(sub, "recv")) {
+        uint8_t b[KOLO_FWM_HMSG_MAX_BYTES];
+        size_t len = 0;
+        uint16_t src = 0;
+        rc = kolo_host_msg_recv(u, &src, b, sizeof b, &len);
+        if (!rc) {
+            char nn[32];
+            node_name(src, nn, sizeof nn);
+            printf("ok\nfrom %s, %zu bytes: ", nn, len);
+            for (size_t i = 0; i < len; i++) {
+                if (b[i] >= 0x20 && b[i] < 0x7f && b[i] != '\\')
+                    putchar(b[i]);
+                else
+                    printf("\\x%02x", b[i]);
+            }
+            printf("\n");
+        }
+    } else {
+        kolo_hmsg_counters c;
+        rc = kolo_host_msg_counters(u, &c);
+        if (!rc)
+            printf("ok\nhost messages: sent %u, refused %u, received %u, dropped %u (queue full), bad %u, waiting %u\n",
+                   c.tx_sent, c.tx_refused, c.rx_received, c.rx_dropped, c.rx_bad, c.rx_queued);
+    }
+    if (rc) {
+        const char *why = rc == KOLO_E_AGAIN && !strcmp(sub, "recv") ? "no message waiting (queue empty)"
+                          : rc == KOLO_E_AGAIN   ? "the firmware is not running yet, try again"
+                          : rc == KOLO_E_BUSY    ? "the firmware's transmit queue is full, try again"
+                          : rc == KOLO_E_NOSYS   ? "the firmware serves no host messages (image kolo_fw_rv32_hmsg)"
+                          : rc == KOLO_E_TIMEOUT ? "the firmware did not answer"
+                                                 : kolo_strerror(rc);
+        fprintf(stderr, "kolo-ctl: msg %s: %s (%d)\n", sub, why, rc);
+        r = 1;
+    }
+    kolo_uart_close(u);
+    return r;
+}
+
 int kolo_ctl_device(const char *uri, int argc, char **argv) {
     char err[512] = "";
+    if (!strcmp(argv[0], "msg"))
+        return cmd_msg(uri, argc, argv);
     ctl c = {NULL, 0};
     const char *cmd = argv[0];
     int want = !strcmp(cmd, "status") || !strcmp(cmd, "bridge") ? 0
