@@ -21,6 +21,8 @@
 #   make bench-neighbor_latency_put8_ns bench-put_bandwidth_64KiB bench-atomic_rate ...
 #                                 latency, bandwidth, atomics with a PCIe latency model (below)
 #   make test-unit-ni-torus-3x3x3 27 NIs on a 3x3x3 torus (not in make test: build time)
+#   make test-unit-ni-atomic-hot-stale  --hot against kolo_ni_atomic's BUG_STALE_FWD (build/ni_stale;
+#                                 not in make test: build time)
 
 NI_BUILD := $(BUILD)/ni
 NI_BIN := $(NI_BUILD)/obj/tb_ni
@@ -62,6 +64,16 @@ $(eval $(call ni_build,$(NI_BUILD)_2x2x2,1,0,$(call ni_vdims,2,2,2)))
 $(eval $(call ni_build,$(NI_BUILD)_3x3x3,1,0,$(call ni_vdims,3,3,3) -MAKEFLAGS OPT_FAST=-O0 -MAKEFLAGS OPT_SLOW=-O0))
 NI_222_BIN := $(NI_BUILD)_2x2x2/obj/tb_ni
 NI_333_BIN := $(NI_BUILD)_3x3x3/obj/tb_ni
+# negative control of the --hot fetching check (not in make test: one more build, minutes of
+# CPU): kolo_ni_atomic with its planted bug BUG_STALE_FWD on (a follower gets its predecessor's
+# old value), from a copy whose parameter default is 1, found before rtl/ni (-y order)
+$(eval $(call ni_build,$(NI_BUILD)_stale,0,0,-y $$(TOP)/$(NI_BUILD)_stale/rtl))
+NI_STALE_BIN := $(NI_BUILD)_stale/obj/tb_ni
+$(NI_STALE_BIN): $(NI_BUILD)_stale/rtl/kolo_ni_atomic.v
+$(NI_BUILD)_stale/rtl/kolo_ni_atomic.v: rtl/ni/kolo_ni_atomic.v
+	@mkdir -p $(@D)
+	@sed 's/parameter BUG_STALE_FWD = 0/parameter BUG_STALE_FWD = 1/' $< > $@.tmp
+	@grep -q 'parameter BUG_STALE_FWD = 1' $@.tmp && mv $@.tmp $@
 
 .PHONY: tb-ni tb-ni-torus tb-ni-small tb-ni-2x2x2 tb-ni-3x3x3
 tb-ni: $(NI_BIN)
@@ -96,11 +108,30 @@ $(eval $(call ni_test,wr-hold,25,--test=mix --ops=1500 --wrdy=30))
 # target keeps ATOMICS (32) atomics on distinct words in flight while atomics on a shared word
 # wait for the one in flight (lost updates or fetched values out of order differ from the model)
 $(eval $(call ni_test,atomic-burst,26,--test=mix --atomics --ops=3000 --burst=400 --reads=32))
-# the same with every shared atomic on one word per size (ADDs; --hot): the target chains
-# them, each taking the previous one's value without a DMA read (kolo_ni_atomic); and a
-# mix of every operation kind with the hot words
+# the same with every shared atomic on one word per size and target (--hot: ADD, FETCH_ADD,
+# SWAP, CSWAP matching and not, 4 and 8 bytes, from both nodes' 3 contexts at once): the target
+# chains them, each taking the previous one's value without a DMA read (kolo_ni_atomic); the
+# model's network delivers them in the RTL's order (recorded from the targets' responses), so
+# every fetched value is compared; and a mix of every operation kind with the hot words
 $(eval $(call ni_test,atomic-hot,27,--test=mix --atomics --hot --ops=3000 --burst=400 --reads=32))
 $(eval $(call ni_test,atomic-hot-mix,28,--test=mix --hot --ops=4000 --burst=200 --reads=32))
+# negative control: the model given two hot atomics of the RTL's order swapped must differ
+.PHONY: test-unit-ni-atomic-hot-order
+test-unit-ni-atomic-hot-order: $(NI_BIN) | $(DEPS_STAMP)
+	@if $< --seed=27 --test=mix --atomics --hot --ops=600 --burst=400 --reads=32 --bug=hotorder \
+	    > $(NI_BUILD)/hotorder.log 2>&1; then \
+	    echo "FAIL unit-ni-atomic-hot-order: a swapped order was not detected"; exit 1; \
+	else grep -m1 "completions differ" $(NI_BUILD)/hotorder.log && echo "PASS unit-ni-atomic-hot-order"; fi
+TESTS += unit-ni-atomic-hot-order
+# negative control with kolo_ni_atomic's planted bug BUG_STALE_FWD (a follower gets its
+# predecessor's old value; build/ni_stale, not in make test: one more Verilator build): the
+# fetched values must differ from the model's
+.PHONY: test-unit-ni-atomic-hot-stale
+test-unit-ni-atomic-hot-stale: $(NI_STALE_BIN) | $(DEPS_STAMP)
+	@if $< --seed=$(or $(SEED),27) --test=mix --atomics --hot --ops=3000 --burst=400 --reads=32 \
+	    > $(NI_BUILD)_stale/stale.log 2>&1; then \
+	    echo "FAIL unit-ni-atomic-hot-stale: BUG_STALE_FWD was not caught"; exit 1; \
+	else grep -m1 "completions differ" $(NI_BUILD)_stale/stale.log && echo "PASS unit-ni-atomic-hot-stale"; fi
 
 # end-to-end reliability (docs/ni.md section 10): the mix on a network that drops 5% of the
 # packets (and in -lossy also duplicates and delays some beyond the timeout), compared with

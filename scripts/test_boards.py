@@ -33,6 +33,7 @@ Usage: scripts/test_boards.py [BOARD ...]   (exit 0: every check as expected)
 import os
 import re
 import shutil
+import subprocess
 import sys
 import time
 
@@ -258,11 +259,43 @@ def prefetch(names):
         list(pool.map(one, names))
 
 
+def test_xcup_lutram():
+    """The VCU118's synthesis (make bench-board_vcu118) runs Yosys with its
+    UltraScale LUT-RAM library mended (boardlib.synth.yosys_for): a 4096 x 1
+    memory read asynchronously (as kolo_ni_e2e's generation bits) must map
+    to RAM512X1S; the system Yosys is the control while it has the bug."""
+    from boardlib import synth
+    d = os.path.join(OUT, "xcup-lutram")
+    os.makedirs(d, exist_ok=True)
+    v = os.path.join(d, "deep.v")
+    open(v, "w").write("module deep(input wire clk, input wire we, input wire [11:0] a, input wire d,\n"
+                       "            output wire q);\n  reg mem[0:4095];\n"
+                       "  always @(posedge clk) if (we) mem[a] <= d;\n  assign q = mem[a];\nendmodule\n")
+
+    def run(exe):
+        p = subprocess.run([exe, "-q", "-p", f"read_verilog {v}; synth_xilinx -family xcup -top deep; "
+                            f"tee -q -o {d}/stat.txt stat"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        cells = synth.parse_stat(os.path.join(d, "stat.txt")) if p.returncode == 0 else {}
+        return p.returncode, p.stdout, cells
+    exe = synth.yosys_for("xcup")
+    rc, out, cells = run(exe)
+    result(rc == 0 and cells.get("RAM512X1S") == 8,
+           f"xcup LUT-RAM: a 4096 x 1 asynchronous memory maps to 8 RAM512X1S ({os.path.relpath(exe, ROOT) if exe.startswith(ROOT) else exe})",
+           out.strip().splitlines()[-1] if out.strip() else str(cells))
+    if exe != "yosys" and exe.startswith(ROOT):
+        rc, out, _ = run("yosys")
+        result(rc != 0 and "invalid OPTION_ABITS/WIDTH" in out,
+               "xcup LUT-RAM control: the system Yosys stops on the same memory", out.strip()[-200:])
+
+
 def main():
     names = sys.argv[1:] or board_names()
     t0 = time.time()
     prefetch(names)
     print(f"test_boards: {len(names)} boards elaborated in {time.time() - t0:.1f} s")
+    if not sys.argv[1:]:
+        test_xcup_lutram()
     for n in names:
         test_board(n)
     print(f"test_boards: {count} checks, {fails} failed")

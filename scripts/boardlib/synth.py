@@ -30,6 +30,45 @@ SYNTH = {
 }
 
 
+def yosys_for(fam):
+    """The Yosys to run: $YOSYS, else `yosys`. For xcup, Yosys 0.23 (and the
+    YoWASP build of 2026) has a bug: its UltraScale LUT-RAM library
+    (share/yosys/xilinx/lutrams_xcu.txt) names the 512x1 single-port RAM
+    option ABITS 16 where the mapping file it shares with Virtex-5
+    (lutrams_xc5v_map.v) knows 9, so any deep one-bit memory with an
+    asynchronous read (kolo_ni_e2e's generation bits) stops the synthesis
+    with "invalid OPTION_ABITS/WIDTH combination". Yosys finds its share
+    directory next to its binary, so we run a copy of the binary beside a
+    copy of the share directory with that one option renumbered
+    (build/boards/yosys-xcup/); the board's counts then have RAM512X1S where
+    Vivado would also use it."""
+    if os.environ.get("YOSYS") or fam != "xcup":
+        return os.environ.get("YOSYS", "yosys")
+    import shutil
+    exe = shutil.which("yosys")
+    if not exe:
+        return "yosys"
+    exe = os.path.realpath(exe)
+    share = os.path.join(os.path.dirname(exe), "..", "share", "yosys")
+    lib = os.path.join(share, "xilinx", "lutrams_xcu.txt")
+    bug = 'option "ABITS" 16 {\n\t\tabits 16;'
+    if not os.path.exists(lib) or bug not in open(lib).read():
+        return exe
+    top = os.path.join(ROOT, os.environ.get("BUILD", "build"), "boards", "yosys-xcup")
+    fixed = os.path.join(top, "share", "yosys", "xilinx", "lutrams_xcu.txt")
+    if not os.path.exists(fixed) or bug in open(fixed).read():
+        shutil.rmtree(top, ignore_errors=True)
+        os.makedirs(os.path.join(top, "bin"))
+        shutil.copy2(exe, os.path.join(top, "bin", "yosys"))
+        abc = shutil.which("yosys-abc")
+        if abc:
+            os.symlink(os.path.realpath(abc), os.path.join(top, "bin", "yosys-abc"))
+        shutil.copytree(share, os.path.join(top, "share", "yosys"))
+        text = open(fixed).read().replace(bug, 'option "ABITS" 9 {\n\t\tabits 9;')
+        open(fixed, "w").write(text)
+    return os.path.join(top, "bin", "yosys")
+
+
 def parse_stat(path):
     """Cell type -> count from Yosys' `stat` of the flattened top."""
     cells = {}
@@ -57,7 +96,7 @@ def resources(family, cells):
             "ffs": count(cells, "FD[RSCP]E"),
             "bram": count(cells, f"RAMB36{suffix}") + count(cells, f"RAMB18{suffix}") / 2,
             "lutram": count(cells, "RAM(32|64)X1S|SRL16E|SRLC32E") + 2 * count(cells, "RAM(32|64)X1D|RAM128X1S")
-            + 4 * count(cells, "RAM(32|64)M|RAM128X1D|RAM256X1S"),
+            + 4 * count(cells, "RAM(32|64)M|RAM128X1D|RAM256X1S") + 8 * count(cells, "RAM512X1S"),
             "dsp": count(cells, "DSP48E[12]"),
         }
     if family == "cyclonev":
@@ -109,7 +148,7 @@ def synth(b, bench=False):
         print(f"board: synthesising {b.top} for {fam} (log {os.path.relpath(log, ROOT)}); "
               "this takes a long time", file=sys.stderr)
         t0 = time.time()
-        p = subprocess.run([os.environ.get("YOSYS", "yosys"), "-q", "-l", log, "-p", script], cwd=ROOT,
+        p = subprocess.run([yosys_for(fam), "-q", "-l", log, "-p", script], cwd=ROOT,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if p.returncode != 0:
             print("\n".join(p.stdout.strip().splitlines()[-20:]), file=sys.stderr)

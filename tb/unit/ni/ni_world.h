@@ -257,6 +257,11 @@ class ModelWorld : public World {
     const char *name() const override { return "model"; }
     int nodes() const override { return (int)nis_.size(); }
     kolo_ni *ni(int n) { return nis_[n]; }
+    // delivery order (tb_ni --hot: the RTL's order of atomics on a word): a packet for which
+    // hold() is true stays in the network, not blocking its destination; on_deliver() sees
+    // every packet a model NI has taken
+    std::function<bool(const kolo_pkt &)> hold;
+    std::function<void(const kolo_pkt &)> on_deliver;
     void mmio_write(int n, int bar, uint64_t off, const void *data, unsigned size) override {
         uint64_t guard = 0;
         while (!kolo_ni_mmio_write_ready(nis_[n], bar, off) && guard++ < 1000000) step();
@@ -281,9 +286,15 @@ class ModelWorld : public World {
         std::vector<bool> blocked(nis_.size(), false);
         for (auto &p : keep) {
             unsigned d = kolo_node_index(&topo_, p.dst & 0xfff);
+            if (hold && hold(p)) {  // held back: later packets pass it
+                pending_.push_back(p);
+                continue;
+            }
             if (d >= nis_.size() || blocked[d] || kolo_ni_receive(nis_[d], &p)) {
                 if (d < nis_.size()) blocked[d] = true;
                 pending_.push_back(p);
+            } else if (on_deliver) {
+                on_deliver(p);
             }
         }
         cycle_++;

@@ -16,7 +16,8 @@
 // timing), STATUS of every context and the NI counters (ERR_CSR, STAT_*).
 // Host programs avoid races (each byte written by one operation, GETs read
 // bytes nothing writes, shared atomic words see one commutative op kind,
-// fetching atomics use private words), so the final state is determined.
+// fetching atomics use private words), so the final state is determined;
+// except --hot, whose order on the hot words the model takes from the RTL.
 //
 //   --test=<name>  basic | mix | errors | isolation | packets | dma-err | cq-wrap | tags | rate
 //                  | bench-latency | bench-bandwidth | bench-atomic (benchmarks: PCIe model below)
@@ -26,8 +27,16 @@
 //   --gap=P        % of cycles without a beat inside a DMA read response
 //   --torus=XxYxZ  the torus the build holds (default 2x1x1)
 //   --ctx=N        mix: contexts per node (1..16)   --burst=N  mix: operations per burst (max)
-//   --atomics      mix: atomics only   --hot  mix: shared atomics are ADDs on one word per size
-//                  (the target chains them: each follows the previous one's value)
+//   --atomics      mix: atomics only
+//   --hot          mix: every shared atomic on one word per size and target node (the target
+//                  chains them: each follows the previous one's value): ADD, FETCH_ADD, SWAP,
+//                  CSWAP (compare: the last value swapped in, or one that cannot match) from
+//                  every node at once; the fetching ones complete with the old value. Their
+//                  order is timing, so the RTL's is recorded (the responses the targets send,
+//                  C++ network builds only) and the model's network delivers these atomics in
+//                  it (HotOrder): every returned value is compared with the model
+//   --bug=hotorder negative control of --hot: two atomics of the recorded order swapped for
+//                  the model; the comparison must fail
 //   --signal=P     mix: P % of operations are puts with signal (data PUT, then a FENCE'd
 //                  signal); the RTL's target must not write a signal before its data
 //   --elastic      the network buffers without limit (lets the initiator run out of tags)
@@ -51,6 +60,7 @@
 //   --test=svc-fault  (SVC=1) a link fails during a mix with end-to-end on: routers drop,
 //                  the service processors switch tables, the NIs resend; equal to the lossless model
 #include <cinttypes>
+#include <set>
 
 #include "ni_world.h"
 #ifndef NI_SVC
@@ -470,8 +480,21 @@ struct MixGen {
     bool nofence = false;            // planted bug: signals without FENCE (order check must fail)
     bool unique = false;             // e2e: refused PUTs carry distinct payloads (packet identities)
     bool atomics_only = false;       // --atomics: every operation an atomic (private or shared word)
-    bool hot = false;                // --hot: shared atomics are ADDs on one word per size (chains)
+    bool hot = false;                // --hot: shared atomics on one word per size (chains)
     std::vector<Signal> signals;
+    // --hot: per size (0: 8 bytes, 1: 4 bytes) the operands used (the identity of an atomic
+    // in the recorded order: source, operand)
+    std::set<uint64_t> hot_used[2];
+    static uint64_t hot_word(int s32) { return DATA + 0xb00000 + (s32 ? 0x80 : 0); }
+    static uint64_t hot_mask(int s32) { return s32 ? 0xffffffffull : ~0ull; }
+    // initial values (prog_mix): word i of DATA + 0xb00000 holds 0x0123456789abcdef * (i + 1)
+    static uint64_t hot_init(int s32) { return (0x0123456789abcdefull * (s32 ? 17 : 1)) & hot_mask(s32); }
+    uint64_t hot_operand(int s32) {
+        for (;;) {
+            uint64_t v = r.next();
+            if (hot_used[s32].insert(v & hot_mask(s32)).second) return v;
+        }
+    }
     MixGen(uint64_t seed, const kolo_topo &t_)
         : r(seed), t(t_), nn((int)kolo_topo_nodes(&t_)), next_dst(nn, DATA), next_ldst(nn, LDST),
           next_word(nn, DATA + 0xc00000) {}
@@ -494,6 +517,10 @@ struct MixGen {
             o.node = (int)r.below((uint32_t)nn);
             o.ctx = (int)r.below((uint32_t)nctx);
             o.pio = r.chance(12);
+            // --hot: no PIO (a PIO write starts when written, so which ops its FENCE waits for is
+            // timing; and a host blocked on a full PIO FIFO while the model holds an atomic for
+            // another node's would wait for ever)
+            if (hot) o.pio = false;
             int tn = (int)r.below((uint32_t)nn);
             uint16_t dst = node_id(t, tn);
             if (signal_pct && r.chance(signal_pct)) {
@@ -548,10 +575,35 @@ struct MixGen {
                 static const uint8_t shared[] = {KOLO_D_ADD, KOLO_D_XOR, KOLO_D_AND, KOLO_D_OR};
                 bool s32 = r.chance(30);
                 uint8_t f2 = fl | (s32 ? KOLO_DF_SIZE32 : 0);
-                if (r.chance(50)) {
-                    unsigned kind = hot ? 0 : r.below(4);
-                    // shared word: one per (kind, size), 4 words each (--hot: 1)
-                    uint64_t a = DATA + 0xb00000 + kind * 0x100 + (s32 ? 0x80 : 0) + (hot ? 0 : 8 * r.below(4));
+                bool shr = r.chance(50);
+                if (shr && hot) {
+                    // the hot word of this size: ADD 25%, FETCH_ADD 25%, SWAP 20%, CSWAP 30%
+                    // (half of them right behind a SWAP of their context, comparing with its value:
+                    // they match unless another context's atomic came between), fetching ones with
+                    // a completion entry
+                    static const uint8_t hot_ops[] = {KOLO_D_ADD, KOLO_D_FETCH_ADD, KOLO_D_SWAP, KOLO_D_CSWAP};
+                    unsigned k2 = r.below(20);
+                    uint8_t op = hot_ops[k2 < 5 ? 0 : k2 < 10 ? 1 : k2 < 14 ? 2 : 3];
+                    int sz = s32 ? 1 : 0;
+                    uint64_t opnd = hot_operand(sz);
+                    if (op != KOLO_D_ADD) f2 |= KOLO_DF_COMPLETE;
+                    // FENCE: one hot atomic in flight per context, so that the model (64 ops in
+                    // flight per context) can always follow the RTL's order (HotOrder) without
+                    // its contexts filling up with held atomics
+                    f2 |= KOLO_DF_FENCE;
+                    uint64_t cmp = r.next();
+                    if (op == KOLO_D_CSWAP && r.chance(50) && i + 1 < count) {
+                        uint64_t x = hot_operand(sz);
+                        o.d = atomic(KOLO_D_SWAP, dst, hot_word(sz), x, 0, f2);
+                        v.push_back(o);
+                        i++;
+                        cmp = x;
+                    }
+                    o.d = atomic(op, dst, hot_word(sz), opnd, op == KOLO_D_CSWAP ? cmp : 0, f2);
+                } else if (shr) {
+                    unsigned kind = r.below(4);
+                    // shared word: one per (kind, size), 4 words each
+                    uint64_t a = DATA + 0xb00000 + kind * 0x100 + (s32 ? 0x80 : 0) + 8 * r.below(4);
                     o.d = atomic(shared[kind], dst, a, r.next(), 0, f2);
                 } else {
                     uint64_t a = next_word[tn];
@@ -579,11 +631,102 @@ struct MixGen {
     }
 };
 
+// --hot: the order in which each target executed the atomics on its hot words in the RTL
+// world, taken from the responses it sends (on one word they leave in arrival order,
+// kolo_ni_atomic), then imposed on the model's network (ModelWorld::hold): the model executes
+// them in the same order, so every fetched value is determined and compared. An atomic is
+// known by (source, operand): MixGen gives each hot atomic of a size its own operand.
+struct HotOrder {
+    typedef std::pair<unsigned, uint64_t> Id;    // (source node id, operand masked to the size)
+    typedef std::pair<unsigned, uint64_t> Word;  // (target node id, address)
+    struct Info {
+        uint8_t op;
+        uint64_t opnd, cmp;
+    };
+    bool bug_swap = false;  // --bug=hotorder: the model gets two atomics swapped (must fail)
+    std::map<Word, std::vector<Id>> order;  // recorded in the RTL world
+    std::map<Word, size_t> pos;             // model world: how many delivered
+    std::map<uint64_t, std::pair<Word, Id>> inflight;  // RTL: (initiator, target, tag) -> request
+    std::map<std::pair<Word, Id>, Info> info;          // the generated hot atomics
+    std::string swapped;
+    static bool hot(uint64_t h0, uint64_t h1, const uint64_t *pl, unsigned len, Word *w, Id *id) {
+        unsigned op = kolo_rtl::h0_op(h0);
+        bool at = (op >= KOLO_OP_ADD && op <= KOLO_OP_CSWAP) || op == KOLO_OP_FETCH_AND || op == KOLO_OP_FETCH_OR;
+        uint64_t a = kolo_rtl::h1_addr(h1);
+        int s32 = KOLO_H0_ASIZE(h0) == 2;
+        if (kolo_rtl::h0_vnet(h0) != 0 || !at || len < 1 || a != MixGen::hot_word(s32)) return false;
+        *w = Word(kolo_rtl::h0_dst(h0), a);
+        *id = Id(kolo_rtl::h0_src(h0), pl[0] & MixGen::hot_mask(s32));
+        return true;
+    }
+    static uint64_t key(unsigned ini, unsigned tgt, uint64_t h1) {
+        return (uint64_t)ini << 20 | (uint64_t)tgt << 8 | (h1 >> 48 & 0xffu);
+    }
+    // RTL world: every packet sent (NetFault::filter)
+    void record(uint64_t h0, uint64_t h1, const uint64_t *pl, unsigned len) {
+        Word w;
+        Id id;
+        if (hot(h0, h1, pl, len, &w, &id)) {
+            inflight[key(kolo_rtl::h0_src(h0), kolo_rtl::h0_dst(h0), h1)] = std::make_pair(w, id);
+        } else if (kolo_rtl::h0_vnet(h0) == 1) {
+            auto it = inflight.find(key(kolo_rtl::h0_dst(h0), kolo_rtl::h0_src(h0), h1));
+            if (it == inflight.end()) return;
+            order[it->second.first].push_back(it->second.second);
+            inflight.erase(it);
+        }
+    }
+    void start_model() {
+        pos.clear();
+        if (!bug_swap) return;
+        // two adjacent atomics from different nodes, the first changing the word (FETCH_ADD,
+        // SWAP), the second fetching it: the second's value must differ
+        for (auto &wo : order)
+            for (size_t i = 0; i + 1 < wo.second.size(); i++) {
+                const Info &a = info[{wo.first, wo.second[i]}], &b = info[{wo.first, wo.second[i + 1]}];
+                if ((a.op == KOLO_D_FETCH_ADD || a.op == KOLO_D_SWAP) && b.op != KOLO_D_ADD &&
+                    wo.second[i].first != wo.second[i + 1].first) {
+                    std::swap(wo.second[i], wo.second[i + 1]);
+                    char m[120];
+                    std::snprintf(m, sizeof m, "node 0x%x word 0x%llx atomics %zu and %zu", wo.first.first,
+                                  (unsigned long long)wo.first.second, i, i + 1);
+                    swapped = m;
+                    return;
+                }
+            }
+    }
+    // model world: hold a hot atomic until the ones before it in the RTL's order are in
+    bool held(const kolo_pkt &p) {
+        Word w;
+        Id id;
+        if (!hot(p.header[0], p.header[1], p.payload, p.len, &w, &id)) return false;
+        const auto &o = order[w];
+        size_t k = pos[w];
+        return k >= o.size() || o[k] != id;
+    }
+    void delivered(const kolo_pkt &p) {
+        Word w;
+        Id id;
+        if (hot(p.header[0], p.header[1], p.payload, p.len, &w, &id)) pos[w]++;
+    }
+};
+
 void prog_mix(World &w, std::vector<Host> &h, const kolo_topo &t, const std::vector<MixGen::Op> &ops,
               int nctx, uint64_t seed, int max_burst, const std::vector<Signal> &signals = {},
-              SignalCheck *sc = nullptr) {
+              SignalCheck *sc = nullptr, HotOrder *ho = nullptr) {
     setup(w, h, t, seed);
     const int nn = w.nodes();
+    ModelWorld *mw = dynamic_cast<ModelWorld *>(&w);
+    if (ho && mw) {
+        ho->start_model();
+        mw->hold = [ho](const kolo_pkt &p) { return ho->held(p); };
+        mw->on_deliver = [ho](const kolo_pkt &p) { ho->delivered(p); };
+    } else if (ho) {
+        w.fault.on = true;  // (no losses: the filter passes every packet)
+        w.fault.filter = [ho](uint64_t h0, uint64_t h1, const uint64_t *pl, unsigned len) {
+            ho->record(h0, h1, pl, len);
+            return (int)NetFault::PASS;
+        };
+    }
     for (int n = 0; n < nn; n++)
         // (the host never waits for SQ slots: the queues hold every operation)
         for (int c = 0; c < nctx; c++) h[n].ctx(c, 13, 14, c == 1, (unsigned)c);
@@ -645,6 +788,13 @@ void prog_mix(World &w, std::vector<Host> &h, const kolo_topo &t, const std::vec
         }
     w.settle(5000000);
     if (rw) rw->on_dma_write = nullptr;
+    if (ho && mw) {
+        mw->hold = nullptr;
+        mw->on_deliver = nullptr;
+    } else if (ho) {
+        w.fault.filter = nullptr;
+        w.fault.on = false;
+    }
 }
 
 // every refused input of docs/ni.md on node 0, then normal service
@@ -1858,15 +2008,72 @@ int main(int argc, char **argv) {
         g.hot = o.hot;
         auto ops = g.make(o.ops, o.ctxs);
         SignalCheck sc;
+        HotOrder ho;
+        ho.bug_swap = o.rtl.bug == "hotorder";
+        if (o.hot) {
+#if NI_TORUS
+            std::fprintf(stderr, "--hot needs the C++ network (build/ni, TORUS=0): it records the order of responses\n");
+            return 2;
+#endif
+            for (const auto &op : ops) {
+                int s32 = (op.d.flags & KOLO_DF_SIZE32) != 0;
+                if (op.d.raddr != MixGen::hot_word(s32)) continue;
+                uint64_t m = MixGen::hot_mask(s32);
+                ho.info[{HotOrder::Word(op.d.dst, op.d.raddr), HotOrder::Id(node_id(t, op.node), op.d.w2 & m)}] =
+                    HotOrder::Info{op.d.op, op.d.w2 & m, op.d.w3 & m};
+            }
+        }
         std::printf("%zu operations%s%s on %d nodes, %d contexts each, %zu puts with signal\n",
                     ops.size(), o.atomics ? " (atomics only)" : "", o.hot ? " (shared atomics on one word)" : "",
                     g.nn, o.ctxs, g.signals.size());
         return run_compare(
             o, "unit-ni-mix",
             [&](World &w, std::vector<Host> &h, const kolo_topo &tt) {
-                prog_mix(w, h, tt, ops, o.ctxs, o.seed, o.burst, g.signals, &sc);
+                prog_mix(w, h, tt, ops, o.ctxs, o.seed, o.burst, g.signals, &sc, o.hot ? &ho : nullptr);
             },
             [&](tb::Checker &chk) {
+                if (o.hot) {
+                    // every hot atomic executed once in the RTL and delivered to the model in that
+                    // order; the order replayed here only to count what the run covered
+                    size_t n = 0;
+                    long cnt[4] = {0, 0, 0, 0}, match = 0, nomatch = 0, nodes = 0, unknown = 0;
+                    std::set<unsigned> srcs;
+                    for (const auto &wo : ho.order) {
+                        n += wo.second.size();
+                        chk.check(ho.pos[wo.first] == wo.second.size(),
+                                  "model: %zu of the %zu atomics on node 0x%x word 0x%llx delivered", ho.pos[wo.first],
+                                  wo.second.size(), wo.first.first, (unsigned long long)wo.first.second);
+                        int s32 = wo.first.second == MixGen::hot_word(1);
+                        uint64_t v = MixGen::hot_init(s32), m = MixGen::hot_mask(s32);
+                        for (const auto &id : wo.second) {
+                            auto it = ho.info.find({wo.first, id});
+                            if (it == ho.info.end()) {
+                                unknown++;
+                                continue;
+                            }
+                            const HotOrder::Info &in = it->second;
+                            srcs.insert(id.first);
+                            switch (in.op) {
+                            case KOLO_D_ADD: cnt[0]++; v = (v + in.opnd) & m; break;
+                            case KOLO_D_FETCH_ADD: cnt[1]++; v = (v + in.opnd) & m; break;
+                            case KOLO_D_SWAP: cnt[2]++; v = in.opnd; break;
+                            default:
+                                cnt[3]++;
+                                if (v == in.cmp) { v = in.opnd; match++; } else nomatch++;
+                            }
+                        }
+                    }
+                    nodes = (long)srcs.size();
+                    chk.check(n == ho.info.size() && unknown == 0,
+                              "%zu of the %zu hot atomics answered in the RTL world (%ld unknown)", n,
+                              ho.info.size(), unknown);
+                    chk.check(match > 0 && nomatch > 0 && cnt[1] > 0 && cnt[2] > 0,
+                              "hot atomics do not cover every case");
+                    std::printf("hot words: %zu atomics from %ld nodes on %zu words (ADD %ld, FETCH_ADD %ld, SWAP %ld, "
+                                "CSWAP %ld matching + %ld not), the model in the RTL's order%s%s\n",
+                                n, nodes, ho.order.size(), cnt[0], cnt[1], cnt[2], match, nomatch,
+                                ho.swapped.empty() ? "" : " except (--bug=hotorder) ", ho.swapped.c_str());
+                }
                 chk.check(sc.early == 0, "%ld signals before their data; first: %s", sc.early,
                           sc.first.c_str());
                 chk.check(sc.checked == (long)g.signals.size(), "%ld of %zu signal words written",
