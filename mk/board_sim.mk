@@ -7,11 +7,13 @@
 #                                    libkolo's kolo_uart.c: boot banners, identities from
 #                                    the straps, links and peers, host messages between the
 #                                    two hosts (kolo_host_msg_send/recv through the
-#                                    firmwares), then board 1's reset button seen by board 0
-#                                    (SEED= replays); then the same with the cables crossed
-#                                    (X+ to X+), with a dead transmitter, with the cables
-#                                    re-plugged crossed during board 1's reset, and with a
-#                                    firmware that loses every second host message it
+#                                    firmwares), then reset buttons seen by the other board:
+#                                    board 1's and board 0's pressed shorter than the link's
+#                                    3 ms TRAIN_BUDGET, board 1's longer (SEED= replays); then
+#                                    the same with the cables crossed (X+ to X+), with a dead
+#                                    transmitter, with the cables re-plugged crossed during
+#                                    board 1's reset, with the long press shortened to 2 ms
+#                                    (short-press: no budget path), and with a firmware that loses every second host message it
 #                                    receives (hmsg-drop): each must fail. Minutes: not in
 #                                    make test
 
