@@ -138,11 +138,11 @@ module tb_assert;
       .ci_all(256'd0), .err_inc(2'd0), .inc_tx(1'b0), .inc_rx(2'd0), .inc_nak_sent(1'b0),
       .inc_nak_rcvd(1'b0), .inc_bad(2'd0), .inc_dma_err(2'd0), .inc_e2e(5'd0)
   );
-  // kolo_ni_atomic (16 slots): a_take takes atomics on bytes [0, 8), a_rd
-  // brings read data for slot 0
-  reg a_take = 1'b0, a_rd = 1'b0;
+  // kolo_ni_atomic (32 slots): a_take takes atomics on bytes [0, 8) (a_chain:
+  // as an atomic that may follow a chain), a_rd brings read data for slot 0
+  reg a_take = 1'b0, a_rd = 1'b0, a_chain = 1'b0;
   kolo_ni_atomic u_atomic (
-      .clk(clk), .rst(rst), .q_lo(49'd0), .q_end(49'd8), .take(a_take), .t_addr(48'd0),
+      .clk(clk), .rst(rst), .q_lo(49'd0), .q_end(49'd8), .q_atomic(a_chain), .take(a_take), .t_addr(48'd0),
       .t_op(4'd0), .t_s4(1'b0), .t_fetch(1'b1), .t_opnd(64'd1), .t_cmp(64'd0), .t_tag(8'd0),
       .t_gen(1'b0), .t_dst(12'd0), .t_rs(23'd0), .rq_ready(1'b0), .rd_valid(a_rd),
       .rd_data(64'd0), .rd_slot(6'd0), .rd_err(1'b0), .wr_fire(1'b0), .resp_take(1'b0)
@@ -382,6 +382,16 @@ module tb_assert;
       "atomic_rd": begin
         a_rd <= 1'b1;
         @(posedge clk) a_rd <= 1'b0;
+      end
+      // kolo_ni_atomic: an atomic taken as the follower of two chain tails
+      // at once (the tail match forced to slots 0 and 1)
+      "atomic_chain": begin
+        force u_atomic.ch = 32'h3;
+        a_chain <= 1'b1;
+        a_take <= 1'b1;
+        @(posedge clk) a_take <= 1'b0;
+        repeat (2) @(posedge clk);
+        release u_atomic.ch;
       end
       // kolo_pcie_shim_us: 40 memory writes offered, none confirmed: the 17th
       // goes out with 16 unconfirmed (the window that should hold it is off)
