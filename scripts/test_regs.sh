@@ -9,20 +9,21 @@ rm -rf "$out"; mkdir -p "$out"
 map=rtl/regs/kolo_svc_regs.toml
 python3 scripts/gen_regs.py $map --vh "$out/r.vh" --h "$out/r.h" --md "$out/r.md"
 fail=0
-for pair in "$out/r.vh:rtl/include/kolo_svc_regs.vh" "$out/r.h:sw/include/kolo_svc_regs.h" "$out/r.md:docs/registers.md"; do
-    if ! cmp -s "${pair%%:*}" "${pair#*:}"; then
-        echo "FAIL: ${pair#*:} is not what $map gives: run 'make regs'"; fail=1
-    fi
-done
+# stale_check MAP GENERATED:CHECKED_IN...: each checked-in file is what the map gives
+stale_check() {
+    local map=$1 pair; shift
+    for pair in "$@"; do
+        if ! cmp -s "${pair%%:*}" "${pair#*:}"; then
+            echo "FAIL: ${pair#*:} is not what $map gives: run 'make regs'"; fail=1
+        fi
+    done
+}
+stale_check $map "$out/r.vh:rtl/include/kolo_svc_regs.vh" "$out/r.h:sw/include/kolo_svc_regs.h" "$out/r.md:docs/registers.md"
 # the service processor's memory map
 spmap=rtl/regs/kolo_sp_regs.toml
 python3 scripts/gen_regs.py $spmap --vh "$out/sp.vh" --h "$out/sp.h" --ld "$out/sp.ld" --md "$out/sp.md"
-for pair in "$out/sp.vh:rtl/include/kolo_sp_regs.vh" "$out/sp.h:sw/include/kolo_sp_regs.h" \
-            "$out/sp.ld:fw/rv32/kolo_sp_regs.ld" "$out/sp.md:docs/sp-map.md"; do
-    if ! cmp -s "${pair%%:*}" "${pair#*:}"; then
-        echo "FAIL: ${pair#*:} is not what $spmap gives: run 'make regs'"; fail=1
-    fi
-done
+stale_check $spmap "$out/sp.vh:rtl/include/kolo_sp_regs.vh" "$out/sp.h:sw/include/kolo_sp_regs.h" \
+            "$out/sp.ld:fw/rv32/kolo_sp_regs.ld" "$out/sp.md:docs/sp-map.md"
 # the link's CRC-32C masks (generated from the polynomial, not from a map)
 python3 scripts/gen_crc_masks.py "$out/crc.vh"
 if ! cmp -s "$out/crc.vh" rtl/include/kolo_crc32c_masks.vh; then
@@ -31,28 +32,16 @@ fi
 # the UART host bridge's protocol and registers (8-bit enums: width = 8)
 umap=rtl/regs/kolo_uart_regs.toml
 python3 scripts/gen_regs.py $umap --vh "$out/u.vh" --h "$out/u.h"
-for pair in "$out/u.vh:rtl/include/kolo_uart_regs.vh" "$out/u.h:sw/include/kolo_uart_regs.h"; do
-    if ! cmp -s "${pair%%:*}" "${pair#*:}"; then
-        echo "FAIL: ${pair#*:} is not what $umap gives: run 'make regs'"; fail=1
-    fi
-done
+stale_check $umap "$out/u.vh:rtl/include/kolo_uart_regs.vh" "$out/u.h:sw/include/kolo_uart_regs.h"
 grep -q "define KOLO_UART_SYNC_REQ 8'd165" rtl/include/kolo_uart_regs.vh || { echo "FAIL: an 8-bit enum is not 8'd"; fail=1; }
 # the NI protocol (op codes, status codes, header fields, BAR0)
 nimap=rtl/regs/kolo_ni_regs.toml
 python3 scripts/gen_regs.py $nimap --vh "$out/ni.vh" --h "$out/ni.h" --md "$out/ni.md"
-for pair in "$out/ni.vh:rtl/include/kolo_ni_regs.vh" "$out/ni.h:sw/include/kolo_ni_regs.h" "$out/ni.md:docs/ni-regs.md"; do
-    if ! cmp -s "${pair%%:*}" "${pair#*:}"; then
-        echo "FAIL: ${pair#*:} is not what $nimap gives: run 'make regs'"; fail=1
-    fi
-done
+stale_check $nimap "$out/ni.vh:rtl/include/kolo_ni_regs.vh" "$out/ni.h:sw/include/kolo_ni_regs.h" "$out/ni.md:docs/ni-regs.md"
 # the firmware's MGMT message kinds and host-message area
 fwmap=rtl/regs/kolo_fw_msg.toml
 python3 scripts/gen_regs.py $fwmap --vh "$out/fwm.vh" --h "$out/fwm.h" --md "$out/fwm.md"
-for pair in "$out/fwm.vh:rtl/include/kolo_fw_msg.vh" "$out/fwm.h:sw/include/kolo_fw_msg.h" "$out/fwm.md:docs/fw-msg.md"; do
-    if ! cmp -s "${pair%%:*}" "${pair#*:}"; then
-        echo "FAIL: ${pair#*:} is not what $fwmap gives: run 'make regs'"; fail=1
-    fi
-done
+stale_check $fwmap "$out/fwm.vh:rtl/include/kolo_fw_msg.vh" "$out/fwm.h:sw/include/kolo_fw_msg.h" "$out/fwm.md:docs/fw-msg.md"
 # the area lies in RT_SHADOW above the first entry the firmware leaves it (HMSG_FIRST_ENTRY)
 area=$(sed -nE 's/^#define KOLO_FWM_HMSG_ID \(0x([0-9A-F]+)u.*/\1/p' sw/include/kolo_fw_msg.h)
 first=$(sed -nE 's/^#define KOLO_FWM_HMSG_FIRST_ENTRY ([0-9]+).*/\1/p' sw/include/kolo_fw_msg.h)
