@@ -161,7 +161,7 @@ int main(void) {
 
     /* short downs (issue 18): a down and an up in consecutive calls raise LINK_DOWN (DOWN_COUNT + 1)
      * and LINK_UP, on two ports one after the other too; a burst of downs, one LINK_DOWN each (the
-     * RTL's down latch reports at least the first: tb/unit/svc feeds this model its actions) */
+     * RTL's down latch reports at least the first; the RTL's unit test feeds this model its actions) */
     {
         uint16_t zp = kolo_neighbor(&t, me, KOLO_PORT_ZP), zm = kolo_neighbor(&t, me, KOLO_PORT_ZM);
         kolo_svc_set_link(m, KOLO_PORT_ZP, 1, zp, KOLO_PORT_ZM);
