@@ -166,6 +166,20 @@ int kolo_parse_bdf(const char *s, char out[16]) {
     return 0;
 }
 
+/* The node id (bits 11:0) and the torus (sizes minus one in bits 3:0, 7:4,
+ * 11:8), as the NI's NODE_ID/TORUS and the service block's SYS_NODE_ID/
+ * SYS_TORUS both hold them. */
+_Static_assert(KOLO_SVC_SYS_NODE_ID_ID_MASK == 0xFFFu && KOLO_SVC_SYS_TORUS_XM1_SHIFT == 0 &&
+                   KOLO_SVC_SYS_TORUS_YM1_SHIFT == 4 && KOLO_SVC_SYS_TORUS_ZM1_SHIFT == 8 &&
+                   KOLO_SVC_SYS_TORUS_ZM1_MASK == 0xF00u,
+               "SYS_NODE_ID/SYS_TORUS are laid out as the NI's NODE_ID/TORUS");
+static void dev_set_place(kolo_dev *d, uint32_t node, uint32_t torus) {
+    d->node_id = (uint16_t)(node & 0xfff);
+    d->dims[0] = (uint8_t)((torus & 0xf) + 1);
+    d->dims[1] = (uint8_t)(((torus >> 4) & 0xf) + 1);
+    d->dims[2] = (uint8_t)(((torus >> 8) & 0xf) + 1);
+}
+
 /* A chip without an NI (the ECP5 board: HOST_IF 1, docs/boards.md) answers
  * the NI's registers with an error; its service block still answers in its
  * window. Such a device opens for register access only: the node and torus
@@ -180,10 +194,7 @@ static int dev_probe_svc_only(kolo_dev *d) {
         return 0;
     d->version = 0;
     d->num_ctx = 0;
-    d->node_id = (uint16_t)(node & KOLO_SVC_SYS_NODE_ID_ID_MASK);
-    d->dims[0] = (uint8_t)(((torus & KOLO_SVC_SYS_TORUS_XM1_MASK) >> KOLO_SVC_SYS_TORUS_XM1_SHIFT) + 1);
-    d->dims[1] = (uint8_t)(((torus & KOLO_SVC_SYS_TORUS_YM1_MASK) >> KOLO_SVC_SYS_TORUS_YM1_SHIFT) + 1);
-    d->dims[2] = (uint8_t)(((torus & KOLO_SVC_SYS_TORUS_ZM1_MASK) >> KOLO_SVC_SYS_TORUS_ZM1_SHIFT) + 1);
+    dev_set_place(d, node, torus);
     return kolo_dev_node_valid(d, d->node_id);
 }
 
@@ -213,10 +224,7 @@ static int dev_probe(kolo_dev *d, char *err, size_t errlen) {
         return KOLO_E_NODEV;
     }
     d->version = ver;
-    d->node_id = (uint16_t)(node & 0xfff);
-    d->dims[0] = (uint8_t)((torus & 0xf) + 1);
-    d->dims[1] = (uint8_t)(((torus >> 4) & 0xf) + 1);
-    d->dims[2] = (uint8_t)(((torus >> 8) & 0xf) + 1);
+    dev_set_place(d, node, torus);
     d->num_ctx = nctx > KOLO_NI_NUM_CTX ? KOLO_NI_NUM_CTX : nctx;
     if (!d->num_ctx) {
         kolo_set_err(err, errlen, "kolo: %s: NI reports no contexts", d->name);
