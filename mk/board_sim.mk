@@ -16,6 +16,10 @@
 #                                    (short-press: no budget path), and with a firmware that loses every second host message it
 #                                    receives (hmsg-drop): each must fail. Minutes: not in
 #                                    make test
+#   make test-board-sim-ecp5         the same two boards, in make test: everything above
+#                                    but resets B and C and the plants (--quick: boot,
+#                                    straps, links, host messages both ways with bad
+#                                    input and overflow, board 1's short press)
 
 BOARD_SIM_BUILD := $(BUILD)/boards/sim
 BOARD_SIM_ECP5_BIN := $(BOARD_SIM_BUILD)/ecp5/obj/tb_board_sim_ecp5
@@ -56,7 +60,10 @@ $(BOARD_SIM_FW_PLANT).imem.hex: $(BOARD_SIM_FW_PLANT).elf fw/tools/kolo_elf2hex.
 board_sim_run = d=$(BOARD_SIM_BUILD)/ecp5/run-$(1); rm -rf $$d; mkdir -p $$d/fw; \
     cp $(2).imem.hex $$d/fw/imem.hex; cp $(2).dmem.hex $$d/fw/dmem.hex; \
     (cd $$d && $(abspath $(BOARD_SIM_ECP5_BIN)) $(3))
-.PHONY: test-board-sim-ecp5-long
+.PHONY: test-board-sim-ecp5 test-board-sim-ecp5-long
+TESTS += board-sim-ecp5
+test-board-sim-ecp5: $(BOARD_SIM_ECP5_BIN) $(BOARD_SIM_ECP5_FW).imem.hex $(BOARD_SIM_ECP5_FW).dmem.hex
+	@$(call board_sim_run,quick,$(BOARD_SIM_ECP5_FW),--quick $(if $(SEED),--seed=$(SEED)))
 test-board-sim-ecp5-long: $(BOARD_SIM_ECP5_BIN) $(BOARD_SIM_ECP5_FW).imem.hex $(BOARD_SIM_ECP5_FW).dmem.hex \
     $(BOARD_SIM_FW_PLANT).imem.hex
 	@$(call board_sim_run,clean,$(BOARD_SIM_ECP5_FW),$(if $(SEED),--seed=$(SEED)))
