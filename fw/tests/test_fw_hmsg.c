@@ -70,6 +70,7 @@ static uint64_t g_now;
 /* nodes without firmware (the 16x16x16 part) have no block: their MGMT is lost */
 static kolo_svc_model *g_svc[ALL_NODES];
 static kolo_fw *g_fw[ALL_NODES];
+static unsigned g_live[ALL_NODES], g_nlive; /* the nodes with a block, in boot order */
 static struct kolo_hal g_hal[ALL_NODES];
 static void *g_ws;
 static size_t g_ws_size;
@@ -151,8 +152,8 @@ static void run(uint64_t cycles) {
             kolo_svc_mgmt_deliver(g_svc[g_q[i].to], g_q[i].src, g_q[i].w, g_q[i].n);
         }
         g_qn = k;
-        for (unsigned n = 0; n < g_nodes; n++) {
-            if (!g_svc[n]) continue;
+        for (unsigned i = 0; i < g_nlive; i++) {
+            unsigned n = g_live[i];
             kolo_svc_set_time(g_svc[n], g_now);
             kolo_svc_mgmt_retry(g_svc[n]);
             if (kolo_svc_irq(g_svc[n]) || kolo_fw_deadline(g_fw[n]) <= g_now) kolo_fw_step(g_fw[n]);
@@ -175,7 +176,10 @@ static void set_links(void) {
 
 static void boot(unsigned n, int host_msg) {
     kolo_svc_env env = {&g_hal[n], mgmt_send, route_switch, NULL};
-    if (g_svc[n]) kolo_svc_free(g_svc[n]);
+    if (g_svc[n])
+        kolo_svc_free(g_svc[n]);
+    else
+        g_live[g_nlive++] = n;
     g_svc[n] = kolo_svc_new(kolo_node_id_of_index(&g_t, n), &g_t, &env);
     kolo_svc_set_time(g_svc[n], g_now);
     kolo_fw_config cfg;
@@ -585,6 +589,7 @@ int main(int argc, char **argv) {
         free(g_fw[n]);
         g_svc[n] = NULL, g_fw[n] = NULL;
     }
+    g_nlive = 0;
     free(g_set);
     g_set = NULL;
     big_torus();
