@@ -73,7 +73,10 @@
 // INIT, so the budget-path check fails); --plant=hmsg-drop is run with a firmware image
 // whose HAL (tb/board_sim/fw/plant_hal_hmsg_drop.c) garbles word 0 of every
 // second received host message, so the receiving firmware refuses it as
-// malformed (messages missing, the test fails). The binary loads its
+// malformed (messages missing, the test fails); --plant=hmsg-switch clears
+// board 1's HMSG_ID right after the table switch of the host-message check
+// (what the switch did while the area lay in the routing table's shadow
+// bank: the test fails there). The binary loads its
 // firmware from fw/imem.hex and fw/dmem.hex where it runs (mk/board_sim.mk:
 // a run directory per case). make test-board-sim-ecp5-long runs the clean
 // test, then the plants, and wants a failure from each.
@@ -505,7 +508,7 @@ int take(Host& h, tb::Checker& chk, std::deque<Sent>& expect, const char* what) 
     return got;
 }
 
-void host_messages(Sim& sim, std::vector<Host>& hs, tb::Checker& chk, tb::Rng& rng) {
+void host_messages(Sim& sim, std::vector<Host>& hs, tb::Checker& chk, tb::Rng& rng, bool plant_switch) {
     const int kK = KOLO_FWM_HMSG_RXQ;  // messages each way (one batch: the queue's size)
     const uint64_t t0 = sim.now();
     const auto w0 = std::chrono::steady_clock::now();
@@ -554,6 +557,9 @@ void host_messages(Sim& sim, std::vector<Host>& hs, tb::Checker& chk, tb::Rng& r
             expect.push_back(m);
         }
         int rc_sw = kolo_uart_write32(hs[1].link, KOLO_SVC_HOST_BASE + KOLO_SVC_RT_EPOCH, (ep + 0x100u) & 0xffffu);
+        // plant hmsg-switch: the switch takes the area away, as when it lay in the shadow bank
+        // (the host then saw the other bank's words: no HMSG_ID)
+        if (plant_switch) kolo_uart_write32(hs[1].link, KOLO_SVC_HOST_BASE + KOLO_FWM_HMSG_ID, 0);
         const uint32_t sw1 = r1s.svc(KOLO_SVC_RT_SWITCHES), id = r1s.svc(KOLO_FWM_HMSG_ID);
         ok = ok && chk.check(rc_sw == 0 && sw1 == sw0 + 1 && id == KOLO_FWM_HMSG_AREA_ID,
                              "table switch by board 1's host: rc %d, RT_SWITCHES %u -> %u, HMSG_ID %08x (want %08x)",
@@ -1008,10 +1014,10 @@ int main(int argc, char** argv) {
     // (the link plants skip it: they are caught before or by the reset)
     if (chk.failures())
         std::printf("host messages not tried: the checks above failed\n");
-    else if (!plant.empty() && plant != "hmsg-drop")
+    else if (!plant.empty() && plant != "hmsg-drop" && plant != "hmsg-switch")
         std::printf("host messages not tried: plant %s is about the links\n", plant.c_str());
     else
-        host_messages(sim, hs, chk, rng);
+        host_messages(sim, hs, chk, rng, plant == "hmsg-switch");
 
     // ---- reset buttons (issue 18) -----------------------------------------------------------
     // three presses, each with both links up and both firmwares running
