@@ -16,6 +16,12 @@
 #                                for Intel); tens of minutes each
 #   make bench-ecp5_board        the ECP5 board's bitstream: BENCH fmax_ecp5_board,
 #                                board_ecp5_evn_luts/_ffs/_bram, bitstream_ecp5_seconds
+#   make cores                   the FuseSoC core files (kolo.core, rtl/platform/*/,
+#                                boards/*/: kolo as an IP, FuseSoC/Edalize vendor flows),
+#                                written from rtl/ and the board.toml files
+#   make test-fusesoc-cores      the committed cores up to date; FuseSoC sets up every
+#                                board's vendor project with the board's exact file list,
+#                                runs the IP core's Verilator lint; two planted faults
 BOARD ?=
 BOARDS := $(notdir $(patsubst %/board.toml,%,$(wildcard boards/*/board.toml)))
 BOARD_PY := scripts/board.py
@@ -25,7 +31,12 @@ BOARD_PY := scripts/board.py
 # the vendor builds read kolo_fw_rv32 when it is there (their tool is checked first)
 BOARD_FW := $(if $(wildcard mk/fw_rv32.mk),$(BUILD)/fw/rv32/kolo_fw_rv32_hmsg.imem.hex)
 
-.PHONY: bitstream flash boards
+.PHONY: bitstream flash boards cores test-fusesoc-cores
+cores:
+	@python3 scripts/gen_cores.py write
+test-fusesoc-cores: | $(DEPS_STAMP)
+	@scripts/test_fusesoc_cores.sh
+TESTS += fusesoc-cores
 define board_required
 	@if [ -z "$(BOARD)" ]; then echo "make $(1): name a board: make $(1) BOARD=<board>, one of: $(BOARDS)" >&2; exit 2; fi
 endef

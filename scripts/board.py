@@ -196,6 +196,19 @@ def run_checks(b, design, constraints=None, tcl=None, out=None):
             vb.source(f)
         findings += [f"{w}: {m}" for w, m in vb.errors]
         findings += [f"build: {m}" for m in vb.check_build()]
+        # the FuseSoC/Edalize flow's IP hook (kolo_board_<b>.core): it must
+        # make every IP the top instantiates, as the build script does
+        for f in [f for f in tcl if f.endswith("_fusesoc.tcl")]:
+            vh = VivadoBuild(design, b, os.path.join(vb.out, "fusesoc"))
+            os.makedirs(vh.out, exist_ok=True)
+            vh.tcl.eval(f"set ::kolo_root {{{ROOT}}}")
+            vh.source(f)
+            findings += [f"{w}: {m}" for w, m in vh.errors]
+            findings += [f"fusesoc hook: {m}" for m in vh.check_build() if "create_ip" in m]
+            shared = [c for c in b.get("constraints", []) if c.startswith("../common/")]
+            for c in shared:
+                if not any(r.endswith(os.path.basename(c)) for r in vh.read):
+                    findings.append(f"fusesoc hook: does not read the shared constraints {os.path.basename(c)}")
     elif b.vendor == "lattice":
         from boardlib.lattice import check_lpf
         for f in constraints:

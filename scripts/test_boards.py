@@ -166,6 +166,14 @@ def test_board(name):
         ip = copy_with(ipt, "create_ip -name", "create_ip -name {", f"{name}-tclsyntax", folder=b.dir)
         bt = os.path.join(os.path.dirname(ip), os.path.basename(build))
         expect(b, d, f"{name}-tclsyntax", "missing close-brace", tcl=replace_in(replace_in(tcl, ipt, ip), build, bt))
+        # the FuseSoC flow's IP hook (kolo_board_<b>.core) that makes no IP
+        hook = [f for f in tcl if f.endswith("_fusesoc.tcl")][0]
+        h = copy_with(hook, f"kolo_fusesoc_ip {name} $kolo_board_dir $kolo_common", "# planted: no IP",
+                      f"{name}-fusesoc-noip", folder=b.dir)
+        expect(b, d, f"{name}-fusesoc-noip", f"fusesoc hook: the top instantiates kolo_{name}_pcie",
+               tcl=replace_in(tcl, hook, h))
+        expect(b, d, f"{name}-fusesoc-noip", "fusesoc hook: does not read the shared constraints kolo_cdc.tcl",
+               tcl=replace_in(tcl, hook, h))
     elif b.vendor == "lattice":
         p = copy_with(pins, re.compile(r'^LOCATE COMP "led_n\[0\]" SITE "\S+";\n', re.M), "", f"{name}-nopin")
         expect(b, d, f"{name}-nopin", "port led_n[0]: no LOCATE", constraints=[p])

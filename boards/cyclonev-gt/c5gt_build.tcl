@@ -22,15 +22,9 @@ set ipdir [file join $out ip]
 file mkdir $ipdir
 
 # ---- IP: the two Platform Designer systems, generated, then their ports checked
-exec qsys-script --script=[file join $board_dir c5gt_ip.tcl] --cmd "set kolo_ip_dir $ipdir"
-foreach sys {kolo_c5gt_pcie kolo_c5gt_xcvr} {
-    exec qsys-generate [file join $ipdir $sys.qsys] --synthesis=VERILOG --output-directory=[file join $ipdir $sys]
-}
 source [file join $root boards common intel kolo_build.tcl]
-foreach sys {kolo_c5gt_pcie kolo_c5gt_xcvr} {
-    kolo_check_ip_ports [file join $board_dir c5gt_ip_stubs.v] $sys \
-        [file join $ipdir $sys synthesis $sys.v]
-}
+set qips [kolo_make_qsys [file join $board_dir c5gt_ip.tcl] $ipdir [file join $board_dir c5gt_ip_stubs.v] \
+    {kolo_c5gt_pcie kolo_c5gt_xcvr}]
 
 # ---- the project
 cd $out
@@ -39,8 +33,8 @@ source [file join $board_dir c5gt.qsf]
 set_global_assignment -name TOP_LEVEL_ENTITY $top
 set_global_assignment -name SEARCH_PATH [file join $root rtl include]
 kolo_add_sources $root $filelist
-foreach sys {kolo_c5gt_pcie kolo_c5gt_xcvr} {
-    set_global_assignment -name QIP_FILE [file join $ipdir $sys synthesis $sys.qip]
+foreach qip $qips {
+    set_global_assignment -name QIP_FILE $qip
 }
 set_global_assignment -name SDC_FILE [file join $board_dir c5gt.sdc]
 set_global_assignment -name SDC_FILE [file join $root boards common intel kolo_cdc.sdc]

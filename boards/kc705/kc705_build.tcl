@@ -32,9 +32,7 @@ file mkdir $out
 create_project -in_memory -part $part
 set_property target_language Verilog [current_project]
 
-kolo_kc705_ip [file join $out ip]
-kolo_generate_ip kolo_kc705_pcie [file join $board_dir kc705_ip_stubs.v]
-kolo_generate_ip kolo_kc705_gt [file join $board_dir kc705_ip_stubs.v]
+kolo_kc705_ip_all [file join $out ip] $board_dir
 
 kolo_read_sources $root $filelist
 set_property include_dirs [list [file join $root rtl include]] [current_fileset]

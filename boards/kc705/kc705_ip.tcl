@@ -89,3 +89,14 @@ proc kolo_kc705_ip {ipdir} {
         CONFIG.identical_val_port_loopback {true} \
     ] [get_ips kolo_kc705_gt]
 }
+
+# Create, generate and check every IP of the board: kolo_kc705_ip, then
+# kolo_generate_ip (boards/common/xilinx/kolo_build.tcl, sourced first) per
+# IP against kc705_ip_stubs.v. Called by kc705_build.tcl and, in the
+# FuseSoC/Edalize flow, by kc705_fusesoc.tcl.
+proc kolo_kc705_ip_all {ipdir board_dir} {
+    kolo_kc705_ip $ipdir
+    foreach ip {kolo_kc705_pcie kolo_kc705_gt} {
+        kolo_generate_ip $ip [file join $board_dir kc705_ip_stubs.v]
+    }
+}

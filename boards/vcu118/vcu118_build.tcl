@@ -32,9 +32,7 @@ file mkdir $out
 create_project -in_memory -part $part
 set_property target_language Verilog [current_project]
 
-kolo_vcu118_ip [file join $out ip]
-kolo_generate_ip kolo_vcu118_pcie [file join $board_dir vcu118_ip_stubs.v]
-kolo_generate_ip kolo_vcu118_gt [file join $board_dir vcu118_ip_stubs.v]
+kolo_vcu118_ip_all [file join $out ip] $board_dir
 
 kolo_read_sources $root $filelist
 set_property include_dirs [list [file join $root rtl include]] [current_fileset]

@@ -82,3 +82,14 @@ proc kolo_vcu118_ip {ipdir} {
         CONFIG.ENABLE_OPTIONAL_PORTS {loopback_in rxgearboxslip_in txheader_in txsequence_in rxdatavalid_out rxheader_out rxheadervalid_out} \
     ] [get_ips kolo_vcu118_gt]
 }
+
+# Create, generate and check every IP of the board: kolo_vcu118_ip, then
+# kolo_generate_ip (boards/common/xilinx/kolo_build.tcl, sourced first) per
+# IP against vcu118_ip_stubs.v. Called by vcu118_build.tcl and, in the
+# FuseSoC/Edalize flow, by vcu118_fusesoc.tcl.
+proc kolo_vcu118_ip_all {ipdir board_dir} {
+    kolo_vcu118_ip $ipdir
+    foreach ip {kolo_vcu118_pcie kolo_vcu118_gt} {
+        kolo_generate_ip $ip [file join $board_dir vcu118_ip_stubs.v]
+    }
+}

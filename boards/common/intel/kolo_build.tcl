@@ -68,3 +68,20 @@ proc kolo_check_timing {summary} {
         }
     }
 }
+
+# Make a board's Platform Designer systems: its qsys-script script writes
+# them into ipdir, qsys-generate makes each one's HDL, whose ports are then
+# checked against the board's stubs (kolo_check_ip_ports). Returns the .qip
+# files to add to the project. Used by the board's build script and, in the
+# FuseSoC/Edalize flow, by its _fusesoc.tcl hook.
+proc kolo_make_qsys {script ipdir stubfile systems} {
+    file mkdir $ipdir
+    exec qsys-script --script=$script --cmd "set kolo_ip_dir $ipdir"
+    set qips {}
+    foreach sys $systems {
+        exec qsys-generate [file join $ipdir $sys.qsys] --synthesis=VERILOG --output-directory=[file join $ipdir $sys]
+        kolo_check_ip_ports $stubfile $sys [file join $ipdir $sys synthesis $sys.v]
+        lappend qips [file join $ipdir $sys synthesis $sys.qip]
+    }
+    return $qips
+}

@@ -100,3 +100,16 @@ proc kolo_implement {top part out generics} {
     write_cfgmem -force -format mcs -interface SPIx4 -size 16 \
         -loadbit "up 0x0 [file join $out $top.bit]" [file join $out "$top.mcs"]
 }
+
+# The FuseSoC/Edalize flow (boards/<board>/kolo_board_<board>.core): the
+# board's hook <board>_fusesoc.tcl calls this in the project Edalize made.
+# It creates, generates and checks the board's IP as the batch build does
+# (kolo_<board>_ip_all of <board>_ip.tcl), into ip/ of the work directory,
+# then reads the clock-crossing constraints (common: this folder, where the
+# core kolo:board:common_xilinx put it) after the board's clocks.
+proc kolo_fusesoc_ip {board board_dir common} {
+    uplevel #0 [list source [file join $board_dir ${board}_ip.tcl]]
+    set_property target_language Verilog [current_project]
+    kolo_${board}_ip_all [file join [pwd] ip] $board_dir
+    read_xdc -unmanaged [file join $common kolo_cdc.tcl]
+}
