@@ -6,7 +6,11 @@
 // to one word runs at the compute rate, not one read round trip each.
 //
 // An atomic enters a free slot (take, with the request's fields); the
-// caller takes one only when a slot is free (free) and !conflict.
+// caller takes one only with free and !conflict. free needs a free slot
+// (registered; a full unit can take the slot resp_take frees in the next
+// cycle) and t_addr/t_s4 unchanged since the cycle before (the unit compares
+// the request's word with every slot's one cycle ahead, am_q: a new request
+// waits one cycle; kolo_ni_tgt sets t_* two states before it takes).
 // `conflict` tells whether the bytes [q_lo, q_end) overlap the word of any
 // slot in use (the caller holds PUTs and GETs on such a word back: the word
 // stays locked until the last atomic on it has been answered), except for
@@ -18,16 +22,21 @@
 //      taken (rdq FIFO), one DMA read of 4 or 8 bytes each, id {2'b11, slot};
 //      rq_* have priority over the caller's other reads. A follower instead
 //      waits for its predecessor's computed value (hsucc/succ_m), or takes
-//      it at once if the predecessor has computed (dok, nv_m);
+//      it at once if the predecessor has computed (dok, nv_m), or reads
+//      itself if the predecessor's read has failed (derr, set as the data
+//      arrives: nothing was written);
 //   2. its data (rd_valid: the caller passes only ids 2'b11.., one beat)
 //      stores the old value and the error bit, the slot joins the compute
 //      queue (dq FIFO); a follower joins the forward queue (fq FIFO) with
 //      the forwarded value as its old value;
 //   3. compute, one slot at a time (dq and fq alternate when both wait):
 //      load (C_LOAD), result (C_CALC), DMA write of the new value (C_WR; a
-//      CSWAP that does not match and a failed read write nothing); the slot
-//      joins the response queue, its value (new, or old without a write)
-//      goes to its follower. A failed read's follower reads itself (pr_*);
+//      CSWAP that does not match, found in C_CALC, writes nothing and
+//      leaves C_WR at once; a failed read leaves the data queue without
+//      compute); the slot joins the response queue, its value (new, or old
+//      without a write) goes to its follower. A failed read's waiting
+//      follower reads itself (pr_*: pushed into rdq the next cycle, while
+//      free is down);
 //   4. response: resp_valid with the slot's fields (resp_*) until
 //      resp_take; the slot is free from the next cycle.
 // Write-through: every atomic writes its new value before its response, so
@@ -42,7 +51,11 @@
 // write port took the beat; the caller holds its port for the unit while
 // wr_valid is up); resp_valid/resp_take.
 // Latency: take to read request 1 cycle (an empty rdq); data to write 3
-// cycles; at most one atomic per 3 cycles through compute (also in a chain).
+// cycles; at most one atomic per 3 cycles through compute (also in a chain;
+// 4 for a CSWAP that does not match).
+// Timing: every take decision is made from registers (f_slot/f_oh, am_q,
+// tail, dok, derr) and the take itself only selects: <= 6 LUT levels
+// register to register (Yosys synth_xilinx, docs/ni.md).
 // Reset: synchronous, empties every queue and frees every slot.
 module kolo_ni_atomic #(
     parameter SLOTS = 32,  // atomics in flight, 1..32
@@ -124,47 +137,82 @@ module kolo_ni_atomic #(
   reg [SLOTS-1:0] derr;             // its read failed (no value)
   reg [63:0] nv_m[0:SLOTS-1];       // the word's value after each computed slot
 
-  // the lowest free slot
+  // the free slot for the next take, registered (f_slot, one-hot f_oh, f_any): after a
+  // take (or while there is none) the lowest slot neither in use nor the one taken, or
+  // if there is none the slot resp_take frees now (so that a full unit takes again in the
+  // next cycle); otherwise it stays. The take only selects (it arrives late: kolo_ni_tgt's
+  // checks).
   reg [SW-1:0] f_slot;
+  reg [SLOTS-1:0] f_oh;
   reg f_any;
+  wire [SLOTS-1:0] f_avail = ~used & ~f_oh;
+  wire [SLOTS-1:0] f_low = f_avail & (~f_avail + 1'b1);   // its lowest set bit
+  reg [SW-1:0] f_low_slot;
   integer i;
   always @(*) begin
-    f_slot = {SW{1'b0}};
-    f_any = 1'b0;
-    for (i = SLOTS - 1; i >= 0; i = i - 1)
-      if (!used[i]) begin
-        f_slot = i[SW-1:0];
-        f_any = 1'b1;
-      end
+    f_low_slot = {SW{1'b0}};
+    for (i = 0; i < SLOTS; i = i + 1)
+      if (f_low[i]) f_low_slot = f_low_slot | i[SW-1:0];
   end
-  assign free = f_any;
+  wire f_some = |f_avail;
+  wire [SW-1:0] rsq_out;            // (the response queue's head: the slot resp_take frees)
+  always @(posedge clk) begin
+    if (rst) begin
+      f_any <= 1'b0;
+      f_oh <= {SLOTS{1'b0}};
+      f_slot <= {SW{1'b0}};
+    end else if (take || !f_any) begin
+      f_any <= f_some || resp_take;
+      for (i = 0; i < SLOTS; i = i + 1)
+        f_oh[i] <= f_some ? f_low[i] : resp_take && rsq_out == i[SW-1:0];
+      f_slot <= f_some ? f_low_slot : rsq_out;
+    end
+  end
+
+  // the word compare of the request, registered: am_q[i] = slot i's word and {addr bit 2,
+  // s4} equal t_addr/t_s4 of the cycle before (a slot taken then holds them); am_ok = t_addr
+  // and t_s4 have not changed since, so am_q holds for this cycle's request. A take waits for
+  // am_ok (free), one cycle after a new request (kolo_ni_tgt: t_* are set in T_H1, the
+  // take is in T_CHK after T_P).
+  reg [SLOTS-1:0] am_q;
+  reg [46:0] am_key;                // {t_addr[47:2], t_s4} of the cycle before
+  wire [46:0] t_key = {t_addr[47:2], t_s4};
+  wire am_ok = am_key == t_key;
+  always @(posedge clk) begin
+    am_key <= t_key;
+    for (i = 0; i < SLOTS; i = i + 1)
+      am_q[i] <= (take && f_oh[i]) ||
+                 (word_v[i*45+:45] == t_addr[47:3] && lo_v[i*2+:2] == {t_addr[2], t_s4});
+  end
+  reg pr_v;                         // a follower's own read is pushed into rdq now (below)
+  assign free = f_any && am_ok && !pr_v;
   assign busy = |used;
 
   // conflict: the request's bytes overlap the 8-byte word of a slot in use, unless the
   // request is an atomic that can follow the word's chain: its tail has the same address
-  // and size and is neither in compute nor (while compute is busy) computed
+  // and size (am_q) and is neither in compute nor (while compute is busy) computed
   localparam C_LOAD = 2'd0, C_CALC = 2'd1, C_WR = 2'd2;
   reg [1:0] cs;
   reg [SW-1:0] c_slot;
   reg hit;
   reg [SLOTS-1:0] ch;               // the chain tail the atomic t_* would follow (one-hot)
+  reg [SLOTS-1:0] t_tl;             // the tail of t_*'s word and size, in compute or not
   always @(*) begin
     hit = 1'b0;
     for (i = 0; i < SLOTS; i = i + 1) begin
-      if (used[i] && q_lo < {1'b0, word_v[i*45+:45], 3'b000} + 49'd8 &&
-          {1'b0, word_v[i*45+:45], 3'b000} < q_end)
+      // q_lo < word * 8 + 8 is q_lo / 8 <= word (no adder in front of the compare)
+      if (used[i] && q_lo[48:3] <= {1'b0, word_v[i*45+:45]} && {1'b0, word_v[i*45+:45], 3'b000} < q_end)
         hit = 1'b1;
-      ch[i] = used[i] && tail[i] && word_v[i*45+:45] == t_addr[47:3] &&
-              lo_v[i*2+:2] == {t_addr[2], t_s4} &&
-              !(cs != C_LOAD && (c_slot == i[SW-1:0] || dok[i]));
+      t_tl[i] = used[i] && tail[i] && am_q[i];
+      ch[i] = t_tl[i] && !(cs != C_LOAD && (c_slot == i[SW-1:0] || dok[i]));
     end
   end
   wire ch_any = |ch;
-  reg [SW-1:0] ch_slot;             // ch as a slot number
+  reg [SW-1:0] ch_slot;             // t_tl (one-hot) as a slot number: ch's when ch_any
   always @(*) begin
     ch_slot = {SW{1'b0}};
     for (i = 0; i < SLOTS; i = i + 1)
-      if (ch[i]) ch_slot = ch_slot | i[SW-1:0];
+      if (t_tl[i]) ch_slot = ch_slot | i[SW-1:0];
   end
   assign conflict = hit && !(q_atomic && ch_any) && BUG_NO_LOCK == 0;
 
@@ -176,7 +224,7 @@ module kolo_ni_atomic #(
   wire fq_in_ready, fq_valid, fq_push, fq_pop;
   wire [SW-1:0] fq_out, fq_in;
   wire rsq_in_ready, rsq_valid, rsq_push;
-  wire [SW-1:0] rsq_out, rsq_in;
+  wire [SW-1:0] rsq_in;
   wire dq_pop;
   /* verilator lint_off UNUSEDSIGNAL */
   wire [$clog2(SLOTS+2)-1:0] rdq_count, dq_count, fq_count, rsq_count;
@@ -201,19 +249,19 @@ module kolo_ni_atomic #(
 
   // ---- take: a head (DMA read), or a follower of the chain tail ch --------------------------
   // follower: the tail's value now (computed), later (at its compute: hsucc/succ_m), or a
-  // read of its own (the tail's read failed: derr, or fails now at load, e_now)
+  // read of its own (the tail's read failed: derr, set as its data arrives)
   wire d_err_pop;                   // a slot's failed read leaves the data queue now
+  wire [SLOTS-1:0] t_waits = ch & ~dok & ~derr;   // the follower waits for this tail
   wire t_ready = |(ch & dok);
-  wire e_now = d_err_pop && ch[dq_out];
-  wire t_reread = |(ch & derr) || e_now;
-  wire t_head = !ch_any || t_reread;
-  wire t_wait = ch_any && !t_ready && !t_reread;
+  wire t_reread = |(ch & derr);
+  wire t_head = !(|(ch & ~derr));
+  wire t_wait = |t_waits;
   wire [63:0] t_val = nv_m[ch_slot];  // the value of the computed tail
-  // a follower whose predecessor's read failed reads itself (pr_*: waits for the rdq)
-  reg pr_v;
+  // a follower whose predecessor's read failed reads itself (pr_*: pushed into the rdq in
+  // the next cycle, when no take can push: free is down)
   reg [SW-1:0] pr_slot;
   assign rdq_push = (take && t_head) || pr_v;
-  assign rdq_in = (take && t_head) ? f_slot : pr_slot;
+  assign rdq_in = pr_v ? pr_slot : f_slot;
 
   // ---- read requests ----------------------------------------------------------------------
   wire [FW-1:0] rq_fld = fld_m[rdq_out];
@@ -230,7 +278,7 @@ module kolo_ni_atomic #(
   reg [63:0] c_opnd, c_cmp, c_old, c_new;
   reg last_f;                       // the last load came from fq (alternate when both wait)
   wire d_err = old_m[dq_out][64];
-  wire dq_ok = dq_valid && !(d_err && pr_v);   // a failed read waits while pr_v is taken
+  wire dq_ok = dq_valid;
   wire use_f = fq_valid && (!dq_ok || !last_f);
   assign fq_pop = cs == C_LOAD && use_f;
   assign dq_pop = cs == C_LOAD && !use_f && dq_ok;
@@ -252,11 +300,11 @@ module kolo_ni_atomic #(
       default: calc = c_old | c_opnd;  // FETCH_OR
     endcase
   end
-  wire c_skip = c_op == `KOLO_OP_CSWAP && c_old != c_cmp;   // no write
-  // a slot joins the response queue: failed read (at load), CSWAP without a
-  // match (at calc), or its write taken; the last two are its computed value
-  wire c_done = (cs == C_CALC && c_skip) || (cs == C_WR && wr_fire);
-  wire [63:0] c_val = (cs == C_WR && BUG_STALE_FWD == 0) ? c_new : c_old;
+  reg c_skip;                       // a CSWAP without a match: no write (found in C_CALC)
+  // a slot joins the response queue: failed read (at load), or in C_WR: CSWAP without a
+  // match, or its write taken; the last two are its computed value
+  wire c_done = cs == C_WR && (c_skip || wr_fire);
+  wire [63:0] c_val = (!c_skip && BUG_STALE_FWD == 0) ? c_new : c_old;
   assign rsq_push = d_err_pop || c_done;
   assign rsq_in = d_err_pop ? dq_out : c_slot;
   // the value goes to the follower: now (waiting, hsucc) or at its take (t_ready)
@@ -283,14 +331,15 @@ module kolo_ni_atomic #(
         end
         C_CALC: begin
           c_new <= calc;
-          cs <= c_skip ? C_LOAD : C_WR;
+          c_skip <= c_op == `KOLO_OP_CSWAP && c_old != c_cmp;
+          cs <= C_WR;
         end
-        C_WR: if (wr_fire) cs <= C_LOAD;
+        C_WR: if (c_skip || wr_fire) cs <= C_LOAD;
         default: cs <= C_LOAD;
       endcase
     end
   end
-  assign wr_valid = cs == C_WR;
+  assign wr_valid = cs == C_WR && !c_skip;
   assign wr_addr = c_addr;
   assign wr_len = c_s4 ? 13'd4 : 13'd8;
   assign wr_data = c_new;
@@ -300,7 +349,7 @@ module kolo_ni_atomic #(
   always @(posedge clk) begin
     if (take) fld_m[f_slot] <= t_fld;
     for (i = 0; i < SLOTS; i = i + 1)   // (a decoder, not f_slot * 45)
-      if (take && f_slot == i[SW-1:0]) begin
+      if (take && f_oh[i]) begin
         word_v[i*45+:45] <= t_addr[47:3];
         lo_v[i*2+:2] <= {t_addr[2], t_s4};
       end
@@ -315,23 +364,22 @@ module kolo_ni_atomic #(
       pr_v <= 1'b0;
     end else begin
       if (take) begin
-        used[f_slot] <= 1'b1;
-        tail <= (tail & ~ch);
-        tail[f_slot] <= 1'b1;
-        hsucc <= hsucc | (t_wait ? ch : {SLOTS{1'b0}});
-        hsucc[f_slot] <= 1'b0;
-        fwd[f_slot] <= !t_head;
-        dok[f_slot] <= 1'b0;
-        derr[f_slot] <= 1'b0;
+        used <= used | f_oh;
+        tail <= (tail & ~ch) | f_oh;
+        hsucc <= (hsucc | t_waits) & ~f_oh;
+        fwd <= t_head ? fwd & ~f_oh : fwd | f_oh;
+        dok <= dok & ~f_oh;
+        derr <= derr & ~f_oh;
       end
       if (resp_take) used[rsq_out] <= 1'b0;
       if (c_done) dok[c_slot] <= 1'b1;
-      if (d_err_pop) derr[dq_out] <= 1'b1;
+      if (rd_valid && rd_err) derr[rd_slot[SW-1:0]] <= 1'b1;
+      // a failed read leaves the data queue with a follower waiting: the follower reads
+      pr_v <= d_err_pop && hsucc[dq_out];
       if (d_err_pop && hsucc[dq_out]) begin
-        pr_v <= 1'b1;
         fwd[succ_m[dq_out]] <= 1'b0;
         pr_slot <= succ_m[dq_out];
-      end else if (!(take && t_head)) pr_v <= 1'b0;
+      end
     end
   end
 
@@ -353,12 +401,13 @@ module kolo_ni_atomic #(
   assign dbg = {|used, cs};
   wire unused_fld = &{1'b0, r_fld[FW-49-:4], r_fld[FW-55-:128], l_fld[FW-54], l_fld[43:0]};
   wire unused_slot = &{1'b0, rd_slot};  // the id bits above the slot number
+  wire unused_lo = &{1'b0, q_lo[2:0], t_reread};  // (q_lo / 8 suffices; t_reread: tb_ni_atomic counts it)
 
 `ifndef SYNTHESIS
 `include "kolo_assert.vh"
   // the caller's contract: take only with a free slot and no conflict (a word in use, not
   // followed); data only for a slot waiting for it; a chain has one tail
-  always @(posedge clk) if (!rst && take) `KOLO_ASSERT(f_any && !conflict && (q_atomic || !ch_any));
+  always @(posedge clk) if (!rst && take) `KOLO_ASSERT(f_any && !conflict && (q_atomic || !ch_any) && am_ok && !pr_v);
   always @(posedge clk) if (!rst && take) `KOLO_ASSERT((ch & (ch - 1'b1)) == {SLOTS{1'b0}});
   always @(posedge clk) if (!rst && rd_valid) `KOLO_ASSERT(used[rd_slot[SW-1:0]]);
 `endif

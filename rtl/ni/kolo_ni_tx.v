@@ -30,6 +30,10 @@
 // Timing: a one-packet operation takes three cycles (load: descriptor and
 // route lookup; finish: checks, tag; packet), a further packet of a PUT/GET
 // two (load, packet); the next slot is chosen during the packet cycle.
+// Logic depth: the item's op and length checks are registered as E_LOAD
+// takes it, a packet's size (n_pl, nm1, pl_last) a cycle before E_PKT from
+// the values c_raddr/c_rem will have there: <= 6 LUT levels register to
+// register (Yosys synth_xilinx, docs/ni.md).
 // End-to-end reliability (e2e_en, kolo_ni_e2e): every packet of an operation
 // uses the operation's tag, so an operation has one packet in flight: after
 // each packet but the last, its slot waits (sww) until kolo_ni_e2e wakes
@@ -213,18 +217,33 @@ module kolo_ni_tx #(
   end
 
   // ---- checks (docs/ni.md section 3), in the order of the status codes -------------------
-  wire chk_op = d_op > `KOLO_D_OR || c_d[31:28] != 4'd0 || c_d[127:120] != 8'd0 ||
-                d_flags[7:5] != 3'd0 || (f_inline && !is_put) || (f_size32 && !is_atomic);
-  wire len_big = d_len > 32'h40000000;
+  // The op and length checks are done on the item as E_LOAD takes it (k_*: the descriptor
+  // or PIO chunk being loaded into c_d) and registered with it (c_chk_op, c_chk_len): the
+  // 64-bit end-of-buffer compare does not fit in E_FIN before the state and tag logic.
+  reg c_chk_op, c_chk_len;
+  wire k_pio = c_slot == PIO[4:0];
+  wire [191:0] k_d = k_pio ? pio_data[191:0] : dq_desc[191:0];
+  wire [7:0] k_op = k_d[7:0];
+  wire [7:0] k_flags = k_d[15:8];
+  wire [31:0] k_len = k_d[63:32];
+  wire k_put = k_op == D_PUT;
+  wire k_get = k_op == D_GET;
+  wire k_atomic = k_op >= `KOLO_D_ADD && k_op <= `KOLO_D_OR;
+  wire k_streaming = (k_put && !(k_flags[1] || k_pio)) || k_get;
+  wire k_chk_op = k_op > `KOLO_D_OR || k_d[31:28] != 4'd0 || k_d[127:120] != 8'd0 ||
+                  k_flags[7:5] != 3'd0 || (k_flags[1] && !k_put) || (k_flags[4] && !k_atomic);
+  wire len_big = k_len > 32'h40000000;
   // the remote range must end within 2^48, a host buffer within 2^64
-  wire [48:0] r_end = {1'b0, d_raddr} + {17'd0, d_len};
-  wire [64:0] l_end = {1'b0, d_w2} + {33'd0, d_len};
-  wire chk_len = ((is_put || is_get) && (d_len == 32'd0 || len_big)) ||
-                 (is_put && !c_pio && f_inline && d_len > 32'd16) ||
-                 (is_put && c_pio && d_len > 32'd32) ||
-                 ((is_put || is_get) && r_end > 49'h1000000000000) ||
-                 (streaming && l_end > 65'h10000000000000000) ||
-                 (!is_put && !is_get && d_len != 32'd0);
+  wire [48:0] r_end = {1'b0, k_d[111:64]} + {17'd0, k_len};
+  wire [64:0] l_end = {1'b0, k_d[191:128]} + {33'd0, k_len};
+  wire k_chk_len = ((k_put || k_get) && (k_len == 32'd0 || len_big)) ||
+                   (k_put && !k_pio && k_flags[1] && k_len > 32'd16) ||
+                   (k_put && k_pio && k_len > 32'd32) ||
+                   ((k_put || k_get) && r_end > 49'h1000000000000) ||
+                   (k_streaming && l_end > 65'h10000000000000000) ||
+                   (!k_put && !k_get && k_len != 32'd0);
+  wire chk_op = c_chk_op;
+  wire chk_len = c_chk_len;
   wire chk_align = is_atomic && (f_size32 ? d_raddr[1:0] != 2'd0 : d_raddr[2:0] != 3'd0);
   wire [7:0] pre_st = chk_op ? ST_BAD_OP : chk_len ? ST_BAD_LEN : ST_OK;
 
@@ -295,12 +314,40 @@ module kolo_ni_tx #(
   reg [7:0] c_key;
 
   // ---- packet building ------------------------------------------------------------------------
-  wire [8:0] room_b = 9'd256 - {1'b0, c_raddr[7:0]};
-  // bytes of a PUT/GET packet: min(room_b, c_rem) (room_b <= 256: a short compare)
-  wire [8:0] n_pl = (c_rem[30:9] != 22'd0 || room_b < c_rem[8:0]) ? room_b : c_rem[8:0];
+  // bytes of a PUT/GET packet: min(room_b, c_rem), room_b = 256 - raddr[7:0] (<= 256: a
+  // short compare), registered (n_pl, nm1 = n_pl - 1, pl_last: the packet ends the
+  // operation) one cycle ahead, from the values c_raddr and c_rem will have in E_PKT:
+  // the descriptor's in E_FIN, the slot's progress state in E_LOAD, c_raddr/c_rem
+  // otherwise (E_PKT itself, E_SHIFT: they do not change until the packet goes). Every
+  // way into E_PKT passes through one of these states, which sets them a cycle before.
+  reg [8:0] n_pl, nm1;
+  reg pl_last;
+  reg [7:0] nx_raddr;          // (its low byte: the room up to the next 256-byte boundary)
+  reg [30:0] nx_rem;
+  wire [30:0] as_rem = as_rd[AW-5-:31];
+  wire [7:0] as_raddr = as_rd[AW-140-:8];
+  always @(*) begin
+    if (es == E_FIN) begin
+      nx_raddr = d_raddr[7:0];
+      nx_rem = d_len[30:0];
+    end else if (es == E_LOAD) begin
+      nx_raddr = as_raddr;
+      nx_rem = as_rem;
+    end else begin
+      nx_raddr = c_raddr[7:0];
+      nx_rem = c_rem;
+    end
+  end
+  wire [8:0] nx_room = 9'd256 - {1'b0, nx_raddr[7:0]};
+  wire nx_short = nx_rem[30:9] == 22'd0 && nx_rem[8:0] <= nx_room;   // c_rem fits: last packet
+  wire [8:0] nx_n = nx_short ? nx_rem[8:0] : nx_room;
+  always @(posedge clk) begin
+    n_pl <= nx_n;
+    nm1 <= nx_n - 9'd1;
+    pl_last <= nx_short;
+  end
   reg streaming_put;  // c_* describes a PUT from host memory
   wire p_atomic = !c_get && !streaming_put && is_atomic && !act[c_slot];
-  wire [8:0] nm1 = n_pl - 9'd1;
   wire [5:0] pl_flits = p_atomic ? (d_op == D_CSWAP ? 6'd2 : 6'd1) :
                         c_get ? 6'd1 : nm1[8:3] + 6'd1;
   wire [3:0] pl_beats = (p_atomic || c_get) ? 4'd1 : {1'b0, nm1[7:5]} + 4'd1;
@@ -341,7 +388,7 @@ module kolo_ni_tx #(
   assign push = (es == E_PKT && res_ok && (streaming_put ? rq_ready : push_beat_ok)) ||
                 (in_rtx && x_ok && (rx_dma ? rq_ready : push_beat_ok));
   assign rx_done = in_rtx && (push || !chk_pend);
-  wire [30:0] rem_next = c_rem - {22'd0, n_pl};
+  wire [30:0] rem_next = c_rem - {22'd0, n_pl};   // (0 when pl_last)
   wire [47:0] raddr_next = c_raddr + {39'd0, n_pl};
   wire [63:0] laddr_next = c_laddr + {55'd0, n_pl};
 
@@ -349,7 +396,9 @@ module kolo_ni_tx #(
   // {npkts-1[22:0], len[30:0], raddr[47:0], laddr[63:0], dst[11:0], size32, complete, dop[3:0], index[15:0], ctx[3:0]}
   // (packets - 1: the response side compares its count before the increment)
   wire [30:0] span = {23'd0, d_raddr[7:0]} + d_len[30:0] - 31'd1;
-  wire unused_bits = &{1'b0, span[7:0], rt_entry[31:23], d_flags[3], p_rsv[4]};
+  wire unused_bits = &{1'b0, span[7:0], rt_entry[31:23], d_flags[3], p_rsv[4],
+                       c_d[127:120], c_d[31:28], d_flags[7:5], d_len[31],   // (checked in E_LOAD: k_*)
+                       k_d[119:112], k_d[27:16], k_flags[3:2], k_flags[0]};
   wire [22:0] npkts_m1 = (is_put || is_get) ? span[30:8] : 23'd0;
   assign st_wtag = tag;
   assign st_wdata = {npkts_m1, d_len[30:0], d_raddr, d_w2, d_dst, f_size32, f_complete, d_op[3:0],
@@ -421,9 +470,9 @@ module kolo_ni_tx #(
 
   // ---- E_PKT ---------------------------------------------------------------------------------
   wire in_pkt = es == E_PKT && push;
-  wire more_small = small_put && !act[c_slot] && rem_next != 31'd0;
+  wire more_small = small_put && !act[c_slot] && !pl_last;
   assign pkt_last = in_pkt && !more_small;
-  wire act_ends = act[c_slot] && rem_next == 31'd0;
+  wire act_ends = act[c_slot] && pl_last;
   assign put_inc = in_pkt && (streaming_put || c_smr || small_put && !act[c_slot]);
   assign put_inc_ctx = c_ctx;
   // (a retransmission waiting: back to E_IDLE, where it goes first)
@@ -481,6 +530,8 @@ module kolo_ni_tx #(
             es <= E_IDLE;
           end else if (l_pio) begin
             c_pio <= 1'b1;
+            c_chk_op <= k_chk_op;
+            c_chk_len <= k_chk_len;
             c_ctx <= pio_ctx;
             c_index <= 16'hffff;
             c_d <= pio_data[191:0];
@@ -508,6 +559,8 @@ module kolo_ni_tx #(
           end else begin
             fwait[c_slot[3:0]] <= 1'b0;
             c_pio <= 1'b0;
+            c_chk_op <= k_chk_op;
+            c_chk_len <= k_chk_len;
             c_ctx <= c_slot[3:0];
             c_index <= ci_c & sq_mask;
             c_d <= dq_desc[191:0];
