@@ -120,7 +120,8 @@ $(foreach c,$(FORMAL_CELLS),$(eval $(call formal_cell_targets,$(c))))
 #                             depth 13 (~5 min), and the control that the drain
 #                             property fails at B = 1; the drain bound itself
 #                             needs 31 steps, beyond the engine today; then
-#                             formal-net-deadlock
+#                             formal-net-deadlock and formal-net-ring3
+#   make formal-net-ring3     the same on a ring of 3 (QUIET 8, depth 18)
 #   make formal-net-deadlock  proof 3's deadlock control: BUBBLE 0 must give a
 #                             deadlock counterexample (no flit moves for 12
 #                             cycles), BUBBLE 1 must pass the same scenario;
@@ -147,7 +148,8 @@ FORMAL += route
 formal-full-net: $(DEPS_STAMP)
 	@formal/net/run.sh -o $(BUILD)/net/ring2_safety -d 13 -p N=2 -p PKTS=1 -p WIN=4 && \
 	  formal/net/run.sh -o $(BUILD)/net/ring2_b1_control -d 8 -p N=2 -p PKTS=1 -p WIN=2 -p B=1 -expect-fail && \
-	  $(MAKE) --no-print-directory formal-net-deadlock
+	  $(MAKE) --no-print-directory formal-net-deadlock && \
+	  $(MAKE) --no-print-directory formal-net-ring3
 NET_DEADLOCK := -d 26 -skip 14 -p N=2 -p PKTS=1 -p WIN=3 -p QUIET=12 -p DRAIN=0 -p FORCE=1
 formal-net-deadlock: scripts/gtkw.py | $(DEPS_STAMP)
 	@d=$(BUILD)/net/ring2_deadlock_bubble0; \
@@ -157,7 +159,71 @@ formal-net-deadlock: scripts/gtkw.py | $(DEPS_STAMP)
 	scripts/gtkw.py check $$d/deadlock.gtkw && \
 	echo "deadlock trace: gtkwave $$d/deadlock.gtkw (marker: the first cycle without a move)" && \
 	formal/net/run.sh -o $(BUILD)/net/ring2_deadlock_bubble1 $(NET_DEADLOCK) -p BUBBLE=1 -p ESC_SLOTS=2
+# the same control on a ring of 3 (FORCE 1: every packet goes round the ring back home,
+# a first step and 2 hops), QUIET 8, BMC 18 (steps 10..17 checked)
+NET_RING3 := -d 18 -skip 10 -p N=3 -p PKTS=1 -p WIN=3 -p QUIET=8 -p DRAIN=0 -p FORCE=1
+.PHONY: formal-net-ring3
+formal-net-ring3: scripts/gtkw.py | $(DEPS_STAMP)
+	@d=$(BUILD)/net/ring3_deadlock_bubble0; \
+	formal/net/run.sh -o $$d $(NET_RING3) -p BUBBLE=0 -p ESC_SLOTS=1 -expect-fail && \
+	formal/net/vcd_to_fst.sh $$d/trace.vcd $$d/deadlock.fst && \
+	scripts/gtkw.py net $$d/deadlock.fst $$d/deadlock.gtkw --nodes=3 --view=0:18 --mark=$$(formal/net/quiet_start.py $$d/trace.vcd) && \
+	scripts/gtkw.py check $$d/deadlock.gtkw && \
+	echo "deadlock trace: gtkwave $$d/deadlock.gtkw (marker: the first cycle without a move)" && \
+	formal/net/run.sh -o $(BUILD)/net/ring3_deadlock_bubble1 $(NET_RING3) -p BUBBLE=1 -p ESC_SLOTS=2
 FORMAL += net
+
+# ---- proof 3 on a 2x2x1 torus (formal/net/kolo_torus_formal.v) -------------------------
+#   make test-formal-torus   (in make test, ~15 s) the scenario's table sets from sw/route
+#                            (formal/net/torus_tables.c: the cyclic set refused by the
+#                            deadlock check and by the certificate checker, the fault
+#                            router's set accepted, certified, connected), the .sby's
+#                            copies of them, and the scenario simulated with Icarus (FORCE
+#                            1 fixes every input): cyclic must deadlock, acyclic deliver
+#   make formal-full-torus   (in make formal) the BMC: cyclic must give the deadlock
+#                            counterexample (FST + GTKWave save file), acyclic must pass
+#                            the same depth with DRAIN and free classes (adaptive VC1)
+TORUS_TABLES := $(BUILD)/net/torus_tables
+TORUS_HARNESS := formal/net/kolo_torus_formal.v formal/net/kolo_net_inject.v formal/net/kolo_net_sink.v \
+    formal/net/kolo_net_count.v
+TORUS_BMC := -top kolo_torus_formal -d 18 -p QUIET=8 -p BUBBLE=1 -p ESC_SLOTS=2
+$(TORUS_TABLES): formal/net/torus_tables.c $(wildcard sw/route/*.c) sw/include/kolo_route.h | $(DEPS_STAMP)
+	@mkdir -p $(@D) && $(SW_CC) $(SW_TEST_CFLAGS) $< $(wildcard sw/route/*.c) -o $@
+.PHONY: test-formal-torus formal-full-torus
+test-formal-torus: $(TORUS_TABLES) formal/net/tb_torus_formal.v $(TORUS_HARNESS) | $(DEPS_STAMP)
+	@$(TORUS_TABLES) check && \
+	d=$(BUILD)/net/torus_sim && mkdir -p $$d && \
+	sed 's/^\(cyclic: chparam -set TABLES 384.h8\)0/\11/' formal/net/torus.sby > $$d/planted.sby && \
+	for sby in formal/net/torus.sby $$d/planted.sby; do \
+	  ok=1; for s in cyclic acyclic; do \
+	    want="$$s: chparam $$($(TORUS_TABLES) param $$s | sed 's/-p \([A-Z_]*\)=/-set \1 /g')"; \
+	    grep -qF -- "$$want" $$sby || ok=0; \
+	  done; \
+	  case "$$sby:$$ok" in formal/*:1) echo "torus.sby: its table sets agree with torus_tables";; \
+	    formal/*:0) echo "FAIL: formal/net/torus.sby's parameters differ from torus_tables param"; exit 1;; \
+	    *:1) echo "FAIL: a torus.sby with a planted table difference passed"; exit 1;; \
+	    *) echo "planted: a torus.sby with one table bit changed is caught";; esac; \
+	done && \
+	for run in "cyclic ORD=4'hf deadlock" "acyclic ORD=4'hf delivered" "acyclic ORD=4'h0 delivered" "acyclic ORD=4'h5 delivered"; do \
+	  set -- $$run; \
+	  iverilog -g2012 -Irtl/include -o $$d/$$1.vvp -s tb_torus_formal -P tb_torus_formal.$$2 \
+	    $$($(TORUS_TABLES) param $$1 | sed 's/-p /-P tb_torus_formal./g') \
+	    formal/net/tb_torus_formal.v $(TORUS_HARNESS) $$(bash formal/lib.sh) 2> $$d/$$1.iverilog.log && \
+	  vvp -n $$d/$$1.vvp > $$d/$$1.log && r=$$(tail -n 1 $$d/$$1.log) && \
+	  case "$$r" in "tb_torus_formal: $$3"*) echo "torus sim $$1 $$2: $$r";; \
+	    *) echo "FAIL: torus sim $$1 $$2: $$r (expected $$3; $$d/$$1.log)"; exit 1;; esac || exit 1; \
+	done
+TESTS += formal-torus
+formal-full-torus: $(TORUS_TABLES) scripts/gtkw.py | $(DEPS_STAMP)
+	@d=$(BUILD)/net/torus_cyclic; \
+	formal/net/run.sh -o $$d $(TORUS_BMC) $$($(TORUS_TABLES) param cyclic) -expect-fail && \
+	formal/net/vcd_to_fst.sh $$d/trace.vcd $$d/deadlock.fst && \
+	scripts/gtkw.py net $$d/deadlock.fst $$d/deadlock.gtkw --nodes=4 --view=0:18 --mark=$$(formal/net/quiet_start.py $$d/trace.vcd) && \
+	scripts/gtkw.py check $$d/deadlock.gtkw && \
+	echo "deadlock trace: gtkwave $$d/deadlock.gtkw (marker: the first cycle without a move)" && \
+	formal/net/run.sh -o $(BUILD)/net/torus_acyclic $(TORUS_BMC) $$($(TORUS_TABLES) param acyclic) \
+	  -p DRAIN=1 -p B=12 -p FREE_CLS=1
+FORMAL += torus
 ROUTER_BMC_DEPTH := 8
 formal-full-router: $(DEPS_STAMP)
 	@formal/router/run.sh -o $(BUILD)/router_formal/bmc -d $(ROUTER_BMC_DEPTH) && \

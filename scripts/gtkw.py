@@ -283,29 +283,44 @@ def fill_torus(w, a):
 
 
 def fill_net(w, a):
-    """formal/net/kolo_ring_formal counterexample: stop, flits in the network, cycles
-    without a move, and per node the injector, the sink, the router's ports, the heads
-    waiting in its Z and local inputs and the free class-0 packet slots of its Z outputs"""
-    top = r"^kolo_ring_formal\."
+    """formal/net counterexample (kolo_ring_formal or kolo_torus_formal): stop, flits in
+    the network, cycles without a move, and per node the injector, the sink, the router's
+    ports, the heads waiting in its inputs and the free class-0 packet slots of its
+    network outputs"""
+    top = r"^kolo_(ring|torus)_formal\."
     rng = r"(\[\d+:\d+\])?$"
+    # the ring uses ports 4 (Z+), 5 (Z-) and 6 (local); the torus 0..3 (X+ X- Y+ Y-) and 6
+    torus = bool(w.pick(r"^kolo_torus_formal\.clk$"))
+    ins, outs = ("[0-36]", "[0-3]") if torus else ("[456]", "[45]")
+    in_names, out_names = (("X+ in, X- in, Y+ in, Y- in, local", "X+, X-, Y+ and Y-") if torus
+                           else ("Z+ in, Z- in, local", "Z+ and Z-"))
     groups = [("clock, reset, stop, flits in the network, cycles without a move", 28,
-               top + r"(clk|rst|stopped|stop_req|since_stop|in_net|quiet)" + rng)]
+               top + r"(u_count\.)?(clk|rst|stopped|stop_req|since_stop|in_net|quiet)" + rng)]
     for n in range(a.nodes):
         node = top + r"g_node<%d>\." % n
         groups += [
-            (f"node {n} injector (local in)", 28, node + r"(go|first|last|in_pkt|cur_vc|cred0|cred1|"
-             r"dst_z|hops|sign_pick|fs_pick|ls_pick)" + rng),
-            (f"node {n} sink (local out)", 28, node + r"(out_v|ret|owe0|owe1|stall)" + rng),
-            (f"node {n} router ports (bit p: 4 Z+, 5 Z-, 6 local)", 28,
+            (f"node {n} injector (local in)", 28, node + r"(u_inj\.)?(go|first|last|in_pkt|cur_vc|cred0|"
+             r"cred1|dst_z|hops|sign_pick|fs_pick|ls_pick|dst|entry|ordered)" + rng),
+            (f"node {n} sink (local out)", 28, node + r"(u_sink\.)?(out_v|ret|owe0|owe1|stall)" + rng),
+            (f"node {n} router ports (bit p: " + ("0 X+, 1 X-, 2 Y+, 3 Y-, 6 local)" if torus else
+                                                  "4 Z+, 5 Z-, 6 local)"), 28,
              node + r"u_router\.(in_valid|out_valid|in_credit_valid|out_credit_valid)" + rng),
-            (f"node {n} heads waiting per input VC (Z+ in, Z- in, local)", 28,
-             node + r"u_router\.g_port<[456]>\.u_input\.hc_valid" + rng),
-            (f"node {n} free class-0 packet slots downstream of Z+ and Z- (vnet 0, 1)", 28,
-             node + r"u_router\.g_port<[45]>\.u_output\.g_slots\.g_esc<\d>\.slots" + rng),
+            (f"node {n} heads waiting per input VC ({in_names})", 28,
+             node + r"u_router\.g_port<%s>\.u_input\.hc_valid" % ins + rng),
+            (f"node {n} free class-0 packet slots downstream of {out_names} (vnet 0, 1)", 28,
+             node + r"u_router\.g_port<%s>\.u_output\.g_slots\.g_esc<\d>\.slots" % outs + rng),
         ]
     count = 0
     for label, flags, regex in groups:
-        names = w.pick(regex)
+        names, seen = [], set()
+        # a signal both in the harness and in a shared cell (u_count, u_inj, u_sink) once:
+        # the harness's
+        for x in sorted(w.pick(regex), key=lambda n: n.count(".")):
+            leaf = re.sub(r"\.u_(count|inj|sink)\.", ".", x)
+            if leaf not in seen:
+                seen.add(leaf)
+                names.append(x)
+        names.sort(key=_natural)
         if names:
             w.group(label, (flags if all("[" not in x for x in names) else 24, names))
             count += len(names)

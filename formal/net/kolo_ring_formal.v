@@ -3,6 +3,10 @@
 // kolo_routers (a 1x1xN torus, Z ports only), nondeterministic injection at
 // every local port that may stop, and a fair sink at every local port.
 //
+// The injector, the sink and the stop and flit counting are the cells
+// kolo_net_inject, kolo_net_sink and kolo_net_count, shared with the torus
+// harness kolo_torus_formal.
+//
 // Topology: node i's Z+ output (port 4) feeds node i+1's Z- input (port 5);
 // its Z- output (port 5) feeds node i-1's Z+ input (port 4); credits run
 // the other way. Outputs are registered (OUT_REG = 7'h7f), so a wire is the
@@ -79,7 +83,7 @@ module kolo_ring_formal #(
                                 // network, some flit moves within QUIET cycles (0: off)
     parameter DRAIN     = 1,    // check the drain property (0: off, for QUIET runs)
     parameter FORCE     = 0     // 1: every node sends one packet of 2 flits, class 0,
-                                // Z+, first step and 1 hop (round the ring of 2 back
+                                // Z+, first step and N-1 hops (round the ring back
                                 // home) from cycle 1, and the sink never stalls: the
                                 // scenario of the deadlock control (BUBBLE 0)
                                 // 2: only the timing: every node sends at full rate from
@@ -116,9 +120,8 @@ module kolo_ring_formal #(
   wire rst = init;
 
   (* anyseq *) wire stop_req;
-  reg stopped = 1'b0;
-  reg [7:0] since_stop = 8'd0;
-  reg [7:0] cycle = 8'd0;
+  wire stopped;
+  wire [7:0] since_stop, cycle, in_net, quiet;
 
   wire [N*7-1:0] r_in_valid, r_out_valid, r_in_credit_valid, r_out_credit_valid;
   wire [N*7*68-1:0] r_in_flit, r_out_flit;
@@ -155,19 +158,13 @@ module kolo_ring_formal #(
       assign r_out_credit_valid[i*7+5] = r_in_credit_valid[PREV*7+4];
       assign r_out_credit_vc[(i*7+5)*2+:2] = r_in_credit_vc[(PREV*7+4)*2+:2];
 
-      // ---- injector ------------------------------------------------------------
+      // ---- injector (kolo_net_inject: framing, credits, stop) ------------------
       (* anyseq *) wire want;          // send a flit now (if credits allow)
       (* anyseq *) wire [0:0] cls;     // VC class of a new packet
       (* anyseq *) wire ordered;
       (* anyseq *) wire [5:0] len_pick;
       (* anyseq *) wire [3:0] hops_pick;
       (* anyseq *) wire sign_pick, fs_pick, ls_pick;
-      reg in_pkt = 1'b0;
-      reg [7:0] sent_pkts = 8'd0;
-      wire pkts_left = (PKTS == 0) || (sent_pkts < PKTS);
-      reg [5:0] left = 6'd0;          // flits still to send of the current packet
-      reg [1:0] cur_vc = 2'd0;
-      reg [7:0] cred0 = LOCAL_DEPTH, cred1 = LOCAL_DEPTH;  // NI credits of VC 0 and 1
 
       wire [5:0] len = (len_pick > MAX_LEN) ? MAX_LEN[5:0] : len_pick;
       wire [3:0] hops = (hops_pick > N - 1) ? 4'd0 : hops_pick;
@@ -178,61 +175,54 @@ module kolo_ring_formal #(
       wire [22:0] rs = {ls_pick ? dir_port : 3'd0, ls_pick, fs_pick ? dir_port : 3'd0, fs_pick,
                         hops, 4'd0, 4'd0, sign_pick, 2'b00};
       wire [63:0] hdr0 = {5'd0, rs, ordered, len, 1'b0 /* vnet 0 */, 4'd0, {ME, 8'd0}, {dst_z, 8'd0}};
-      wire [1:0] new_vc = {1'b0, cls};
-      wire [1:0] vc = in_pkt ? cur_vc : new_vc;
-      wire have_credit = (vc[0] ? cred1 : cred0) != 8'd0;
-      // before the stop the NI sends when it likes; once stopped it finishes
-      // the packet it began at full rate (credits allowing), as an NI does
-      wire go = !rst && (want || stopped) && have_credit && (in_pkt || (!stopped && pkts_left));
-      wire first = !in_pkt;
-      wire last = in_pkt && left == 6'd1;
-      wire [63:0] data = first ? hdr0 : 64'd0;
+      wire go, in_pkt, inj_home;
+      wire [67:0] in_f;
+      kolo_net_inject #(
+          .LOCAL_DEPTH(LOCAL_DEPTH),
+          .PKTS(PKTS)
+      ) u_inj (
+          .clk(clk),
+          .rst(rst),
+          .stopped(stopped),
+          .want(want),
+          .can_start(1'b1),
+          .new_vc({1'b0, cls}),
+          .len(len),
+          .hdr(hdr0),
+          .cr_back(r_in_credit_valid[i*7+6]),
+          .cr_vc(r_in_credit_vc[i*7*2+6*2+:2]),
+          .go(go),
+          .flit(in_f),
+          .in_pkt(in_pkt),
+          .home(inj_home)
+      );
       assign r_in_valid[i*7+6] = go;
-      assign r_in_flit[(i*7+6)*68+:68] = {vc, first, last, data};
+      assign r_in_flit[(i*7+6)*68+:68] = in_f;
       assign inj_flit[i] = go;
       assign mid_packet[i] = in_pkt;
 
-      wire cr_back = r_in_credit_valid[i*7+6];
-      wire [1:0] cr_vc = r_in_credit_vc[i*7*2+6*2+:2];
-      always @(posedge clk) begin
-        if (go) begin
-          if (first) begin
-            in_pkt <= 1'b1;
-            if (sent_pkts != 8'hff) sent_pkts <= sent_pkts + 8'd1;
-            cur_vc <= new_vc;
-            left <= len + 6'd1;
-          end else begin
-            left <= left - 6'd1;
-            if (last) in_pkt <= 1'b0;
-          end
-        end
-        if (!rst) begin
-          cred0 <= cred0 - {7'd0, go && !vc[0]} + {7'd0, cr_back && cr_vc == 2'd0};
-          cred1 <= cred1 - {7'd0, go && vc[0]} + {7'd0, cr_back && cr_vc == 2'd1};
-        end
-      end
-
-      // ---- sink ------------------------------------------------------------------
+      // ---- sink (kolo_net_sink: stalls at most K cycles) --------------------------
       (* anyseq *) wire give;         // return a credit now
-      (* anyseq *) wire give_vc1;
-      // a flit delivered on a VC other than 0 and 1 (vnet 0) would be a bug     // ... of VC 1 rather than VC 0 (when both are owed)
-      reg [7:0] owe0 = 8'd0, owe1 = 8'd0;
-      reg [3:0] stall = 4'd0;
+      (* anyseq *) wire give_vc1;     // ... of VC 1 rather than VC 0 (when both are owed)
       wire out_v = r_out_valid[i*7+6];
       wire [67:0] out_f = r_out_flit[(i*7+6)*68+:68];
-      wire owing = owe0 != 8'd0 || owe1 != 8'd0;
-      wire ret = !rst && owing && (give || stall == K);
-      wire ret_vc1 = (owe1 != 8'd0) && (give_vc1 || owe0 == 8'd0);
+      wire ret, ret_vc1, sink_home;
+      kolo_net_sink #(
+          .K(K)
+      ) u_sink (
+          .clk(clk),
+          .rst(rst),
+          .give(give),
+          .give_vc1(give_vc1),
+          .out_v(out_v),
+          .out_vc(out_f[67:66]),
+          .ret(ret),
+          .ret_vc1(ret_vc1),
+          .home(sink_home)
+      );
       assign r_out_credit_valid[i*7+6] = ret;
       assign r_out_credit_vc[(i*7+6)*2+:2] = {1'b0, ret_vc1};
       assign ej_flit[i] = !rst && out_v;
-      always @(posedge clk) begin
-        if (!rst) begin
-          owe0 <= owe0 + {7'd0, out_v && out_f[67:66] == 2'd0} - {7'd0, ret && !ret_vc1};
-          owe1 <= owe1 + {7'd0, out_v && out_f[67:66] == 2'd1} - {7'd0, ret && ret_vc1};
-          stall <= (owing && !ret) ? stall + 4'd1 : 4'd0;
-        end
-      end
 
       // ---- the router ------------------------------------------------------------
       wire [63:0] stat_errors;
@@ -285,14 +275,13 @@ module kolo_ring_formal #(
                 + {7'd0, r_out_valid[i*7+4+q/2] && r_out_flit[(i*7+4+q/2)*68+66+:2] == q % 2}
                 - {7'd0, r_out_credit_valid[i*7+4+q/2] && r_out_credit_vc[(i*7+4+q/2)*2+:2] == q % 2};
       assign credits_home[i] = out_owed[0] == 8'd0 && out_owed[1] == 8'd0 && out_owed[2] == 8'd0
-          && out_owed[3] == 8'd0 && cred0 == LOCAL_DEPTH && cred1 == LOCAL_DEPTH
-          && owe0 == 8'd0 && owe1 == 8'd0;
+          && out_owed[3] == 8'd0 && inj_home && sink_home;
       assign any_errors[i] = stat_errors != 64'd0;
 
 `ifdef FORMAL
       always @(*)
         if (FORCE == 1)
-          assume (want && cls == 1'b0 && len_pick == 6'd0 && hops_pick == 4'd1 && !sign_pick
+          assume (want && cls == 1'b0 && len_pick == 6'd0 && hops_pick == N_M1 && !sign_pick
                   && fs_pick && !ls_pick && give);
         else if (FORCE == 2)
           assume (want && give);
@@ -306,34 +295,28 @@ module kolo_ring_formal #(
     end
   endgenerate
 
-  // ---- flits in the network -------------------------------------------------------
+  // ---- stop, flits in the network, cycles without a move (kolo_net_count) ---------
   // quiet: cycles in a row, after the stop, in which flits are in the network
   // (in_net) and none moves (no router output of any port, local included,
-  // and no injection). In a deadlock it grows for ever.
-  reg [7:0] in_net = 8'd0;
-  reg [7:0] quiet = 8'd0;
+  // and no injection). In a deadlock it grows for ever. The stop comes only
+  // between packets of every node (the request may come any time; a packet
+  // begun is finished first).
   wire moved = (r_out_valid != {N * 7{1'b0}}) || (inj_flit != {N{1'b0}});
-  integer n;
-  reg [3:0] inj_now, ej_now;
-  always @(*) begin
-    inj_now = 4'd0;
-    ej_now = 4'd0;
-    for (n = 0; n < N; n = n + 1) begin
-      inj_now = inj_now + {3'd0, inj_flit[n]};
-      ej_now = ej_now + {3'd0, ej_flit[n]};
-    end
-  end
-  always @(posedge clk) begin
-    if (!rst) in_net <= in_net + {4'd0, inj_now} - {4'd0, ej_now};
-    // stop only between packets of every node (the request may come any time;
-    // a packet begun is finished first)
-    if (!rst && (stopped || stop_req)) stopped <= 1'b1;
-    if (stopped && since_stop != 8'hff) since_stop <= since_stop + 8'd1;
-    if (!rst && stopped && in_net != 8'd0 && !moved) begin
-      if (quiet != 8'hff) quiet <= quiet + 8'd1;
-    end else quiet <= 8'd0;
-    if (cycle != 8'hff) cycle <= cycle + 8'd1;
-  end
+  kolo_net_count #(
+      .N(N)
+  ) u_count (
+      .clk(clk),
+      .rst(rst),
+      .stop_req(stop_req),
+      .inj(inj_flit),
+      .ej(ej_flit),
+      .moved(moved),
+      .stopped(stopped),
+      .since_stop(since_stop),
+      .cycle(cycle),
+      .in_net(in_net),
+      .quiet(quiet)
+  );
 
 `ifdef FORMAL
   always @(posedge clk) begin

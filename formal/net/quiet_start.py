@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""quiet_start.py TRACE.vcd - the step of a kolo_ring_formal counterexample
+"""quiet_start.py TRACE.vcd - the step of a formal/net counterexample (kolo_ring_formal,
+kolo_torus_formal)
 (yosys-smtbmc VCD, 10 time units per step) in which its deadlock began: the
 first step of the last run of `quiet` counting up from 1 (no flit moved in
 that step while flits were in the network). Prints the step (= core cycle);
@@ -20,7 +21,8 @@ def main():
                 scope.append(w[2])
             elif w[0] == "$upscope":
                 scope.pop()
-            elif w[0] == "$var" and scope == ["kolo_ring_formal"] and w[4] == "quiet":
+            elif (w[0] == "$var" and len(scope) == 1 and scope[0].endswith("_formal")
+                  and w[4] == "quiet"):
                 ids.add(w[3])
             elif w[0].startswith("#"):
                 t = int(w[0][1:]) // 10
