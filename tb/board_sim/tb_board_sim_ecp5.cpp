@@ -56,7 +56,10 @@
 //     board's host sends the other's 4 seeded messages (1..32 bytes) with
 //     libkolo's kolo_host_msg_send over its UART, the other host takes them
 //     with kolo_host_msg_recv: all of them, whole, from the right node, in
-//     order; a node outside the torus (KOLO_E_NODE, counted refused), a
+//     order; two messages waiting at board 1 across a table switch there
+//     (its host writes RT_EPOCH: the host-message area is the service
+//     block's host mailbox, which a switch leaves alone), both received;
+//     a node outside the torus (KOLO_E_NODE, counted refused), a
 //     message over 32 bytes (libkolo's KOLO_E_LEN; a raw request of 40
 //     bytes: the firmware's status TOO_LONG), an empty queue (KOLO_E_AGAIN);
 //     6 messages while board 1's host takes none: 2 dropped and counted
@@ -74,7 +77,10 @@
 // --plant=hmsg-drop is run with a firmware image
 // whose HAL (tb/board_sim/fw/plant_hal_hmsg_drop.c) garbles word 0 of every
 // second received host message, so the receiving firmware refuses it as
-// malformed (messages missing, the test fails). The binary loads its
+// malformed (messages missing, the test fails); --plant=hmsg-switch clears
+// board 1's HMSG_ID right after the table switch of the host-message check
+// (what the switch did while the area lay in the routing table's shadow
+// bank: the test fails there). The binary loads its
 // firmware from fw/imem.hex and fw/dmem.hex where it runs (mk/board_sim.mk:
 // a run directory per case). make test-board-sim-ecp5-long runs the clean
 // test, then the plants, and wants a failure from each.
@@ -464,8 +470,10 @@ void poll_console(std::vector<Host>& hs, unsigned ms) {
 // maximum (libkolo's KOLO_E_LEN, nothing sent; the firmware's own check by a
 // raw request: status TOO_LONG), an empty queue (KOLO_E_AGAIN); then
 // overflow: HMSG_RXQ + 2 messages while the receiver takes none: 2 dropped
-// and counted, the first HMSG_RXQ kept in order. Every counter of the two
-// areas is checked against the test's own counts at the end.
+// and counted, the first HMSG_RXQ kept in order. Between the ordered
+// messages and the bad input, a table switch at board 1 while two messages
+// wait for its host (they arrive; the area is untouched). Every counter of
+// the two areas is checked against the test's own counts at the end.
 struct Sent {
     uint16_t src;
     std::vector<uint8_t> b;
@@ -505,7 +513,7 @@ int take(Host& h, tb::Checker& chk, std::deque<Sent>& expect, const char* what) 
     return got;
 }
 
-void host_messages(Sim& sim, std::vector<Host>& hs, tb::Checker& chk, tb::Rng& rng) {
+void host_messages(Sim& sim, std::vector<Host>& hs, tb::Checker& chk, tb::Rng& rng, bool plant_switch) {
     const int kK = KOLO_FWM_HMSG_RXQ;  // messages each way (one batch: the queue's size)
     const uint64_t t0 = sim.now();
     const auto w0 = std::chrono::steady_clock::now();
@@ -532,6 +540,40 @@ void host_messages(Sim& sim, std::vector<Host>& hs, tb::Checker& chk, tb::Rng& r
                     ok ? kK : -1, (double)(sim.now() - t0) / (double)kPsPerMs);
     }
     if (!ok) return;
+    // a table switch while messages wait: board 0 sends two, board 1's host
+    // switches its tables (writes RT_EPOCH: the shadow is a copy of the
+    // active table, so the same routes under a new epoch; the test stands in
+    // for a recomputation), then takes both. The area is the host mailbox:
+    // the switch leaves it alone (it used to be in the shadow bank, which a
+    // switch trades for the other one: board 1's host found no area there).
+    {
+        Regs r1s{hs[1], chk};
+        const uint32_t sw0 = r1s.svc(KOLO_SVC_RT_SWITCHES);
+        const uint32_t ep = r1s.svc(KOLO_SVC_RT_EPOCH) & KOLO_SVC_RT_EPOCH_EPOCH_MASK;
+        std::deque<Sent> expect;
+        for (int i = 0; i < 2 && ok; i++) {
+            Sent m;
+            m.src = 0;
+            m.b.resize(1 + rng.below(KOLO_FWM_HMSG_MAX_BYTES));
+            for (uint8_t& c : m.b) c = (uint8_t)rng.below(256);
+            int rc = kolo_host_msg_send(hs[0].link, 1, m.b.data(), m.b.size());
+            ok = chk.check(rc == 0, "table switch: board 0's host, message %d: rc %d", i, rc);
+            sent[0]++, received[1]++;
+            expect.push_back(m);
+        }
+        int rc_sw = kolo_uart_write32(hs[1].link, KOLO_SVC_HOST_BASE + KOLO_SVC_RT_EPOCH, (ep + 0x100u) & 0xffffu);
+        // plant hmsg-switch: the switch takes the area away, as when it lay in the shadow bank
+        // (the host then saw the other bank's words: no HMSG_ID)
+        if (plant_switch) kolo_uart_write32(hs[1].link, KOLO_SVC_HOST_BASE + KOLO_FWM_HMSG_ID, 0);
+        const uint32_t sw1 = r1s.svc(KOLO_SVC_RT_SWITCHES), id = r1s.svc(KOLO_FWM_HMSG_ID);
+        ok = ok && chk.check(rc_sw == 0 && sw1 == sw0 + 1 && id == KOLO_FWM_HMSG_AREA_ID,
+                             "table switch by board 1's host: rc %d, RT_SWITCHES %u -> %u, HMSG_ID %08x (want %08x)",
+                             rc_sw, sw0, sw1, id, KOLO_FWM_HMSG_AREA_ID);
+        if (ok) ok = take(hs[1], chk, expect, "after a table switch") >= 0;
+        std::printf("host messages: 2 waiting across a table switch at board 1 (RT_SWITCHES %u -> %u): %s\n", sw0,
+                    sw1, ok ? "received in order" : "FAILED");
+        if (!ok) return;
+    }
     // bad input, on board 0
     uint8_t b[KOLO_FWM_HMSG_MAX_BYTES + 1] = {1, 2, 3};
     int rc_node = kolo_host_msg_send(hs[0].link, 0x002, b, 3);  // x = 2 in a 2x1x1 torus
@@ -1099,10 +1141,10 @@ int main(int argc, char** argv) {
     // (the link plants skip it: they are caught before or by the reset)
     if (chk.failures())
         std::printf("host messages not tried: the checks above failed\n");
-    else if (!plant.empty() && plant != "hmsg-drop")
+    else if (!plant.empty() && plant != "hmsg-drop" && plant != "hmsg-switch")
         std::printf("host messages not tried: plant %s is about the links\n", plant.c_str());
     else
-        host_messages(sim, hs, chk, rng);
+        host_messages(sim, hs, chk, rng, plant == "hmsg-switch");
 
     // ---- reset buttons (issue 18) -----------------------------------------------------------
     // four presses, each with both links up and both firmwares running
