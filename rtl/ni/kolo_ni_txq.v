@@ -53,6 +53,7 @@ module kolo_ni_txq #(
   localparam EW = 1 + RING_AW + 4 + 128;
 
   reg [HQ_AW:0] hq_wr, hq_rd;
+  reg [HQ_AW:0] hq_rd1;      // hq_rd + 1 (the next head, registered: logic depth)
   reg [RING_AW:0] ring_wr, ring_rd;
   reg [HQ-1:0] rdy, err;    // per entry: payload in; the payload read failed
   assign hq_room = (hq_wr - hq_rd) != HQ[HQ_AW:0];
@@ -88,6 +89,7 @@ module kolo_ni_txq #(
   reg [1:0] qs;
   reg q_ok;             // hq_q holds entry hq_rd
   reg [5:0] cnt;        // payload flits sent
+  reg lf;               // cnt == q_len - 1, registered as cnt and the head entry are set
   reg [1:0] fi;         // flit within the beat
   reg [RING_AW-1:0] ra; // ring beat in ring_q
   wire [HQ_AW-1:0] head = hq_rd[HQ_AW-1:0];
@@ -100,7 +102,7 @@ module kolo_ni_txq #(
   wire [5:0] q_len = q_h0[KOLO_H0_LEN_LO+:6];
   wire head_ok = nonempty && rdy[head] && q_ok;
   wire is_err = err[head];
-  wire last_flit = cnt == q_len - 6'd1;
+  wire last_flit = lf;
 
   assign le_valid = qs == Q_H0 && head_ok && is_err;
   assign le_tag = q_h1[KOLO_H1_TAG_LO+:8];
@@ -110,7 +112,11 @@ module kolo_ni_txq #(
                   (qs == Q_H1) ? {2'b00, q_h1} : {1'b0, last_flit, pl};
   wire fire = s_valid && s_ready;
   wire pop = (le_valid && le_ready) || (qs == Q_PL && fire && last_flit);
-  wire [HQ_AW:0] hq_rd_next = hq_rd + {{HQ_AW{1'b0}}, pop};
+  wire [HQ_AW-1:0] hq_rd_next = pop ? hq_rd1[HQ_AW-1:0] : hq_rd[HQ_AW-1:0];
+  // push_idx == hq_rd_next, from compares of registers made before pop is known
+  wire wr_at_rd = hq_wr[HQ_AW-1:0] == hq_rd[HQ_AW-1:0];
+  wire wr_at_rd1 = hq_wr[HQ_AW-1:0] == hq_rd1[HQ_AW-1:0];
+  wire wr_at_next = pop ? wr_at_rd1 : wr_at_rd;
   // ring read address for the next cycle: the start beat as h0 leaves, the
   // next beat as the fourth flit of a beat leaves
   wire [RING_AW-1:0] ra_next = (qs == Q_H0 && fire) ? q_start :
@@ -121,7 +127,7 @@ module kolo_ni_txq #(
   // counts only with a push), so a packet pushed into an empty queue is offered the next
   // cycle; otherwise an entry pushed at the head's index is read one cycle later (q_ok).
   always @(posedge clk) begin
-    hq_q <= nonempty ? hq_mem[hq_rd_next[HQ_AW-1:0]] : push_entry;
+    hq_q <= nonempty ? hq_mem[hq_rd_next] : push_entry;
     ring_q <= ring_mem[ra_next];
     ra <= ra_next;
   end
@@ -130,6 +136,8 @@ module kolo_ni_txq #(
     if (rst) begin
       hq_wr <= {(HQ_AW + 1) {1'b0}};
       hq_rd <= {(HQ_AW + 1) {1'b0}};
+      hq_rd1 <= {{HQ_AW{1'b0}}, 1'b1};
+      lf <= 1'b0;
       ring_wr <= {(RING_AW + 1) {1'b0}};
       ring_rd <= {(RING_AW + 1) {1'b0}};
       qs <= Q_H0;
@@ -140,7 +148,7 @@ module kolo_ni_txq #(
       rdy <= {HQ{1'b0}};
       err <= {HQ{1'b0}};
     end else begin
-      q_ok <= !nonempty || !(push && push_idx == hq_rd_next[HQ_AW-1:0]);
+      q_ok <= !nonempty || !(push && wr_at_next);
       if (push) begin
         hq_wr <= hq_wr + {{HQ_AW{1'b0}}, 1'b1};
         ring_wr <= ring_wr + {{(RING_AW - 3) {1'b0}}, push_nbeats};
@@ -153,7 +161,8 @@ module kolo_ni_txq #(
         err[did] <= derr;
       end
       if (pop) begin
-        hq_rd <= hq_rd_next;
+        hq_rd <= hq_rd1;
+        hq_rd1 <= hq_rd1 + {{HQ_AW{1'b0}}, 1'b1};
         ring_rd <= ring_rd + {{(RING_AW - 3) {1'b0}}, q_nbeats};
         rdy[head] <= 1'b0;
       end
@@ -163,9 +172,11 @@ module kolo_ni_txq #(
           qs <= Q_PL;
           cnt <= 6'd0;
           fi <= 2'd0;
+          lf <= q_len == 6'd1;
         end
         Q_PL: if (fire) begin
           cnt <= cnt + 6'd1;
+          lf <= cnt + 6'd2 == q_len;
           fi <= fi + 2'd1;
           if (last_flit) qs <= Q_H0;
         end
