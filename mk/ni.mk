@@ -16,8 +16,8 @@
 #   NI_TRACE=1 build/ni/obj/tb_ni ...   print DMA accesses and packets
 #   make bench-ni_luts_xc7 bench-ni_ffs_xc7 bench-ni_bram_xc7
 #                                 Yosys synth_xilinx estimate of kolo_ni (default parameters)
-#   make bench-ni_<atomic|tx|cq|txq>_logic_depth_xc7
-#                                 LUT levels of kolo_ni_atomic, _tx, _cq, _txq (issue 21: <= 6)
+#   make bench-ni_<atomic|tx|cq|txq|sq>_logic_depth_xc7
+#                                 LUT levels of kolo_ni_atomic, _tx, _cq, _txq, _sq (issue 21: <= 6)
 #   make bench-put8_rate_dma bench-put8_rate_inline bench-put8_rate_pio
 #                                 8-byte PUT message rates (Mmsg/s at 250 MHz)
 #   make bench-neighbor_latency_put8_ns bench-put_bandwidth_64KiB bench-atomic_rate ...
@@ -247,9 +247,10 @@ $(eval $(call synth_unit,node))
 # minute together): bench-ni_atomic_logic_depth_xc7, bench-ni_tx_logic_depth_xc7 (docs/ni.md)
 $(eval $(call synth_unit,ni_atomic))
 $(eval $(call synth_unit,ni_tx))
-# kolo_ni_cq, kolo_ni_txq (seconds): bench-ni_cq_logic_depth_xc7, bench-ni_txq_logic_depth_xc7
+# kolo_ni_cq, kolo_ni_txq, kolo_ni_sq (seconds each): bench-ni_cq_logic_depth_xc7, ..._txq_..., ..._sq_...
 $(eval $(call synth_unit,ni_cq))
 $(eval $(call synth_unit,ni_txq))
+$(eval $(call synth_unit,ni_sq))
 
 # the target's atomic unit (kolo_ni_atomic) against a reference, on Icarus (a few seconds):
 # random atomics on 8 words, then a stream to one word (chains: each follows the previous

@@ -8,11 +8,15 @@
 // than SQ entries ahead of ci, or behind fi, is refused: bdb pulses (the
 // context stops with KOLO_ST_BAD_DOORBELL) and bdb_pend[c] asks the engine
 // to write that completion entry (bdb_clr when done). A doorbell of a
-// context that is not running is dropped (db_drop, ERR_CSR).
+// context that is not running is dropped (db_drop, ERR_CSR). A doorbell is
+// checked over two cycles: pi, bdb and db_drop change two cycles after
+// db_valid (logic depth, issue 21).
 // Fetch: round robin over contexts with pi != fi and free buffer slots; one
 // DMA read (rq_*, valid/ready) of up to BATCH descriptors, never across the
 // end of the ring, with id {2'b01, record}, when a whole batch fits in the
 // context's buffer; NREC reads may be outstanding, at most QR per context.
+// The pick uses each context's "needs a read" registered a cycle before;
+// the batch size takes two cycles (F_CALC, F_MIN) before the read is offered.
 // Read data (rd_*, only beats of this module's ids, one descriptor per
 // 32-byte beat, the beats of one read back to back) land in the slots
 // reserved at issue. Reads complete in any order; per context a QR-entry
@@ -144,28 +148,39 @@ module kolo_ni_sq #(
   wire unused_n = &{1'b0, rec_n[rr_]};
 
   // ---- fetch FSM ------------------------------------------------------------------------
-  localparam F_PICK = 2'd0, F_CALC = 2'd1, F_REQ = 2'd2;
+  localparam F_PICK = 2'd0, F_CALC = 2'd1, F_REQ = 2'd2, F_MIN = 2'd3;
   reg [1:0] fs;
   reg [3:0] fc;
   assign cfg_ctx = fc;
   wire [15:0] need;
+  wire [15:0] me_db_v;  // a doorbell writes pi (g_q's me_db)
+  reg p_ne;  // its value != fi (below; a later fi only makes an empty batch: back to F_PICK)
   localparam integer DQ_FREE_I = DQ - BATCH;
   localparam [15:0] DQ_FREE = DQ_FREE_I[15:0];
   generate
     for (g = 0; g < 16; g = g + 1) begin : g_need
       wire [15:0] inbuf = fi_v[g*16+:16] - ci_v[g*16+:16];
       // (a whole batch fits: reads stay big even when the engine frees slots one by one)
-      assign need[g] = run[g] && pi_v[g*16+:16] != fi_v[g*16+:16] && inbuf <= DQ_FREE &&
-                       q_tail_free[g];
+      // (pi != fi as pi will be: a doorbell written this cycle counts at once)
+      wire pend = me_db_v[g] ? p_ne : pi_v[g*16+:16] != fi_v[g*16+:16];
+      assign need[g] = run[g] && pend && inbuf <= DQ_FREE && q_tail_free[g];
     end
   endgenerate
+  // need is registered (logic depth: the arbiter starts from registers), so
+  // it lags a cycle (but a doorbell's new pi counts in the cycle it is
+  // written). A context picked on a need that is gone (its read was issued
+  // in the cycle before: fi and the queue tail moved) is checked again in
+  // F_CALC (c_need: need of fc then) and F_MIN goes back to F_PICK without
+  // a read. More descriptors or room a cycle late only wait.
+  reg [15:0] need_q;
+  always @(posedge clk) need_q <= need;
   wire [15:0] pick;
   kolo_arb_rr #(
       .N(16)
   ) u_arb (
       .clk(clk),
       .rst(rst),
-      .req((fs == F_PICK && rec_any) ? need : 16'd0),
+      .req((fs == F_PICK && rec_any) ? need_q : 16'd0),
       .advance(1'b1),
       .grant(pick)
   );
@@ -179,17 +194,37 @@ module kolo_ni_sq #(
   wire [15:0] f_fi = fi_v[fc*16+:16];
   wire [15:0] f_ci = ci_v[fc*16+:16];
   wire [3:0] f_log2 = sq_log2_all[fc*4+:4];
-  wire [15:0] f_mask = (16'd1 << f_log2) - 16'd1;
+  reg [15:0] f_mask;  // (1 << f_log2) - 1, bit by bit (no carry chain)
+  always @(*) for (i = 0; i < 16; i = i + 1) f_mask[i] = f_log2 > i[3:0];
   wire [15:0] f_pos = f_fi & f_mask;
   wire [15:0] f_avail = f_pi - f_fi;
   wire [15:0] f_space = DQ[15:0] - (f_fi - f_ci);
-  wire [15:0] f_wrap = (f_mask - f_pos) + 16'd1;
-  wire [15:0] m1 = (f_avail < f_space) ? f_avail : f_space;
-  wire [15:0] m2 = (m1 < f_wrap) ? m1 : f_wrap;
-  wire [15:0] f_n = (m2 < BATCH[15:0]) ? m2 : BATCH[15:0];
+  // The batch size min(avail, space, wrap, BATCH) takes two cycles (logic
+  // depth): F_CALC registers each of the three limits capped at BATCH (c_*)
+  // and the ring position; F_MIN takes the least of the three (three
+  // compares side by side, not in a row) and issues.
+  localparam [NW-1:0] BATCH_N = BATCH[NW-1:0];
+  wire [NW-1:0] a_n = (f_avail < BATCH[15:0]) ? f_avail[NW-1:0] : BATCH_N;
+  wire [NW-1:0] s_n = (f_space < BATCH[15:0]) ? f_space[NW-1:0] : BATCH_N;
+  // wrap = descriptors to the ring's end = f_left + 1, f_left = f_mask - f_pos (< 2^15):
+  // wrap < BATCH is f_left < BATCH - 1
+  wire [15:0] f_left = ~f_fi & f_mask;
+  wire [NW-1:0] w_n = (f_left < BATCH[15:0] - 16'd1) ? f_left[NW-1:0] + {{(NW - 1) {1'b0}}, 1'b1} : BATCH_N;
+  reg [NW-1:0] c_a, c_s, c_w;
+  reg [15:0] c_pos;
+  reg c_abort;
+  reg c_need;  // fc still needs a read in F_CALC
+  wire as_lt = c_a < c_s;
+  wire aw_lt = c_a < c_w;
+  wire sw_lt = c_s < c_w;
+  wire [NW-1:0] f_n = as_lt ? (aw_lt ? c_a : c_w) : (sw_lt ? c_s : c_w);
+  wire [15:0] f_n16 = {{(16 - NW) {1'b0}}, f_n};  // (NW may be 8)
+  wire unused_fn = &{1'b0, f_n16[15:8]};
+  wire f_zero = c_a == {NW{1'b0}} || c_s == {NW{1'b0}} || c_w == {NW{1'b0}};
   reg [NW-1:0] q_n;
   reg [RW-1:0] q_rec;
-  wire abort = en_set && en_ctx == fc;
+  wire abort_now = en_set && en_ctx == fc;
+  wire abort = abort_now || c_abort;   // in F_MIN: a restart in F_CALC or now
 
   always @(posedge clk) begin
     if (rst) begin
@@ -203,13 +238,22 @@ module kolo_ni_sq #(
           fs <= F_CALC;
         end
         F_CALC: begin
-          rq_addr <= cfg_base + {43'd0, f_pos, 5'd0};
-          rq_len <= {f_n[7:0], 5'd0};
-          q_n <= f_n[NW-1:0];
+          c_a <= a_n;
+          c_s <= s_n;
+          c_w <= w_n;
+          c_pos <= f_pos;
+          c_abort <= abort_now;
+          c_need <= need[fc];
+          fs <= F_MIN;
+        end
+        F_MIN: begin
+          rq_addr <= cfg_base + {43'd0, c_pos, 5'd0};
+          rq_len <= {f_n16[7:0], 5'd0};
+          q_n <= f_n;
           q_rec <= rec_free;
           rq_id <= {2'b01, {(6 - RW) {1'b0}}, rec_free};
-          rq_valid <= !abort && f_n != 16'd0;
-          fs <= (abort || f_n == 16'd0) ? F_PICK : F_REQ;
+          rq_valid <= !abort && !f_zero && c_need;
+          fs <= (abort || f_zero || !c_need) ? F_PICK : F_REQ;
         end
         F_REQ: if (rq_ready) begin
           rq_valid <= 1'b0;
@@ -223,11 +267,31 @@ module kolo_ni_sq #(
   wire issue = fs == F_REQ && rq_valid && rq_ready;
 
   // ---- per-context index and slot state ---------------------------------------------
+  // A doorbell is checked over two cycles (logic depth): the cycle it comes
+  // registers its distances from ci (db_d) and fi - ci (db_fd), the queue
+  // size and run; the next compares them and acts (p_*: one cycle later
+  // than before). A doorbell of a context restarted (en_set) in either cycle
+  // is dropped (before: in the cycle it came), so no bad-doorbell stop
+  // reaches a context just restarted.
   wire [15:0] db_ci = ci_v[db_ctx*16+:16];
   wire [15:0] db_fi = fi_v[db_ctx*16+:16];
-  wire [15:0] db_d = db_value - db_ci;
-  wire [16:0] db_entries = 17'd1 << sq_log2_all[db_ctx*4+:4];
-  wire db_bad = ({1'b0, db_d} > db_entries) || (db_d < db_fi - db_ci);
+  reg p_valid, p_run;
+  reg [3:0] p_ctx;
+  reg [15:0] p_value, p_d, p_fd;
+  reg [3:0] p_log2;
+  always @(posedge clk) begin
+    p_valid <= !rst && db_valid && !(en_set && en_ctx == db_ctx);
+    p_run <= run[db_ctx];
+    p_ctx <= db_ctx;
+    p_value <= db_value;
+    p_d <= db_value - db_ci;
+    p_fd <= db_fi - db_ci;
+    p_ne <= db_value != db_fi;
+    p_log2 <= sq_log2_all[db_ctx*4+:4];
+  end
+  wire [16:0] db_entries = 17'd1 << p_log2;
+  wire db_bad = ({1'b0, p_d} > db_entries) || (p_d < p_fd);
+  wire p_live = p_valid && !(en_set && en_ctx == p_ctx);
 
   always @(posedge clk) begin
     if (rst) begin
@@ -242,11 +306,11 @@ module kolo_ni_sq #(
       bdb <= 1'b0;
       db_drop <= 1'b0;
       dma_err <= l_done && rd_err;
-      if (db_valid) begin
-        if (!run[db_ctx]) db_drop <= 1'b1;
+      if (p_live) begin
+        if (!p_run) db_drop <= 1'b1;
         else if (db_bad) begin
           bdb <= 1'b1;
-          bdb_r[db_ctx] <= 1'b1;
+          bdb_r[p_ctx] <= 1'b1;
         end
       end
       if (bdb_clr) bdb_r[bdb_clr_ctx] <= 1'b0;
@@ -265,7 +329,7 @@ module kolo_ni_sq #(
         bdb_r[en_ctx] <= 1'b0;
       end
     end
-    bdb_ctx <= db_ctx;
+    bdb_ctx <= p_ctx;
   end
 
   // ---- per context: indices, and QR reads in issue order; the oldest read,
@@ -278,7 +342,8 @@ module kolo_ni_sq #(
       reg [15:0] pi, fi, ci;
       reg fe;
       reg [QW-1:0] head, tail;
-      wire me_db = db_valid && db_ctx == g[3:0] && run[g] && !db_bad;
+      wire me_db = p_live && p_ctx == g[3:0] && p_run && !db_bad;
+      assign me_db_v[g] = me_db;
       wire me_take = eng_take && eng_take_ctx == g[3:0];
       wire me_issue = issue && fc == g[3:0];
       wire me_done = l_done && l_live && l_ctx == g[3:0];
@@ -321,7 +386,7 @@ module kolo_ni_sq #(
           head <= {QW{1'b0}};
           tail <= {QW{1'b0}};
         end else begin
-          if (me_db) pi <= db_value;
+          if (me_db) pi <= p_value;
           if (me_take) ci <= ci + 16'd1;
           if (me_issue) begin
             fi <= fi + {{(16 - NW) {1'b0}}, q_n};
