@@ -2,7 +2,7 @@
  * flooding over MGMT packets, table recomputation with the shared routing
  * library, checks, and the double-buffered table switch. docs/firmware.md
  * describes the protocol; kolo_fw.h the interface. Freestanding C99.
- * Over 800 lines (803) with the host messages: one unit on purpose, since
+ * About 770 lines with the host messages: one unit on purpose, since
  * every part shares the node's state (link records, tables, MGMT queue) and
  * the RV32 and PowerPC images build it as a single translation unit; the
  * host-message area is the next piece to move out if it grows. */
@@ -317,22 +317,14 @@ static void recompute(kolo_fw *fw) {
     if (fw->install_at == 0) fw->install_at = 1;
 }
 
-static void hmsg_save(kolo_fw *fw, uint32_t *host_words);
-static void hmsg_restore(kolo_fw *fw, const uint32_t *host_words);
-
 static void install(kolo_fw *fw) {
     unsigned unreachable = 0;
-    /* the host-message area lives in the shadow bank, which the switch
-     * trades for the other one: the host's words are carried over */
-    uint32_t host_words[2 + KOLO_FWM_HMSG_WORDS];
-    if (fw->hmsg_on) hmsg_save(fw, host_words);
     for (unsigned d = 0; d < fw->nodes; d++) {
         wr(fw, KOLO_SVC_RT_SHADOW_ENTRY(d), fw->table[d]);
         if (!(fw->table[d] & KOLO_RE_VALID)) unreachable++;
     }
     fw->epoch++;
     wr(fw, KOLO_SVC_RT_EPOCH, fw->epoch);
-    if (fw->hmsg_on) hmsg_restore(fw, host_words);
     fw->installed_digest = fw->fault_digest;
     fw->stats.installs++;
     fw->stats.unreachable_dsts = unreachable;
@@ -577,47 +569,18 @@ static void hmsg_poll(kolo_fw *fw) {
     wr(fw, KOLO_FWM_HMSG_TX_DONE, seq | st << KOLO_FWM_HMSG_TX_DONE_STATUS_SHIFT);
 }
 
-/* the host's words of the area (TX_REQ, RX_ACK, TX_DATA), before a table switch */
-static void hmsg_save(kolo_fw *fw, uint32_t *host_words) {
-    host_words[0] = rd(fw, KOLO_FWM_HMSG_TX_REQ);
-    host_words[1] = rd(fw, KOLO_FWM_HMSG_RX_ACK);
-    for (unsigned i = 0; i < KOLO_FWM_HMSG_WORDS; i++) host_words[2 + i] = rd(fw, KOLO_FWM_HMSG_TX_DATA(i));
-}
-
-/* after the switch: the whole area into the new shadow bank, EPOCH last (a
- * host write between the save and this is lost: the host sees RT_EPOCH
- * change and writes again) */
-static void hmsg_restore(kolo_fw *fw, const uint32_t *host_words) {
-    wr(fw, KOLO_FWM_HMSG_EPOCH, 0xffffffffu); /* not valid until the end */
-    wr(fw, KOLO_FWM_HMSG_TX_REQ, host_words[0]);
-    wr(fw, KOLO_FWM_HMSG_RX_ACK, host_words[1]);
-    for (unsigned i = 0; i < KOLO_FWM_HMSG_WORDS; i++) wr(fw, KOLO_FWM_HMSG_TX_DATA(i), host_words[2 + i]);
-    wr(fw, KOLO_FWM_HMSG_TX_DONE, fw->hmsg_tx_seq | (uint32_t)fw->hmsg_tx_status << KOLO_FWM_HMSG_TX_DONE_STATUS_SHIFT);
-    hmsg_show(fw);
-    hmsg_counters(fw);
-    wr(fw, KOLO_FWM_HMSG_ID, KOLO_FWM_HMSG_AREA_ID);
-    wr(fw, KOLO_FWM_HMSG_EPOCH, fw->epoch);
-}
-
-/* at boot: the area cleared, host writes opened, the area's id last */
+/* at boot: the area (in the service block's host mailbox, HMBOX: a table
+ * switch leaves it alone, so it serves every torus size) cleared, host
+ * writes opened, the area's id last */
 static void hmsg_init(kolo_fw *fw) {
-    fw->hmsg_on = fw->cfg.host_msg && fw->nodes <= KOLO_FWM_HMSG_FIRST_ENTRY;
+    fw->hmsg_on = fw->cfg.host_msg;
     fw->hmsg_tx_seq = fw->hmsg_rx_seq = fw->hmsg_tx_status = 0;
     fw->hmsg_head = fw->hmsg_count = 0;
     fw->hmsg_poll_at = 0;
-    if (fw->cfg.host_msg && !fw->hmsg_on) {
-        fw_line l;
-        ln_start(&l, fw);
-        ln_s(&l, "host messages off: the torus overlaps the area");
-        log_line(fw, &l);
-    }
     if (!fw->hmsg_on) return;
-    wr(fw, KOLO_FWM_HMSG_EPOCH, 0xffffffffu);
     wr(fw, KOLO_FWM_HMSG_ID, 0);
-    for (uint32_t a = KOLO_FWM_HMSG_TX_REQ; a <= KOLO_FWM_HMSG_RX_QUEUED; a += 4)
-        if (a != KOLO_FWM_HMSG_EPOCH) wr(fw, a, 0);
+    for (uint32_t a = KOLO_FWM_HMSG_TX_REQ; a <= KOLO_FWM_HMSG_RX_QUEUED; a += 4) wr(fw, a, 0);
     wr(fw, KOLO_FWM_HMSG_ID, KOLO_FWM_HMSG_AREA_ID);
-    wr(fw, KOLO_FWM_HMSG_EPOCH, fw->epoch);
     wr(fw, KOLO_SVC_SYS_HOST_ACCESS, KOLO_SVC_SYS_HOST_ACCESS_WRITE_EN_MASK);
 }
 

@@ -115,7 +115,7 @@ typedef struct kolo_fw {
     kolo_route_entry *set; /* whole table set for the checks (may be NULL) */
     size_t set_entries;
     kolo_ft_report last_report;
-    /* host messages: on (cfg.host_msg and a torus below the area), the
+    /* host messages: on (cfg.host_msg; any torus size), the
      * last request answered, the receive queue (ring; head is shown in
      * RX_HEAD with rx_seq), the next poll of the area */
     int hmsg_on;

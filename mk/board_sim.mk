@@ -9,15 +9,19 @@
 #                                    two hosts (kolo_host_msg_send/recv through the
 #                                    firmwares), then reset buttons seen by the other board:
 #                                    board 1's and board 0's pressed shorter than the link's
-#                                    3 ms TRAIN_BUDGET, board 1's longer (SEED= replays); then
+#                                    3 ms TRAIN_BUDGET, board 1's longer, both at once
+#                                    (SEED= replays); then
 #                                    the same with the cables crossed (X+ to X+), with a dead
 #                                    transmitter, with the cables re-plugged crossed during
 #                                    board 1's reset, with the long press shortened to 2 ms
-#                                    (short-press: no budget path), and with a firmware that loses every second host message it
-#                                    receives (hmsg-drop): each must fail. Minutes: not in
+#                                    (short-press: no budget path), with board 1's button
+#                                    held 5 ms longer in the both-at-once press (d-stagger:
+#                                    board 0's links count a down), with a firmware that loses every second host message it
+#                                    receives (hmsg-drop), and with the host-message area cleared by the table switch
+#                                    while two messages wait (hmsg-switch: the old shadow-bank area): each must fail. Minutes: not in
 #                                    make test
 #   make test-board-sim-ecp5         the same two boards, in make test: everything above
-#                                    but resets B and C and the plants (--quick: boot,
+#                                    but resets B, C, D and the plants (--quick: boot,
 #                                    straps, links, host messages both ways with bad
 #                                    input and overflow, board 1's short press)
 
@@ -67,7 +71,7 @@ test-board-sim-ecp5: $(BOARD_SIM_ECP5_BIN) $(BOARD_SIM_ECP5_FW).imem.hex $(BOARD
 test-board-sim-ecp5-long: $(BOARD_SIM_ECP5_BIN) $(BOARD_SIM_ECP5_FW).imem.hex $(BOARD_SIM_ECP5_FW).dmem.hex \
     $(BOARD_SIM_FW_PLANT).imem.hex
 	@$(call board_sim_run,clean,$(BOARD_SIM_ECP5_FW),$(if $(SEED),--seed=$(SEED)))
-	@for p in crossed dead swap-on-reset short-press hmsg-drop; do \
+	@for p in crossed dead swap-on-reset short-press d-stagger hmsg-drop hmsg-switch; do \
 	    img=$(BOARD_SIM_ECP5_FW); [ $$p = hmsg-drop ] && img=$(BOARD_SIM_FW_PLANT); \
 	    if $(call board_sim_run,$$p,$$img,--plant=$$p) > $(BOARD_SIM_BUILD)/ecp5/plant-$$p.log 2>&1; then \
 	        echo "board-sim-ecp5: plant $$p was not caught"; tail -n 20 $(BOARD_SIM_BUILD)/ecp5/plant-$$p.log; exit 1; \

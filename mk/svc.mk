@@ -6,7 +6,7 @@
 #                                 different tori (SEED=<n> replays one seed)
 #   build/svc/obj/tb_svc [--seed=N] [--cycles=N] [--torus=XxYxZ] [--node=x,y,z] [--no-directed]
 #   make test-unit-svc-negative   a block with a broken register must fail the test
-#   make test-unit-svc-mutants    19 one-line mutants of rtl/svc, each must be caught
+#   make test-unit-svc-mutants    22 one-line mutants of rtl/svc, each must be caught
 #   make bench-svc_luts_xc7 bench-svc_ffs_xc7 bench-svc_bram_xc7
 #                                 Yosys synth_xilinx estimate of kolo_svc
 
@@ -49,7 +49,7 @@ $(eval $(call synth_unit,svc,$$(SVC_RTL)))
 
 # the test must fail on a broken block: one-line mutants of rtl/svc, each built into the
 # harness and run (tb/unit/svc/mutants.sh). The negative control (one mutant: SCRATCH reads
-# back with bit 0 flipped) is in make test; all 19 are not (a build each).
+# back with bit 0 flipped) is in make test; all 22 are not (a build each).
 .PHONY: test-unit-svc-negative test-unit-svc-mutants
 test-unit-svc-negative: $(SVC_BIN) | $(DEPS_STAMP)
 	@tb/unit/svc/mutants.sh 1

@@ -42,12 +42,36 @@ stale_check $nimap "$out/ni.vh:rtl/include/kolo_ni_regs.vh" "$out/ni.h:sw/includ
 fwmap=rtl/regs/kolo_fw_msg.toml
 python3 scripts/gen_regs.py $fwmap --vh "$out/fwm.vh" --h "$out/fwm.h" --md "$out/fwm.md"
 stale_check $fwmap "$out/fwm.vh:rtl/include/kolo_fw_msg.vh" "$out/fwm.h:sw/include/kolo_fw_msg.h" "$out/fwm.md:docs/fw-msg.md"
-# the area lies in RT_SHADOW above the first entry the firmware leaves it (HMSG_FIRST_ENTRY)
-area=$(sed -nE 's/^#define KOLO_FWM_HMSG_ID \(0x([0-9A-F]+)u.*/\1/p' sw/include/kolo_fw_msg.h)
-first=$(sed -nE 's/^#define KOLO_FWM_HMSG_FIRST_ENTRY ([0-9]+).*/\1/p' sw/include/kolo_fw_msg.h)
-shadow=$(sed -nE 's/^#define KOLO_SVC_RT_SHADOW_ENTRY\(i\) \(0x([0-9A-F]+)u.*/\1/p' sw/include/kolo_svc_regs.h)
-if [ -z "$area" ] || [ -z "$shadow" ] || [ $((0x$area)) -ne $((0x$shadow + 4 * first)) ]; then
-    echo "FAIL: the host-message area (0x$area) is not RT_SHADOW_ENTRY($first) (shadow at 0x$shadow)"; fail=1
+# the host-message area lies wholly in the host mailbox (HMBOX): its first
+# register is HMBOX_WORD(0), its last word within HMBOX_WORD_COUNT words.
+# area_check FWM_H SVC_H: prints the complaint and returns 1 when it does not
+area_check() {
+    python3 - "$1" "$2" <<'PY'
+import re, sys
+fwm, svc = (open(f).read() for f in sys.argv[1:])
+box = re.search(r"#define KOLO_SVC_HMBOX_WORD\(i\) \(0x([0-9A-F]+)u", svc)
+cnt = re.search(r"#define KOLO_SVC_HMBOX_WORD_COUNT ([0-9]+)u", svc)
+regs = re.findall(r"#define KOLO_FWM_HMSG_([A-Z_]+?)(\(i\))? \(0x([0-9A-F]+)u \+ 0x([0-9A-F]+)u", fwm)
+if not box or not cnt or not regs:
+    sys.exit("the host-message area or HMBOX not found in the headers")
+lo, hi = int(box.group(1), 16), int(box.group(1), 16) + 4 * int(cnt.group(1))
+for name, arr, base, off in regs:
+    n = 1
+    if arr:
+        c = re.search(r"#define KOLO_FWM_HMSG_%s_COUNT ([0-9]+)u" % name, fwm)
+        n = int(c.group(1)) if c else 1
+    a = int(base, 16) + int(off, 16)
+    if a < lo or a + 4 * n > hi:
+        sys.exit("HMSG_%s (0x%X, %d words) is not within HMBOX (0x%X..0x%X)" % (name, a, n, lo, hi - 1))
+if int(regs[0][2], 16) != lo:
+    sys.exit("the host-message area starts at 0x%s, HMBOX at 0x%X" % (regs[0][2], lo))
+PY
+}
+msg=$(area_check sw/include/kolo_fw_msg.h sw/include/kolo_svc_regs.h 2>&1) || { echo "FAIL: $msg"; fail=1; }
+# planted: an area one register past the mailbox's end is caught
+sed -E 's/^(#define KOLO_FWM_HMSG_RX_QUEUED \(0x[0-9A-F]+u \+ )0x74u/\10x100u/' sw/include/kolo_fw_msg.h > "$out/fwm_past.h"
+if area_check "$out/fwm_past.h" sw/include/kolo_svc_regs.h > /dev/null; then
+    echo "FAIL: a planted host-message register past HMBOX was not caught"; fail=1
 fi
 # no op code, status code or register offset written twice: no C source
 # defines a name the generated header defines (a second definition is

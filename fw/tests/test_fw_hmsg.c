@@ -19,12 +19,19 @@
  *     counted, the first HMSG_RXQ kept in order;
  *   - no route: every link of a node down, its tables recomputed: a send to
  *     it is refused KOLO_E_NOROUTE; back up, it works again;
- *   - table switches (the area moves with the shadow bank: the firmware
- *     carries it over); a host write lost in a switch (the send request, the
- *     receive ack) is written again: one delivery, no message taken twice;
+ *   - table switches leave the area (the service block's host mailbox)
+ *     alone: a switch right after the host wrote its send request, and
+ *     right after it wrote its receive ack: one delivery, no message taken
+ *     twice, the area's words unchanged by the switch;
  *   - a firmware without host messages: the area's id absent (KOLO_E_NOSYS)
  *     and host writes still refused;
- *   - every counter of every area equals the test's count.
+ *   - every counter of every area equals the test's count;
+ *   - a torus of more than 4032 nodes (16x16x16 = 4096, the largest): the
+ *     area used to be the top 64 entries of the routing table's shadow
+ *     bank, so such a firmware served none (KOLO_E_NOSYS). Firmware on four
+ *     nodes (0, 1, index 4032 and the last, id 0xfff; the others are links
+ *     up with no firmware behind them), own-table checks: messages between
+ *     them and to a node itself, across table switches.
  * --plant=drop2: the network loses every second MGMT message of kind HOST
  * (the test must fail: make test-fw-hmsg-plant).
  * Usage: test_fw_hmsg [--seed=N] [--plant=drop2] [-v] */
@@ -43,6 +50,7 @@
 #define NODES_Y 2
 #define MGMT_LATENCY 40
 #define MAXQ 4096
+#define ALL_NODES KOLO_MAX_NODES /* the arrays below serve the 16x16x16 part too */
 
 struct kolo_hal {
     int node;
@@ -59,15 +67,17 @@ typedef struct {
 static kolo_topo g_t = {{NODES_X, NODES_Y, 1}};
 static unsigned g_nodes;
 static uint64_t g_now;
-static kolo_svc_model *g_svc[NODES_X * NODES_Y];
-static kolo_fw *g_fw[NODES_X * NODES_Y];
-static struct kolo_hal g_hal[NODES_X * NODES_Y];
+/* nodes without firmware (the 16x16x16 part) have no block: their MGMT is lost */
+static kolo_svc_model *g_svc[ALL_NODES];
+static kolo_fw *g_fw[ALL_NODES];
+static unsigned g_live[ALL_NODES], g_nlive; /* the nodes with a block, in boot order */
+static struct kolo_hal g_hal[ALL_NODES];
 static void *g_ws;
 static size_t g_ws_size;
 static kolo_route_entry *g_set;
 static pkt g_q[MAXQ];
 static size_t g_qn;
-static uint8_t g_cut[NODES_X * NODES_Y]; /* node whose links are all down */
+static uint8_t g_cut[ALL_NODES]; /* node whose links are all down */
 static int g_plant, g_verbose, g_bad;
 static unsigned g_host_pkts;
 
@@ -113,7 +123,7 @@ static int mgmt_send(void *ctx, uint16_t dst, uint32_t rs, const uint32_t *w, un
         return 1;
     }
     int to = (int)kolo_node_index(&g_t, dst);
-    if (g_cut[h->node] || g_cut[to]) return 1; /* lost on a down link */
+    if (g_cut[h->node] || g_cut[to] || !g_svc[to]) return 1; /* lost on a down link, or no firmware there */
     if (n && KOLO_FWM_W0_KIND_GET(w[0]) == KOLO_FWM_MSG_HOST && g_plant && (++g_host_pkts & 1u) == 0)
         return 1; /* plant: every second host message lost */
     if (g_qn == MAXQ) return 0;
@@ -142,7 +152,8 @@ static void run(uint64_t cycles) {
             kolo_svc_mgmt_deliver(g_svc[g_q[i].to], g_q[i].src, g_q[i].w, g_q[i].n);
         }
         g_qn = k;
-        for (unsigned n = 0; n < g_nodes; n++) {
+        for (unsigned i = 0; i < g_nlive; i++) {
+            unsigned n = g_live[i];
             kolo_svc_set_time(g_svc[n], g_now);
             kolo_svc_mgmt_retry(g_svc[n]);
             if (kolo_svc_irq(g_svc[n]) || kolo_fw_deadline(g_fw[n]) <= g_now) kolo_fw_step(g_fw[n]);
@@ -152,6 +163,7 @@ static void run(uint64_t cycles) {
 
 static void set_links(void) {
     for (unsigned n = 0; n < g_nodes; n++) {
+        if (!g_svc[n]) continue;
         uint16_t id = kolo_node_id_of_index(&g_t, n);
         for (int p = 0; p < 6; p++) {
             if (!kolo_port_present(&g_t, p)) continue;
@@ -164,14 +176,17 @@ static void set_links(void) {
 
 static void boot(unsigned n, int host_msg) {
     kolo_svc_env env = {&g_hal[n], mgmt_send, route_switch, NULL};
-    if (g_svc[n]) kolo_svc_free(g_svc[n]);
+    if (g_svc[n])
+        kolo_svc_free(g_svc[n]);
+    else
+        g_live[g_nlive++] = n;
     g_svc[n] = kolo_svc_new(kolo_node_id_of_index(&g_t, n), &g_t, &env);
     kolo_svc_set_time(g_svc[n], g_now);
     kolo_fw_config cfg;
     kolo_fw_default_config(&cfg);
     cfg.verbose = g_verbose > 1;
     cfg.host_msg = host_msg;
-    if (kolo_fw_init(g_fw[n], &g_hal[n], &cfg, g_ws, g_ws_size, g_set, kolo_fw_set_entries(&g_t))) {
+    if (kolo_fw_init(g_fw[n], &g_hal[n], &cfg, g_ws, g_ws_size, g_set, g_set ? kolo_fw_set_entries(&g_t) : 0)) {
         printf("FAIL: firmware init on node %u\n", n);
         exit(1);
     }
@@ -187,19 +202,18 @@ static void force_switch(unsigned n) {
     g_fw[n]->recompute_at = g_now ? g_now : 1;
     for (int i = 0; i < 10000 && g_fw[n]->stats.installs == installs; i++) run(1);
 }
-/* lose_off: the next host write of this offset is lost in a table switch
- * (as if it reached the shadow bank between the firmware's save and the
- * switch) */
-static uint32_t g_lose_off = 0xffffffffu;
-static unsigned g_lost;
+/* switch_off: the next host write of this offset is followed at once by a
+ * table switch at that node (before its firmware looked at the word) */
+static uint32_t g_switch_off = 0xffffffffu;
+static unsigned g_switched;
 static int host_wr(void *u, uint32_t off, uint32_t v) {
-    if (off == g_lose_off) {
-        g_lose_off = 0xffffffffu;
-        g_lost++;
+    int rc = kolo_svc_write(g_svc[(uintptr_t)u], off, v, 1) ? KOLO_E_IO : 0;
+    if (off == g_switch_off) {
+        g_switch_off = 0xffffffffu;
+        g_switched++;
         force_switch((unsigned)(uintptr_t)u);
-        return 0;
     }
-    return kolo_svc_write(g_svc[(uintptr_t)u], off, v, 1) ? KOLO_E_IO : 0;
+    return rc;
 }
 static void host_wait(void *u) {
     (void)u;
@@ -280,6 +294,67 @@ static void check_counters(const char *when) {
               "%u %u 0",
               when, n, rc, c.tx_sent, c.tx_refused, c.rx_received, c.rx_dropped, c.rx_bad, c.rx_queued, c_sent[n],
               c_refused[n], c_received[n], c_dropped[n], c_bad[n]);
+    }
+}
+
+/* 8. a torus of more than 4032 nodes: 16x16x16, firmware on four nodes */
+static void big_torus(void) {
+    static const unsigned live[] = {0, 1, 4032, 4095};
+    enum { NLIVE = sizeof live / sizeof live[0] };
+    uint32_t sent[NLIVE] = {0}, received[NLIVE] = {0};
+    g_t = (kolo_topo){{16, 16, 16}};
+    g_nodes = kolo_topo_nodes(&g_t);
+    printf("16x16x16 (%u nodes): firmware on nodes 0, 1, 4032, 4095 (id 0xfff), own-table checks\n", g_nodes);
+    free(g_ws);
+    g_ws_size = kolo_fw_workspace_size(&g_t);
+    g_ws = malloc(g_ws_size);
+    g_qn = 0;
+    memset(g_cut, 0, sizeof g_cut);
+    for (unsigned i = 0; i < NLIVE; i++) {
+        g_hal[live[i]].node = (int)live[i];
+        g_fw[live[i]] = malloc(sizeof(kolo_fw));
+        boot(live[i], 1);
+    }
+    set_links();
+    run(30000);
+    for (unsigned i = 0; i < NLIVE; i++) {
+        uint32_t id = 0;
+        kolo_svc_read(g_svc[live[i]], KOLO_FWM_HMSG_ID, &id, 1);
+        CHECK(g_fw[live[i]]->stage == KOLO_FW_RUNNING && id == KOLO_FWM_HMSG_AREA_ID,
+              "16x16x16: node %u stage %d, HMSG_ID %#x (want %#x)", live[i], g_fw[live[i]]->stage, id,
+              KOLO_FWM_HMSG_AREA_ID);
+    }
+    /* every ordered pair (a node to itself too); the table switched at every
+     * node halfway */
+    unsigned total = 0;
+    for (unsigned f = 0; f < NLIVE && !g_bad; f++) {
+        if (f == NLIVE / 2)
+            for (unsigned i = 0; i < NLIVE; i++) force_switch(live[i]);
+        for (unsigned t = 0; t < NLIVE && !g_bad; t++) {
+            msg m;
+            random_msg(&m, kolo_node_id_of_index(&g_t, live[f]), KOLO_FWM_HMSG_MAX_BYTES);
+            int rc = send(live[f], live[t], &m);
+            CHECK(rc == 0, "16x16x16: node %u -> %u: rc %d", live[f], live[t], rc);
+            sent[f]++, received[t]++, total++;
+            take(live[t], &m, "16x16x16");
+        }
+    }
+    for (unsigned i = 0; i < NLIVE; i++) {
+        kolo_hmsg_port p = port(live[i]);
+        kolo_hmsg_counters c = {0};
+        int rc = kolo_hmsg_get_counters(&p, &c);
+        CHECK(rc == 0 && c.tx_sent == sent[i] && c.rx_received == received[i] && c.tx_refused == 0 &&
+                  c.rx_dropped == 0 && c.rx_bad == 0 && c.rx_queued == 0,
+              "16x16x16: node %u counters (rc %d) sent %u received %u refused %u dropped %u bad %u queued %u; want "
+              "%u %u 0 0 0 0",
+              live[i], rc, c.tx_sent, c.rx_received, c.tx_refused, c.rx_dropped, c.rx_bad, c.rx_queued, sent[i],
+              received[i]);
+    }
+    printf("16x16x16: %u messages between nodes 0, 1, 4032 and 4095, %u table switches\n", total, NLIVE);
+    for (unsigned i = 0; i < NLIVE; i++) {
+        kolo_svc_free(g_svc[live[i]]);
+        free(g_fw[live[i]]);
+        g_svc[live[i]] = NULL, g_fw[live[i]] = NULL;
     }
 }
 
@@ -448,23 +523,42 @@ int main(int argc, char **argv) {
         check_counters("after no route");
     }
 
-    /* 6. table switches: the area moves to the other bank and back; a host
-     * write lost in a switch (the request, the ack) is written again */
+    /* 6. table switches leave the area alone: a switch right after the host
+     * wrote its request, and right after it wrote its ack */
     {
         force_switch(1);
+        uint32_t before[KOLO_SVC_HMBOX_WORD_COUNT], after;
+        for (unsigned i = 0; i < KOLO_SVC_HMBOX_WORD_COUNT; i++)
+            kolo_svc_read(g_svc[1], KOLO_SVC_HMBOX_WORD(i), &before[i], 1);
+        uint32_t sw0 = 0, sw1 = 0;
+        kolo_svc_read(g_svc[1], KOLO_SVC_RT_SWITCHES, &sw0, 1);
+        force_switch(1);
+        kolo_svc_read(g_svc[1], KOLO_SVC_RT_SWITCHES, &sw1, 1);
+        unsigned differ = 0;
+        for (unsigned i = 0; i < KOLO_SVC_HMBOX_WORD_COUNT; i++) {
+            kolo_svc_read(g_svc[1], KOLO_SVC_HMBOX_WORD(i), &after, 1);
+            differ += after != before[i];
+        }
+        CHECK(sw1 == sw0 + 1 && differ == 0, "a table switch (RT_SWITCHES %u -> %u) changed %u words of the area", sw0,
+              sw1, differ);
         msg a, b2;
         random_msg(&a, kolo_node_id_of_index(&g_t, 1), KOLO_FWM_HMSG_MAX_BYTES);
         random_msg(&b2, kolo_node_id_of_index(&g_t, 1), KOLO_FWM_HMSG_MAX_BYTES);
-        g_lose_off = KOLO_FWM_HMSG_TX_REQ;
-        CHECK(send(1, 3, &a) == 0, "a send whose request a table switch lost");
+        g_switch_off = KOLO_FWM_HMSG_TX_REQ;
+        CHECK(send(1, 3, &a) == 0, "a send with a table switch right after its request");
         CHECK(send(1, 3, &b2) == 0, "a send after it");
         c_sent[1] += 2, c_received[3] += 2;
         run(500);
         force_switch(3);
-        g_lose_off = KOLO_FWM_HMSG_RX_ACK;
-        take(3, &a, "an ack a table switch lost");
-        take(3, &b2, "after a lost ack");
-        CHECK(g_lost == 2, "%u host writes lost, want 2", g_lost);
+        g_switch_off = KOLO_FWM_HMSG_RX_ACK;
+        take(3, &a, "a table switch right after the ack");
+        take(3, &b2, "after it");
+        kolo_hmsg_port p3 = port(3);
+        uint16_t src;
+        size_t len;
+        uint8_t b[KOLO_FWM_HMSG_MAX_BYTES];
+        CHECK(kolo_hmsg_recv(&p3, &src, b, sizeof b, &len) == KOLO_E_AGAIN, "a message delivered twice");
+        CHECK(g_switched == 2, "%u switches after host writes, want 2", g_switched);
         check_counters("after table switches");
     }
 
@@ -493,9 +587,13 @@ int main(int argc, char **argv) {
     for (unsigned n = 0; n < g_nodes; n++) {
         kolo_svc_free(g_svc[n]);
         free(g_fw[n]);
+        g_svc[n] = NULL, g_fw[n] = NULL;
     }
-    free(g_ws);
+    g_nlive = 0;
     free(g_set);
+    g_set = NULL;
+    big_torus();
+    free(g_ws);
     printf("%s\n", g_bad ? "FAIL" : "PASS");
     return g_bad ? 1 : 0;
 }

@@ -6,8 +6,10 @@
 // and events (kolo_svc_link), router counters, the cycle counter, the event
 // FIFO (kolo_svc_evt) and interrupt, the double-buffered NI routing table
 // with its lookup port (kolo_svc_rt), the management mailbox
-// (kolo_svc_mbx_tx, kolo_svc_mbx_rx). sw/model/kolo_svc_model.c is its
-// reference: tb/unit/svc compares the two register for register.
+// (kolo_svc_mbx_tx, kolo_svc_mbx_rx) and the host mailbox (kolo_svc_hmbox:
+// 64 words both the service processor and the host read and write).
+// sw/model/kolo_svc_model.c is its reference: tb/unit/svc compares the two
+// register for register.
 //
 // Bus: one access at a time (kolo_svc_axil arbitrates round robin). The
 // access is decoded in the cycle after its address handshake, executes in
@@ -16,7 +18,8 @@
 // and the response is offered from the cycle after: BVALID/RVALID 4 cycles
 // after the handshake without waits, 5 cycles per access. An access to the
 // shadow table or a write of RT_EPOCH waits while the table is being copied
-// after a switch.
+// after a switch; an access to the host mailbox waits while it is being
+// cleared after rst (its first 64 cycles).
 // SLVERR, counted in BAD_ACCESS: a misaligned address, a write whose WSTRB
 // is not 4'hF, an unmapped address, a write to a read-only register.
 // SLVERR, counted in HOST_REFUSED (checked after the above): a host write
@@ -131,6 +134,8 @@ module kolo_svc #(
   localparam LINK_SH = $clog2(`KOLO_SVC_LINK_STRIDE);
   localparam [31:0] SHADOW_END = `KOLO_SVC_RT_SHADOW_ENTRY +
                                  `KOLO_SVC_RT_SHADOW_ENTRY_COUNT * `KOLO_SVC_RT_SHADOW_ENTRY_STRIDE;
+  localparam [31:0] HMBOX_END = `KOLO_SVC_HMBOX_WORD + `KOLO_SVC_HMBOX_WORD_COUNT * `KOLO_SVC_HMBOX_WORD_STRIDE;
+  localparam HMBOX_AW = $clog2(`KOLO_SVC_HMBOX_WORD_COUNT);
   localparam [31:0] OUTF_END = `KOLO_SVC_RTR_OUT_FLITS + `KOLO_SVC_RTR_OUT_FLITS_COUNT * `KOLO_SVC_RTR_OUT_FLITS_STRIDE;
   localparam [31:0] EVT_MBX_OVERFLOW = {28'd0, `KOLO_SVC_EVT_MBX_OVERFLOW};
   localparam [31:0] EVT_SP_FAULT = {28'd0, `KOLO_SVC_EVT_SP_FAULT};
@@ -200,6 +205,7 @@ module kolo_svc #(
   wire in_link = a >= `KOLO_SVC_LINK_CTRL && a < LINK_END;
   wire in_shadow = a >= `KOLO_SVC_RT_SHADOW_ENTRY && a < SHADOW_END;
   wire in_outf = a >= `KOLO_SVC_RTR_OUT_FLITS && a < OUTF_END;
+  wire in_hmbox = a >= `KOLO_SVC_HMBOX_WORD && a < HMBOX_END;
   wire [31:0] link_off = {{(32 - LINK_SH) {1'b0}}, link_rel[LINK_SH-1:0]};
   wire link_rd_hit, link_wr_hit;
   reg dec_done;
@@ -212,7 +218,7 @@ module kolo_svc #(
       `KOLO_SVC_RTR_PORT_EN, `KOLO_SVC_RT_EPOCH, `KOLO_SVC_EVT_IRQ_EN, `KOLO_SVC_EVT_CTRL,
       `KOLO_SVC_MBX_TX_DST, `KOLO_SVC_MBX_TX_RS, `KOLO_SVC_MBX_TX_DATA, `KOLO_SVC_MBX_TX_SEND,
       `KOLO_SVC_MBX_RX_POP: wr_ok = 1'b1;
-      default: wr_ok = in_shadow || (in_link && link_wr_hit);
+      default: wr_ok = in_shadow || in_hmbox || (in_link && link_wr_hit);
     endcase
     case (a)
       `KOLO_SVC_SYS_ID, `KOLO_SVC_SYS_VERSION, `KOLO_SVC_SYS_NODE_ID, `KOLO_SVC_SYS_TORUS,
@@ -227,7 +233,7 @@ module kolo_svc #(
       `KOLO_SVC_MBX_TX_COUNT, `KOLO_SVC_MBX_TX_ERRORS, `KOLO_SVC_MBX_RX_STATUS, `KOLO_SVC_MBX_RX_SRC,
       `KOLO_SVC_MBX_RX_DATA, `KOLO_SVC_MBX_RX_POP, `KOLO_SVC_MBX_RX_COUNT, `KOLO_SVC_MBX_RX_DROPS:
         rd_ok = 1'b1;
-      default: rd_ok = in_shadow || in_outf || (in_link && link_rd_hit);
+      default: rd_ok = in_shadow || in_hmbox || in_outf || (in_link && link_rd_hit);
     endcase
   end
 
@@ -236,7 +242,7 @@ module kolo_svc #(
   wire refused = !form_bad && op_host && op_write && (a == `KOLO_SVC_SYS_HOST_ACCESS || !host_access);
   wire unmapped = !form_bad && !refused && !(op_write ? wr_ok : rd_ok);
   // the verdict, and the registers whose access does more than read or store
-  reg bad_q, refused_q, table_q;
+  reg bad_q, refused_q, table_q, hmbox_q;
   reg sel_time_lo_q, sel_evt_data_q, sel_rx_data_q, sel_rx_pop_q, sel_tx_data_q, sel_tx_send_q, sel_epoch_q,
       sel_evt_ctrl_q;
   always @(posedge clk) begin
@@ -247,6 +253,8 @@ module kolo_svc #(
       refused_q <= refused;
       // accesses that wait for the table copy
       table_q <= in_shadow || (op_write && a == `KOLO_SVC_RT_EPOCH);
+      // accesses that wait for the mailbox clear
+      hmbox_q <= in_hmbox;
       sel_time_lo_q <= a == `KOLO_SVC_SYS_TIME_LO;
       sel_evt_data_q <= a == `KOLO_SVC_EVT_DATA;
       sel_rx_data_q <= a == `KOLO_SVC_MBX_RX_DATA;
@@ -261,16 +269,19 @@ module kolo_svc #(
   // ---- execute ------------------------------------------------------------------------------
   wire [31:0] shadow_rel = a - `KOLO_SVC_RT_SHADOW_ENTRY;
   wire [31:0] outf_rel = a - `KOLO_SVC_RTR_OUT_FLITS;
+  wire [31:0] hmbox_rel = a - `KOLO_SVC_HMBOX_WORD;
   wire [2:0] link_port = link_rel[LINK_SH+:3];
   wire [11:0] shadow_idx = shadow_rel[13:2];
   wire [2:0] outf_idx = outf_rel[4:2];
-  wire unused_rel = |{link_rel[31:LINK_SH+3], shadow_rel[31:14], shadow_rel[1:0], outf_rel[31:5], outf_rel[1:0]};
+  wire [HMBOX_AW-1:0] hmbox_idx = hmbox_rel[HMBOX_AW+1:2];
+  wire unused_rel = |{link_rel[31:LINK_SH+3], shadow_rel[31:14], shadow_rel[1:0], outf_rel[31:5], outf_rel[1:0],
+                      hmbox_rel[31:HMBOX_AW+2], hmbox_rel[1:0]};
 
   wire [31:0] link_rd_data;
-  wire rt_copying;
-  reg data_q, err_q, ram_shadow_q, ram_rx_q;
+  wire rt_copying, hm_clearing;
+  reg data_q, err_q, ram_shadow_q, ram_hmbox_q, ram_rx_q;
   reg [31:0] rd_mux_q;
-  wire stall = rt_copying && table_q;
+  wire stall = (rt_copying && table_q) || (hm_clearing && hmbox_q);
   wire exec = op_valid && dec_done && !data_q && !stall;
   wire err = bad_q || refused_q;
   wire act = exec && !err;                // the access takes effect
@@ -292,6 +303,7 @@ module kolo_svc #(
   wire rd_evt_data = rd && sel_evt_data_q;
   wire rd_rx_data = rd && sel_rx_data_q;
   wire sh_access = act && table_q && !sel_epoch_q;
+  wire hm_access = act && hmbox_q;
 
   // ---- SYS and RTR registers ----------------------------------------------------------------
   reg [31:0] scratch, host_refused, bad_access, fw_state, fw_heartbeat, time_hi_latched, unreachable;
@@ -443,6 +455,21 @@ module kolo_svc #(
       .epoch_data(op_wdata[`KOLO_SVC_RT_EPOCH_EPOCH_HI:`KOLO_SVC_RT_EPOCH_EPOCH_LO])
   );
 
+  // ---- host mailbox -----------------------------------------------------------------------------
+  wire [31:0] hm_rdata;
+  kolo_svc_hmbox #(
+      .AW(HMBOX_AW)
+  ) u_hmbox (
+      .clk(clk),
+      .rst(rst),
+      .clearing(hm_clearing),
+      .en(hm_access),
+      .we(op_write),
+      .idx(hmbox_idx),
+      .wdata(op_wdata),
+      .rdata(hm_rdata)
+  );
+
   // ---- mailbox ----------------------------------------------------------------------------------
   wire tx_busy;
   wire [6:0] tx_words;
@@ -548,12 +575,13 @@ module kolo_svc #(
       err_q <= err;
       rd_mux_q <= err ? 32'd0 : rd_mux;
       ram_shadow_q <= rd && in_shadow;
+      ram_hmbox_q <= rd && hmbox_q;
       ram_rx_q <= rd_rx_data;
     end
   end
   assign op_done = data_q;
   assign op_err = err_q;
-  assign op_rdata = ram_shadow_q ? sh_rdata : ram_rx_q ? rx_word : rd_mux_q;
+  assign op_rdata = ram_shadow_q ? sh_rdata : ram_hmbox_q ? hm_rdata : ram_rx_q ? rx_word : rd_mux_q;
 
   always @(posedge clk) begin
     if (rst) irq <= 1'b0;

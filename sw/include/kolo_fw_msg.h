@@ -3,13 +3,12 @@
 #ifndef KOLO_FW_MSG_H
 #define KOLO_FW_MSG_H
 
-#define KOLO_FWM_MAP_VERSION 0x0100u
+#define KOLO_FWM_MAP_VERSION 0x0200u
 
 #define KOLO_FWM_MAGIC 0x4B46u /* word 0 bits 31:16 of every firmware MGMT message ("KF"); other packets are counted bad */
 #define KOLO_FWM_HMSG_MAX_BYTES 32 /* payload bytes of one host message, at most (at least 1) */
 #define KOLO_FWM_HMSG_WORDS 8 /* payload words in TX_DATA and RX_DATA (HMSG_MAX_BYTES / 4) */
 #define KOLO_FWM_HMSG_RXQ 4 /* host messages the receiving firmware holds for its host (the one shown in RX_HEAD included); one more is dropped and counted in RX_DROPPED */
-#define KOLO_FWM_HMSG_FIRST_ENTRY 4032 /* first RT_SHADOW entry the area occupies: tori of more nodes get no host messages */
 #define KOLO_FWM_HMSG_AREA_ID 0x484D5347u /* HMSG_ID when the firmware serves host messages ("HMSG"), written last at boot */
 #define KOLO_FWM_HMSG_POLL_CYCLES 1024 /* the firmware looks at TX_REQ and RX_ACK at least this often (core cycles) */
 
@@ -40,42 +39,39 @@
 #define KOLO_FWM_W0_MAGIC_GET(w) (((w) & KOLO_FWM_W0_MAGIC_MASK) >> KOLO_FWM_W0_MAGIC_SHIFT)
 #define KOLO_FWM_W0_MAGIC_FIELD(v) (((unsigned long long)(v) << KOLO_FWM_W0_MAGIC_SHIFT) & KOLO_FWM_W0_MAGIC_MASK)
 
-/* ---- HMSG: host-message area (RT_SHADOW_ENTRY(4032) onwards; rw: written by the host, ro: by the firmware), valid while EPOCH equals RT_EPOCH.EPOCH. Send: wait until TX_DONE.SEQ equals TX_REQ.SEQ (nothing pending), write the payload to TX_DATA, then TX_REQ with SEQ + 1; the firmware answers in TX_DONE with that SEQ and a status. Receive: RX_HEAD.LEN 0 means empty; otherwise read RX_DATA, then write RX_HEAD.SEQ to RX_ACK: the firmware shows the next message (SEQ + 1) or LEN 0 */
-#define KOLO_FWM_HMSG_ID (0x7F00u + 0x00u)
-#define KOLO_FWM_HMSG_TX_REQ (0x7F00u + 0x04u)
+/* ---- HMSG: host-message area: the host mailbox, HMBOX_WORD(0) onwards (rw: written by the host, ro: by the firmware). Send: wait until TX_DONE.SEQ equals TX_REQ.SEQ (nothing pending), write the payload to TX_DATA, then TX_REQ with SEQ + 1; the firmware answers in TX_DONE with that SEQ and a status. Receive: RX_HEAD.LEN 0 means empty; otherwise read RX_DATA, then write RX_HEAD.SEQ to RX_ACK: the firmware shows the next message (SEQ + 1) or LEN 0 */
+#define KOLO_FWM_HMSG_ID (0x0800u + 0x00u)
+#define KOLO_FWM_HMSG_TX_REQ (0x0800u + 0x04u)
 #define KOLO_FWM_HMSG_TX_REQ_SEQ_SHIFT 0u
 #define KOLO_FWM_HMSG_TX_REQ_SEQ_MASK 0xFFu
 #define KOLO_FWM_HMSG_TX_REQ_LEN_SHIFT 8u
 #define KOLO_FWM_HMSG_TX_REQ_LEN_MASK 0xFF00u
 #define KOLO_FWM_HMSG_TX_REQ_DST_SHIFT 16u
 #define KOLO_FWM_HMSG_TX_REQ_DST_MASK 0xFFF0000u
-#define KOLO_FWM_HMSG_TX_DONE (0x7F00u + 0x08u)
+#define KOLO_FWM_HMSG_TX_DONE (0x0800u + 0x08u)
 #define KOLO_FWM_HMSG_TX_DONE_SEQ_SHIFT 0u
 #define KOLO_FWM_HMSG_TX_DONE_SEQ_MASK 0xFFu
 #define KOLO_FWM_HMSG_TX_DONE_STATUS_SHIFT 8u
 #define KOLO_FWM_HMSG_TX_DONE_STATUS_MASK 0xFF00u
-#define KOLO_FWM_HMSG_RX_ACK (0x7F00u + 0x0Cu)
+#define KOLO_FWM_HMSG_RX_ACK (0x0800u + 0x0Cu)
 #define KOLO_FWM_HMSG_RX_ACK_SEQ_SHIFT 0u
 #define KOLO_FWM_HMSG_RX_ACK_SEQ_MASK 0xFFu
-#define KOLO_FWM_HMSG_RX_HEAD (0x7F00u + 0x10u)
+#define KOLO_FWM_HMSG_RX_HEAD (0x0800u + 0x10u)
 #define KOLO_FWM_HMSG_RX_HEAD_SEQ_SHIFT 0u
 #define KOLO_FWM_HMSG_RX_HEAD_SEQ_MASK 0xFFu
 #define KOLO_FWM_HMSG_RX_HEAD_LEN_SHIFT 8u
 #define KOLO_FWM_HMSG_RX_HEAD_LEN_MASK 0xFF00u
 #define KOLO_FWM_HMSG_RX_HEAD_SRC_SHIFT 16u
 #define KOLO_FWM_HMSG_RX_HEAD_SRC_MASK 0xFFF0000u
-#define KOLO_FWM_HMSG_EPOCH (0x7F00u + 0x14u)
-#define KOLO_FWM_HMSG_EPOCH_EPOCH_SHIFT 0u
-#define KOLO_FWM_HMSG_EPOCH_EPOCH_MASK 0xFFFFu
-#define KOLO_FWM_HMSG_TX_DATA(i) (0x7F00u + 0x20u + 0x4u * (i))
+#define KOLO_FWM_HMSG_TX_DATA(i) (0x0800u + 0x20u + 0x4u * (i))
 #define KOLO_FWM_HMSG_TX_DATA_COUNT 8u
-#define KOLO_FWM_HMSG_RX_DATA(i) (0x7F00u + 0x40u + 0x4u * (i))
+#define KOLO_FWM_HMSG_RX_DATA(i) (0x0800u + 0x40u + 0x4u * (i))
 #define KOLO_FWM_HMSG_RX_DATA_COUNT 8u
-#define KOLO_FWM_HMSG_TX_SENT (0x7F00u + 0x60u)
-#define KOLO_FWM_HMSG_TX_REFUSED (0x7F00u + 0x64u)
-#define KOLO_FWM_HMSG_RX_RECEIVED (0x7F00u + 0x68u)
-#define KOLO_FWM_HMSG_RX_DROPPED (0x7F00u + 0x6Cu)
-#define KOLO_FWM_HMSG_RX_BAD (0x7F00u + 0x70u)
-#define KOLO_FWM_HMSG_RX_QUEUED (0x7F00u + 0x74u)
+#define KOLO_FWM_HMSG_TX_SENT (0x0800u + 0x60u)
+#define KOLO_FWM_HMSG_TX_REFUSED (0x0800u + 0x64u)
+#define KOLO_FWM_HMSG_RX_RECEIVED (0x0800u + 0x68u)
+#define KOLO_FWM_HMSG_RX_DROPPED (0x0800u + 0x6Cu)
+#define KOLO_FWM_HMSG_RX_BAD (0x0800u + 0x70u)
+#define KOLO_FWM_HMSG_RX_QUEUED (0x0800u + 0x74u)
 
 #endif

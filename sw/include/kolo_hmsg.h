@@ -1,8 +1,9 @@
 /* kolo_hmsg.h - host messages: a host hands its node's firmware a short
  * message (1..KOLO_FWM_HMSG_MAX_BYTES bytes) for the host of another node,
  * and takes the messages that came for it, through the host-message area
- * of the service window (kolo_fw_msg.h, generated from
- * rtl/regs/kolo_fw_msg.toml; docs/firmware.md "Host messages"). For boards
+ * in the service block's host mailbox (HMBOX of the service window; the
+ * layout: kolo_fw_msg.h, generated from rtl/regs/kolo_fw_msg.toml;
+ * docs/firmware.md "Host messages"). A table switch leaves the area alone. For boards
  * whose host reaches its node only through the service window: the ECP5
  * board over its UART (kolo_uart.h), whose firmware image serves them
  * (kolo_fw_rv32_hmsg).

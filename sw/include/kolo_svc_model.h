@@ -7,7 +7,8 @@
  * kolo_svc_set_* calls. C11, no allocation after kolo_svc_new.
  * Routing table: RT_EPOCH makes the shadow bank active and the new shadow a
  * copy of it over the torus's entries (indexes at or above RT_ENTRIES are
- * plain storage, as in the RTL).
+ * plain storage, as in the RTL). The host mailbox (HMBOX) is plain storage
+ * both sides reach, zero after kolo_svc_new, untouched by table switches.
  */
 #ifndef KOLO_SVC_MODEL_H
 #define KOLO_SVC_MODEL_H

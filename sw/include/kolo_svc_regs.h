@@ -6,7 +6,7 @@
 
 #define KOLO_SVC_SPACE 0x8000u
 #define KOLO_SVC_HOST_BASE 0x8000u
-#define KOLO_SVC_MAP_VERSION 0x0101u
+#define KOLO_SVC_MAP_VERSION 0x0102u
 
 /* event types (EVT_DATA.TYPE) */
 #define KOLO_SVC_EVT_NONE 0u /* FIFO empty */
@@ -21,7 +21,7 @@
 #define KOLO_SVC_SYS_ID (0x0000u + 0x00u)
 #define KOLO_SVC_SYS_ID_RESET 0x4B4F4C53u
 #define KOLO_SVC_SYS_VERSION (0x0000u + 0x04u)
-#define KOLO_SVC_SYS_VERSION_RESET 0x101u
+#define KOLO_SVC_SYS_VERSION_RESET 0x102u
 #define KOLO_SVC_SYS_NODE_ID (0x0000u + 0x08u)
 #define KOLO_SVC_SYS_NODE_ID_ID_SHIFT 0u
 #define KOLO_SVC_SYS_NODE_ID_ID_MASK 0xFFFu
@@ -113,6 +113,10 @@
 /* ---- RT_SHADOW: shadow bank of the routing table: entry of destination node index i (kolo_route.h format) */
 #define KOLO_SVC_RT_SHADOW_ENTRY(i) (0x4000u + 0x00u + 0x4u * (i))
 #define KOLO_SVC_RT_SHADOW_ENTRY_COUNT 4096u
+
+/* ---- HMBOX: host mailbox: 64 words of plain storage shared by the service processor and the host (block RAM, rtl/svc/kolo_svc_hmbox.v), not banked, untouched by table switches; cleared to 0 by reset (the block clears it in the 64 cycles after rst; accesses to it wait meanwhile). Host writes are taken while SYS_HOST_ACCESS.WRITE_EN is 1, as everywhere in this space; which side writes which word is the firmware's protocol (rtl/regs/kolo_fw_msg.toml: the host-message area) */
+#define KOLO_SVC_HMBOX_WORD(i) (0x0800u + 0x00u + 0x4u * (i))
+#define KOLO_SVC_HMBOX_WORD_COUNT 64u
 
 /* ---- EVT: event FIFO and interrupt line */
 #define KOLO_SVC_EVT_STATUS (0x0500u + 0x00u)

@@ -1,5 +1,5 @@
-/* kolo_hmsg.c - host messages through the host-message area of the service
- * window (kolo_hmsg.h; the area's layout: kolo_fw_msg.h). */
+/* kolo_hmsg.c - host messages through the host-message area in the service
+ * block's host mailbox (kolo_hmsg.h; the area's layout: kolo_fw_msg.h). */
 #include "kolo_hmsg.h"
 
 #include "kolo.h"
@@ -10,34 +10,14 @@
 static int rd(const kolo_hmsg_port *p, uint32_t off, uint32_t *v) { return p->read32(p->user, off, v); }
 static int wr(const kolo_hmsg_port *p, uint32_t off, uint32_t v) { return p->write32(p->user, off, v); }
 
-/* The area is valid while HMSG_EPOCH equals RT_EPOCH.EPOCH (the firmware
- * writes it back after each table switch, HMSG_EPOCH last): wait for that
- * (a few looks: the firmware does it in one step), then the id. *epoch: the
- * table epoch it is valid for. */
-#define READY_LOOKS 10u
-static int area_ready(const kolo_hmsg_port *p, uint32_t *epoch) {
-    uint32_t e = 0, a = 0, id = 0;
-    int rc;
-    for (unsigned i = 0; i < READY_LOOKS; i++) {
-        if ((rc = rd(p, KOLO_SVC_RT_EPOCH, &e)) != 0 || (rc = rd(p, KOLO_FWM_HMSG_EPOCH, &a)) != 0 ||
-            (rc = rd(p, KOLO_FWM_HMSG_ID, &id)) != 0)
-            return rc;
-        e &= KOLO_SVC_RT_EPOCH_EPOCH_MASK;
-        if (id == KOLO_FWM_HMSG_AREA_ID && a == e) {
-            *epoch = e;
-            return 0;
-        }
-        if (p->wait) p->wait(p->user);
-    }
-    return KOLO_E_NOSYS; /* no firmware keeps the area */
-}
-
-/* RT_EPOCH still e: no table switch since the area was found valid */
-static int same_epoch(const kolo_hmsg_port *p, uint32_t e, int *same) {
-    uint32_t now = 0;
-    int rc = rd(p, KOLO_SVC_RT_EPOCH, &now);
-    *same = (now & KOLO_SVC_RT_EPOCH_EPOCH_MASK) == e;
-    return rc;
+/* The area is the service block's host mailbox: a table switch leaves it
+ * alone, so the host reads and writes it at any time. It is there when
+ * HMSG_ID says so (the firmware writes it last at boot). */
+static int area_ready(const kolo_hmsg_port *p) {
+    uint32_t id = 0;
+    int rc = rd(p, KOLO_FWM_HMSG_ID, &id);
+    if (rc) return rc;
+    return id == KOLO_FWM_HMSG_AREA_ID ? 0 : KOLO_E_NOSYS; /* no firmware keeps the area */
 }
 
 static int status_err(unsigned st) {
@@ -59,30 +39,16 @@ static int write_request(const kolo_hmsg_port *p, const uint32_t *w, unsigned nw
     return wr(p, KOLO_FWM_HMSG_TX_REQ, req);
 }
 
-/* Wait for TX_DONE to answer req (its status in *st). w/nw: the request's
- * payload, written again with req when a table switch lost them (NULL: an
- * earlier program's request, only waited for). */
-static int wait_done(const kolo_hmsg_port *p, uint32_t *epoch, uint32_t req, const uint32_t *w, unsigned nw,
-                     unsigned *st) {
+/* Wait for TX_DONE to answer req (its status in *st). */
+static int wait_done(const kolo_hmsg_port *p, uint32_t req, unsigned *st) {
     const uint8_t seq = (uint8_t)(req & KOLO_FWM_HMSG_TX_REQ_SEQ_MASK);
     for (unsigned i = 0; i < KOLO_HMSG_POLLS; i++) {
-        uint32_t done = 0, cur = 0;
-        int same = 1, rc = rd(p, KOLO_FWM_HMSG_TX_DONE, &done);
-        if (!rc) rc = same_epoch(p, *epoch, &same);
+        uint32_t done = 0;
+        int rc = rd(p, KOLO_FWM_HMSG_TX_DONE, &done);
         if (rc) return rc;
-        if (same && (done & KOLO_FWM_HMSG_TX_DONE_SEQ_MASK) == seq) {
+        if ((done & KOLO_FWM_HMSG_TX_DONE_SEQ_MASK) == seq) {
             *st = (done & KOLO_FWM_HMSG_TX_DONE_STATUS_MASK) >> KOLO_FWM_HMSG_TX_DONE_STATUS_SHIFT;
             return 0;
-        }
-        if (!same) {
-            /* a table switch: the area was moved; the request may be lost */
-            if ((rc = area_ready(p, epoch)) != 0 || (rc = rd(p, KOLO_FWM_HMSG_TX_DONE, &done)) != 0 ||
-                (rc = rd(p, KOLO_FWM_HMSG_TX_REQ, &cur)) != 0)
-                return rc;
-            if ((done & KOLO_FWM_HMSG_TX_DONE_SEQ_MASK) != seq && cur != req && w &&
-                (rc = write_request(p, w, nw, req)) != 0)
-                return rc;
-            continue;
         }
         if (p->wait) p->wait(p->user);
     }
@@ -90,66 +56,47 @@ static int wait_done(const kolo_hmsg_port *p, uint32_t *epoch, uint32_t req, con
 }
 
 int kolo_hmsg_send(const kolo_hmsg_port *p, uint16_t node, const void *data, size_t len) {
-    uint32_t req = 0, done = 0, epoch = 0, w[KOLO_FWM_HMSG_WORDS] = {0};
+    uint32_t req = 0, done = 0, w[KOLO_FWM_HMSG_WORDS] = {0};
     unsigned st = 0, nw = (unsigned)(len + 3u) / 4u;
     int rc;
     if (!p || !p->read32 || !p->write32 || !data) return KOLO_E_INVAL;
     if (len == 0 || len > KOLO_FWM_HMSG_MAX_BYTES) return KOLO_E_LEN;
     if (node > (KOLO_FWM_HMSG_TX_REQ_DST_MASK >> KOLO_FWM_HMSG_TX_REQ_DST_SHIFT)) return KOLO_E_NODE;
-    if ((rc = area_ready(p, &epoch)) != 0) return rc;
+    if ((rc = area_ready(p)) != 0) return rc;
     /* a request of an earlier program still pending: its answer first */
     if ((rc = rd(p, KOLO_FWM_HMSG_TX_REQ, &req)) != 0 || (rc = rd(p, KOLO_FWM_HMSG_TX_DONE, &done)) != 0) return rc;
     uint8_t seq = (uint8_t)(req & KOLO_FWM_HMSG_TX_REQ_SEQ_MASK);
-    if ((uint8_t)(done & KOLO_FWM_HMSG_TX_DONE_SEQ_MASK) != seq && (rc = wait_done(p, &epoch, req, NULL, 0, &st)) != 0)
-        return rc;
+    if ((uint8_t)(done & KOLO_FWM_HMSG_TX_DONE_SEQ_MASK) != seq && (rc = wait_done(p, req, &st)) != 0) return rc;
     memcpy(w, data, len);
     seq++;
     req = seq | (uint32_t)len << KOLO_FWM_HMSG_TX_REQ_LEN_SHIFT | (uint32_t)node << KOLO_FWM_HMSG_TX_REQ_DST_SHIFT;
     if ((rc = write_request(p, w, nw, req)) != 0) return rc;
-    if ((rc = wait_done(p, &epoch, req, w, nw, &st)) != 0) return rc;
+    if ((rc = wait_done(p, req, &st)) != 0) return rc;
     return status_err(st);
 }
 
 int kolo_hmsg_recv(const kolo_hmsg_port *p, uint16_t *src, void *buf, size_t cap, size_t *len) {
-    uint32_t head = 0, epoch = 0, w[KOLO_FWM_HMSG_WORDS];
-    int rc, same = 0;
+    uint32_t head = 0, w[KOLO_FWM_HMSG_WORDS];
+    int rc;
     if (!p || !p->read32 || !p->write32 || !src || !len || (!buf && cap)) return KOLO_E_INVAL;
-    for (unsigned tries = 0; !same; tries++) {
-        if (tries == READY_LOOKS) return KOLO_E_TIMEOUT;
-        if ((rc = area_ready(p, &epoch)) != 0 || (rc = rd(p, KOLO_FWM_HMSG_RX_HEAD, &head)) != 0) return rc;
-        size_t n = (head & KOLO_FWM_HMSG_RX_HEAD_LEN_MASK) >> KOLO_FWM_HMSG_RX_HEAD_LEN_SHIFT;
-        if (n == 0 || n > KOLO_FWM_HMSG_MAX_BYTES || cap < n) {
-            if ((rc = same_epoch(p, epoch, &same)) != 0) return rc;
-            if (!same) continue;
-            if (n == 0) return KOLO_E_AGAIN;
-            if (n > KOLO_FWM_HMSG_MAX_BYTES) return KOLO_E_IO;
-            *len = n;
-            *src = (uint16_t)((head & KOLO_FWM_HMSG_RX_HEAD_SRC_MASK) >> KOLO_FWM_HMSG_RX_HEAD_SRC_SHIFT);
-            return KOLO_E_LEN;
-        }
-        for (unsigned i = 0; i < (n + 3u) / 4u; i++)
-            if ((rc = rd(p, KOLO_FWM_HMSG_RX_DATA(i), &w[i])) != 0) return rc;
-        if ((rc = same_epoch(p, epoch, &same)) != 0) return rc;
-        if (!same) continue; /* read across a table switch: again */
-        *len = n;
-        *src = (uint16_t)((head & KOLO_FWM_HMSG_RX_HEAD_SRC_MASK) >> KOLO_FWM_HMSG_RX_HEAD_SRC_SHIFT);
-        memcpy(buf, w, n);
-    }
+    if ((rc = area_ready(p)) != 0 || (rc = rd(p, KOLO_FWM_HMSG_RX_HEAD, &head)) != 0) return rc;
+    size_t n = (head & KOLO_FWM_HMSG_RX_HEAD_LEN_MASK) >> KOLO_FWM_HMSG_RX_HEAD_LEN_SHIFT;
+    if (n == 0) return KOLO_E_AGAIN;
+    if (n > KOLO_FWM_HMSG_MAX_BYTES) return KOLO_E_IO;
+    *len = n;
+    *src = (uint16_t)((head & KOLO_FWM_HMSG_RX_HEAD_SRC_MASK) >> KOLO_FWM_HMSG_RX_HEAD_SRC_SHIFT);
+    if (cap < n) return KOLO_E_LEN;
+    /* RX_HEAD is written after RX_DATA and stays until our ack: the words are this message's */
+    for (unsigned i = 0; i < (n + 3u) / 4u; i++)
+        if ((rc = rd(p, KOLO_FWM_HMSG_RX_DATA(i), &w[i])) != 0) return rc;
+    memcpy(buf, w, n);
     /* taken: the ack, then the firmware's answer to it (the next message
-     * shown, or none), so that the next receive cannot find this one again;
-     * a table switch may lose the ack: written again */
+     * shown, or none), so that the next receive cannot find this one again */
     const uint32_t seq = head & KOLO_FWM_HMSG_RX_HEAD_SEQ_MASK;
     if ((rc = wr(p, KOLO_FWM_HMSG_RX_ACK, seq)) != 0) return rc;
     for (unsigned i = 0; i < KOLO_HMSG_POLLS; i++) {
         uint32_t h2 = 0;
-        if ((rc = rd(p, KOLO_FWM_HMSG_RX_HEAD, &h2)) != 0 || (rc = same_epoch(p, epoch, &same)) != 0) return rc;
-        if (!same) {
-            if ((rc = area_ready(p, &epoch)) != 0 || (rc = rd(p, KOLO_FWM_HMSG_RX_HEAD, &h2)) != 0) return rc;
-            if ((h2 & KOLO_FWM_HMSG_RX_HEAD_SEQ_MASK) == seq && (h2 & KOLO_FWM_HMSG_RX_HEAD_LEN_MASK) &&
-                (rc = wr(p, KOLO_FWM_HMSG_RX_ACK, seq)) != 0)
-                return rc;
-            continue;
-        }
+        if ((rc = rd(p, KOLO_FWM_HMSG_RX_HEAD, &h2)) != 0) return rc;
         if ((h2 & KOLO_FWM_HMSG_RX_HEAD_SEQ_MASK) != seq || !(h2 & KOLO_FWM_HMSG_RX_HEAD_LEN_MASK)) return 0;
         if (p->wait) p->wait(p->user);
     }
@@ -161,9 +108,8 @@ int kolo_hmsg_get_counters(const kolo_hmsg_port *p, kolo_hmsg_counters *c) {
                                     KOLO_FWM_HMSG_RX_DROPPED, KOLO_FWM_HMSG_RX_BAD,     KOLO_FWM_HMSG_RX_QUEUED};
     uint32_t v[6];
     int rc;
-    uint32_t epoch = 0;
     if (!p || !p->read32 || !c) return KOLO_E_INVAL;
-    if ((rc = area_ready(p, &epoch)) != 0) return rc;
+    if ((rc = area_ready(p)) != 0) return rc;
     for (int i = 0; i < 6; i++)
         if ((rc = rd(p, off[i], &v[i])) != 0) return rc;
     c->tx_sent = v[0], c->tx_refused = v[1], c->rx_received = v[2];

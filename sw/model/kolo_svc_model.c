@@ -37,6 +37,8 @@ struct kolo_svc_model {
     unsigned active;
     uint16_t epoch;
     uint32_t switches, unreachable;
+    /* host mailbox: plain storage, cleared by reset, never touched by a switch */
+    uint32_t hmbox[KOLO_SVC_HMBOX_WORD_COUNT];
     /* events */
     uint32_t evt[KOLO_SVC_EVT_DEPTH];
     unsigned evt_head, evt_count;
@@ -219,6 +221,12 @@ static int shadow_index(const kolo_svc_model *m, uint32_t addr, unsigned *i) {
     return 1;
 }
 
+static int hmbox_index(uint32_t addr, unsigned *i) {
+    if (addr < KOLO_SVC_HMBOX_WORD(0) || addr >= KOLO_SVC_HMBOX_WORD(KOLO_SVC_HMBOX_WORD_COUNT)) return 0;
+    *i = (addr - KOLO_SVC_HMBOX_WORD(0)) / 4u;
+    return 1;
+}
+
 int kolo_svc_read(kolo_svc_model *m, uint32_t addr, uint32_t *data, int host) {
     (void)host;
     uint32_t v = 0;
@@ -246,6 +254,10 @@ int kolo_svc_read(kolo_svc_model *m, uint32_t addr, uint32_t *data, int host) {
     }
     if (shadow_index(m, addr, &idx)) {
         *data = m->bank[m->active ^ 1u][idx];
+        return 0;
+    }
+    if (hmbox_index(addr, &idx)) {
+        *data = m->hmbox[idx];
         return 0;
     }
     if (addr >= KOLO_SVC_RTR_OUT_FLITS(0) && addr < KOLO_SVC_RTR_OUT_FLITS(KOLO_SVC_RTR_OUT_FLITS_COUNT)) {
@@ -369,6 +381,10 @@ int kolo_svc_write(kolo_svc_model *m, uint32_t addr, uint32_t data, int host) {
     }
     if (shadow_index(m, addr, &idx)) {
         m->bank[m->active ^ 1u][idx] = data;
+        return 0;
+    }
+    if (hmbox_index(addr, &idx)) {
+        m->hmbox[idx] = data;
         return 0;
     }
     switch (addr) {

@@ -2,7 +2,8 @@
  * identity and reset values, read-only and unmapped accesses (SLVERR and
  * BAD_ACCESS), host write gating, time latch, link events (up, down,
  * miscabled, error threshold, short downs), event FIFO overflow and lost count, IRQ
- * sources, the double-buffered routing table, the mailbox both ways
+ * sources, the double-buffered routing table, the host mailbox (cleared,
+ * both sides, host gate, untouched by switches), the mailbox both ways
  * (busy, errors, overflow). */
 #include <stdio.h>
 #include <string.h>
@@ -92,6 +93,20 @@ int main(void) {
     CHECK(R(m, KOLO_SVC_SYS_HOST_ACCESS) == 1u);
     CHECK(R(m, KOLO_SVC_SYS_HOST_REFUSED) == 2u);
     CHECK(kolo_svc_read(m, KOLO_SVC_SYS_SCRATCH, &v, 1) == 0 && v == 0x1234u);
+
+    /* host mailbox: 0 after reset, both sides read and write it, host writes gated */
+    unsigned zero = 0;
+    for (unsigned i = 0; i < KOLO_SVC_HMBOX_WORD_COUNT; i++)
+        zero += kolo_svc_read(m, KOLO_SVC_HMBOX_WORD(i), &v, 1) == 0 && v == 0;
+    CHECK(zero == KOLO_SVC_HMBOX_WORD_COUNT);
+    CHECK(kolo_svc_write(m, KOLO_SVC_HMBOX_WORD(1), 0x11, 1) == 0);
+    W(m, KOLO_SVC_HMBOX_WORD(KOLO_SVC_HMBOX_WORD_COUNT - 1), 0x63);
+    CHECK(R(m, KOLO_SVC_HMBOX_WORD(1)) == 0x11u);
+    CHECK(kolo_svc_read(m, KOLO_SVC_HMBOX_WORD(KOLO_SVC_HMBOX_WORD_COUNT - 1), &v, 1) == 0 && v == 0x63u);
+    W(m, KOLO_SVC_SYS_HOST_ACCESS, 0);
+    CHECK(kolo_svc_write(m, KOLO_SVC_HMBOX_WORD(1), 0x22, 1) == -1 && R(m, KOLO_SVC_HMBOX_WORD(1)) == 0x11u);
+    CHECK(R(m, KOLO_SVC_SYS_HOST_REFUSED) == 3u);
+    W(m, KOLO_SVC_SYS_HOST_ACCESS, 1);
 
     /* time: TIME_LO latches TIME_HI */
     kolo_svc_set_time(m, 0x123456789abcull);
@@ -232,6 +247,8 @@ int main(void) {
     W(m, KOLO_SVC_RT_SHADOW_ENTRY(100), 0x100);
     W(m, KOLO_SVC_RT_EPOCH, 9);
     CHECK(R(m, KOLO_SVC_RT_SHADOW_ENTRY(100)) == 0 && R(m, KOLO_SVC_RT_SHADOW_ENTRY(6)) == 0x80000006u);
+    /* three switches later the host mailbox is as it was */
+    CHECK(R(m, KOLO_SVC_HMBOX_WORD(1)) == 0x11u && R(m, KOLO_SVC_HMBOX_WORD(KOLO_SVC_HMBOX_WORD_COUNT - 1)) == 0x63u);
 
     /* mailbox transmit: busy while the network refuses, errors counted */
     W(m, KOLO_SVC_MBX_TX_SEND, 1); /* empty */

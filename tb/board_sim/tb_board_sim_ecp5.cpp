@@ -29,7 +29,8 @@
 //     answered with an error, and the next access works;
 //   - no packet drained at the router's local port (RTR_LOCAL_DROPS 0: the
 //     firmware's MGMT packets all reach the mailbox);
-//   - three reset-button presses (reset_case below; A, B, C): A board 1 and
+//   - four reset-button presses (reset_case below; A, B, C; D: both boards at
+//     once, both_reset_case, checked as its header says): A board 1 and
 //     B board 0 for 20..200 us, C board 1 for 3.2..4.0 ms (longer than the
 //     link's 3 ms TRAIN_BUDGET: the neighbour's links go down by the budget
 //     while the board is still in reset, not by its fresh INIT); each
@@ -55,7 +56,10 @@
 //     board's host sends the other's 4 seeded messages (1..32 bytes) with
 //     libkolo's kolo_host_msg_send over its UART, the other host takes them
 //     with kolo_host_msg_recv: all of them, whole, from the right node, in
-//     order; a node outside the torus (KOLO_E_NODE, counted refused), a
+//     order; two messages waiting at board 1 across a table switch there
+//     (its host writes RT_EPOCH: the host-message area is the service
+//     block's host mailbox, which a switch leaves alone), both received;
+//     a node outside the torus (KOLO_E_NODE, counted refused), a
 //     message over 32 bytes (libkolo's KOLO_E_LEN; a raw request of 40
 //     bytes: the firmware's status TOO_LONG), an empty queue (KOLO_E_AGAIN);
 //     6 messages while board 1's host takes none: 2 dropped and counted
@@ -67,17 +71,23 @@
 // the cables crossed while board 1 is in reset (the links come back
 // miscabled, the test fails); --plant=short-press runs case C with a 2 ms
 // press (within the budget: board 0's links go down by board 1's fresh
-// INIT, so the budget-path check fails); --plant=hmsg-drop is run with a firmware image
+// INIT, so the budget-path check fails); --plant=d-stagger runs case D with
+// board 1's button held 5 ms longer (board 0's links, out of reset first,
+// exhaust their training budget: a link down counted, the case fails);
+// --plant=hmsg-drop is run with a firmware image
 // whose HAL (tb/board_sim/fw/plant_hal_hmsg_drop.c) garbles word 0 of every
 // second received host message, so the receiving firmware refuses it as
-// malformed (messages missing, the test fails). The binary loads its
+// malformed (messages missing, the test fails); --plant=hmsg-switch clears
+// board 1's HMSG_ID right after the table switch of the host-message check
+// (what the switch did while the area lay in the routing table's shadow
+// bank: the test fails there). The binary loads its
 // firmware from fw/imem.hex and fw/dmem.hex where it runs (mk/board_sim.mk:
 // a run directory per case). make test-board-sim-ecp5-long runs the clean
 // test, then the plants, and wants a failure from each.
 // --quick (make test-board-sim-ecp5, in make test): everything above but
-// resets B and C: the boot, the straps, the links, the host messages both
+// resets B, C and D: the boot, the straps, the links, the host messages both
 // ways with their bad input and overflow, and reset A (board 1's short
-// press); about a minute of CPU. The long target runs all three presses and
+// press); about two minutes of CPU. The long target runs all four presses and
 // the plants, whose checks are the same code.
 #include <chrono>
 #include <cstdio>
@@ -191,6 +201,7 @@ struct Host;
 struct ResetWatch {
     bool on = false;
     int board = 1;
+    uint8_t release_mask = 0;  // the buttons released at release_at (0: board's)
     uint64_t t0 = 0, release_at = 0;
     uint64_t rst_rise = 0, rst_fall = 0;
     uint64_t left_up[4] = {0, 0, 0, 0};   // stat_state left 2 (up)
@@ -288,7 +299,7 @@ void Sim::step() {
     }
     top->uart_rx = rx;
     if (rw.release_at && now() >= rw.release_at) {
-        top->btn_rst_n |= (uint8_t)(1u << rw.board);
+        top->btn_rst_n |= rw.release_mask ? rw.release_mask : (uint8_t)(1u << rw.board);
         rw.release_at = 0;
     }
     top->eval();
@@ -459,8 +470,10 @@ void poll_console(std::vector<Host>& hs, unsigned ms) {
 // maximum (libkolo's KOLO_E_LEN, nothing sent; the firmware's own check by a
 // raw request: status TOO_LONG), an empty queue (KOLO_E_AGAIN); then
 // overflow: HMSG_RXQ + 2 messages while the receiver takes none: 2 dropped
-// and counted, the first HMSG_RXQ kept in order. Every counter of the two
-// areas is checked against the test's own counts at the end.
+// and counted, the first HMSG_RXQ kept in order. Between the ordered
+// messages and the bad input, a table switch at board 1 while two messages
+// wait for its host (they arrive; the area is untouched). Every counter of
+// the two areas is checked against the test's own counts at the end.
 struct Sent {
     uint16_t src;
     std::vector<uint8_t> b;
@@ -500,7 +513,7 @@ int take(Host& h, tb::Checker& chk, std::deque<Sent>& expect, const char* what) 
     return got;
 }
 
-void host_messages(Sim& sim, std::vector<Host>& hs, tb::Checker& chk, tb::Rng& rng) {
+void host_messages(Sim& sim, std::vector<Host>& hs, tb::Checker& chk, tb::Rng& rng, bool plant_switch) {
     const int kK = KOLO_FWM_HMSG_RXQ;  // messages each way (one batch: the queue's size)
     const uint64_t t0 = sim.now();
     const auto w0 = std::chrono::steady_clock::now();
@@ -527,6 +540,40 @@ void host_messages(Sim& sim, std::vector<Host>& hs, tb::Checker& chk, tb::Rng& r
                     ok ? kK : -1, (double)(sim.now() - t0) / (double)kPsPerMs);
     }
     if (!ok) return;
+    // a table switch while messages wait: board 0 sends two, board 1's host
+    // switches its tables (writes RT_EPOCH: the shadow is a copy of the
+    // active table, so the same routes under a new epoch; the test stands in
+    // for a recomputation), then takes both. The area is the host mailbox:
+    // the switch leaves it alone (it used to be in the shadow bank, which a
+    // switch trades for the other one: board 1's host found no area there).
+    {
+        Regs r1s{hs[1], chk};
+        const uint32_t sw0 = r1s.svc(KOLO_SVC_RT_SWITCHES);
+        const uint32_t ep = r1s.svc(KOLO_SVC_RT_EPOCH) & KOLO_SVC_RT_EPOCH_EPOCH_MASK;
+        std::deque<Sent> expect;
+        for (int i = 0; i < 2 && ok; i++) {
+            Sent m;
+            m.src = 0;
+            m.b.resize(1 + rng.below(KOLO_FWM_HMSG_MAX_BYTES));
+            for (uint8_t& c : m.b) c = (uint8_t)rng.below(256);
+            int rc = kolo_host_msg_send(hs[0].link, 1, m.b.data(), m.b.size());
+            ok = chk.check(rc == 0, "table switch: board 0's host, message %d: rc %d", i, rc);
+            sent[0]++, received[1]++;
+            expect.push_back(m);
+        }
+        int rc_sw = kolo_uart_write32(hs[1].link, KOLO_SVC_HOST_BASE + KOLO_SVC_RT_EPOCH, (ep + 0x100u) & 0xffffu);
+        // plant hmsg-switch: the switch takes the area away, as when it lay in the shadow bank
+        // (the host then saw the other bank's words: no HMSG_ID)
+        if (plant_switch) kolo_uart_write32(hs[1].link, KOLO_SVC_HOST_BASE + KOLO_FWM_HMSG_ID, 0);
+        const uint32_t sw1 = r1s.svc(KOLO_SVC_RT_SWITCHES), id = r1s.svc(KOLO_FWM_HMSG_ID);
+        ok = ok && chk.check(rc_sw == 0 && sw1 == sw0 + 1 && id == KOLO_FWM_HMSG_AREA_ID,
+                             "table switch by board 1's host: rc %d, RT_SWITCHES %u -> %u, HMSG_ID %08x (want %08x)",
+                             rc_sw, sw0, sw1, id, KOLO_FWM_HMSG_AREA_ID);
+        if (ok) ok = take(hs[1], chk, expect, "after a table switch") >= 0;
+        std::printf("host messages: 2 waiting across a table switch at board 1 (RT_SWITCHES %u -> %u): %s\n", sw0,
+                    sw1, ok ? "received in order" : "FAILED");
+        if (!ok) return;
+    }
     // bad input, on board 0
     uint8_t b[KOLO_FWM_HMSG_MAX_BYTES + 1] = {1, 2, 3};
     int rc_node = kolo_host_msg_send(hs[0].link, 0x002, b, 3);  // x = 2 in a 2x1x1 torus
@@ -849,6 +896,128 @@ double reset_case(Sim& sim, std::vector<Host>& hs, tb::Checker& chk, tb::Rng& rn
     std::printf("%s: done %.2f ms after the press%s\n", name, ms, hmsg ? " (a host message each way received)" : "");
     return ms;
 }
+// ---- both reset buttons at once ------------------------------------------------------
+// Case D: both boards' buttons pressed together for press_us (20..200 us):
+// a cluster-wide restart, nobody left to remember the other. Checked after
+// it: both boot again (banners, firmware running, node ids from the
+// straps); all four link ends up again with the right peers, every kolo_link
+// counter and LINK_DOWN_COUNT counting from the reset (no link down, no
+// CRC, sequence or control-block error, no replay: the two ends restart
+// together); no mailbox drops, processor faults or local drops; board 0's
+// host keeps its session through the reset (a read sent into it answered
+// after a resend), both hosts open new sessions, then one host message
+// each way through both restarted firmwares. Returns the simulated ms from
+// the press to the end.
+double both_reset_case(Sim& sim, std::vector<Host>& hs, tb::Checker& chk, tb::Rng& rng, uint32_t press_us,
+                       const std::string& plant) {
+    const char* name = "reset D";
+    size_t con[2];
+    for (int b = 0; b < 2; b++) con[b] = hs[(size_t)b].console.size();
+    kolo_uart_stats sa;
+    kolo_uart_get_stats(hs[0].link, &sa);
+    const uint64_t t0 = sim.now();
+    sim.rw = ResetWatch{};
+    sim.rw.on = true;
+    sim.rw.board = 1;
+    sim.rw.t0 = t0;
+    sim.rw.release_mask = plant == "d-stagger" ? 1 : 3;  // plant: board 1's button held 5 ms longer
+    sim.rw.release_at = t0 + (uint64_t)press_us * 1000000ull;
+    sim.top->btn_rst_n = 0;
+    std::printf("%s: both reset buttons pressed for %u us at %.3f ms\n", name, press_us, io_now(&hs[0]));
+    auto ms_after = [&](uint64_t t) { return t ? (double)(t - t0) / (double)kPsPerMs : -1.0; };
+    uint32_t st = 0;
+    int rc = kolo_uart_read32(hs[0].link, KOLO_SVC_HOST_BASE + KOLO_SVC_SYS_FW_STATE, &st);
+    kolo_uart_stats sb;
+    kolo_uart_get_stats(hs[0].link, &sb);
+    chk.check(rc == 0 && sb.resends > sa.resends,
+              "%s: board 0: a read into the reset: rc %d, resends %lu -> %lu (want answered after a resend)", name,
+              rc, sa.resends, sb.resends);
+    if (plant == "d-stagger") {
+        const uint64_t late = t0 + (uint64_t)press_us * 1000000ull + 5 * kPsPerMs;
+        if (sim.now() < late) sim.run_ps(late - sim.now());
+        sim.top->btn_rst_n |= 2;
+    }
+    // both banners again and the four link ends up after the reset
+    bool back = false;
+    LinkView v[2];
+    while (!back && sim.now() < t0 + 20 * kPsPerMs) {
+        back = true;
+        for (int b = 0; b < 2; b++) {
+            v[b] = links(hs[(size_t)b], chk, false);
+            back = back && console_has(hs[(size_t)b], "kolo firmware ", con[b]) && v[b].up[0] && v[b].up[1];
+        }
+        if (!back) sim.run_ps(kPsPerMs / 4);
+    }
+    std::printf("%s: board 1 chip reset %.3f .. %.3f ms after the press; links and banners back at %.2f ms\n", name,
+                ms_after(sim.rw.rst_rise), ms_after(sim.rw.rst_fall), ms_after(sim.now()));
+    chk.check(back, "%s: 20 ms after the press: links up %d/%d and %d/%d, banners %d %d", name, v[0].up[0],
+              v[0].up[1], v[1].up[0], v[1].up[1], console_has(hs[0], "kolo firmware ", con[0]),
+              console_has(hs[1], "kolo firmware ", con[1]));
+    bool running = false;
+    for (int tries = 0; tries < 80 && !running; tries++) {
+        running = true;
+        for (Host& h : hs) {
+            Regs r{h, chk};
+            running = running && (r.svc(KOLO_SVC_SYS_FW_STATE) & KOLO_SVC_SYS_FW_STATE_STAGE_MASK) == 3;
+        }
+        if (!running) sim.run_ps(kPsPerMs / 2);
+    }
+    char when[64];
+    std::snprintf(when, sizeof when, "%s: after the reset: ", name);
+    for (Host& h : hs) {
+        LinkView lv = links(h, chk, true);
+        for (int p = 0; p < 2; p++) {
+            check_link(chk, h.board, lv, p, when);
+            chk.check(lv.down_count[p] == 0, "%sboard %d %s: LINK_DOWN_COUNT %u, want 0 (counted from its reset)",
+                      when, h.board, kPortName[p], lv.down_count[p]);
+        }
+    }
+    print_link_counters(sim, "after the reset");
+    static const int kZero[5] = {LC_CRC, LC_SEQ, LC_CTRL_ERR, LC_REPLAYS, LC_LINK_DOWNS};
+    for (int i = 0; i < 4; i++)
+        for (int c : kZero)
+            chk.check(link_counter(sim, i, c) == 0,
+                      "%sboard %d %s: kolo_link %s %u since the reset, want 0 (both ends restarted together)", when,
+                      i / 2, kPortName[i % 2], kLinkCounterNames[c], link_counter(sim, i, c));
+    for (Host& h : hs) {
+        Regs r{h, chk};
+        uint32_t fw = r.svc(KOLO_SVC_SYS_FW_STATE), node = r.svc(KOLO_SVC_SYS_NODE_ID),
+                 drops = r.svc(KOLO_SVC_MBX_RX_DROPS), faults = r.svc(KOLO_SVC_SYS_SP_FAULTS),
+                 ldrops = r.svc(KOLO_SVC_RTR_LOCAL_DROPS);
+        std::printf("  board %d: firmware stage %u, MGMT dropped %u, SP faults %u, RTR_LOCAL_DROPS %u\n", h.board,
+                    fw & 15u, drops, faults, ldrops);
+        chk.check((fw & KOLO_SVC_SYS_FW_STATE_STAGE_MASK) == 3 &&
+                      (node & KOLO_SVC_SYS_NODE_ID_ID_MASK) == (uint32_t)h.board && drops == 0 && faults == 0 &&
+                      ldrops == 0,
+                  "%sboard %d: firmware stage %u (want 3), node id %#x, MGMT dropped %u, SP faults %u, "
+                  "RTR_LOCAL_DROPS %u (want 0)",
+                  when, h.board, fw & 15u, node, drops, faults, ldrops);
+    }
+    // both hosts start new sessions, then one host message each way
+    for (Host& h : hs) {
+        kolo_uart_close(h.link);
+        kolo_uart_io io = {io_write, io_read, nullptr, &h, io_now};
+        char err[256] = "";
+        h.link = kolo_uart_open_io(&io, 2, 20, err, sizeof err);
+        if (!chk.check(h.link != nullptr, "%sboard %d: no new session: %s", when, h.board, err)) return -1;
+        kolo_uart_set_console(h.link, on_console, &h);
+    }
+    for (int from = 0; from < 2 && !chk.failures(); from++) {
+        std::deque<Sent> expect;
+        Sent m;
+        m.src = (uint16_t)from;
+        m.b.resize(1 + rng.below(KOLO_FWM_HMSG_MAX_BYTES));
+        for (uint8_t& c : m.b) c = (uint8_t)rng.below(256);
+        int mrc = kolo_host_msg_send(hs[(size_t)from].link, (uint16_t)(1 - from), m.b.data(), m.b.size());
+        if (!chk.check(mrc == 0, "%sboard %d's host: a message to node %d: rc %d", when, from, 1 - from, mrc)) break;
+        expect.push_back(m);
+        take(hs[(size_t)(1 - from)], chk, expect, when);
+    }
+    sim.rw.on = false;
+    const double ms = ms_after(sim.now());
+    std::printf("%s: done %.2f ms after the press (a host message each way received)\n", name, ms);
+    return ms;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -972,31 +1141,34 @@ int main(int argc, char** argv) {
     // (the link plants skip it: they are caught before or by the reset)
     if (chk.failures())
         std::printf("host messages not tried: the checks above failed\n");
-    else if (!plant.empty() && plant != "hmsg-drop")
+    else if (!plant.empty() && plant != "hmsg-drop" && plant != "hmsg-switch")
         std::printf("host messages not tried: plant %s is about the links\n", plant.c_str());
     else
-        host_messages(sim, hs, chk, rng);
+        host_messages(sim, hs, chk, rng, plant == "hmsg-switch");
 
     // ---- reset buttons (issue 18) -----------------------------------------------------------
-    // three presses, each with both links up and both firmwares running
+    // four presses, each with both links up and both firmwares running
     // (reset_case): A, board 1 for 20..200 us (shorter than the link's
     // TRAIN_BUDGET: board 0's links go down by board 1's fresh INIT); B, board
     // 0 the same (the neighbour is now board 1, and board 1's firmware
     // remembers board 0's records from before, the life board 0 lost: board 0
     // restates its own with a higher number); C, board 1 for 3.2..4.0 ms,
     // longer than TRAIN_BUDGET (3.0 ms): board 0's links go down by the
-    // budget while board 1 is still in reset. After B, one host message each
-    // way (the restarted board 0 serves host messages again). A link plant
+    // budget while board 1 is still in reset; D, both boards at once for
+    // 20..200 us (both_reset_case). After B and D, one host message each
+    // way (the restarted firmwares serve host messages again). A link plant
     // runs only its case.
     const uint32_t press_a = 20 + rng.below(181);
     const uint32_t press_b = 20 + rng.below(181);
     uint32_t press_c = 3200 + rng.below(801);
+    const uint32_t press_d = 20 + rng.below(181);
     if (plant == "short-press") press_c = 2000;  // plant: C's press within the budget
-    std::string cases = "ABC";
+    std::string cases = "ABCD";
     if (plant == "swap-on-reset") cases = "A";
     if (plant == "short-press") cases = "C";
+    if (plant == "d-stagger") cases = "D";
     if (quick && plant.empty()) cases = "A";
-    double case_ms[3] = {-1, -1, -1};
+    double case_ms[4] = {-1, -1, -1, -1};
     for (char c : cases) {
         if (chk.failures()) {
             std::printf("reset %c not tried: the checks above failed\n", c);
@@ -1005,6 +1177,7 @@ int main(int argc, char** argv) {
         if (c == 'A') case_ms[0] = reset_case(sim, hs, chk, rng, "reset A", 1, press_a, false, false, plant);
         if (c == 'B') case_ms[1] = reset_case(sim, hs, chk, rng, "reset B", 0, press_b, false, true, plant);
         if (c == 'C') case_ms[2] = reset_case(sim, hs, chk, rng, "reset C", 1, press_c, true, false, plant);
+        if (c == 'D') case_ms[3] = both_reset_case(sim, hs, chk, rng, press_d, plant);
         if (!hs[0].link || !hs[1].link) return chk.finish(seed, "");
     }
     uint64_t words = 0;
@@ -1015,9 +1188,9 @@ int main(int argc, char** argv) {
     kolo_uart_get_stats(hs[1].link, &st1);
     // the presses run, each with its length and its simulated time
     std::string resets;
-    const char* who[3] = {"A board 1", "B board 0", "C board 1"};
-    const uint32_t press[3] = {press_a, press_b, press_c};
-    for (int i = 0; i < 3; i++) {
+    const char* who[4] = {"A board 1", "B board 0", "C board 1", "D both"};
+    const uint32_t press[4] = {press_a, press_b, press_c, press_d};
+    for (int i = 0; i < 4; i++) {
         if (case_ms[i] < 0) continue;
         char one[80];
         std::snprintf(one, sizeof one, "%s%s %u us (%.2f ms)", resets.empty() ? "" : ", ", who[i], press[i],

@@ -33,6 +33,9 @@ mutants=(
   kolo_svc.v "sp_act ? {sp_pc_q[21:2], sp_cause_q, 8'd0}" "sp_act ? {sp_pc_q[22:3], sp_cause_q, 8'd0}"
   kolo_svc.v "wire sp_act = sp_pend && !mbx_ovf_push;" "wire sp_act = sp_pend;"
   kolo_svc_link.v "dn[g] <= (up[g] || misc[g]) && !go_down && (dn[g] || !in_up[g]);" "dn[g] <= !go_down && ((up[g] || misc[g]) && dn[g] || !in_up[g]);"
+  kolo_svc.v "wire stall = (rt_copying && table_q) || (hm_clearing && hmbox_q);" "wire stall = rt_copying && table_q;"
+  kolo_svc_hmbox.v "if (clr_idx == {AW{1'b1}}) clr_run <= 1'b0;" "if (clr_idx == {AW{1'b1}} - 1'b1) clr_run <= 1'b0;"
+  kolo_svc.v "wire [HMBOX_AW-1:0] hmbox_idx = hmbox_rel[HMBOX_AW+1:2];" "wire [HMBOX_AW-1:0] hmbox_idx = {1'b0, hmbox_rel[HMBOX_AW:3]};"
 )
 
 fail=0

@@ -20,8 +20,10 @@
 // run with exit status 1.
 //
 //   tb_svc [--seed=N] [--cycles=N] [--torus=XxYxZ] [--node=x,y,z] [--no-directed]
-// Directed cases run first (identity, host gate, strobes, time carry, a full
-// table switch with lookups of every id, mailbox both ways with overflow,
+// Directed cases run first (the host mailbox cleared by reset, identity, host
+// gate, strobes, the host mailbox both ways and its gate, time carry, a full
+// table switch with lookups of every id (the host mailbox untouched by it),
+// mailbox both ways with overflow,
 // link events, short downs: the down latch), then the seeded random phase.
 // The down latch's contract (rtl/svc/kolo_svc_link.v) is checked all along:
 // a down of a port that raised LINK_UP must raise LINK_DOWN before the next
@@ -174,7 +176,8 @@ struct World {
     unsigned long n_reads = 0, n_writes = 0, n_err = 0, n_lookups = 0, n_tx = 0, n_rx = 0, n_rx_drop = 0,
                   n_acts = 0, n_switch = 0, n_irq = 0;
     // coverage: events read by type, host writes taken, packets stored, accesses that waited for the copy
-    unsigned long cov_evt[8] = {0}, cov_host_wr = 0, cov_stored = 0, cov_stalled = 0, cov_time_lo = 0;
+    unsigned long cov_evt[8] = {0}, cov_host_wr = 0, cov_stored = 0, cov_stalled = 0, cov_time_lo = 0,
+                  cov_host_hmbox = 0;
 
     uint16_t id_of(unsigned i) const { return kolo_node_id_of_index(&topo, i); }
     bool in_torus(uint16_t id) const {
@@ -475,6 +478,9 @@ struct World {
             } else {
                 n_writes++;
                 if (p == 1 && !a.err) cov_host_wr++;
+                if (p == 1 && !a.err && a.addr >= KOLO_SVC_HMBOX_WORD(0) &&
+                    a.addr < KOLO_SVC_HMBOX_WORD(KOLO_SVC_HMBOX_WORD_COUNT))
+                    cov_host_hmbox++;
             }
             if (a.err) n_err++;
             d.result = a;
@@ -654,9 +660,14 @@ struct World {
             if (x == KOLO_SVC_LINK_ERR_THRESH(port % 6)) *data = rng.below(40);
             return x;
         }
-        if (r < 78) {  // the shadow table
+        if (r < 73) {  // the shadow table
             unsigned i = rng.chance(85) ? rng.below(entries) : rng.below(4096);
             return KOLO_SVC_RT_SHADOW_ENTRY(i);
+        }
+        if (r < 78) {  // the host mailbox (and a word either side of it); the host writes it too
+            int i = (int)rng.below(KOLO_SVC_HMBOX_WORD_COUNT + 2) - 1;
+            if (p == 1) *write = rng.chance(60);
+            return (uint32_t)((int)KOLO_SVC_HMBOX_WORD(0) + 4 * i);
         }
         if (r < 80) {
             *write = rng.chance(70);
@@ -677,7 +688,8 @@ struct World {
         Access a;
         a.port = p;
         a.addr = random_addr(p, &a.write, &a.data);
-        if (p == 1 && rng.chance(60)) a.write = false;  // the host mostly reads
+        bool hmbox = a.addr >= KOLO_SVC_HMBOX_WORD(0) && a.addr < KOLO_SVC_HMBOX_WORD(KOLO_SVC_HMBOX_WORD_COUNT);
+        if (p == 1 && !hmbox && rng.chance(60)) a.write = false;  // the host mostly reads
         a.strb = rng.chance(93) ? 0xf : (unsigned)rng.bits(4);
         d.acc = a;
         d.state = 1;
@@ -875,6 +887,8 @@ void link_latency(World &w) {
 }
 
 void directed(World &w) {
+    // the host mailbox right after reset: the access waits for the clear, every word reads 0
+    w.expect(w.rd(KOLO_SVC_HMBOX_WORD(63), 1) == 0 && w.rd(KOLO_SVC_HMBOX_WORD(0)) == 0, "HMBOX cleared by reset");
     // identity and reset values
     w.expect(w.rd(KOLO_SVC_SYS_ID) == KOLO_SVC_SYS_ID_RESET, "SYS_ID");
     w.expect(w.rd(KOLO_SVC_SYS_NODE_ID) == w.me, "NODE_ID");
@@ -890,6 +904,16 @@ void directed(World &w) {
     w.expect(w.access(0, true, KOLO_SVC_SYS_ID, 1).err, "read-only write");
     w.expect(w.rd(KOLO_SVC_SYS_SCRATCH, 1) == 7, "host read");
     w.expect(w.rd(KOLO_SVC_SYS_HOST_REFUSED) == 2 && w.rd(KOLO_SVC_SYS_BAD_ACCESS) == 3, "refusal counters");
+    // the host mailbox: each side writes words the other reads; host writes gated like the rest
+    for (unsigned i = 0; i < KOLO_SVC_HMBOX_WORD_COUNT; i++)
+        w.expect(!w.access(i & 1, true, KOLO_SVC_HMBOX_WORD(i), 0x5A000000u | i * 0x10101u).err, "HMBOX write");
+    for (unsigned i = 0; i < KOLO_SVC_HMBOX_WORD_COUNT; i++)
+        w.expect(w.rd(KOLO_SVC_HMBOX_WORD(i), (i & 1) ^ 1) == (0x5A000000u | i * 0x10101u), "HMBOX read back");
+    w.expect(w.access(0, false, KOLO_SVC_HMBOX_WORD(KOLO_SVC_HMBOX_WORD_COUNT)).err, "past HMBOX unmapped");
+    w.wr(KOLO_SVC_SYS_HOST_ACCESS, 0);
+    w.expect(w.access(1, true, KOLO_SVC_HMBOX_WORD(3), 1).err, "host HMBOX write refused while closed");
+    w.expect(w.rd(KOLO_SVC_HMBOX_WORD(3), 1) == (0x5A000000u | 3u * 0x10101u), "a refused write changes nothing");
+    w.wr(KOLO_SVC_SYS_HOST_ACCESS, 1);
     // time: TIME_LO latches TIME_HI across the 32-bit carry
     while (g_cyc < 0x1000 + 16) w.cycle();
     w.rd(KOLO_SVC_SYS_TIME_LO);
@@ -908,6 +932,9 @@ void directed(World &w) {
     w.wr(KOLO_SVC_RT_SHADOW_ENTRY(0), 5);
     w.wr(KOLO_SVC_RT_EPOCH, 0x1235);
     w.idle(20);
+    // two switches later the host mailbox is as it was
+    for (unsigned i = 0; i < KOLO_SVC_HMBOX_WORD_COUNT; i++)
+        w.expect(w.rd(KOLO_SVC_HMBOX_WORD(i), 1) == (0x5A000000u | i * 0x10101u), "HMBOX after table switches");
     // mailbox transmit
     w.wr(KOLO_SVC_MBX_TX_DST, 0x123);
     w.wr(KOLO_SVC_MBX_TX_RS, 0x8);
@@ -1032,18 +1059,18 @@ int main(int argc, char **argv) {
     }
     std::printf("coverage: events read: LINK_UP %lu, LINK_DOWN %lu, MISCABLED %lu, ERR_THRESHOLD %lu, "
                 "MBX_OVERFLOW %lu, SP_FAULT %lu, none %lu; host writes taken %lu; packets stored %lu; TIME_LO reads "
-                "%lu; cycles an access waited for the table copy %lu; SP faults %lu (%lu after a mailbox event); short "
+                "%lu; host mailbox writes by the host %lu; cycles an access waited for the table copy %lu; SP faults %lu (%lu after a mailbox event); short "
                 "link downs driven %lu, downs of an up port owed a LINK_DOWN %lu\n",
                 w.cov_evt[1], w.cov_evt[2], w.cov_evt[3], w.cov_evt[4], w.cov_evt[5], w.cov_evt[6], w.cov_evt[0],
-                w.cov_host_wr, w.cov_stored, w.cov_time_lo, w.cov_stalled, w.n_sp, w.cov_sp_late, w.n_glitch, w.n_owed);
+                w.cov_host_wr, w.cov_stored, w.cov_time_lo, w.cov_host_hmbox, w.cov_stalled, w.n_sp, w.cov_sp_late, w.n_glitch, w.n_owed);
     // a long random run that never reached one of these would prove little: fail it
     if (cycles >= 100000) {
         for (int e = 0; e <= KOLO_SVC_EVT_SP_FAULT; e++)
             if (!w.cov_evt[e]) fail("coverage: no event of type %d read in the random phase", e);
         bool copy_long = w.entries >= 8;  // a copy of 1..7 entries is rarely waited for
-        if (!w.cov_host_wr || !w.cov_stored || !w.cov_time_lo || (copy_long && !w.cov_stalled) || !w.n_tx ||
+        if (!w.cov_host_wr || !w.cov_host_hmbox || !w.cov_stored || !w.cov_time_lo || (copy_long && !w.cov_stalled) || !w.n_tx ||
             !w.n_switch)
-            fail("coverage: host writes, stored packets, TIME_LO reads, copy waits, sends or switches missing");
+            fail("coverage: host writes (to the host mailbox too), stored packets, TIME_LO reads, copy waits, sends or switches missing");
         if (w.n_owed < 10) fail("coverage: %lu downs of an up port (want 10 at least)", w.n_owed);
     }
     std::printf("PASS unit-svc: %llu cycles; %lu reads, %lu writes (%lu SLVERR), %lu lookups, %lu table switches, "

@@ -168,5 +168,14 @@ module tb_svc #(
   assign p_act_up = u_dut.u_link.act_up;
   assign p_copying = u_dut.rt_copying;
   assign p_sp_act = u_dut.sp_act;
+
+  // power-up contents of the host mailbox's RAM: not 0 (block RAM holds what
+  // it was configured with), so that the clear after reset is what makes it 0
+  `include "kolo_svc_regs.vh"
+  integer hm_i;
+  initial begin
+    for (hm_i = 0; hm_i < `KOLO_SVC_HMBOX_WORD_COUNT; hm_i = hm_i + 1)
+      u_dut.u_hmbox.mem[hm_i] = 32'hA5000000 | hm_i;
+  end
 endmodule
 `default_nettype wire
