@@ -16,8 +16,8 @@
 #   NI_TRACE=1 build/ni/obj/tb_ni ...   print DMA accesses and packets
 #   make bench-ni_luts_xc7 bench-ni_ffs_xc7 bench-ni_bram_xc7
 #                                 Yosys synth_xilinx estimate of kolo_ni (default parameters)
-#   make bench-ni_atomic_logic_depth_xc7 bench-ni_tx_logic_depth_xc7
-#                                 LUT levels of kolo_ni_atomic and kolo_ni_tx (issue 21: <= 6)
+#   make bench-ni_atomic_logic_depth_xc7 bench-ni_tx_logic_depth_xc7 bench-ni_cq_logic_depth_xc7
+#                                 LUT levels of kolo_ni_atomic, kolo_ni_tx, kolo_ni_cq (issue 21: <= 6)
 #   make bench-put8_rate_dma bench-put8_rate_inline bench-put8_rate_pio
 #                                 8-byte PUT message rates (Mmsg/s at 250 MHz)
 #   make bench-neighbor_latency_put8_ns bench-put_bandwidth_64KiB bench-atomic_rate ...
@@ -243,10 +243,12 @@ BENCHES += $(NI_BENCH_LAT) $(NI_BENCH_BW) $(NI_BENCH_ATOMIC)
 # default parameters (mk/synth.mk, scripts/synth.sh)
 $(eval $(call synth_unit,ni))
 $(eval $(call synth_unit,node))
-# and of the two NI blocks issue 21 brought to <= 6 LUT levels (kolo_ni_atomic, kolo_ni_tx; a
+# and of the NI blocks issue 21 brought to <= 6 LUT levels (kolo_ni_atomic, kolo_ni_tx; a
 # minute together): bench-ni_atomic_logic_depth_xc7, bench-ni_tx_logic_depth_xc7 (docs/ni.md)
 $(eval $(call synth_unit,ni_atomic))
 $(eval $(call synth_unit,ni_tx))
+# kolo_ni_cq (seconds): bench-ni_cq_logic_depth_xc7
+$(eval $(call synth_unit,ni_cq))
 
 # the target's atomic unit (kolo_ni_atomic) against a reference, on Icarus (a few seconds):
 # random atomics on 8 words, then a stream to one word (chains: each follows the previous

@@ -72,12 +72,22 @@ module kolo_ni_cq (
   assign wr_len = 13'd8;
   assign wr_last = 1'b1;
 
+  // The lowest pending vector goes out. Its clear uses the one-hot pick
+  // (msi_oh: bit i is pending and no lower one is), not the encoded number,
+  // so the priority pick is not followed by a 16-way decode (logic depth).
   reg [15:0] msi_pend;
+  reg [15:0] msi_oh;
   reg [3:0] msi_sel;
+  reg msi_lower;  // a vector below i is pending
   integer i;
   always @(*) begin
+    msi_lower = 1'b0;
+    for (i = 0; i < 16; i = i + 1) begin
+      msi_oh[i] = msi_pend[i] && !msi_lower;
+      msi_lower = msi_lower || msi_pend[i];
+    end
     msi_sel = 4'd0;
-    for (i = 15; i >= 0; i = i - 1) if (msi_pend[i]) msi_sel = i[3:0];
+    for (i = 0; i < 16; i = i + 1) if (msi_oh[i]) msi_sel = msi_sel | i[3:0];
   end
   assign msi_valid = msi_pend != 16'd0;
   assign msi_vector = {1'b0, msi_sel};
@@ -90,7 +100,7 @@ module kolo_ni_cq (
       msi_pend <= 16'd0;
     end else begin
       retire <= 1'b0;
-      if (msi_valid && msi_ready) msi_pend[msi_sel] <= 1'b0;
+      if (msi_ready) msi_pend <= msi_pend & ~msi_oh;
       case (cs)
         C_IDLE: if (grant != 2'b00) begin
           ev <= in_ev;
