@@ -120,8 +120,8 @@ $(foreach c,$(FORMAL_CELLS),$(eval $(call formal_cell_targets,$(c))))
 #                             depth 13 (~5 min), and the control that the drain
 #                             property fails at B = 1; the drain bound itself
 #                             needs 31 steps, beyond the engine today; then
-#                             formal-net-deadlock and formal-net-ring3
-#   make formal-net-ring3     the same on a ring of 3 (QUIET 8, depth 18)
+#                             formal-net-deadlock, formal-net-ring3 and -ring4
+#   make formal-net-ring3/4   the same on a ring of 3 / 4 (QUIET 8, depth 18)
 #   make formal-net-deadlock  proof 3's deadlock control: BUBBLE 0 must give a
 #                             deadlock counterexample (no flit moves for 12
 #                             cycles), BUBBLE 1 must pass the same scenario;
@@ -149,7 +149,8 @@ formal-full-net: $(DEPS_STAMP)
 	@formal/net/run.sh -o $(BUILD)/net/ring2_safety -d 13 -p N=2 -p PKTS=1 -p WIN=4 && \
 	  formal/net/run.sh -o $(BUILD)/net/ring2_b1_control -d 8 -p N=2 -p PKTS=1 -p WIN=2 -p B=1 -expect-fail && \
 	  $(MAKE) --no-print-directory formal-net-deadlock && \
-	  $(MAKE) --no-print-directory formal-net-ring3
+	  $(MAKE) --no-print-directory formal-net-ring3 && \
+	  $(MAKE) --no-print-directory formal-net-ring4
 NET_DEADLOCK := -d 26 -skip 14 -p N=2 -p PKTS=1 -p WIN=3 -p QUIET=12 -p DRAIN=0 -p FORCE=1
 formal-net-deadlock: scripts/gtkw.py | $(DEPS_STAMP)
 	@d=$(BUILD)/net/ring2_deadlock_bubble0; \
@@ -159,18 +160,22 @@ formal-net-deadlock: scripts/gtkw.py | $(DEPS_STAMP)
 	scripts/gtkw.py check $$d/deadlock.gtkw && \
 	echo "deadlock trace: gtkwave $$d/deadlock.gtkw (marker: the first cycle without a move)" && \
 	formal/net/run.sh -o $(BUILD)/net/ring2_deadlock_bubble1 $(NET_DEADLOCK) -p BUBBLE=1 -p ESC_SLOTS=2
-# the same control on a ring of 3 (FORCE 1: every packet goes round the ring back home,
-# a first step and 2 hops), QUIET 8, BMC 18 (steps 10..17 checked)
-NET_RING3 := -d 18 -skip 10 -p N=3 -p PKTS=1 -p WIN=3 -p QUIET=8 -p DRAIN=0 -p FORCE=1
-.PHONY: formal-net-ring3
-formal-net-ring3: scripts/gtkw.py | $(DEPS_STAMP)
-	@d=$(BUILD)/net/ring3_deadlock_bubble0; \
-	formal/net/run.sh -o $$d $(NET_RING3) -p BUBBLE=0 -p ESC_SLOTS=1 -expect-fail && \
-	formal/net/vcd_to_fst.sh $$d/trace.vcd $$d/deadlock.fst && \
-	scripts/gtkw.py net $$d/deadlock.fst $$d/deadlock.gtkw --nodes=3 --view=0:18 --mark=$$(formal/net/quiet_start.py $$d/trace.vcd) && \
-	scripts/gtkw.py check $$d/deadlock.gtkw && \
-	echo "deadlock trace: gtkwave $$d/deadlock.gtkw (marker: the first cycle without a move)" && \
-	formal/net/run.sh -o $(BUILD)/net/ring3_deadlock_bubble1 $(NET_RING3) -p BUBBLE=1 -p ESC_SLOTS=2
+# the same control on rings of 3 and 4 (FORCE 1: every packet goes round the ring back
+# home, a first step and N-1 hops), QUIET 8, BMC 18 (steps 10..17 checked)
+NET_RING := -d 18 -skip 10 -p PKTS=1 -p WIN=3 -p QUIET=8 -p DRAIN=0 -p FORCE=1
+define net_ring_target
+.PHONY: formal-net-ring$(1)
+formal-net-ring$(1): scripts/gtkw.py | $$(DEPS_STAMP)
+	@d=$$(BUILD)/net/ring$(1)_deadlock_bubble0; \
+	formal/net/run.sh -o $$$$d $$(NET_RING) -p N=$(1) -p BUBBLE=0 -p ESC_SLOTS=1 -expect-fail && \
+	formal/net/vcd_to_fst.sh $$$$d/trace.vcd $$$$d/deadlock.fst && \
+	scripts/gtkw.py net $$$$d/deadlock.fst $$$$d/deadlock.gtkw --nodes=$(1) --view=0:18 \
+	  --mark=$$$$(formal/net/quiet_start.py $$$$d/trace.vcd) && \
+	scripts/gtkw.py check $$$$d/deadlock.gtkw && \
+	echo "deadlock trace: gtkwave $$$$d/deadlock.gtkw (marker: the first cycle without a move)" && \
+	formal/net/run.sh -o $$(BUILD)/net/ring$(1)_deadlock_bubble1 $$(NET_RING) -p N=$(1) -p BUBBLE=1 -p ESC_SLOTS=2
+endef
+$(foreach n,3 4,$(eval $(call net_ring_target,$(n))))
 FORMAL += net
 
 # ---- proof 3 on a 2x2x1 torus (formal/net/kolo_torus_formal.v) -------------------------
