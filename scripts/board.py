@@ -201,7 +201,9 @@ def run_checks(b, design, constraints=None, tcl=None, out=None):
         for f in [f for f in tcl if f.endswith("_fusesoc.tcl")]:
             vh = VivadoBuild(design, b, os.path.join(vb.out, "fusesoc"))
             os.makedirs(vh.out, exist_ok=True)
-            vh.tcl.eval(f"set ::kolo_root {{{ROOT}}}")
+            # the hook makes its IP under [pwd] (the FuseSoC work directory):
+            # here the check's own directory, never the repository
+            vh.tcl.eval(f"set ::kolo_root {{{ROOT}}}; rename pwd _kolo_pwd; proc pwd {{}} {{return {{{vh.out}}}}}")
             vh.source(f)
             findings += [f"{w}: {m}" for w, m in vh.errors]
             findings += [f"fusesoc hook: {m}" for m in vh.check_build() if "create_ip" in m]

@@ -625,6 +625,23 @@ def check_intel(b, design, constraints, tcl, out):
     findings += [f"{w}: {m}" for w, m in qb.errors]
     findings += [f"build: {m}" for m in qb.check_build()]
     NOTES.extend(n for n in qb.notes if n not in NOTES)
+    # the FuseSoC/Edalize flow's IP hook (kolo_board_<b>.core), run in an
+    # open project as Edalize's project script runs it, its [pwd] the
+    # check's directory: it must make and add every Platform Designer
+    # system the build makes and add the shared clock-crossing SDC
+    for f in [t for t in tcl if t.endswith("_fusesoc.tcl")]:
+        qh = QuartusBuild(design, b, os.path.join(out, "fusesoc"))
+        os.makedirs(qh.out, exist_ok=True)
+        qh.tcl.eval(f"set ::kolo_root {{{ROOT}}}; rename pwd _kolo_pwd; proc pwd {{}} {{return {{{qh.out}}}}}")
+        qh.tcl.eval("project_new kolo_fusesoc")
+        qh.source(f)
+        findings += [f"{w}: {m}" for w, m in qh.errors]
+        want = sorted(os.path.basename(q) for q in qb.build["qip"])
+        got = sorted(os.path.basename(q) for q in qh.build["qip"])
+        if got != want:
+            findings.append(f"fusesoc hook: adds the systems {got}, the build adds {want}")
+        if not any(s.endswith("kolo_cdc.sdc") for s in qh.build["sdc"]):
+            findings.append("fusesoc hook: does not add the shared constraints kolo_cdc.sdc")
     return list(dict.fromkeys(findings))
 
 
@@ -679,3 +696,9 @@ def plants(b, out, copy_with):
     ip, t2 = in_folder(ipt, "add_instance pcie altera_pcie_cv_hip_ast", "add_instance pcie {altera_pcie_cv_hip_ast",
                        "tclsyntax")
     yield "tclsyntax", "missing close-brace", cons, t2
+    hook = [f for f in tcl if f.endswith("_fusesoc.tcl")][0]
+    h, t2 = in_folder(hook, "{kolo_c5gt_pcie kolo_c5gt_xcvr}] {", "{kolo_c5gt_pcie}] {", "fusesoc-onesys")
+    yield "fusesoc-onesys", "fusesoc hook: adds the systems ['kolo_c5gt_pcie.qip'], the build adds", cons, t2
+    h, t2 = in_folder(hook, "set_global_assignment -name SDC_FILE [file join $kolo_common kolo_cdc.sdc]\n", "",
+                      "fusesoc-nocdc")
+    yield "fusesoc-nocdc", "fusesoc hook: does not add the shared constraints kolo_cdc.sdc", cons, t2
