@@ -647,6 +647,48 @@ void host_messages(Sim& sim, std::vector<Host>& hs, tb::Checker& chk, tb::Rng& r
                 kK, 2, (int)dropped[1], KOLO_FWM_HMSG_RXQ + 2, (double)(sim.now() - t0) / (double)kPsPerMs, wall);
 }
 
+// ---- steps the reset cases share ----------------------------------------------------
+// Wait (up to 40 ms) until both firmwares report stage 3 (running).
+void wait_running(Sim& sim, std::vector<Host>& hs, tb::Checker& chk) {
+    bool running = false;
+    for (int tries = 0; tries < 80 && !running; tries++) {
+        running = true;
+        for (Host& h : hs) {
+            Regs r{h, chk};
+            running = running && (r.svc(KOLO_SVC_SYS_FW_STATE) & KOLO_SVC_SYS_FW_STATE_STAGE_MASK) == 3;
+        }
+        if (!running) sim.run_ps(kPsPerMs / 2);
+    }
+}
+
+// Board h's host (re)starts its session (two NOPs) over the UART, with the
+// console handler; false and the reason in err when it cannot.
+bool new_session(Host& h, char* err, size_t n) {
+    if (h.link) kolo_uart_close(h.link);
+    kolo_uart_io io = {io_write, io_read, nullptr, &h, io_now};
+    h.link = kolo_uart_open_io(&io, 2, 20, err, n);
+    if (h.link) kolo_uart_set_console(h.link, on_console, &h);
+    return h.link != nullptr;
+}
+
+// One seeded host message (1..32 bytes) from board `first`'s host to the
+// other's, then one back, each taken whole by the receiving host through
+// both firmwares; stops at the first failure.
+void message_each_way(std::vector<Host>& hs, tb::Checker& chk, tb::Rng& rng, const char* when, int first) {
+    for (int from : {first, 1 - first}) {
+        if (chk.failures()) break;
+        std::deque<Sent> expect;
+        Sent m;
+        m.src = (uint16_t)from;
+        m.b.resize(1 + rng.below(KOLO_FWM_HMSG_MAX_BYTES));
+        for (uint8_t& c : m.b) c = (uint8_t)rng.below(256);
+        int rc = kolo_host_msg_send(hs[(size_t)from].link, (uint16_t)(1 - from), m.b.data(), m.b.size());
+        if (!chk.check(rc == 0, "%sboard %d's host: a message to node %d: rc %d", when, from, 1 - from, rc)) break;
+        expect.push_back(m);
+        take(hs[(size_t)(1 - from)], chk, expect, when);
+    }
+}
+
 // ---- a reset button press --------------------------------------------------------------
 // Board rb's reset button (SW2) pressed for press_us with both links up and
 // both firmwares running; nb = 1 - rb is the neighbour (in a 2x1x1 torus both
@@ -761,15 +803,7 @@ double reset_case(Sim& sim, std::vector<Host>& hs, tb::Checker& chk, tb::Rng& rn
               before.down_count[1], rb, b.up[0], b.up[1],
               console_has(hs[(size_t)rb], "kolo firmware ", con) ? "seen" : "not seen");
     // the firmwares settle (nb recomputes its table after the fault news)
-    bool running = false;
-    for (int tries = 0; tries < 80 && !running; tries++) {
-        running = true;
-        for (Host& h : hs) {
-            Regs r{h, chk};
-            running = running && (r.svc(KOLO_SVC_SYS_FW_STATE) & KOLO_SVC_SYS_FW_STATE_STAGE_MASK) == 3;
-        }
-        if (!running) sim.run_ps(kPsPerMs / 2);
-    }
+    wait_running(sim, hs, chk);
     poll_console(hs, 1);
     std::printf("%s: after board %d's reset, at %.2f ms:\n", name, rb, ms_after(sim.now()));
     char when[64];
@@ -865,30 +899,16 @@ double reset_case(Sim& sim, std::vector<Host>& hs, tb::Checker& chk, tb::Rng& rn
     std::printf("  board %d's firmware sent %u MGMT packets over the reset\n", nb, mgmt_tx_nb - mgmt_tx_nb0);
     // board rb's host starts a new session (two NOPs) on the restarted board
     Host& hr = hs[(size_t)rb];
-    kolo_uart_close(hr.link);
-    kolo_uart_io io = {io_write, io_read, nullptr, &hr, io_now};
     char err[256] = "";
-    hr.link = kolo_uart_open_io(&io, 2, 20, err, sizeof err);
+    const bool opened = new_session(hr, err, sizeof err);
     uint32_t id1 = 0;
-    chk.check(hr.link && kolo_uart_read32(hr.link, KOLO_SVC_HOST_BASE + KOLO_SVC_SYS_ID, &id1) == 0 &&
+    chk.check(opened && kolo_uart_read32(hr.link, KOLO_SVC_HOST_BASE + KOLO_SVC_SYS_ID, &id1) == 0 &&
                   id1 == KOLO_SVC_SYS_ID_RESET,
-              "%s: board %d: a new session after the reset: %s, SYS_ID %08x", name, rb, hr.link ? "open" : err, id1);
-    if (!hr.link) return -1;
-    kolo_uart_set_console(hr.link, on_console, &hr);
+              "%s: board %d: a new session after the reset: %s, SYS_ID %08x", name, rb, opened ? "open" : err, id1);
+    if (!opened) return -1;
     // one host message each way through both firmwares (the restarted one
     // serves host messages again; MGMT both ways over the retrained links)
-    for (int from : {rb, nb}) {
-        if (!hmsg || chk.failures()) break;
-        std::deque<Sent> expect;
-        Sent m;
-        m.src = (uint16_t)from;
-        m.b.resize(1 + rng.below(KOLO_FWM_HMSG_MAX_BYTES));
-        for (uint8_t& c : m.b) c = (uint8_t)rng.below(256);
-        int rc = kolo_host_msg_send(hs[(size_t)from].link, (uint16_t)(1 - from), m.b.data(), m.b.size());
-        if (!chk.check(rc == 0, "%sboard %d's host: a message to node %d: rc %d", when, from, 1 - from, rc)) break;
-        expect.push_back(m);
-        take(hs[(size_t)(1 - from)], chk, expect, when);
-    }
+    if (hmsg) message_each_way(hs, chk, rng, when, rb);
     sim.rw.on = false;
     for (int i = 0; i < 4; i++)
         for (int k = 0; k < 4; k++) g_line_base[i][k] = link_counter(sim, i, kLine[k]);
@@ -953,15 +973,7 @@ double both_reset_case(Sim& sim, std::vector<Host>& hs, tb::Checker& chk, tb::Rn
     chk.check(back, "%s: 20 ms after the press: links up %d/%d and %d/%d, banners %d %d", name, v[0].up[0],
               v[0].up[1], v[1].up[0], v[1].up[1], console_has(hs[0], "kolo firmware ", con[0]),
               console_has(hs[1], "kolo firmware ", con[1]));
-    bool running = false;
-    for (int tries = 0; tries < 80 && !running; tries++) {
-        running = true;
-        for (Host& h : hs) {
-            Regs r{h, chk};
-            running = running && (r.svc(KOLO_SVC_SYS_FW_STATE) & KOLO_SVC_SYS_FW_STATE_STAGE_MASK) == 3;
-        }
-        if (!running) sim.run_ps(kPsPerMs / 2);
-    }
+    wait_running(sim, hs, chk);
     char when[64];
     std::snprintf(when, sizeof when, "%s: after the reset: ", name);
     for (Host& h : hs) {
@@ -995,24 +1007,11 @@ double both_reset_case(Sim& sim, std::vector<Host>& hs, tb::Checker& chk, tb::Rn
     }
     // both hosts start new sessions, then one host message each way
     for (Host& h : hs) {
-        kolo_uart_close(h.link);
-        kolo_uart_io io = {io_write, io_read, nullptr, &h, io_now};
         char err[256] = "";
-        h.link = kolo_uart_open_io(&io, 2, 20, err, sizeof err);
-        if (!chk.check(h.link != nullptr, "%sboard %d: no new session: %s", when, h.board, err)) return -1;
-        kolo_uart_set_console(h.link, on_console, &h);
+        if (!chk.check(new_session(h, err, sizeof err), "%sboard %d: no new session: %s", when, h.board, err))
+            return -1;
     }
-    for (int from = 0; from < 2 && !chk.failures(); from++) {
-        std::deque<Sent> expect;
-        Sent m;
-        m.src = (uint16_t)from;
-        m.b.resize(1 + rng.below(KOLO_FWM_HMSG_MAX_BYTES));
-        for (uint8_t& c : m.b) c = (uint8_t)rng.below(256);
-        int mrc = kolo_host_msg_send(hs[(size_t)from].link, (uint16_t)(1 - from), m.b.data(), m.b.size());
-        if (!chk.check(mrc == 0, "%sboard %d's host: a message to node %d: rc %d", when, from, 1 - from, mrc)) break;
-        expect.push_back(m);
-        take(hs[(size_t)(1 - from)], chk, expect, when);
-    }
+    message_each_way(hs, chk, rng, when, 0);
     sim.rw.on = false;
     const double ms = ms_after(sim.now());
     std::printf("%s: done %.2f ms after the press (a host message each way received)\n", name, ms);
@@ -1063,12 +1062,9 @@ int main(int argc, char** argv) {
     // the hosts' sessions (the boards come out of reset meanwhile: attempts
     // of 2 ms, many of them)
     for (Host& h : hs) {
-        kolo_uart_io io = {io_write, io_read, nullptr, &h, io_now};
         char err[256] = "";
-        h.link = kolo_uart_open_io(&io, 2, 20, err, sizeof err);
-        if (!chk.check(h.link != nullptr, "board %d: no session over the UART: %s", h.board, err))
+        if (!chk.check(new_session(h, err, sizeof err), "board %d: no session over the UART: %s", h.board, err))
             return chk.finish(seed, "");
-        kolo_uart_set_console(h.link, on_console, &h);
     }
     std::printf("sessions open at %.2f ms\n", io_now(&hs[0]));
 
