@@ -84,6 +84,10 @@
 // firmware from fw/imem.hex and fw/dmem.hex where it runs (mk/board_sim.mk:
 // a run directory per case). make test-board-sim-ecp5-long runs the clean
 // test, then the plants, and wants a failure from each.
+// Length (~1200 lines): one file because every case drives the same
+// simulated pair (the Verilated model, the cables, the two hosts' serial
+// lines and the link probes, all in the anonymous namespace below); the
+// reset cases are about a third of it.
 // --quick (make test-board-sim-ecp5, in make test): everything above but
 // resets B, C and D: the boot, the straps, the links, the host messages both
 // ways with their bad input and overflow, and reset A (board 1's short
