@@ -67,9 +67,10 @@
 //   B = L0 + (Q - 1) * (F * (K + 1) + 5)
 //   N = 2, F = 2, PKTS = 1, K = 0: L0 = 5 + 9 + 3 + 1 = 18, B = 18 + 7 = 25.
 // The argument is checked, not proved in general: formal/net/ring_drain.sby
-// runs the BMC to WIN + B + 2 steps (every stop time up to WIN reaches
-// since_stop = B), and for N = 2 (K 0, B 25) it passes (formal/README.md,
-// proof 3, has the runs and what they leave out). The per-packet term assumes
+// runs the BMC to WIN + B + 3 steps (a stop at cycle WIN reaches since_stop
+// = B at step WIN + B + 1; the clocked assertions below judge a step's values
+// at the next step), so every stop time up to WIN is checked at B
+// (formal/README.md, proof 3, has the runs and what they leave out). The per-packet term assumes
 // the sink is the bottleneck; ring contention (one packet per output port
 // at a time, bubble slots) is covered only if it overlaps with it.
 module kolo_ring_formal #(
