@@ -9,9 +9,12 @@
 // Splitting: a request becomes memory read TLPs (MRd, 3-DW header below 4 GB,
 // else 4-DW) cut at max-read-request-size aligned addresses
 // (cfg_max_read_req, 128..4096 bytes; this also keeps each inside a 4 KB
-// page), one per cycle, each with a tag from one pool of TAGS tags (lowest
-// free first) that every request shares; without a free tag the splitter
-// waits. Without cfg_bus_master no TLP is sent and the request fails.
+// page), one every two cycles at most, each with a tag from one pool of
+// TAGS tags (the lowest one free the cycle before) that every request
+// shares; without a free tag the splitter waits. Pipeline (timing, issue 21):
+// the splitter cuts an MRd, the next stage forms its header and credits,
+// the MRd issues from there: an MRd goes out (mrd_valid) four cycles after
+// its request was accepted at the earliest (two before the pipeline). Without cfg_bus_master no TLP is sent and the request fails.
 // Completion space: the vendor block holds received completions in a buffer
 // of cfg_cpl_hdr headers and cfg_cpl_data data credits of 16 bytes (the
 // shim gives the block's values; an endpoint advertises infinite completion
@@ -23,7 +26,8 @@
 // bytes of data space for its header too, as the UltraScale blocks keep
 // headers in the data RAM). A completion that arrives gives back what the
 // rest of its read no longer needs (reservation before minus after); the
-// last one, an error one or the tag's timeout gives back the rest. The
+// last one, an error one or the tag's timeout gives back the rest (two
+// cycles after the completion's beat or the timeout: a pipeline). The
 // splitter waits for credits like for a tag. The max read request size used
 // is cut down so that one MRd always fits into the whole space (MRRS 128
 // needs 2 headers and 10 data credits; less stops every read).
@@ -123,18 +127,19 @@ module kolo_pcie_dma_rd #(
     cr_h_all <= {1'b0, cfg_cpl_hdr};
     cr_d_all <= {1'b0, cfg_cpl_data};
   end
-  /* verilator lint_off UNUSEDSIGNAL */  // the low bits of the end offsets
+  // (H = the 64-byte blocks of [a, e): ceil((a mod 64 + n) / 64) as the span
+  // is DW-aligned inside a block; D = ceil((a mod 16 + n) / 16) + H: two adds
+  // side by side, then one; timing)
+  /* verilator lint_off UNUSEDSIGNAL */  // the low bits of the sums
   function [15:0] cpl_need(input [5:0] la, input [12:0] n);  // {H[6:0], D[8:0]}
-    reg [13:0] span4;   // bytes of the DW span, a multiple of 4
-    reg [13:0] end64, end16;
+    reg [12:0] s64, s16;
     reg [6:0] h;
     reg [8:0] d;
     begin
-      span4 = ({12'd0, la[1:0]} + {1'b0, n} + 14'd3) & 14'h3FFC;
-      end64 = {8'd0, la[5:2], 2'b00} + span4 - 14'd1;   // last byte of the span, from the 64-byte block start
-      end16 = {10'd0, la[3:2], 2'b00} + span4 - 14'd1;
-      h = end64[12:6] + 7'd1;
-      d = end16[12:4] + 9'd1 + {2'b00, h};
+      s64 = {7'd0, la} + n + 13'd63;
+      s16 = {9'd0, la[3:0]} + n + 13'd15;
+      h = s64[12:6];
+      d = s16[12:4] + {2'b00, h};
       cpl_need = (n == 13'd0) ? 16'd0 : {h, d};
     end
   endfunction
@@ -237,32 +242,56 @@ module kolo_pcie_dma_rd #(
   wire [12:0] iss_lo_next = {1'b0, iss_addr[11:0]} + n_sub;
   wire [51:0] iss_hi_inc = iss_addr[63:12] + 52'd1;
   wire [63:0] iss_addr_next = {iss_lo_next[12] ? iss_hi_inc : iss_addr[63:12], iss_lo_next[11:0]};
-  wire [12:0] span = {11'd0, iss_addr[1:0]} + n_sub + 13'd3;
+  wire [12:0] sub_off = {11'd0, iss_s} + iss_done;
+  wire iss_last = (n_sub == iss_rem);
+  // Pipeline (timing): the splitter cuts the next MRd (s1_*), the stage
+  // after it forms its header and worst-case credits (c2_*), and the MRd
+  // issues from there, with the tag picked the cycle before (ft_q, the
+  // lowest tag free then: c2 is empty the cycle after an issue, so the tag
+  // is still free). At most one MRd every two cycles.
+  reg             s1_v, s1_last;
+  reg [63:0]      s1_addr;
+  reg [12:0]      s1_n;
+  reg [10:0]      s1_ndw;
+  reg [RQ_W-1:0]  s1_ent;
+  reg             c2_v, c2_last;
+  reg [127:0]     c2_hdr;     // the tag field is 0
+  reg [6:0]       c2_need_h;
+  reg [8:0]       c2_need_d;
+  reg [12:0]      c2_n;
+  reg [6:0]       c2_la;
+  reg [10:0]      c2_ndw;
+  reg [RQ_W-1:0]  c2_ent;
+  reg [TAG_W-1:0] ft_q;
+  reg             ft_any_q;
+  wire s2_ld = s1_v && !c2_v && cfg_bus_master;
+  wire s1_ld = iss_busy && cfg_bus_master && (!s1_v || s2_ld);
+  wire [12:0] span = {11'd0, s1_addr[1:0]} + s1_n + 13'd3;
   wire [10:0] ldw = span[12:2];
-  wire [1:0] last_off = iss_addr[1:0] + n_sub[1:0] - 2'd1;
-  wire [3:0] fbe_m = 4'hF << iss_addr[1:0];
+  wire [1:0] last_off = s1_addr[1:0] + s1_n[1:0] - 2'd1;
+  wire [3:0] fbe_m = 4'hF << s1_addr[1:0];
   wire [3:0] lbe_m = 4'hF >> (2'd3 - last_off);
   wire [3:0] fbe = (ldw == 11'd1) ? (fbe_m & lbe_m) : fbe_m;
   wire [3:0] lbe = (ldw == 11'd1) ? 4'd0 : lbe_m;
-  wire use4 = (iss_addr[63:32] != 32'd0);
-  wire [7:0] tag8 = {{(8-TAG_W){1'b0}}, free_tag};
+  wire use4 = (s1_addr[63:32] != 32'd0);
   wire [31:0] h0 = {1'b0, 1'b0, use4, 5'b00000, 14'd0, ldw[9:0]};
-  wire [31:0] h1 = {cfg_req_id, tag8, lbe, fbe};
-  wire [127:0] hdr = use4 ? {iss_addr[31:2], 2'b00, iss_addr[63:32], h1, h0}
-                          : {32'd0, iss_addr[31:2], 2'b00, h1, h0};
-  wire [12:0] sub_off = {11'd0, iss_s} + iss_done;
+  wire [31:0] h1 = {cfg_req_id, 8'd0, lbe, fbe};
+  wire [127:0] hdr = use4 ? {s1_addr[31:2], 2'b00, s1_addr[63:32], h1, h0}
+                          : {32'd0, s1_addr[31:2], 2'b00, h1, h0};
+  wire [15:0] s1_need = cpl_need(s1_addr[5:0], s1_n);
+  wire [7:0] tag8 = {{(8-TAG_W){1'b0}}, ft_q};
   wire mrd_free = !mrd_valid || mrd_ready;
   // credits: the new MRd's worst case beside those in flight
-  wire [15:0] iss_need = cpl_need(iss_addr[5:0], n_sub);
-  wire [6:0] need_h = iss_need[15:9];
-  wire [8:0] need_d = iss_need[8:0];
+  wire [6:0] need_h = c2_need_h;
+  wire [8:0] need_d = c2_need_d;
   reg [12:0] cr_h;   // headers reserved by the MRds in flight
   reg [16:0] cr_d;   // data credits reserved
   wire cr_ok = ({1'b0, cr_h} + {7'd0, need_h} <= {1'b0, cr_h_all}) &&
                ({1'b0, cr_d} + {9'd0, need_d} <= {1'b0, cr_d_all});
-  wire issue = iss_busy && cfg_bus_master && free_any && mrd_free && cr_ok;
-  wire iss_last = (n_sub == iss_rem);
+  wire issue = c2_v && cfg_bus_master && ft_any_q && mrd_free && cr_ok;
   wire iss_abort = iss_busy && !cfg_bus_master;
+  wire s1_abort = s1_v && !cfg_bus_master;
+  wire c2_abort = c2_v && !cfg_bus_master;
   reg [TAG_W-1:0] mrd_tag;
 
   // ---- completions -----------------------------------------------------------------------
@@ -293,6 +322,7 @@ module kolo_pcie_dma_rd #(
   reg [10:0]  c_len;
   reg [12:0]  c_bc, c_nb;
   reg         c_hdr_ok, c_room_ok, c_nb_final;
+  reg         c_frame_bad;   // the beat's dw_en / eop disagree with a first beat of the header's Length
   always @(posedge clk) begin
     if (rst) cpl_v_q <= 1'b0;
     else cpl_v_q <= cpl_valid;
@@ -310,6 +340,8 @@ module kolo_pcie_dma_rd #(
     c_hdr_ok <= i_hdr_ok;
     c_room_ok <= {1'b0, i_bytes4} <= i_room;
     c_nb_final <= i_nb == i_bc;
+    c_frame_bad <= cpl_dw_en != ((i_len >= 11'd8) ? 8'hFF : ((8'd1 << i_len[2:0]) - 8'd1)) ||
+                   cpl_eop != (i_len <= 11'd8);
   end
   wire c_has_data = c0[30];
   wire c_ours = c_hdr_ok && t_valid[c_tag];
@@ -332,6 +364,8 @@ module kolo_pcie_dma_rd #(
   reg [RB_AW-1:0] x_line;
   reg [2:0]       x_rot;
   reg [10:0]      x_left;
+  reg [7:0]       x_exp_en;     // dw_en and eop the next beat must have (from x_left)
+  reg             x_exp_eop;
   reg [10:0]      x_len;
   reg [12:0]      x_nb;
   reg             x_final;
@@ -351,8 +385,9 @@ module kolo_pcie_dma_rd #(
   wire             b_final = is_sop ? c_nb_final : x_final;
   wire             b_poison = is_sop ? c0[14] : x_poison;
   wire             b_bad_prev = is_sop ? 1'b0 : x_bad;
-  wire [7:0] b_exp_en = (b_left >= 11'd8) ? 8'hFF : ((8'd1 << b_left[2:0]) - 8'd1);
-  wire b_bad = b_bad_prev || cpl_dw_en_q != b_exp_en || cpl_eop_q != (b_left <= 11'd8);
+  // (the first beat's check is computed as it enters the stage, the later
+  // beats' expected values are registered with x_left: timing)
+  wire b_bad = b_bad_prev || (is_sop ? c_frame_bad : (cpl_dw_en_q != x_exp_en || cpl_eop_q != x_exp_eop));
   wire [10:0] b_left_next = (b_left >= 11'd8) ? b_left - 11'd8 : 11'd0;
 
   // RAM writes: bank j takes beat DW (j - rot) mod 8, one line further when it wrapped
@@ -393,7 +428,7 @@ module kolo_pcie_dma_rd #(
   always @(posedge clk) begin
     sq_tag <= sc;
     sq_old <= sc_age >= TIMEOUT;
-    sq_touch <= (issue && free_tag == sc) || (mrd_valid && mrd_ready && mrd_tag == sc);
+    sq_touch <= (issue && ft_q == sc) || (mrd_valid && mrd_ready && mrd_tag == sc);
     to_req <= t_req[sc];
   end
   // (a beat still in the completion input register counts too: at most a cycle's delay)
@@ -405,12 +440,44 @@ module kolo_pcie_dma_rd #(
   // ---- completion credits given back -------------------------------------------------
   // by a completion: all its tag holds when the tag ends, else what the rest
   // of the read no longer needs; by a timeout: all the tag holds
-  wire [15:0] c_after = cpl_need(t_la[b_tag][5:0] + b_nb[5:0], t_rem[b_tag] - b_nb);
+  // Pipeline (timing): three cycles after the completion or timeout. k2: the
+  // rest of the read from the tag's table entry as the completion left it;
+  // k3: what the tag gives back (into cr_h/cr_d), and its new reservation.
+  // (A tag that ends is free for an issue two cycles later at the earliest,
+  // after k3 has read its reservation.)
   wire c_cr_upd = c_end && c_good && !b_final;
-  wire [6:0] rel_c_h = c_retire ? t_ch[b_tag] : c_cr_upd ? t_ch[b_tag] - c_after[15:9] : 7'd0;
-  wire [8:0] rel_c_d = c_retire ? t_cd[b_tag] : c_cr_upd ? t_cd[b_tag] - c_after[8:0] : 9'd0;
-  wire [6:0] rel_t_h = to_fire ? t_ch[sq_tag] : 7'd0;
-  wire [8:0] rel_t_d = to_fire ? t_cd[sq_tag] : 9'd0;
+  reg             k2_ret, k2_upd, k2t_fire;
+  reg [TAG_W-1:0] k2_tag, k2t_tag;
+  reg             k3_ret, k3_upd, k3t_fire;
+  reg [TAG_W-1:0] k3_tag, k3t_tag;
+  reg [15:0]      k3_after;
+  wire [15:0] c_after = cpl_need(t_la[k2_tag][5:0], t_rem[k2_tag]);
+  wire [6:0] rel_c_h = k3_ret ? t_ch[k3_tag] : k3_upd ? t_ch[k3_tag] - k3_after[15:9] : 7'd0;
+  wire [8:0] rel_c_d = k3_ret ? t_cd[k3_tag] : k3_upd ? t_cd[k3_tag] - k3_after[8:0] : 9'd0;
+  wire [6:0] rel_t_h = k3t_fire ? t_ch[k3t_tag] : 7'd0;
+  wire [8:0] rel_t_d = k3t_fire ? t_cd[k3t_tag] : 9'd0;
+  always @(posedge clk) begin
+    if (rst) begin
+      k2_ret <= 1'b0;
+      k2_upd <= 1'b0;
+      k2t_fire <= 1'b0;
+      k3_ret <= 1'b0;
+      k3_upd <= 1'b0;
+      k3t_fire <= 1'b0;
+    end else begin
+      k2_ret <= c_retire;
+      k2_upd <= c_cr_upd;
+      k2t_fire <= to_fire;
+      k3_ret <= k2_ret;
+      k3_upd <= k2_upd;
+      k3t_fire <= k2t_fire;
+    end
+    k2_tag <= b_tag;
+    k2t_tag <= sq_tag;
+    k3_tag <= k2_tag;
+    k3t_tag <= k2t_tag;
+    k3_after <= c_after;
+  end
   wire [12:0] cr_h_next = cr_h + (issue ? {6'd0, need_h} : 13'd0) - {6'd0, rel_c_h} - {6'd0, rel_t_h};
   wire [16:0] cr_d_next = cr_d + (issue ? {8'd0, need_d} : 17'd0) - {8'd0, rel_c_d} - {8'd0, rel_t_d};
 
@@ -483,7 +550,7 @@ module kolo_pcie_dma_rd #(
     for (ge = 0; ge < REQS; ge = ge + 1) begin : g_ent
       wire [RQ_W-1:0] me = ge[RQ_W-1:0];
       wire alloc = accept && tbl_wr == me;
-      wire inc = issue && iss_ent == me;
+      wire inc = issue && c2_ent == me;
       wire dec_c = c_retire && b_req == me;
       wire dec_t = to_fire && to_req == me;
       wire [CNT_W-1:0] cnt = e_tags[ge*CNT_W+:CNT_W];
@@ -499,8 +566,10 @@ module kolo_pcie_dma_rd #(
         end else begin
           e_tags[ge*CNT_W+:CNT_W] <= cnt + {{(CNT_W-1){1'b0}}, inc} - {{(CNT_W-1){1'b0}}, dec_c}
                                          - {{(CNT_W-1){1'b0}}, dec_t};
-          if ((iss_abort && iss_ent == me) || (c_fail && b_req == me) || dec_t) e_err[ge] <= 1'b1;
-          if ((issue && iss_last && iss_ent == me) || (iss_abort && iss_ent == me)) e_issued[ge] <= 1'b1;
+          if ((iss_abort && iss_ent == me) || (s1_abort && s1_ent == me) || (c2_abort && c2_ent == me) ||
+              (c_fail && b_req == me) || dec_t) e_err[ge] <= 1'b1;
+          if ((issue && c2_last && c2_ent == me) || (iss_abort && iss_ent == me) || (s1_abort && s1_ent == me) ||
+              (c2_abort && c2_ent == me)) e_issued[ge] <= 1'b1;
         end
       end
     end
@@ -519,17 +588,17 @@ module kolo_pcie_dma_rd #(
   // ---- tag table updates ---------------------------------------------------------------------
   always @(posedge clk) begin
     if (issue) begin
-      t_req[free_tag] <= iss_ent;
-      t_next_dw[free_tag] <= sub_off[12:2];
-      t_rem[free_tag] <= n_sub;
-      t_la[free_tag] <= iss_addr[6:0];
-      t_ts[free_tag] <= now;
-      t_ch[free_tag] <= need_h;
-      t_cd[free_tag] <= need_d;
+      t_req[ft_q] <= c2_ent;
+      t_next_dw[ft_q] <= c2_ndw;
+      t_rem[ft_q] <= c2_n;
+      t_la[ft_q] <= c2_la;
+      t_ts[ft_q] <= now;
+      t_ch[ft_q] <= need_h;
+      t_cd[ft_q] <= need_d;
     end
-    if (c_cr_upd) begin
-      t_ch[b_tag] <= c_after[15:9];
-      t_cd[b_tag] <= c_after[8:0];
+    if (k3_upd) begin
+      t_ch[k3_tag] <= k3_after[15:9];
+      t_cd[k3_tag] <= k3_after[8:0];
     end
     if (mrd_valid && mrd_ready) t_ts[mrd_tag] <= now;
     if (c_end && c_good && !b_final) begin
@@ -561,6 +630,10 @@ module kolo_pcie_dma_rd #(
       mrd_valid <= 1'b0;
       mrd_hdr <= 128'd0;
       mrd_tag <= {TAG_W{1'b0}};
+      s1_v <= 1'b0;
+      c2_v <= 1'b0;
+      ft_q <= {TAG_W{1'b0}};
+      ft_any_q <= 1'b0;
       in_cpl <= 1'b0;
       x_act <= A_DROP;
       x_tag <= {TAG_W{1'b0}};
@@ -568,6 +641,8 @@ module kolo_pcie_dma_rd #(
       x_line <= {RB_AW{1'b0}};
       x_rot <= 3'd0;
       x_left <= 11'd0;
+      x_exp_en <= 8'd0;
+      x_exp_eop <= 1'b0;
       x_len <= 11'd0;
       x_nb <= 13'd0;
       x_final <= 1'b0;
@@ -621,19 +696,44 @@ module kolo_pcie_dma_rd #(
       // split
       if (mrd_valid && mrd_ready) mrd_valid <= 1'b0;
       if (iss_abort) iss_busy <= 1'b0;
-      if (issue) begin
-        mrd_valid <= 1'b1;
-        mrd_hdr <= hdr;
-        mrd_tag <= free_tag;
+      if (s1_ld) begin
+        s1_v <= 1'b1;
+        s1_addr <= iss_addr;
+        s1_n <= n_sub;
+        s1_last <= iss_last;
+        s1_ndw <= sub_off[12:2];
+        s1_ent <= iss_ent;
         iss_addr <= iss_addr_next;
         iss_rem <= iss_rem - n_sub;
         iss_done <= iss_done + n_sub;
         if (iss_last) iss_busy <= 1'b0;
+      end else if (s2_ld || s1_abort) begin
+        s1_v <= 1'b0;
+      end
+      if (s2_ld) begin
+        c2_v <= 1'b1;
+        c2_hdr <= hdr;
+        c2_need_h <= s1_need[15:9];
+        c2_need_d <= s1_need[8:0];
+        c2_n <= s1_n;
+        c2_la <= s1_addr[6:0];
+        c2_ndw <= s1_ndw;
+        c2_ent <= s1_ent;
+        c2_last <= s1_last;
+      end else if (issue || c2_abort) begin
+        c2_v <= 1'b0;
+      end
+      ft_q <= free_tag;
+      ft_any_q <= free_any;
+      if (issue) begin
+        mrd_valid <= 1'b1;
+        mrd_hdr <= {c2_hdr[127:48], tag8, c2_hdr[39:0]};
+        mrd_tag <= ft_q;
       end
 
       // tags: allocate, end
       for (ti = 0; ti < TAGS; ti = ti + 1) begin
-        if ((issue && free_tag == ti[TAG_W-1:0]) ) t_valid[ti] <= 1'b1;
+        if ((issue && ft_q == ti[TAG_W-1:0]) ) t_valid[ti] <= 1'b1;
         if ((c_retire && b_tag == ti[TAG_W-1:0]) || (to_fire && sq_tag == ti[TAG_W-1:0])) t_valid[ti] <= 1'b0;
       end
 
@@ -652,6 +752,8 @@ module kolo_pcie_dma_rd #(
         x_line <= b_line + {{(RB_AW-1){1'b0}}, 1'b1};
         x_rot <= b_rot;
         x_left <= b_left_next;
+        x_exp_en <= (b_left_next >= 11'd8) ? 8'hFF : ((8'd1 << b_left_next[2:0]) - 8'd1);
+        x_exp_eop <= (b_left_next <= 11'd8);
         x_len <= b_len;
         x_nb <= b_nb;
         x_final <= b_final;
@@ -689,7 +791,7 @@ module kolo_pcie_dma_rd #(
 
   wire unused_rd = &{1'b0, i1[31:16], i1[12:0], i2[7], c0[31], c0[29:15], c0[13:0], span[1:0],
                      cpl_hdr[127:96], req_span[4:0], sub_off[1:0],
-                     ofifo_in_ready, i_room[13], i2[15:8]};
+                     ofifo_in_ready, i_room[13], i2[15:8], c2_hdr[47:40]};
 
   // ---- assertions (simulation): the credits reserved never exceed the block's
   // completion space, and nothing is given back that was not reserved
@@ -703,7 +805,7 @@ module kolo_pcie_dma_rd #(
   always @(posedge clk) if (!rst) `KOLO_ASSERT(!(cr_h_next > cr_h_all || cr_d_next > cr_d_all));
   // the rest of a read after a completion needs more credits than the read reserved
   always @(posedge clk)
-    if (!rst) `KOLO_ASSERT(!(c_cr_upd && (c_after[15:9] > t_ch[b_tag] || c_after[8:0] > t_cd[b_tag])));
+    if (!rst) `KOLO_ASSERT(!(k3_upd && (k3_after[15:9] > t_ch[k3_tag] || k3_after[8:0] > t_cd[k3_tag])));
 `endif
 
 `ifdef FORMAL

@@ -337,20 +337,21 @@ module tb_assert;
         #1 release u_dma.cr_h;
       end
       // a completion of the read on tag 0 whose rest would need more credits
-      // than the read reserved (what it gives back held at zero)
+      // than the read reserved (at the credit pipeline's k3 stage; what it
+      // gives back held at zero)
       "pcie_rd_rest": begin
         d_req <= 1'b1;
         @(posedge clk) d_req <= 1'b0;
         repeat (20) @(posedge clk);
-        force u_dma.b_tag = 5'd0;
-        force u_dma.c_cr_upd = 1'b1;
-        force u_dma.c_after = 16'hffff;
+        force u_dma.k3_tag = 5'd0;
+        force u_dma.k3_upd = 1'b1;
+        force u_dma.k3_after = 16'hffff;
         force u_dma.rel_c_h = 7'd0;
         force u_dma.rel_c_d = 9'd0;
         @(posedge clk);
-        #1 release u_dma.b_tag;
-        release u_dma.c_cr_upd;
-        release u_dma.c_after;
+        #1 release u_dma.k3_tag;
+        release u_dma.k3_upd;
+        release u_dma.k3_after;
         release u_dma.rel_c_h;
         release u_dma.rel_c_d;
       end
