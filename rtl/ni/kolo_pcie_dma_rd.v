@@ -26,8 +26,8 @@
 // bytes of data space for its header too, as the UltraScale blocks keep
 // headers in the data RAM). A completion that arrives gives back what the
 // rest of its read no longer needs (reservation before minus after); the
-// last one, an error one or the tag's timeout gives back the rest (two
-// cycles after the completion's beat or the timeout: a pipeline). The
+// last one, an error one or the tag's timeout gives back the rest (one
+// cycle after the completion's beat or the timeout: a pipeline). The
 // splitter waits for credits like for a tag. The max read request size used
 // is cut down so that one MRd always fits into the whole space (MRRS 128
 // needs 2 headers and 10 data credits; less stops every read).
@@ -440,43 +440,36 @@ module kolo_pcie_dma_rd #(
   // ---- completion credits given back -------------------------------------------------
   // by a completion: all its tag holds when the tag ends, else what the rest
   // of the read no longer needs; by a timeout: all the tag holds
-  // Pipeline (timing): three cycles after the completion or timeout. k2: the
-  // rest of the read from the tag's table entry as the completion left it;
-  // k3: what the tag gives back (into cr_h/cr_d), and its new reservation.
-  // (A tag that ends is free for an issue two cycles later at the earliest,
-  // after k3 has read its reservation.)
+  // Pipeline (timing): k3, the cycle after the completion or timeout: what
+  // the tag gives back (into cr_h/cr_d), and its new reservation. (A tag that
+  // ends is free for an issue two cycles later at the earliest, after k3 has
+  // read its reservation.)
   wire c_cr_upd = c_end && c_good && !b_final;
-  reg             k2_ret, k2_upd, k2t_fire;
-  reg [TAG_W-1:0] k2_tag, k2t_tag;
   reg             k3_ret, k3_upd, k3t_fire;
   reg [TAG_W-1:0] k3_tag, k3t_tag;
   reg [15:0]      k3_after;
-  wire [15:0] c_after = cpl_need(t_la[k2_tag][5:0], t_rem[k2_tag]);
+  // the rest of the read after this completion, from its own header (a good
+  // completion's byte count and lower address are the tag's, checked above)
+  reg  [15:0] x_after;
+  wire [15:0] c_after = is_sop ? cpl_need(c_la[5:0] + c_nb[5:0], c_bc - c_nb) : x_after;
   wire [6:0] rel_c_h = k3_ret ? t_ch[k3_tag] : k3_upd ? t_ch[k3_tag] - k3_after[15:9] : 7'd0;
   wire [8:0] rel_c_d = k3_ret ? t_cd[k3_tag] : k3_upd ? t_cd[k3_tag] - k3_after[8:0] : 9'd0;
   wire [6:0] rel_t_h = k3t_fire ? t_ch[k3t_tag] : 7'd0;
   wire [8:0] rel_t_d = k3t_fire ? t_cd[k3t_tag] : 9'd0;
   always @(posedge clk) begin
     if (rst) begin
-      k2_ret <= 1'b0;
-      k2_upd <= 1'b0;
-      k2t_fire <= 1'b0;
       k3_ret <= 1'b0;
       k3_upd <= 1'b0;
       k3t_fire <= 1'b0;
     end else begin
-      k2_ret <= c_retire;
-      k2_upd <= c_cr_upd;
-      k2t_fire <= to_fire;
-      k3_ret <= k2_ret;
-      k3_upd <= k2_upd;
-      k3t_fire <= k2t_fire;
+      k3_ret <= c_retire;
+      k3_upd <= c_cr_upd;
+      k3t_fire <= to_fire;
     end
-    k2_tag <= b_tag;
-    k2t_tag <= sq_tag;
-    k3_tag <= k2_tag;
-    k3t_tag <= k2t_tag;
+    k3_tag <= b_tag;
+    k3t_tag <= sq_tag;
     k3_after <= c_after;
+    if (cfire) x_after <= c_after;
   end
   wire [12:0] cr_h_next = cr_h + (issue ? {6'd0, need_h} : 13'd0) - {6'd0, rel_c_h} - {6'd0, rel_t_h};
   wire [16:0] cr_d_next = cr_d + (issue ? {8'd0, need_d} : 17'd0) - {8'd0, rel_c_d} - {8'd0, rel_t_d};
