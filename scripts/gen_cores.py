@@ -60,10 +60,6 @@ def yaml_files(names, indent="      "):
     return "".join(out)
 
 
-def neutral_sources():
-    """rtl/** without rtl/platform: the vendor-neutral part of every board's list."""
-    b = config.Board(config.board_names()[0])
-    return [s for s in b.rtl_sources() if s.startswith("rtl/") and not s.startswith("rtl/platform/")]
 
 
 def includes():
@@ -79,7 +75,7 @@ def ip_core():
     s += "filesets:\n  include:\n    files:\n"
     s += yaml_files([(f, {"is_include_file": "true"}) for f in includes()])
     s += "    file_type: verilogSource\n  rtl:\n    files:\n"
-    s += yaml_files(neutral_sources())
+    s += yaml_files(config.neutral_rtl_sources())
     s += "    file_type: verilogSource\n"
     s += "targets:\n  default:\n    filesets: [include, rtl]\n"
     for tgt, top in (("lint", "kolo_chip"), ("lint_router", "kolo_router")):

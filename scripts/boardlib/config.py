@@ -19,6 +19,18 @@ def board_names():
                   for p in glob.glob(os.path.join(BOARDS_DIR, "*", "board.toml")))
 
 
+def neutral_rtl_sources():
+    """Every vendor-neutral RTL file: rtl/**/*.v without rtl/platform, sorted,
+    relative to the repository. Part of every board's list, and the file list
+    of the FuseSoC core kolo:ip:kolo (scripts/gen_cores.py)."""
+    srcs = []
+    for d, _, names in os.walk(os.path.join(ROOT, "rtl")):
+        if os.path.relpath(d, ROOT).split(os.sep)[:2] == ["rtl", "platform"]:
+            continue
+        srcs += [os.path.relpath(os.path.join(d, n), ROOT) for n in names if n.endswith(".v")]
+    return sorted(srcs)
+
+
 class Board:
     """One board: its description and the files it names."""
 
@@ -64,14 +76,10 @@ class Board:
         return out
 
     def rtl_sources(self):
-        """Every vendor-neutral RTL file (rtl/**, not rtl/platform), the
-        platform folders the board names, and the board's own sources, as
-        paths relative to the repository. Stubs of IP are not in it."""
-        srcs = []
-        for d, _, names in os.walk(os.path.join(ROOT, "rtl")):
-            if os.path.relpath(d, ROOT).split(os.sep)[:2] == ["rtl", "platform"]:
-                continue
-            srcs += [os.path.join(d, n) for n in names if n.endswith(".v")]
+        """Every vendor-neutral RTL file (neutral_rtl_sources), the platform
+        folders the board names, and the board's own sources, as paths
+        relative to the repository. Stubs of IP are not in it."""
+        srcs = [os.path.join(ROOT, p) for p in neutral_rtl_sources()]
         for pd in self.cfg.get("platform", []):
             full = os.path.join(ROOT, pd)
             if not os.path.isdir(full):
