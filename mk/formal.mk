@@ -115,12 +115,16 @@ $(foreach c,$(FORMAL_CELLS),$(eval $(call formal_cell_targets,$(c))))
 #                             exhaustive), NI table lookups, planted differences
 #   make formal-full-route    proof 1 full (every size for the lookups, 512 for
 #                             the route check, all route states, SymbiYosys)
-#   make formal-full-net      proof 3, NOT finished (formal/README.md): a ring of
-#                             2 routers, BMC of the every-cycle properties to
-#                             depth 13 (~5 min), and the control that the drain
-#                             property fails at B = 1; the drain bound itself
-#                             needs 31 steps, beyond the engine today; then
+#   make formal-full-net      proof 3 (formal/README.md): formal-net-drain, then
 #                             formal-net-deadlock, formal-net-ring3 and -ring4
+#   make formal-net-drain     the drain bound on a ring of 2 routers with free
+#                             injection, stop and sink timing (SymbiYosys,
+#                             formal/net/ring_drain.sby n2: BMC 32 steps with
+#                             bitwuzla, every stop time up to cycle 4 checked
+#                             at the derived B = 25), and its control n2_ctl
+#                             (B 17, one below the drain time, must fail)
+#   make formal-net-drain3/4  the same on a ring of 3 / 4 (B 35 / 45, BMC 42 / 52;
+#                             not in make formal: formal/README.md has the times)
 #   make formal-net-ring3/4   the same on a ring of 3 / 4 (QUIET 8, depth 18)
 #   make formal-net-deadlock  proof 3's deadlock control: BUBBLE 0 must give a
 #                             deadlock counterexample (no flit moves for 12
@@ -146,11 +150,50 @@ formal-full-route: $(DEPS_STAMP)
 TESTS += formal-route
 FORMAL += route
 formal-full-net: $(DEPS_STAMP)
-	@formal/net/run.sh -o $(BUILD)/net/ring2_safety -d 13 -p N=2 -p PKTS=1 -p WIN=4 && \
-	  formal/net/run.sh -o $(BUILD)/net/ring2_b1_control -d 8 -p N=2 -p PKTS=1 -p WIN=2 -p B=1 -expect-fail && \
+	@$(MAKE) --no-print-directory formal-net-drain && \
 	  $(MAKE) --no-print-directory formal-net-deadlock && \
 	  $(MAKE) --no-print-directory formal-net-ring3 && \
 	  $(MAKE) --no-print-directory formal-net-ring4
+# SymbiYosys runs of formal/net/ring_drain.sby: $(call net_drain,TASK) prints one
+# line "formal net drain TASK: PASS|FAIL (S s)" from sby's status (an expect-fail
+# task passes only with its counterexample); formal/bin holds the bitwuzla command
+NET_SBY_ENV := PATH=$(CURDIR)/formal/bin:$(CURDIR)/.venv/bin:$$PATH
+net_drain = d=$(BUILD)/net/sby_drain_$(1); t0=$$(date +%s); \
+	$(NET_SBY_ENV) timeout $(or $(2),3600) .venv/bin/sby -f -d $$d formal/net/ring_drain.sby $(1) > $$d.log 2>&1; \
+	rc=$$?; t=$$(( $$(date +%s) - t0 )); \
+	if [ $$rc -eq 0 ] && grep -q 'DONE (\(PASS\|FAIL\), rc=0)' $$d.log; then \
+	  echo "formal net drain $(1): PASS ($$t s; $$(grep -o 'DONE ([A-Z]*, rc=0)' $$d.log))"; \
+	else echo "formal net drain $(1): FAIL (rc $$rc, $$t s; log $$d.log)"; exit 1; fi
+# (in make test, < 1 s) ring_drain.sby's depths against the harness's bound formula
+# (formal/net/drain_depth.py): a depth short of WIN + B + 3 would leave the latest
+# stops unchecked without any solver noticing. Plants: n2's depth one less, a
+# wrong B_EXPECT, and a harness whose formula gives one cycle more.
+.PHONY: test-formal-drain-depth
+test-formal-drain-depth:
+	@d=$$(mktemp -d) && trap 'rm -rf $$d' EXIT && \
+	formal/net/drain_depth.py > $$d/out || { cat $$d/out; echo "FAIL: formal/net/ring_drain.sby's depths"; exit 1; }; \
+	echo "drain-depth: $$(grep -c ' ok ' $$d/out) BMC tasks of ring_drain.sby at WIN + B + 3"; \
+	sed 's/^n2: depth 32$$/n2: depth 31/' formal/net/ring_drain.sby > $$d/short.sby && \
+	sed 's/^\(n2: chparam.*B_EXPECT\) 25/\1 26/' formal/net/ring_drain.sby > $$d/expect.sby && \
+	for plant in short expect; do \
+	  if formal/net/drain_depth.py $$d/$$plant.sby > $$d/$$plant.out; then \
+	    echo "FAIL: drain_depth.py passed the planted $$plant.sby"; exit 1; fi; \
+	  grep -q '^drain_depth: MISMATCH n2:' $$d/$$plant.out || { echo "FAIL: $$plant.sby not caught at n2"; exit 1; }; \
+	done; \
+	mkdir -p $$d/formal/net && cp formal/net/ring_drain.sby $$d/formal/net/ && \
+	sed 's/^\(  localparam integer L0 = (F + 3)\)/\1 + 1/' formal/net/kolo_ring_formal.v > $$d/formal/net/kolo_ring_formal.v && \
+	! cmp -s formal/net/kolo_ring_formal.v $$d/formal/net/kolo_ring_formal.v && \
+	if (cd $$d && $(CURDIR)/formal/net/drain_depth.py > formula.out); then \
+	  echo "FAIL: drain_depth.py passed a harness with L0 one more"; exit 1; fi && \
+	echo "planted: a short depth, a wrong B_EXPECT and a changed bound formula are caught"
+TESTS += formal-drain-depth
+.PHONY: formal-net-drain formal-net-drain3 formal-net-drain4
+formal-net-drain: | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)/net && { $(call net_drain,n2_ctl); } && { $(call net_drain,n2); }
+formal-net-drain3: | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)/net && { $(call net_drain,n3,7200); }
+formal-net-drain4: | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)/net && { $(call net_drain,n4,14400); }
 NET_DEADLOCK := -d 26 -skip 14 -p N=2 -p PKTS=1 -p WIN=3 -p QUIET=12 -p DRAIN=0 -p FORCE=1
 formal-net-deadlock: scripts/gtkw.py | $(DEPS_STAMP)
 	@d=$(BUILD)/net/ring2_deadlock_bubble0; \

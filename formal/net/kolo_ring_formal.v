@@ -66,8 +66,11 @@
 //   request register (+1), grant and crossbar (+1), output register (+1).
 //   B = L0 + (Q - 1) * (F * (K + 1) + 5)
 //   N = 2, F = 2, PKTS = 1, K = 0: L0 = 5 + 9 + 3 + 1 = 18, B = 18 + 7 = 25.
-// This is an argument, not yet a checked one: the BMC has not reached
-// WIN + B + 2 steps (formal/README.md, proof 3). The per-packet term assumes
+// The argument is checked, not proved in general: formal/net/ring_drain.sby
+// runs the BMC to WIN + B + 3 steps (a stop at cycle WIN reaches since_stop
+// = B at step WIN + B + 1; the clocked assertions below judge a step's values
+// at the next step), so every stop time up to WIN is checked at B
+// (formal/README.md, proof 3, has the runs and what they leave out). The per-packet term assumes
 // the sink is the bottleneck; ring contention (one packet per output port
 // at a time, bubble slots) is covered only if it overlaps with it.
 module kolo_ring_formal #(
@@ -77,6 +80,8 @@ module kolo_ring_formal #(
     parameter MAX_LEN   = 0,    // payload flits of the longest injected packet
     parameter K         = 0,    // longest sink stall, cycles (0: a credit every cycle while owing)
     parameter B         = 0,    // drain bound, cycles after stop (0: derived, see above)
+    parameter B_EXPECT  = 0,    // nonzero: stop the elaboration unless the bound is this
+                                // (a run's depth is set for one bound: ring_drain.sby)
     parameter PKTS      = 1,    // packets each node injects at most (0: no limit)
     parameter WIN       = 0,    // injection window: stopped by cycle WIN (0: free)
     parameter QUIET     = 0,    // deadlock property: after the stop, with flits in the
@@ -108,6 +113,9 @@ module kolo_ring_formal #(
     end
     if (QUIET > 250) begin : g_bad_quiet
       kolo_ring_formal_PARAMETER_ERROR_QUIET_at_most_250 u_error ();
+    end
+    if (B_EXPECT != 0 && BOUND != B_EXPECT) begin : g_bad_bound_expect
+      kolo_ring_formal_PARAMETER_ERROR_the_bound_is_not_B_EXPECT u_error ();
     end
     if (BOUND > 250) begin : g_bad_bound_width
       kolo_ring_formal_PARAMETER_ERROR_drain_bound_at_most_250 u_error ();
