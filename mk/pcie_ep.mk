@@ -8,6 +8,8 @@
 #       --bug=<b> plants a deliberate error in the harness; the run must fail
 #   make bench-pcie_ep_{luts,ffs,bram,lutram}_xc7
 #       Yosys synth_xilinx of kolo_pcie_ep at default parameters
+#   make bench-pcie_<block>_{luts,ffs,bram,logic_depth}_xc7   each block alone
+#       (dma_rd, dma_wr, ep_rx, ep_tx, ep_cpl; issue 21's <= 6 LUT levels)
 #   make bench-pcie_ep_dma_{rd_bw_4k,rd_bw_64,wr_bw_4k}   DMA bytes per cycle
 #
 # The test build uses CPL_TIMEOUT=8000 cycles (default 250000) so that the
@@ -95,6 +97,10 @@ bench-pcie_ep_logic_depth_xc7: $(PCIE_EP_SYNTH)
 	@echo "BENCH pcie_ep_logic_depth_xc7 $$(sed -n '/^Latest arrival/,/^$$/p' $(BUILD)/synth/pcie_ep_xc7.sta | \
 	    grep -cE '\((LUT[1-6]|RAM[0-9]+[MX][0-9SD]*)\.[A-Z0-9]+->') LUT_levels"
 BENCHES += $(PCIE_EP_BENCH)
+# and of each block of the core alone (issue 21: every block at <= 6 LUT levels, docs/ni.md 6;
+# seconds to a minute each): bench-pcie_<block>_{luts,ffs,bram,logic_depth}_xc7
+PCIE_EP_BLOCKS := pcie_dma_rd pcie_dma_wr pcie_ep_rx pcie_ep_tx pcie_ep_cpl
+$(foreach b,$(PCIE_EP_BLOCKS),$(eval $(call synth_unit,$(b),$$(PCIE_EP_RTL))))
 
 # DMA throughput in simulation (bytes per cycle at the user side, no
 # backpressure, completion latency 100..200 cycles, MPS 256, MRRS 512)

@@ -21,6 +21,15 @@
 // register: the arbiter lets nothing else pass a write that was accepted.
 // Without cfg_bus_master the request's beats are taken and dropped.
 // Output: one TLP beat per handshake (out_*), registered, held while !ready.
+// Timing (issue 21, <= 6 LUT levels): cfg_max_payload is registered (a
+// change applies a cycle later); the first TLP's size, Length and byte
+// enables are computed from the port as two candidates side by side (the
+// request's length, the bytes to the mps boundary) and one is picked; the
+// next TLP's fields are computed from the current one's in two registered
+// steps while its beats go out, so the last beat of a TLP that is not the
+// request's last waits until they are ready: two cycles after the TLP's
+// fields were loaded (only a TLP of one or two beats ever waits: the first
+// of a request that starts within 64 bytes of an mps boundary).
 // The beats of a request must arrive without depending on anything the
 // endpoint core does meanwhile (see docs/ni.md 6).
 module kolo_pcie_dma_wr (
@@ -52,6 +61,7 @@ module kolo_pcie_dma_wr (
   reg        drop;        // bus mastering off: swallow the beats
   reg [8:0]  drop_left;
   reg [12:0] r_mps;       // max payload size in bytes, taken at the request's start
+  reg [12:0] c_mps, c_mps_m1;   // cfg_max_payload in bytes (and - 1), registered
   // the current TLP (registered: computed when the previous one ends)
   reg [63:0] r_addr;      // address of its first byte
   reg [12:0] r_rem;       // bytes of the request from r_addr on
@@ -81,18 +91,50 @@ module kolo_pcie_dma_wr (
     end
   endfunction
 
-  // the first TLP of a request, from the port
+  // the first TLP of a request, from the port: either the whole request
+  // (f_lt) or the bytes to the next mps boundary, both candidates computed
+  // side by side (Length of the second: its span ends on the boundary)
   wire [12:0] mps = 13'd128 << ((cfg_max_payload > 3'd5) ? 3'd0 : cfg_max_payload);
-  wire [12:0] f_to_bound = mps - ({1'b0, dma_wr_addr[11:0]} & (mps - 13'd1));
-  wire [12:0] f_n = (dma_wr_len < f_to_bound) ? dma_wr_len : f_to_bound;
-  wire [12:0] f_span = {11'd0, dma_wr_addr[1:0]} + f_n + 13'd3;
-  wire [18:0] f_be = tlp_be(dma_wr_addr[1:0], f_n[1:0], f_span[12:2]);
-  // the next TLP, from the current one: it starts at an mps boundary
-  wire [12:0] x_rem = r_rem - p_n;
-  wire [12:0] x_n = (x_rem < r_mps) ? x_rem : r_mps;
-  wire [63:0] x_addr = r_addr + {51'd0, p_n};
-  wire [12:0] x_span = x_n + 13'd3;
-  wire [18:0] x_be = tlp_be(2'b00, x_n[1:0], x_span[12:2]);
+  wire [1:0]  f_a = dma_wr_addr[1:0];
+  wire [12:0] f_off = {1'b0, dma_wr_addr[11:0]} & c_mps_m1;
+  wire [12:0] f_to_bound = c_mps - f_off;
+  wire        f_lt = dma_wr_len < f_to_bound;
+  wire        f_final = !(f_to_bound < dma_wr_len);
+  wire [12:0] f_n = f_lt ? dma_wr_len : f_to_bound;
+  wire [12:0] f_span_len = {11'd0, f_a} + dma_wr_len + 13'd3;
+  wire [10:0] f_ldw_tb = c_mps[12:2] - f_off[12:2];
+  wire [18:0] f_be_len = tlp_be(f_a, dma_wr_len[1:0], f_span_len[12:2]);
+  wire [18:0] f_be_tb = tlp_be(f_a, f_to_bound[1:0], f_ldw_tb);
+  wire [18:0] f_be = f_lt ? f_be_len : f_be_tb;
+  wire [13:0] f_u_end = f_lt ? {1'b0, dma_wr_len} + 14'd32 : {1'b0, f_to_bound} + 14'd32;
+  // the next TLP, from the current one (it starts at an mps boundary), in
+  // two registered steps: n1_* the cycle after the current TLP's fields
+  // were loaded, nx_* the cycle after that (p_age counts those cycles)
+  reg  [1:0]  p_age;
+  reg  [12:0] n1_rem;
+  reg  [63:0] n1_addr;
+  reg  [12:0] nx_rem, nx_n;
+  reg  [63:0] nx_addr;
+  reg  [18:0] nx_be;
+  reg         nx_use4, nx_final;
+  reg  [13:0] nx_u_end;
+  wire        n1_lt = n1_rem < r_mps;
+  wire [12:0] n1_n = n1_lt ? n1_rem : r_mps;
+  wire [12:0] n1_span = n1_rem + 13'd3;
+  wire [18:0] n1_be = n1_lt ? tlp_be(2'b00, n1_rem[1:0], n1_span[12:2])
+                            : tlp_be(2'b00, 2'b00, r_mps[12:2]);
+  always @(posedge clk) begin
+    n1_rem <= r_rem - p_n;
+    n1_addr <= r_addr + {51'd0, p_n};
+    nx_rem <= n1_rem;
+    nx_n <= n1_n;
+    nx_addr <= n1_addr;
+    nx_be <= n1_be;
+    nx_use4 <= (n1_addr[63:32] != 32'd0);
+    nx_final <= !(r_mps < n1_rem);
+    nx_u_end <= p_u_end + {1'b0, n1_n};
+  end
+  wire nx_ok = (p_age == 2'd2);
 
   wire [31:0] h0 = {1'b0, 1'b1, p_use4, 5'b00000, 14'd0, p_ldw[9:0]};
   wire [31:0] h1 = {cfg_req_id, 8'd0, p_lbe, p_fbe};
@@ -111,7 +153,8 @@ module kolo_pcie_dma_wr (
 
   wire out_free = !out_valid || out_ready;
   wire advance = busy && !drop && (ml != lo_b);                  // load lo first
-  wire can_emit = busy && !drop && (ml == lo_b) && out_free && (!need_hi || dma_wr_valid);
+  wire can_emit = busy && !drop && (ml == lo_b) && out_free && (!need_hi || dma_wr_valid) &&
+                  (!t_eop || p_final || nx_ok);
   // after the beat the window moves on by 32 bytes, or to the next TLP's
   // first byte (the byte after this TLP); take the port beat if it moves past lo
   wire emit_take = can_emit && (!t_eop || (p_final ? need_hi : (p_u_end[13:5] != lo_b)));
@@ -128,6 +171,9 @@ module kolo_pcie_dma_wr (
       drop <= 1'b0;
       drop_left <= 9'd0;
       r_mps <= 13'd128;
+      c_mps <= 13'd128;
+      c_mps_m1 <= 13'd127;
+      p_age <= 2'd0;
       r_addr <= 64'd0;
       r_rem <= 13'd0;
       p_n <= 13'd0;
@@ -150,18 +196,22 @@ module kolo_pcie_dma_wr (
       out_dw_en <= 8'd0;
     end else begin
       if (out_valid && out_ready) out_valid <= 1'b0;
+      c_mps <= mps;
+      c_mps_m1 <= mps - 13'd1;
+      if (p_age != 2'd2) p_age <= p_age + 2'd1;
       if (start) begin
         busy <= 1'b1;
         drop <= !cfg_bus_master;
         drop_left <= dma_wr_len[12:5] + {8'd0, dma_wr_len[4:0] != 5'd0};
-        r_mps <= mps;
+        r_mps <= c_mps;
         r_addr <= dma_wr_addr;
         r_rem <= dma_wr_len;
         p_n <= f_n;
         {p_ldw, p_fbe, p_lbe} <= f_be;
         p_use4 <= (dma_wr_addr[63:32] != 32'd0);
-        p_final <= (f_n == dma_wr_len);
-        p_u_end <= {1'b0, f_n} + 14'd32;
+        p_final <= f_final;
+        p_u_end <= f_u_end;
+        p_age <= 2'd0;
         dw_left <= f_be[18:8];
         p_sop <= 1'b1;
         u_cur <= 14'd32 - {12'd0, dma_wr_addr[1:0]};
@@ -189,21 +239,23 @@ module kolo_pcie_dma_wr (
         end else if (p_final) begin
           busy <= 1'b0;
         end else begin
-          r_addr <= x_addr;
-          r_rem <= x_rem;
-          p_n <= x_n;
-          {p_ldw, p_fbe, p_lbe} <= x_be;
-          p_use4 <= (x_addr[63:32] != 32'd0);
-          p_final <= (x_n == x_rem);
-          p_u_end <= p_u_end + {1'b0, x_n};
-          dw_left <= x_be[18:8];
+          r_addr <= nx_addr;
+          r_rem <= nx_rem;
+          p_n <= nx_n;
+          {p_ldw, p_fbe, p_lbe} <= nx_be;
+          p_use4 <= nx_use4;
+          p_final <= nx_final;
+          p_u_end <= nx_u_end;
+          p_age <= 2'd0;
+          dw_left <= nx_be[18:8];
           u_cur <= p_u_end;
         end
       end
     end
   end
 
-  wire unused_wr = &{1'b0, dma_wr_last, u_cur[13], ml1[8], p_ldw[10], f_span[1:0], x_span[1:0]};
+  wire unused_wr = &{1'b0, dma_wr_last, u_cur[13], ml1[8], p_ldw[10], f_span_len[1:0], n1_span[1:0],
+                     f_off[1:0]};
 
 `ifdef FORMAL
   reg f_rst_seen = 1'b0;

@@ -30,7 +30,8 @@
 //    whose framing goes wrong midway has already sent its earlier chunks).
 // The ECRC digest is never in the stream (the vendor shim strips it; TD is
 // ignored). The header is decoded as the beat enters the input FIFO; the
-// class and the request fields travel with it.
+// class, the request fields and the sop beat's part in the write chunker
+// travel with it (timing, issue 21: <= 6 LUT levels; no cycle added).
 // Ordering (PCIe table 2-40, docs/ni.md 6 "Ordering"): host writes reach
 // mmio_wr_* in arrival order. A non-posted request leaves the input FIFO
 // into a queue of NP_DEPTH entries (np_*), so that later writes and
@@ -144,7 +145,7 @@ module kolo_pcie_ep_rx #(
   wire poisoned = dw0[14];
   wire [3:0] fbe = dw1[3:0];
   wire [3:0] lbe = dw1[7:4];
-  wire [63:0] addr = fmt[0] ? {dw2, dw3[31:2], 2'b00} : {32'd0, dw2[31:2], 2'b00};
+  wire [6:2] addr = fmt[0] ? dw3[6:2] : dw2[6:2];   // address bits 6:2 (the BAR check below)
 
   wire f_nd = (fmt[2:1] == 2'b00);  // 3/4-DW header, no data
   wire f_d = (fmt[2:1] == 2'b01);   // 3/4-DW header with data
@@ -160,16 +161,29 @@ module kolo_pcie_ep_rx #(
   wire is_cas = f_d && typ == 5'b01110;
   wire is_atomic = is_fadd || is_swap || is_cas;
 
-  wire hit0 = addr[63:BAR0_SIZE_LOG2] == cfg_bar0[63:BAR0_SIZE_LOG2];
-  wire hit2 = addr[63:BAR2_SIZE_LOG2] == cfg_bar2[63:BAR2_SIZE_LOG2];
-  wire [31:0] off0 = addr[31:0] & MASK0;
-  wire [31:0] off2 = addr[31:0] & MASK2;
-  wire [31:0] end_dw0 = {2'b00, off0[31:2]} + {21'd0, ldw};  // DW after the access
-  wire [31:0] end_dw2 = {2'b00, off2[31:2]} + {21'd0, ldw};
-  wire in0 = hit0 && end_dw0 <= DWS0;
-  wire in2 = hit2 && !hit0 && end_dw2 <= DWS2;
-  wire in_bar = in0 || in2;
-  wire [31:0] off = in0 ? off0 : off2;
+  // BAR hits and the access staying inside the BAR (the DW after it at most
+  // the BAR's size in DWs), for the 3-DW and the 4-DW header's address side
+  // by side, then picked by the header size (timing: no address mux first)
+  wire [31:0] a3 = {dw2[31:2], 2'b00};
+  wire [31:0] a4 = {dw3[31:2], 2'b00};
+  wire hit0_3 = (a3[31:BAR0_SIZE_LOG2] == cfg_bar0[31:BAR0_SIZE_LOG2]) && (cfg_bar0[63:32] == 32'd0);
+  wire hit0_4 = {dw2, a4[31:BAR0_SIZE_LOG2]} == cfg_bar0[63:BAR0_SIZE_LOG2];
+  wire hit2_3 = (a3[31:BAR2_SIZE_LOG2] == cfg_bar2[31:BAR2_SIZE_LOG2]) && (cfg_bar2[63:32] == 32'd0);
+  wire hit2_4 = {dw2, a4[31:BAR2_SIZE_LOG2]} == cfg_bar2[63:BAR2_SIZE_LOG2];
+  wire [31:0] off0_3 = a3 & MASK0, off0_4 = a4 & MASK0;
+  wire [31:0] off2_3 = a3 & MASK2, off2_4 = a4 & MASK2;
+  // (the Length field and Length 1024 side by side: no zero test before the add)
+  wire len0 = (dw0[9:0] == 10'd0);
+  wire e0_3 = len0 ? ({2'b00, off0_3[31:2]} + 32'd1024) <= DWS0 : ({2'b00, off0_3[31:2]} + {22'd0, dw0[9:0]}) <= DWS0;
+  wire e0_4 = len0 ? ({2'b00, off0_4[31:2]} + 32'd1024) <= DWS0 : ({2'b00, off0_4[31:2]} + {22'd0, dw0[9:0]}) <= DWS0;
+  wire e2_3 = len0 ? ({2'b00, off2_3[31:2]} + 32'd1024) <= DWS2 : ({2'b00, off2_3[31:2]} + {22'd0, dw0[9:0]}) <= DWS2;
+  wire e2_4 = len0 ? ({2'b00, off2_4[31:2]} + 32'd1024) <= DWS2 : ({2'b00, off2_4[31:2]} + {22'd0, dw0[9:0]}) <= DWS2;
+  wire hit0 = fmt[0] ? hit0_4 : hit0_3;
+  wire in_3 = (hit0_3 && e0_3) || (hit2_3 && !hit0_3 && e2_3);
+  wire in_4 = (hit0_4 && e0_4) || (hit2_4 && !hit0_4 && e2_4);
+  wire in_bar = fmt[0] ? in_4 : in_3;
+  // the offset in the BAR hit (either when the access is in no BAR: unused then)
+  wire [31:0] off = fmt[0] ? (hit0_4 ? off0_4 : off2_4) : (hit0_3 ? off0_3 : off2_3);
 
   // byte enables: length 1 has no last BE; longer ones need both (PCIe 2.2.5)
   wire be_ok = (ldw == 11'd1) ? (lbe == 4'd0) : (fbe != 4'd0 && lbe != 4'd0);
@@ -204,16 +218,47 @@ module kolo_pcie_ep_rx #(
   end
 
   // ---- classification of the TLP on the sop beat -------------------------------------
-  reg [2:0]  d_cls;
-  reg [1:0]  d_kind, d_bar;
+  // class and kind for an access in a BAR and for one outside, side by side,
+  // then picked by in_bar (timing: the BAR check is the deepest input); every
+  // input is an argument (a simulator re-evaluates a function call when its
+  // arguments change, not the module signals it reads)
+  wire zero_len = (ldw == 11'd1 && fbe == 4'd0);
+  function [4:0] cls_kind(input inb, input mwr, input mrd, input npo, input msg, input cpl,
+                          input pois, input beok, input rdok, input zero);  // {class, kind}
+    begin
+      cls_kind[1:0] = K_UR;
+      if (mwr) begin
+        if (pois || !inb) cls_kind[4:2] = C_DROP_UR;
+        else if (!beok) cls_kind[4:2] = C_BAD;  // illegal byte enables
+        else if (zero) cls_kind[4:2] = C_NOP;   // zero-length write
+        else cls_kind[4:2] = C_WR;
+      end else if (mrd) begin
+        cls_kind[4:2] = C_NP;
+        if (!pois && inb && rdok && beok) cls_kind[1:0] = zero ? K_ZERO : K_READ;
+      end else if (npo) begin
+        cls_kind[4:2] = C_NP;
+      end else if (msg) begin
+        cls_kind[4:2] = C_DROP_UR;
+      end else if (cpl) begin
+        cls_kind[4:2] = C_CPL;
+      end else begin
+        cls_kind[4:2] = C_BAD;
+      end
+    end
+  endfunction
+  wire np_other = is_mrdlk || is_io || is_cfg || is_atomic;
+  wire [4:0] ck_in = cls_kind(1'b1, is_mwr, is_mrd, np_other, is_msg, is_cpl, poisoned, be_ok, rd_ok, zero_len);
+  wire [4:0] ck_out = cls_kind(1'b0, is_mwr, is_mrd, np_other, is_msg, is_cpl, poisoned, be_ok, rd_ok, zero_len);
+  wire [2:0] d_cls = in_bar ? ck_in[4:2] : ck_out[4:2];
+  wire [1:0] d_kind = in_bar ? ck_in[1:0] : ck_out[1:0];
+  reg [1:0]  d_bar;
   reg [31:0] d_addr;
   reg [3:0]  d_len;
   reg [6:0]  d_la;
   reg [11:0] d_bc;
   reg        d_locked;
   always @(*) begin
-    d_kind = K_UR;
-    d_bar = in0 ? 2'd0 : 2'd2;
+    d_bar = hit0 ? 2'd0 : 2'd2;   // (only used when the access is in a BAR)
     d_addr = (ldw == 11'd2) ? {off[31:3], 3'b000} : {off[31:2], 2'b00};
     d_len = (ldw == 11'd2) ? 4'd8 : 4'd4;
     d_la = 7'd0;
@@ -225,33 +270,48 @@ module kolo_pcie_ep_rx #(
     end else if (is_atomic) begin
       d_bc = is_cas ? {ldw[9:0], 2'b00} >> 1 : {ldw[9:0], 2'b00};
     end
-    if (is_mwr) begin
-      if (poisoned || !in_bar) d_cls = C_DROP_UR;
-      else if (!be_ok) d_cls = C_BAD;  // illegal byte enables
-      else if (ldw == 11'd1 && fbe == 4'd0) d_cls = C_NOP;  // zero-length write
-      else d_cls = C_WR;
-    end else if (is_mrd) begin
-      d_cls = C_NP;
-      if (!poisoned && in_bar && rd_ok && be_ok) d_kind = (ldw == 11'd1 && fbe == 4'd0) ? K_ZERO : K_READ;
-    end else if (is_mrdlk) begin
-      d_cls = C_NP;
-      d_locked = 1'b1;
-    end else if (is_io || is_cfg || is_atomic) begin
-      d_cls = C_NP;
-    end else if (is_msg) begin
-      d_cls = C_DROP_UR;
-    end else if (is_cpl) begin
-      d_cls = C_CPL;
-    end else begin
-      d_cls = C_BAD;
-    end
+    if (!is_mwr && !is_mrd && is_mrdlk) d_locked = 1'b1;
   end
 
 
+  // ---- the sop beat's part in the MMIO write chunker, computed here (timing:
+  // the chunker then starts from the FIFO's output and its own registers) ----
+  // payload DWs of the beat and of the next one, their strobes at their
+  // positions in the 16-DW block, where the beat ends, whether it emits a
+  // chunk and whether a flush follows (as for the beats after it, below)
+  wire [3:0]  d_pos = fmt[0] ? dw3[5:2] : dw2[5:2];
+  wire [3:0]  d_n0 = !fmt[1] ? 4'd0 : (ldw >= 11'd8) ? 4'd8 : ldw[3:0];
+  wire        d_le8 = (ldw <= 11'd8);
+  wire [3:0]  d_n1 = (ldw >= 11'd16) ? 4'd8 : (ldw > 11'd8) ? {1'b0, ldw[2:0]} : 4'd0;
+  wire        d_le16 = (ldw <= 11'd16);
+  reg  [31:0] d_bstrb;
+  reg  [63:0] d_rs;
+  integer di;
+  reg [3:0] dk;
+  always @(*) begin
+    for (di = 0; di < 8; di = di + 1) begin
+      if (di >= d_n0) d_bstrb[di*4+:4] = 4'd0;
+      else if (di == 0) d_bstrb[di*4+:4] = fbe;
+      else if (d_le8 && di[10:0] == ldw - 11'd1) d_bstrb[di*4+:4] = lbe;
+      else d_bstrb[di*4+:4] = 4'hF;
+    end
+    for (di = 0; di < 16; di = di + 1) begin
+      dk = di[3:0] - d_pos;
+      d_rs[di*4+:4] = (dk < 4'd8) ? d_bstrb[dk[2:0]*4+:4] : 4'd0;
+    end
+  end
+  wire [4:0]  d_fill = {1'b0, d_pos} + {1'b0, d_n0};
+  wire        d_wr_last = rx_tlp_eop || d_le8;
+  wire        d_emit = (d_fill >= 5'd16) || d_wr_last;
+  wire        d_flush = d_wr_last && (d_fill > 5'd16);
+  localparam integer BEAT_W = 11 + 4 + 1 + 4 + 1 + 4 + 64 + 1 + 1 + 4;
+  wire [BEAT_W-1:0] d_beat = {ldw, d_n0, d_le8, d_n1, d_le16, d_pos, d_rs, d_emit, d_flush, d_fill[3:0]};
+
   // ---- input FIFO (2 beats; rx_tlp_ready = not full): the beat and its
-  // decode results (class, BAR, non-posted request fields, write block) ---------
-  localparam integer SIDE_W = 3 + 2 + 2 + 32 + 4 + 7 + 12 + 1 + 26;
-  wire [SIDE_W-1:0] d_side = {d_cls, d_kind, d_bar, d_addr, d_len, d_la, d_bc, d_locked, off[31:6]};
+  // decode results (class, BAR, non-posted request fields, write block,
+  // chunker values) -------------------------------------------------------------
+  localparam integer SIDE_W = 3 + 2 + 2 + 32 + 4 + 7 + 12 + 1 + 26 + BEAT_W;
+  wire [SIDE_W-1:0] d_side = {d_cls, d_kind, d_bar, d_addr, d_len, d_la, d_bc, d_locked, off[31:6], d_beat};
   wire [SIDE_W-1:0] i_side;
   wire         i_valid;
   reg          i_ready;
@@ -277,15 +337,17 @@ module kolo_pcie_ep_rx #(
   wire [6:0]  i_np_la;
   wire [11:0] i_np_bc;
   wire        i_np_locked;
-  assign {i_cls, i_kind, i_bar, i_np_addr, i_np_len, i_np_la, i_np_bc, i_np_locked, i_blk} = i_side;
+  wire [10:0] i_ldw;
+  wire [3:0]  i_n0, i_n1, i_pos, i_fill0;
+  wire        i_le8, i_le16, i_emit0, i_flush0;
+  wire [63:0] i_rs0;
+  assign {i_cls, i_kind, i_bar, i_np_addr, i_np_len, i_np_la, i_np_bc, i_np_locked, i_blk,
+          i_ldw, i_n0, i_le8, i_n1, i_le16, i_pos, i_rs0, i_emit0, i_flush0, i_fill0} = i_side;
   // fields of the FIFO head's header that the data path needs
   wire [31:0] h0 = i_hdr[31:0];
   wire [31:0] h1 = i_hdr[63:32];
-  wire [10:0] i_ldw = (h0[9:0] == 10'd0) ? 11'd1024 : {1'b0, h0[9:0]};
   wire        i_has_data = h0[30];
-  wire [3:0]  i_fbe = h1[3:0];
   wire [3:0]  i_lbe = h1[7:4];
-  wire [3:0]  i_pos = h0[29] ? i_hdr[101:98] : i_hdr[69:66];  // address bits 5:2
   // ---- the NP queue: the request's fields; the newest np_wait entries wait
   // for the MMIO write chunk that was pending when they came (all of them
   // for the same one: a newer chunk cannot enter the output register first)
@@ -345,14 +407,17 @@ module kolo_pcie_ep_rx #(
   // ---- state --------------------------------------------------------------------------
   reg [2:0] state;
   reg [10:0] rem;        // payload DWs of the TLP not yet seen (before this beat)
+  reg [3:0]  r_n;        // payload DWs of this beat (after the sop beat of a write: min(rem, 8))
+  reg        r_le8;      // rem <= 8 (idem)
   reg        bad_frame;  // framing error seen in this TLP
 
   // beat bookkeeping: this beat's payload DWs and their expected dw_en
   wire [10:0] rem_now = (state == S_IDLE) ? i_ldw : rem;
   wire has_payload = (state == S_IDLE) ? i_has_data : 1'b1;
-  wire [3:0] n_now = !has_payload ? 4'd0 : (rem_now >= 11'd8) ? 4'd8 : rem_now[3:0];
+  wire [3:0] n_now = (state == S_IDLE) ? i_n0 : r_n;
+  wire le8_now = (state == S_IDLE) ? i_le8 : r_le8;   // rem_now <= 8
   wire [7:0] exp_en = (n_now == 4'd8) ? 8'hFF : ((8'd1 << n_now[2:0]) - 8'd1);
-  wire exp_last = !has_payload || rem_now <= 11'd8;
+  wire exp_last = !has_payload || le8_now;
   wire beat_bad = (i_dw_en != exp_en) || (i_eop != exp_last);
 
   // ---- MMIO write chunker -----------------------------------------------------------------
@@ -365,21 +430,24 @@ module kolo_pcie_ep_rx #(
 
   wire wr_sop = (state == S_IDLE);
   wire [3:0] pos_now = wr_sop ? i_pos : wr_pos;
-  wire [3:0] lbe_now = wr_sop ? i_lbe : wr_lbe;
-  // byte enables of the beat's DWs
-  reg [31:0] beat_strb;
+  // a beat after the sop beat: its DWs' positions in the block (r_pos_m),
+  // their strobes (wr_lbe on the write's last DW), where it ends, from
+  // registers only (the sop beat's come with it from the FIFO)
+  reg [15:0] r_pos_m;
+  reg [63:0] r_rs;
   integer bi;
+  reg [3:0] bk;
   always @(*) begin
-    for (bi = 0; bi < 8; bi = bi + 1) begin
-      if (bi >= n_now) beat_strb[bi*4+:4] = 4'd0;
-      else if (wr_sop && bi == 0) beat_strb[bi*4+:4] = i_fbe;
-      else if (rem_now <= 11'd8 && bi[10:0] == rem_now - 11'd1) beat_strb[bi*4+:4] = lbe_now;
-      else beat_strb[bi*4+:4] = 4'hF;
+    for (bi = 0; bi < 16; bi = bi + 1) begin
+      bk = bi[3:0] - wr_pos;
+      r_pos_m[bi] = ({1'b0, bk} < {1'b0, r_n});
+      r_rs[bi*4+:4] = !r_pos_m[bi] ? 4'd0 : (r_le8 && bk == r_n - 4'd1) ? wr_lbe : 4'hF;
     end
   end
+  wire [4:0] r_fill = {1'b0, wr_pos} + {1'b0, r_n};
   // rotate the beat's DWs to their block positions (16 positions, wrapping)
+  wire [63:0] rot_strb = wr_sop ? i_rs0 : r_rs;
   reg [511:0] rot_data;
-  reg [63:0]  rot_strb;
   reg [15:0]  rot_cur;     // position belongs to the block being filled (not wrapped)
   integer rj;
   reg [3:0] rk;
@@ -387,13 +455,8 @@ module kolo_pcie_ep_rx #(
     for (rj = 0; rj < 16; rj = rj + 1) begin
       rk = rj[3:0] - pos_now;
       rot_cur[rj] = (rj[3:0] >= pos_now);
-      if (rk < 4'd8) begin
-        rot_data[rj*32+:32] = i_data[rk[2:0]*32+:32];
-        rot_strb[rj*4+:4] = beat_strb[rk[2:0]*4+:4];
-      end else begin
-        rot_data[rj*32+:32] = 32'd0;
-        rot_strb[rj*4+:4] = 4'd0;
-      end
+      if (rk < 4'd8) rot_data[rj*32+:32] = i_data[rk[2:0]*32+:32];
+      else rot_data[rj*32+:32] = 32'd0;
     end
   end
   reg [511:0] cur_data, wrap_data;
@@ -403,7 +466,7 @@ module kolo_pcie_ep_rx #(
     for (cj = 0; cj < 16; cj = cj + 1) begin
       if (rot_cur[cj]) begin
         cur_data[cj*32+:32] = wr_sop ? rot_data[cj*32+:32] :
-            (rot_strb[cj*4+:4] != 4'd0 ? rot_data[cj*32+:32] : acc_data[cj*32+:32]);
+            (r_pos_m[cj] ? rot_data[cj*32+:32] : acc_data[cj*32+:32]);
         cur_strb[cj*4+:4] = wr_sop ? rot_strb[cj*4+:4] : (rot_strb[cj*4+:4] | acc_strb[cj*4+:4]);
         wrap_data[cj*32+:32] = 32'd0;
         wrap_strb[cj*4+:4] = 4'd0;
@@ -415,9 +478,10 @@ module kolo_pcie_ep_rx #(
       end
     end
   end
-  wire [4:0] fill = {1'b0, pos_now} + {1'b0, n_now};
-  wire wr_last = i_eop || rem_now <= 11'd8;   // last beat that carries data
-  wire wr_emit = (fill >= 5'd16) || wr_last;
+  wire [3:0] fill = wr_sop ? i_fill0 : r_fill[3:0];   // where the beat ends
+  wire wr_last = i_eop || le8_now;   // last beat that carries data
+  wire wr_emit = wr_sop ? i_emit0 : (r_fill[4] || wr_last);
+  wire wr_flush = wr_sop ? i_flush0 : (wr_last && r_fill > 5'd16);
   wire out_free = !mmio_wr_valid || mmio_wr_ready;
 
   // ---- the beat's fate --------------------------------------------------------------------
@@ -480,6 +544,8 @@ module kolo_pcie_ep_rx #(
     if (rst) begin
       state <= S_IDLE;
       rem <= 11'd0;
+      r_n <= 4'd0;
+      r_le8 <= 1'b0;
       bad_frame <= 1'b0;
       wr_pos <= 4'd0;
       wr_blk <= 26'd0;
@@ -510,6 +576,14 @@ module kolo_pcie_ep_rx #(
         end
       end else if (fire) begin
         rem <= rem_now - {7'd0, n_now};
+        // the next beat's payload DWs (a write's beats before its last are full)
+        if (state == S_IDLE) begin
+          r_n <= i_n1;
+          r_le8 <= i_le16;
+        end else begin
+          r_n <= (rem >= 11'd16) ? 4'd8 : (rem > 11'd8) ? {1'b0, rem[2:0]} : 4'd0;
+          r_le8 <= (rem <= 11'd16);
+        end
         if (state == S_IDLE) begin
           bad_frame <= 1'b0;
           if (i_sop && (i_cls == C_DROP_UR || (i_cls == C_NP && i_kind == K_UR))) ev_ur <= 1'b1;
@@ -532,7 +606,7 @@ module kolo_pcie_ep_rx #(
             wr_bar <= i_bar;
             wr_lbe <= i_lbe;
           end
-          wr_pos <= fill[3:0];
+          wr_pos <= fill;
           if (wr_emit) begin
             mmio_wr_valid <= 1'b1;
             mmio_wr_bar <= (state == S_IDLE) ? i_bar : wr_bar;
@@ -542,7 +616,7 @@ module kolo_pcie_ep_rx #(
             wr_blk <= ((state == S_IDLE) ? i_blk : wr_blk) + 26'd1;
             acc_data <= wrap_data;
             acc_strb <= wrap_strb;
-            if (wr_last && fill > 5'd16) state <= S_FLUSH;
+            if (wr_flush) state <= S_FLUSH;
           end else begin
             if (state == S_IDLE) wr_blk <= i_blk;
             acc_data <= cur_data;
@@ -554,8 +628,8 @@ module kolo_pcie_ep_rx #(
   end
 
   // the chunk a flush emits always has data (the wrapped DWs of the last beat)
-  wire unused_rx = &{1'b0, i_count, p_count, dw3[1:0], dw0[23:15], dw0[13:10], dw1[31:8], h0[31], h0[28:24],
-                     h0[17:14], h0[11:10], off[1:0], mem_bc[12],
+  wire unused_rx = &{1'b0, i_count, p_count, dw3[1:0], dw0[23:15], dw0[13:10], dw1[31:8], h0[31], h0[29:24],
+                     h0[17:14], h0[11:0], off[1:0], mem_bc[12], h1[3:0],
                      cfg_bar0[BAR0_SIZE_LOG2-1:0], cfg_bar2[BAR2_SIZE_LOG2-1:0]};
 
   // ---- assertions (simulation): B2a, a non-posted request never goes to the
