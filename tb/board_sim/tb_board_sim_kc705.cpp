@@ -34,7 +34,8 @@
 //     xor, and, or, each followed by a quiet); then both programs at once,
 //     each in a thread of its own (the simulation runs in whichever thread
 //     is in a libkolo callback, one at a time): both links carry traffic
-//     both ways, each NI is initiator and target at once;
+//     both ways, each NI is initiator and target at once (--seed replays
+//     each program's operations, not the threads' interleaving);
 //   - at the end: no link CRC or sequence errors, no replays, no link down,
 //     no router errors or drops, no PCIe completion errors, timeouts or bad
 //     TLPs (kolo_chip stat_pcie), no PCIe rule broken (the root-complex
