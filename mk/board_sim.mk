@@ -86,12 +86,14 @@ test-board-sim-ecp5-long: $(BOARD_SIM_ECP5_BIN) $(BOARD_SIM_ECP5_FW).imem.hex $(
 #                                    (kolo_fw_rv32_sim); each host a PCIe root complex running libkolo
 #                                    (build/lib/libkolo.a, its own backend over the model's MMIO): boot,
 #                                    links and peers, libkolo open, seeded PUTs, GETs and atomics from
-#                                    board 0 into board 1's host memory and back, every byte checked,
+#                                    board 0 into board 1's host memory and back, then both programs at
+#                                    once (a thread each), every byte checked,
 #                                    clean counters (--quick: 100 operations each way; SEED= replays);
 #                                    then the crossed-cables plant, which must fail
 #   make test-board-sim-kc705-long   400 operations each way, then the plants crossed, cpl-byte (a
 #                                    completion byte flipped by board 0's PCIe block), lane-cut (board
-#                                    0's X+ transmitter dies after the boot): each must fail
+#                                    0's X+ transmitter dies after the boot: caught by the host programs'
+#                                    2 ms limit): each must fail
 BOARD_SIM_KC705_BIN := $(BOARD_SIM_BUILD)/kc705/obj/tb_board_sim_kc705
 BOARD_SIM_KC705_FW := $(BUILD)/fw/rv32/kolo_fw_rv32_sim
 BOARD_SIM_KC705_LIB := $(BUILD)/lib/libkolo.a

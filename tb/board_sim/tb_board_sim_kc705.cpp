@@ -31,7 +31,11 @@
 //     4 and 8 bytes) into it; every byte of board 1's buffer and every GET
 //     and fetched value is checked against a scoreboard of what was written;
 //     then the same from board 1 to board 0 (non-fetching atomics too: add,
-//     xor, and, or, each followed by a quiet);
+//     xor, and, or, each followed by a quiet); then both programs at once,
+//     each in a thread of its own (the simulation runs in whichever thread
+//     is in a libkolo callback, one at a time): both links carry traffic
+//     both ways, each NI is initiator and target at once (--seed replays
+//     each program's operations, not the threads' interleaving);
 //   - at the end: no link CRC or sequence errors, no replays, no link down,
 //     no router errors or drops, no PCIe completion errors, timeouts or bad
 //     TLPs (kolo_chip stat_pcie), no PCIe rule broken (the root-complex
@@ -41,7 +45,10 @@
 //   crossed    the cables X+ to X+ and X- to X- (links miscabled);
 //   cpl-byte   board 0's PCIe block flips one byte of a completion it hands
 //              the board (a DMA read of the NI sees wrong data);
-//   lane-cut   board 0's X+ transmitter dies after the boot (a link down).
+//   lane-cut   board 0's X+ transmitter dies after the boot (a link down:
+//              an operation that never completes, or the final checks).
+// Simulated-time limits: 60 ms in all, and 2 ms (6 ms without --quick) for
+// the host programs after the boot.
 // Simulated and wall time are printed.
 #include <chrono>
 #include <cinttypes>
@@ -50,7 +57,9 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "Vtb_board_sim_kc705.h"
@@ -244,7 +253,9 @@ struct Sim {
             }
         }
         if (deadline && now() > deadline) {
-            std::printf("FAIL board-sim-kc705: simulated time limit (%.1f ms) reached\n", (double)deadline / kPsPerMs);
+            std::printf("FAIL board-sim-kc705: simulated time limit (%.2f ms) reached; X link states (0 down, 1 "
+                        "training, 2 up): board 0 %u %u, board 1 %u %u\n", (double)deadline / kPsPerMs,
+                        link_state(0, 0), link_state(0, 1), link_state(1, 0), link_state(1, 1));
             std::exit(1);
         }
     }
@@ -315,6 +326,10 @@ namespace {
 
 // ---- libkolo's backend: MMIO through the root complex -----------------------------------------
 constexpr unsigned kHostQueue = 4;        // host requests queued in the root complex before the CPU waits
+// One thread at a time runs the simulation: the host programs of both
+// boards may run at once (both_at_once), each in a thread of its own, and
+// whichever is in a callback steps both boards.
+std::mutex g_mu;
 constexpr uint64_t kMmioWaitPs = 200 * kPsPerUs;
 
 void wait_queue(BoardHost& H) {
@@ -331,6 +346,7 @@ void wait_queue(BoardHost& H) {
 
 int be_mmio_write(void* user, int bar, uint64_t off, const void* data, unsigned size) {
     BoardHost& H = *static_cast<BoardHost*>(user);
+    std::lock_guard<std::mutex> lk(g_mu);
     wait_queue(H);
     H.rc->host_write((bar == 0 ? kBar0 : kBar2) + off, static_cast<const uint8_t*>(data), size);
     H.mmio_writes++;
@@ -339,6 +355,7 @@ int be_mmio_write(void* user, int bar, uint64_t off, const void* data, unsigned 
 
 int be_mmio_read(void* user, int bar, uint64_t off, unsigned size, uint64_t* val) {
     BoardHost& H = *static_cast<BoardHost*>(user);
+    std::lock_guard<std::mutex> lk(g_mu);
     wait_queue(H);
     const int h = H.rc->host_read((bar == 0 ? kBar0 : kBar2) + off, size);
     H.mmio_reads++;
@@ -363,15 +380,23 @@ int be_mmio_read(void* user, int bar, uint64_t off, unsigned size, uint64_t* val
 }
 
 int be_dma_map(void* user, void* addr, size_t len) {
+    std::lock_guard<std::mutex> lk(g_mu);
     static_cast<BoardHost*>(user)->dma[(uintptr_t)addr] = len;
     return 0;
 }
 int be_dma_unmap(void* user, void* addr, size_t) {
+    std::lock_guard<std::mutex> lk(g_mu);
     static_cast<BoardHost*>(user)->dma.erase((uintptr_t)addr);
     return 0;
 }
 // every wait of libkolo's lets the boards run 100 ns
-void be_progress(void*, unsigned long) { g_sim.run_ps(100000); }
+void be_progress(void*, unsigned long) {
+    {
+        std::lock_guard<std::mutex> lk(g_mu);
+        g_sim.run_ps(100000);
+    }
+    std::this_thread::yield();  // the other program's turn
+}
 
 const kolo_backend kBackend = {"board-sim", be_mmio_write, be_mmio_read, be_dma_map, be_dma_unmap, be_progress,
                                nullptr};
@@ -569,13 +594,13 @@ uint64_t amo_apply(int op, uint64_t old, uint64_t operand, uint64_t compare, uns
 // bytes): n operations, each checked; win's contents against the
 // scoreboard `sb` after each one that wrote.
 bool run_program(int src, int dst, uint8_t* win, size_t len, uint8_t key, std::vector<uint8_t>& sb, unsigned n,
-                 tb::Rng& rng, Traffic& tr) {
+                 tb::Rng& rng, Traffic& tr, tb::Checker& chk) {
     BoardHost& S = g_host[src];
     kolo_ctx* ctx = nullptr;
     int rc = kolo_ctx_open(S.dev, nullptr, &ctx);
-    if (!g_chk->check(rc == 0, "board %d: kolo_ctx_open: %s", src, kolo_strerror(rc))) return false;
+    if (!chk.check(rc == 0, "board %d: kolo_ctx_open: %s", src, kolo_strerror(rc))) return false;
     uint8_t* local = static_cast<uint8_t*>(kolo_dma_alloc(S.dev, 8192));
-    if (!g_chk->check(local != nullptr, "board %d: kolo_dma_alloc failed", src)) return false;
+    if (!chk.check(local != nullptr, "board %d: kolo_dma_alloc failed", src)) return false;
     const uint16_t node = (uint16_t)dst;
     const uint64_t base = (uint64_t)(uintptr_t)win;
     bool ok = true;
@@ -599,7 +624,7 @@ bool run_program(int src, int dst, uint8_t* win, size_t len, uint8_t key, std::v
                 rc = kolo_put_pio(ctx, node, base + off, key, local, l);
             }
             if (rc == 0) rc = kolo_quiet(ctx);  // remote completion: the bytes are in the other host's memory
-            ok &= g_chk->check(rc == 0, "board %d -> %d: put (%s) of %zu bytes at +%zu: %s", src, dst,
+            ok &= chk.check(rc == 0, "board %d -> %d: put (%s) of %zu bytes at +%zu: %s", src, dst,
                                how == 0 ? "blocking" : how == 1 ? "nb" : how == 2 ? "inline" : "pio", l, off,
                                kolo_strerror(rc));
             std::memcpy(&sb[off], local, l);
@@ -616,13 +641,13 @@ bool run_program(int src, int dst, uint8_t* win, size_t len, uint8_t key, std::v
                 rc = kolo_get_nb(ctx, node, base + off, key, local, l, &req);
                 if (rc == 0) rc = kolo_wait(ctx, &req);
             }
-            ok &= g_chk->check(rc == 0, "board %d -> %d: get of %zu bytes at +%zu: %s", src, dst, l, off,
+            ok &= chk.check(rc == 0, "board %d -> %d: get of %zu bytes at +%zu: %s", src, dst, l, off,
                                kolo_strerror(rc));
             if (ok) {
                 size_t bad = l;
                 for (size_t k = 0; k < l && bad == l; k++)
                     if (local[k] != sb[off + k]) bad = k;
-                ok &= g_chk->check(bad == l, "board %d -> %d: get of %zu bytes at +%zu: byte %zu is %#x, want %#x",
+                ok &= chk.check(bad == l, "board %d -> %d: get of %zu bytes at +%zu: byte %zu is %#x, want %#x",
                                    src, dst, l, off, bad, bad < l ? local[bad] : 0, bad < l ? sb[off + bad] : 0);
             }
             tr.gets++;
@@ -639,11 +664,11 @@ bool run_program(int src, int dst, uint8_t* win, size_t len, uint8_t key, std::v
             uint64_t fetched = ~0ull;
             rc = kolo_atomic(ctx, op, size, node, base + off, key, operand, compare, fetches ? &fetched : nullptr);
             if (rc == 0 && !fetches) rc = kolo_quiet(ctx);  // a non-fetching one completes at the quiet
-            ok &= g_chk->check(rc == 0, "board %d -> %d: %s %u at +%zu: %s", src, dst, amo_name(op), size, off,
+            ok &= chk.check(rc == 0, "board %d -> %d: %s %u at +%zu: %s", src, dst, amo_name(op), size, off,
                                kolo_strerror(rc));
             if (size == 4) fetched &= 0xFFFFFFFFull;
             if (fetches)
-                ok &= g_chk->check(fetched == old, "board %d -> %d: %s %u at +%zu fetched %#" PRIx64 ", want %#" PRIx64,
+                ok &= chk.check(fetched == old, "board %d -> %d: %s %u at +%zu fetched %#" PRIx64 ", want %#" PRIx64,
                                src, dst, amo_name(op), size, off, fetched, old);
             const uint64_t nv = amo_apply(op, old, operand, compare, size);
             std::memcpy(&sb[off], &nv, size);
@@ -653,13 +678,13 @@ bool run_program(int src, int dst, uint8_t* win, size_t len, uint8_t key, std::v
             size_t bad = len;
             for (size_t k = 0; k < len && bad == len; k++)
                 if (win[k] != sb[k]) bad = k;
-            ok &= g_chk->check(bad == len, "board %d's memory after op %u from board %d: byte %zu is %#x, want %#x",
+            ok &= chk.check(bad == len, "board %d's memory after op %u from board %d: byte %zu is %#x, want %#x",
                                dst, i, src, bad, bad < len ? win[bad] : 0, bad < len ? sb[bad] : 0);
         }
     }
     kolo_dma_free(S.dev, local);
     rc = kolo_ctx_close(ctx);
-    ok &= g_chk->check(rc == 0, "board %d: kolo_ctx_close: %s", src, kolo_strerror(rc));
+    ok &= chk.check(rc == 0, "board %d: kolo_ctx_close: %s", src, kolo_strerror(rc));
     return ok;
 }
 
@@ -677,13 +702,53 @@ bool direction(int src, int dst, unsigned n, tb::Rng& rng) {
     if (!g_chk->check(w >= 0, "board %d: kolo_win_open: %s", dst, kolo_strerror(w))) return false;
     Traffic tr;
     const uint64_t t0 = g_sim.now();
-    const bool ok = run_program(src, dst, win, len, key, sb, n, rng, tr);
+    const bool ok = run_program(src, dst, win, len, key, sb, n, rng, tr, *g_chk);
     std::printf("  board %d -> board %d: %u puts, %u gets, %u atomics, %" PRIu64 " bytes, %s (%.2f ms simulated)\n",
                 src, dst, tr.puts, tr.gets, tr.atomics, tr.bytes, ok ? "all checked" : "FAILED",
                 (double)(g_sim.now() - t0) / kPsPerMs);
     const int rc = kolo_win_close(D.dev, w);
     g_chk->check(rc == 0, "board %d: kolo_win_close: %s", dst, kolo_strerror(rc));
     kolo_dma_free(D.dev, win);
+    return ok;
+}
+
+// Both host programs at once, each in a thread of its own (its own seed,
+// checker and scoreboard): traffic crosses both links both ways, and each
+// NI is initiator and target at the same time.
+bool both_at_once(unsigned n, tb::Rng& rng) {
+    const size_t len = 16384;
+    uint8_t* win[2];
+    uint8_t key[2] = {0, 0};
+    int w[2];
+    std::vector<uint8_t> sb[2];
+    for (int b = 0; b < 2; b++) {
+        win[b] = static_cast<uint8_t*>(kolo_dma_alloc(g_host[b].dev, len));
+        if (!g_chk->check(win[b] != nullptr, "board %d: kolo_dma_alloc of the window failed", b)) return false;
+        for (size_t k = 0; k < len; k++) win[b][k] = (uint8_t)rng.next();
+        sb[b].assign(win[b], win[b] + len);
+        w[b] = kolo_win_open(g_host[b].dev, -1, win[b], len, KOLO_WIN_RWA, -1, 0, &key[b]);
+        if (!g_chk->check(w[b] >= 0, "board %d: kolo_win_open: %s", b, kolo_strerror(w[b]))) return false;
+    }
+    tb::Rng r0(rng.next()), r1(rng.next());
+    tb::Checker c0("board-sim-kc705 (board 0's program)"), c1("board-sim-kc705 (board 1's program)");
+    Traffic t0, t1;
+    bool ok0 = false, ok1 = false;
+    const uint64_t ps0 = g_sim.now();
+    std::thread th0([&] { ok0 = run_program(0, 1, win[1], len, key[1], sb[1], n, r0, t0, c0); });
+    std::thread th1([&] { ok1 = run_program(1, 0, win[0], len, key[0], sb[0], n, r1, t1, c1); });
+    th0.join();
+    th1.join();
+    const bool ok = ok0 && ok1 && c0.failures() == 0 && c1.failures() == 0;
+    g_chk->check(ok, "both at once: %lu + %lu check(s) failed", c0.failures(), c1.failures());
+    std::printf("  both at once: board 0 -> 1 %u puts, %u gets, %u atomics; board 1 -> 0 %u puts, %u gets, "
+                "%u atomics; %" PRIu64 " bytes, %s (%.2f ms simulated)\n", t0.puts, t0.gets, t0.atomics, t1.puts,
+                t1.gets, t1.atomics, t0.bytes + t1.bytes, ok ? "all checked" : "FAILED",
+                (double)(g_sim.now() - ps0) / kPsPerMs);
+    for (int b = 0; b < 2; b++) {
+        const int rc = kolo_win_close(g_host[b].dev, w[b]);
+        g_chk->check(rc == 0, "board %d: kolo_win_close: %s", b, kolo_strerror(rc));
+        kolo_dma_free(g_host[b].dev, win[b]);
+    }
     return ok;
 }
 
@@ -813,8 +878,12 @@ int main(int argc, char** argv) {
         std::printf("plant: board 0's X+ transmitter dead from %.3f ms\n", (double)g_sim.now() / kPsPerMs);
     }
     const unsigned n = quick ? 100 : 400;
+    // the host programs take a fraction of a millisecond: a program that
+    // hangs (an operation that never completes) fails the run here
+    if (ok) g_sim.deadline = g_sim.now() + (quick ? 2 : 6) * kPsPerMs;
     if (ok) ok = direction(0, 1, n, rng);
     if (ok) ok = direction(1, 0, n, rng);
+    if (ok) ok = both_at_once(n, rng);
     if (ok) g_sim.run_ps(20 * kPsPerUs);
     final_checks();
     for (int b = 0; b < 2; b++) {
