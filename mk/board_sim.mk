@@ -97,7 +97,7 @@ test-board-sim-ecp5-long: $(BOARD_SIM_ECP5_BIN) $(BOARD_SIM_ECP5_FW).imem.hex $(
 BOARD_SIM_KC705_BIN := $(BOARD_SIM_BUILD)/kc705/obj/tb_board_sim_kc705
 BOARD_SIM_KC705_FW := $(BUILD)/fw/rv32/kolo_fw_rv32_sim
 BOARD_SIM_KC705_LIB := $(BUILD)/lib/libkolo.a
-BOARD_SIM_KC705_SRC := tb/board_sim/tb_board_sim_kc705.v tb/board_sim/kolo_sim_osc.v tb/board_sim/tb_board_sim_kc705.cpp \
+BOARD_SIM_KC705_SRC := tb/board_sim/tb_board_sim_kc705.v tb/board_sim/kolo_sim_osc.v tb/board_sim/kolo_sim_clk_follow.v tb/board_sim/tb_board_sim_kc705.cpp \
     $(wildcard tb/board_sim/xilinx/*.v) boards/kc705/kolo_board_kc705.v rtl/board/kolo_uart_tx.v \
     rtl/platform/xilinx/kolo_pcie_shim_x7.v $(wildcard rtl/platform/common/*.v) tb/unit/common/tb_util.h \
     tb/common/kolo_x7_stream_model.h sw/rtlsim/kolo_pcie_rc.h sw/rtlsim/kolo_chip_lanes.h \

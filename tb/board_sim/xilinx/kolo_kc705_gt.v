@@ -168,33 +168,10 @@ module kolo_kc705_gt #(
     output wire        gt5_gtxtxn_out
 );
   // ---- CPLL (one for all: the same reference) and the user clocks ----
-  realtime last_edge, ref_period, usr_half;
-  integer  ref_edges;
-  reg      cpll_lock, txclk;
-  initial begin
-    cpll_lock = 1'b0;
-    txclk = 1'b0;
-    ref_edges = 0;
-    last_edge = 0.0;
-    ref_period = 0.0;
-    usr_half = 0.0;
-    forever begin
-      @(posedge gt0_gtrefclk0_in);
-      if (last_edge > 0.0) ref_period = $realtime - last_edge;
-      last_edge = $realtime;
-      if (ref_edges < LOCK_EDGES) ref_edges = ref_edges + 1;
-      else if (!cpll_lock) begin
-        usr_half = ref_period * USR_PER_REF / 2.0;
-        cpll_lock = 1'b1;
-      end
-    end
-  end
-  initial begin
-    forever begin
-      if (cpll_lock) #(usr_half) txclk = !txclk;
-      else @(posedge cpll_lock);
-    end
-  end
+  wire cpll_lock, txclk;
+  kolo_sim_clk_follow #(.LOCK_EDGES(LOCK_EDGES), .OUT_PER_REF(USR_PER_REF)) u_cpll (
+      .ref_clk(gt0_gtrefclk0_in), .locked(cpll_lock), .clk(txclk)
+  );
   wire rxclk = cpll_lock && !txclk;
 
   // ---- reset FSMs (sysclk_in) ----

@@ -74,33 +74,10 @@ module kolo_kc705_pcie #(
   initial handle = kolo_sim_x7_open($sformatf("%m"));
 
   // ---- the user clock ----
-  realtime last_edge, ref_period, usr_half;
-  integer  ref_edges;
-  reg      running, uclk;
-  initial begin
-    running = 1'b0;
-    uclk = 1'b0;
-    ref_edges = 0;
-    last_edge = 0.0;
-    ref_period = 0.0;
-    usr_half = 0.0;
-    forever begin
-      @(posedge sys_clk);
-      if (last_edge > 0.0) ref_period = $realtime - last_edge;
-      last_edge = $realtime;
-      if (ref_edges < LOCK_EDGES) ref_edges = ref_edges + 1;
-      else if (!running) begin
-        usr_half = ref_period * USR_PER_REF / 2.0;
-        running = 1'b1;
-      end
-    end
-  end
-  initial begin
-    forever begin
-      if (running) #(usr_half) uclk = !uclk;
-      else @(posedge running);
-    end
-  end
+  wire running, uclk;
+  kolo_sim_clk_follow #(.LOCK_EDGES(LOCK_EDGES), .OUT_PER_REF(USR_PER_REF)) u_user_clk (
+      .ref_clk(sys_clk), .locked(running), .clk(uclk)
+  );
   assign user_clk_out = uclk;
 
   // ---- PERST#, training ----
@@ -142,6 +119,6 @@ module kolo_kc705_pcie #(
   assign cfg_dcommand = block[218:203];
   assign pci_exp_txp = {8{user_lnk_up}};
   assign pci_exp_txn = {8{!user_lnk_up}};
-  wire unused = &{1'b0, pci_exp_rxp, pci_exp_rxn, block[255:219]};
+  wire unused = &{1'b0, pci_exp_rxp, pci_exp_rxn, block[255:219], running};
 endmodule
 `default_nettype wire
