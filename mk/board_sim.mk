@@ -77,3 +77,61 @@ test-board-sim-ecp5-long: $(BOARD_SIM_ECP5_BIN) $(BOARD_SIM_ECP5_FW).imem.hex $(
 	        echo "board-sim-ecp5: plant $$p was not caught"; tail -n 20 $(BOARD_SIM_BUILD)/ecp5/plant-$$p.log; exit 1; \
 	    else echo "board-sim-ecp5: plant $$p caught: $$(grep -m1 FAIL $(BOARD_SIM_BUILD)/ecp5/plant-$$p.log)"; fi; \
 	done
+
+# ---- two KC705 boards (kolo_board_kc705), hosts over PCIe ----
+#   make test-board-sim-kc705        two KC705 tops (tb/board_sim/tb_board_sim_kc705.{v,cpp}) with
+#                                    behavioural IBUFDS, IBUFDS_GTE2, MMCME2_BASE, BUFG and models of
+#                                    the two IP cores (tb/board_sim/xilinx: the PCIe block's streams and
+#                                    the GTX channels' words handed to the harness), the RV32 firmware
+#                                    (kolo_fw_rv32_sim); each host a PCIe root complex running libkolo
+#                                    (build/lib/libkolo.a, its own backend over the model's MMIO): boot,
+#                                    links and peers, libkolo open, seeded PUTs, GETs and atomics from
+#                                    board 0 into board 1's host memory and back, then both programs at
+#                                    once (a thread each), every byte checked,
+#                                    clean counters (--quick: 100 operations each way; SEED= replays);
+#                                    then the crossed-cables plant, which must fail
+#   make test-board-sim-kc705-long   400 operations each way, then the plants crossed, cpl-byte (a
+#                                    completion byte flipped by board 0's PCIe block), lane-cut (board
+#                                    0's X+ transmitter dies after the boot: caught by the host programs'
+#                                    2 ms limit): each must fail
+BOARD_SIM_KC705_BIN := $(BOARD_SIM_BUILD)/kc705/obj/tb_board_sim_kc705
+BOARD_SIM_KC705_FW := $(BUILD)/fw/rv32/kolo_fw_rv32_sim
+BOARD_SIM_KC705_LIB := $(BUILD)/lib/libkolo.a
+BOARD_SIM_KC705_SRC := tb/board_sim/tb_board_sim_kc705.v tb/board_sim/kolo_sim_osc.v tb/board_sim/kolo_sim_clk_follow.v tb/board_sim/tb_board_sim_kc705.cpp \
+    $(wildcard tb/board_sim/xilinx/*.v) boards/kc705/kolo_board_kc705.v rtl/board/kolo_uart_tx.v \
+    rtl/platform/xilinx/kolo_pcie_shim_x7.v $(wildcard rtl/platform/common/*.v) tb/unit/common/tb_util.h \
+    tb/common/kolo_x7_stream_model.h sw/rtlsim/kolo_pcie_rc.h sw/rtlsim/kolo_chip_lanes.h \
+    sw/rtlsim/kolo_lane_model.h sw/include/kolo.h sw/include/kolo_svc_regs.h \
+    $(wildcard rtl/chip/*.v rtl/common/*.v rtl/link/*.v rtl/ni/*.v rtl/node/*.v rtl/svc/*.v rtl/router/*.v \
+    rtl/cpu/*.v rtl/include/*.vh)
+BOARD_SIM_KC705_VDIRS := -I$(TOP)/rtl/include $(addprefix -y $(TOP)/rtl/,chip common link ni node svc router cpu board \
+    platform/common platform/xilinx) -y $(TOP)/boards/kc705 -y $(TOP)/tb/board_sim/xilinx -y $(TOP)/tb/board_sim
+$(BOARD_SIM_KC705_BIN): $(BOARD_SIM_KC705_SRC) $(BOARD_SIM_KC705_LIB) mk/board_sim.mk | $(DEPS_STAMP)
+	@mkdir -p $(BOARD_SIM_BUILD)/kc705
+	@echo "verilator tb_board_sim_kc705 (log: $(BOARD_SIM_BUILD)/kc705/build.log)"
+	@verilator $(VL_CHECKS) --cc --exe --build --timing -O3 -Wall -Wno-fatal -j 2 --x-assign fast --x-initial fast \
+	    --timescale 1ps/1ps --top-module tb_board_sim_kc705 $(BOARD_SIM_KC705_VDIRS) $(CHIP_OBJCACHE) \
+	    -GSP_IMEM_INIT='"fw/imem.hex"' -GSP_DMEM_INIT='"fw/dmem.hex"' \
+	    -CFLAGS "-O1 -std=c++17 -Wall -Wextra -Werror -I$(TOP)/tb/unit/common -I$(TOP)/tb/common -I$(TOP)/sw/rtlsim \
+	             -I$(TOP)/sw/include" \
+	    -LDFLAGS "-lpthread" --Mdir $(BOARD_SIM_BUILD)/kc705/obj -o tb_board_sim_kc705 \
+	    $(TOP)/tb/board_sim/tb_board_sim_kc705.v $(TOP)/tb/board_sim/tb_board_sim_kc705.cpp \
+	    $(abspath $(BOARD_SIM_KC705_LIB)) \
+	    > $(BOARD_SIM_BUILD)/kc705/build.log 2>&1 || { tail -n 40 $(BOARD_SIM_BUILD)/kc705/build.log; exit 1; }
+	@touch $@  # verilator does not relink an unchanged model
+# board_sim_kc705_run <case> <args>: run the binary in build/boards/sim/kc705/run-<case>
+board_sim_kc705_run = d=$(BOARD_SIM_BUILD)/kc705/run-$(1); rm -rf $$d; mkdir -p $$d/fw; \
+    cp $(BOARD_SIM_KC705_FW).imem.hex $$d/fw/imem.hex; cp $(BOARD_SIM_KC705_FW).dmem.hex $$d/fw/dmem.hex; \
+    (cd $$d && $(abspath $(BOARD_SIM_KC705_BIN)) $(2))
+# board_sim_kc705_plant <plant>: the run must fail
+board_sim_kc705_plant = if $(call board_sim_kc705_run,$(1),--quick --plant=$(1)) > $(BOARD_SIM_BUILD)/kc705/plant-$(1).log 2>&1; \
+    then echo "board-sim-kc705: plant $(1) was not caught"; tail -n 20 $(BOARD_SIM_BUILD)/kc705/plant-$(1).log; exit 1; \
+    else echo "board-sim-kc705: plant $(1) caught: $$(grep -m1 FAIL $(BOARD_SIM_BUILD)/kc705/plant-$(1).log)"; fi
+.PHONY: test-board-sim-kc705 test-board-sim-kc705-long
+TESTS += board-sim-kc705
+test-board-sim-kc705: $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex $(BOARD_SIM_KC705_FW).dmem.hex
+	@$(call board_sim_kc705_run,quick,--quick $(if $(SEED),--seed=$(SEED)))
+	@$(call board_sim_kc705_plant,crossed)
+test-board-sim-kc705-long: $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex $(BOARD_SIM_KC705_FW).dmem.hex
+	@$(call board_sim_kc705_run,clean,$(if $(SEED),--seed=$(SEED)))
+	@for p in crossed cpl-byte lane-cut; do $(call board_sim_kc705_plant,$$p); done

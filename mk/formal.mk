@@ -233,7 +233,7 @@ FORMAL += net
 #                            the same depth with DRAIN and free classes (adaptive VC1)
 TORUS_TABLES := $(BUILD)/net/torus_tables
 TORUS_HARNESS := formal/net/kolo_torus_formal.v formal/net/kolo_net_inject.v formal/net/kolo_net_sink.v \
-    formal/net/kolo_net_count.v
+    formal/net/kolo_net_count.v formal/net/kolo_net_check.v
 TORUS_BMC := -top kolo_torus_formal -d 18 -p QUIET=8 -p BUBBLE=1 -p ESC_SLOTS=2
 $(TORUS_TABLES): formal/net/torus_tables.c $(wildcard sw/route/*.c) sw/include/kolo_route.h | $(DEPS_STAMP)
 	@mkdir -p $(@D) && $(SW_CC) $(SW_TEST_CFLAGS) $< $(wildcard sw/route/*.c) -o $@

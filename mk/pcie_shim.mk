@@ -16,7 +16,8 @@ PCIE_SHIM_NAMES := x7 avst us
 PCIE_SHIM_RTL := $(wildcard rtl/platform/common/kolo_pcie_shim_*.v) rtl/platform/xilinx/kolo_pcie_shim_x7.v \
     rtl/platform/xilinx/kolo_pcie_shim_us.v rtl/platform/intel/kolo_pcie_shim_avst.v \
     $(wildcard rtl/ni/kolo_pcie_*.v) rtl/common/kolo_fifo_sync.v
-PCIE_SHIM_TB := tb/unit/pcie_shim/tb_pcie_shim.cpp sw/rtlsim/kolo_pcie_rc.h tb/unit/common/tb_util.h
+PCIE_SHIM_TB := tb/unit/pcie_shim/tb_pcie_shim.cpp sw/rtlsim/kolo_pcie_rc.h tb/unit/common/tb_util.h \
+    tb/common/kolo_x7_stream_model.h
 PCIE_SHIM_TIMEOUT := 8000
 PCIE_SHIM_TAGS := 32
 PCIE_SHIM_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
@@ -41,7 +42,7 @@ $(PCIE_SHIM_BUILD)/$(2)/tb_pcie_shim_$(1): $(PCIE_SHIM_RTL) $(PCIE_SHIM_TB) tb/u
 	    --top-module tb_pcie_shim_$(1)_top -GCPL_TIMEOUT=$(PCIE_SHIM_TIMEOUT) -GTAGS=$(PCIE_SHIM_TAGS) $(3) \
 	    -I$(TOP)/rtl/include -y $(TOP)/rtl/ni -y $(TOP)/rtl/common -y $(TOP)/rtl/platform/common \
 	    -y $(TOP)/rtl/platform/xilinx -y $(TOP)/rtl/platform/intel $(PCIE_SHIM_OBJCACHE) \
-	    -CFLAGS "-O2 -std=c++17 -Wall -Wextra -Werror -I$(TOP)/tb/unit/common -I$(TOP)/sw/rtlsim \
+	    -CFLAGS "-O2 -std=c++17 -Wall -Wextra -Werror -I$(TOP)/tb/unit/common -I$(TOP)/tb/common -I$(TOP)/sw/rtlsim \
 	             -D$(PCIE_SHIM_DEFINE_$(1)) -DTB_CPL_TIMEOUT=$(PCIE_SHIM_TIMEOUT) -DTB_TAGS=$(PCIE_SHIM_TAGS) \
 	             $(PCIE_SHIM_CPL_$(1))" \
 	    --Mdir $(PCIE_SHIM_BUILD)/$(2)/obj -o ../tb_pcie_shim_$(1) \

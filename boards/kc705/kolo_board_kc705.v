@@ -288,8 +288,17 @@ module kolo_board_kc705 #(
   /* verilator lint_on PINCONNECTEMPTY */
 
   // ---- console on the USB-UART (CP2103, 115200 8N1), LEDs --------------------------------------------
+  // Its reset is chip_rst through a reset synchroniser (asserted at once,
+  // released three clk edges after chip_rst falls): clk stops while the
+  // MMCM is unlocked, so chip_rst alone, released when the clock starts,
+  // never met a clock edge, and the transmitter kept its power-up line
+  // low (a break) until the first byte, which the host lost (issue 18:
+  // found by the board-level simulation, tb/board_sim, which decodes the
+  // console; the chip synchronises its own resets).
+  wire con_rst;
+  kolo_reset_sync u_con_rst (.clk(clk), .rst_in(chip_rst), .rst_out(con_rst));
   kolo_uart_tx #(.CLK_HZ(250000000), .BAUD(115200)) u_console (
-      .clk(clk), .rst(chip_rst), .s_valid(sp_con_valid), .s_ready(sp_con_ready), .s_data(sp_con_data),
+      .clk(clk), .rst(con_rst), .s_valid(sp_con_valid), .s_ready(sp_con_ready), .s_data(sp_con_data),
       .txd(uart_txd)
   );
   wire unused_uart = uart_rxd;

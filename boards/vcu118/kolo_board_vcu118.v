@@ -283,8 +283,14 @@ module kolo_board_vcu118 #(
   /* verilator lint_on PINCONNECTEMPTY */
 
   // ---- console (USB-UART, 115200 8N1), QSFP control, LEDs ------------------------------------
+  // Its reset is chip_rst through a reset synchroniser: clk stops while the
+  // MMCM is unlocked, so chip_rst alone never met a clock edge and the line
+  // stayed low (a break) until the first byte (issue 18: found on the KC705
+  // top, which has the same clocking, by the board-level simulation).
+  wire con_rst;
+  kolo_reset_sync u_con_rst (.clk(clk), .rst_in(chip_rst), .rst_out(con_rst));
   kolo_uart_tx #(.CLK_HZ(250000000), .BAUD(115200)) u_console (
-      .clk(clk), .rst(chip_rst), .s_valid(sp_con_valid), .s_ready(sp_con_ready), .s_data(sp_con_data),
+      .clk(clk), .rst(con_rst), .s_valid(sp_con_valid), .s_ready(sp_con_ready), .s_data(sp_con_data),
       .txd(uart_txd)
   );
   wire unused_uart = uart_rxd;

@@ -3,9 +3,9 @@
 // kolo_routers (a 1x1xN torus, Z ports only), nondeterministic injection at
 // every local port that may stop, and a fair sink at every local port.
 //
-// The injector, the sink and the stop and flit counting are the cells
-// kolo_net_inject, kolo_net_sink and kolo_net_count, shared with the torus
-// harness kolo_torus_formal.
+// The injector, the sink, the stop and flit counting and the properties are
+// the cells kolo_net_inject, kolo_net_sink, kolo_net_count and
+// kolo_net_check, shared with the torus harness kolo_torus_formal.
 //
 // Topology: node i's Z+ output (port 4) feeds node i+1's Z- input (port 5);
 // its Z- output (port 5) feeds node i-1's Z+ input (port 4); credits run
@@ -326,20 +326,28 @@ module kolo_ring_formal #(
       .quiet(quiet)
   );
 
+  // ---- the properties (kolo_net_check, shared with the torus harness) ----------------
+  kolo_net_check #(
+      .N(N),
+      .QUIET(QUIET),
+      .DRAIN(DRAIN),
+      .BOUND(BOUND)
+  ) u_check (
+      .clk(clk),
+      .rst(rst),
+      .since_stop(since_stop),
+      .in_net(in_net),
+      .quiet(quiet),
+      .any_errors(any_errors),
+      .mid_packet(mid_packet),
+      .node_busy(node_busy),
+      .credits_home(credits_home)
+  );
+
 `ifdef FORMAL
   always @(posedge clk) begin
     if (WIN != 0 && cycle >= WIN) assume (stop_req || stopped);
     if (FORCE != 0 && cycle < WIN) assume (!stop_req);
-    if (!rst) begin
-      assert (any_errors == {N{1'b0}});
-      if (QUIET != 0) assert (quiet < QUIET);
-      if (DRAIN != 0 && since_stop >= BOUND) begin
-        assert (mid_packet == {N{1'b0}});
-        assert (in_net == 8'd0);
-        assert (node_busy == {N{1'b0}});
-        assert (credits_home == {N{1'b1}});
-      end
-    end
   end
 `endif
 endmodule

@@ -17,8 +17,9 @@
 // down (both ends), given to the routers as port_down.
 //
 // Cells shared with kolo_ring_formal: kolo_net_inject (the NI's injection,
-// credits, stop), kolo_net_sink (the NI's ejection) and kolo_net_count (stop,
-// flits in the network, cycles without a move). Smallest legal buffers:
+// credits, stop), kolo_net_sink (the NI's ejection), kolo_net_count (stop,
+// flits in the network, cycles without a move) and kolo_net_check (the
+// properties below but the per-node delivery check). Smallest legal buffers:
 // ESC_SLOTS 2 (1 with BUBBLE 0), ADAPT_DEPTH 35, LOCAL_DEPTH 34,
 // EJECT_CREDITS 35; packets of 2 flits (no payload), vnet 0.
 //
@@ -269,20 +270,27 @@ module kolo_torus_formal #(
       .quiet(quiet)
   );
 
+  // ---- the properties (kolo_net_check, shared with the ring harness) -----------------
+  kolo_net_check #(
+      .N(NODES),
+      .QUIET(QUIET),
+      .DRAIN(DRAIN),
+      .BOUND(B)
+  ) u_check (
+      .clk(clk),
+      .rst(rst),
+      .since_stop(since_stop),
+      .in_net(in_net),
+      .quiet(quiet),
+      .any_errors(any_errors),
+      .mid_packet(mid_packet),
+      .node_busy(node_busy),
+      .credits_home(credits_home)
+  );
+
 `ifdef FORMAL
-  always @(posedge clk) begin
+  always @(posedge clk)
     if (FORCE == 0 && WIN != 0 && cycle >= WIN) assume (stop_any || stopped);
-    if (!rst) begin
-      assert (any_errors == {NODES{1'b0}});
-      if (QUIET != 0) assert (quiet < QUIET);
-      if (DRAIN != 0 && since_stop >= B) begin
-        assert (mid_packet == {NODES{1'b0}});
-        assert (in_net == 8'd0);
-        assert (node_busy == {NODES{1'b0}});
-        assert (credits_home == {NODES{1'b1}});
-      end
-    end
-  end
 `endif
 endmodule
 `default_nettype wire

@@ -49,7 +49,7 @@ for p in "${params[@]+"${params[@]}"}"; do chparams+="chparam -set ${p%%=*} ${p#
 if [ $rasserts -eq 1 ]; then read_rtl="read_verilog -sv -formal -Irtl/include ${ROUTER_RTL[*]}"
 else read_rtl="read_verilog -sv -DSYNTHESIS -Irtl/include ${ROUTER_RTL[*]}"; fi
 # the harness and the cells it shares with the other harness
-harness="formal/net/$top.v formal/net/kolo_net_inject.v formal/net/kolo_net_sink.v formal/net/kolo_net_count.v"
+harness="formal/net/$top.v formal/net/kolo_net_inject.v formal/net/kolo_net_sink.v formal/net/kolo_net_count.v formal/net/kolo_net_check.v"
 formal_model "$out" "formal net $name" "$read_rtl" "$harness" "$top" "$chparams" || exit 1
 formal_solve "$out" "$mode" --presat "${args[@]}"
 formal_verdict "formal net $name" "$mode" "$depth" "$expect_fail"

@@ -6,9 +6,10 @@
 // core's user side: a CSR image behind the MMIO ports, DMA read and write
 // agents with a shadow of host memory, MSIs.
 //
-// Length (~1600 lines): the three vendor-stream models (7-series, Avalon-ST,
-// UltraScale) share the harness, the user-side agents and the tests; each
-// model is a class of its own that could move to a header (planned).
+// Length (~1400 lines): the vendor-stream models (Avalon-ST, UltraScale;
+// the 7-series one is tb/common/kolo_x7_stream_model.h, shared with the
+// KC705 board simulation) share the harness, the user-side agents and the
+// tests; each model is a class of its own.
 //
 // Built once per shim: -DKOLO_SHIM_X7 (7-series AXI4-Stream, 128 bit),
 // -DKOLO_SHIM_AVST (Avalon-ST, 256 bit) or -DKOLO_SHIM_US (UltraScale
@@ -38,6 +39,7 @@ static const char *const kShim = "us";
 #error "define KOLO_SHIM_X7, KOLO_SHIM_AVST or KOLO_SHIM_US"
 #endif
 #include "kolo_pcie_rc.h"
+#include "kolo_x7_stream_model.h"
 #include "tb_util.h"
 #include "verilated.h"
 
@@ -75,312 +77,45 @@ constexpr uint64_t kMsiAddr = 0xFEE01000ull; // what the host programmed into th
 constexpr uint16_t kMsiData = 0x4A40;
 
 std::string g_bug;
-bool bug(const char *n) { return g_bug == n; }
+[[maybe_unused]] bool bug(const char *n) { return g_bug == n; }  // (the x7 model has its own)
 
-template <std::size_t W> void put_words(VlWide<W> &w, const uint32_t *p, unsigned n) {
-    for (unsigned i = 0; i < n; i++)
-        w[i] = p[i];
-}
+using kolo_x7::FlatTlp;
+using kolo_x7::hdr_dws;
+using kolo_x7::put_words;
+using kolo_x7::to_rc;
+using kolo_x7::VendorKnobs;
 
-// A TLP as a flat list of DWs (header, payload) with what the vendor side
-// needs to know about it.
-struct FlatTlp {
-    PcieTlp tlp;
-    unsigned hdr_dws = 3;
-    uint8_t bar_hit = 0; // vendor BAR hit bits
-};
-
-unsigned hdr_dws(const PcieTlp &t) { return t.hdr4() ? 4 : 3; }
-uint8_t bar_hit_of(const PcieTlp &t) {
-    if (t.fmt() >= 4 || (t.type() != kolo::kTypeMem && t.type() != kolo::kTypeMemLk))
-        return 0;
-    uint64_t a = t.addr();
-    if (a >= kBar0 && a < kBar0 + kBar0Size)
-        return 0x01;
-    if (a >= kBar2 && a < kBar2 + kBar2Size)
-        return 0x0C; // 64-bit BAR2/3
-    return 0;
-}
-
-// Collects the rc's beats (core format) into whole TLPs.
-class RcDown {
+// the shared RcDown (kolo_x7_stream_model.h) with this test's BARs
+class RcDown : public kolo_x7::RcDown {
   public:
-    // pulls at most one whole TLP from the rc when fewer than `want` are queued
-    void pull(KoloPcieRc &rc, size_t want) {
-        while (q.size() < want && rc.dev_rx_valid()) {
-            const PcieBeat &b = rc.dev_rx_beat();
-            if (b.sop) {
-                cur = FlatTlp{};
-                std::memcpy(cur.tlp.hdr, b.hdr, sizeof b.hdr);
-            }
-            for (unsigned i = 0; i < 8; i++)
-                if (b.dw_en & (1u << i))
-                    cur.tlp.data.push_back(b.data[i]);
-            bool eop = b.eop;
-            rc.dev_rx_accept();
-            if (eop) {
-                cur.hdr_dws = hdr_dws(cur.tlp);
-                cur.bar_hit = bar_hit_of(cur.tlp);
-                q.push_back(cur);
-                n_tlps++;
-            }
-        }
-    }
-    // The next TLP to hand to the device: the oldest, or, while non-posted
-    // requests are held back (np_ok false), the oldest that is not one (posted
-    // requests and completions pass held non-posted ones; nothing else passes).
-    bool take(bool np_ok, FlatTlp &out) {
-        for (size_t i = 0; i < q.size(); i++) {
-            if (!np_ok && is_np(q[i].tlp))
-                continue;
-            out = q[i];
-            q.erase(q.begin() + (long)i);
-            if (i)
-                n_np_passed++;
-            return true;
-        }
-        return false;
-    }
-    bool has(bool np_ok) const {
-        for (auto &f : q)
-            if (np_ok || !is_np(f.tlp))
-                return true;
-        return false;
-    }
-    // a non-posted request: not a completion, not a memory write, not a message
-    static bool is_np(const PcieTlp &t) {
-        if (t.fmt() >= 4 || t.is_cpl())
-            return false;
-        if (t.type() == kolo::kTypeMem && t.has_data())
-            return false;
-        return (t.type() & 0x18) != kolo::kTypeMsg;
-    }
-    std::deque<FlatTlp> q;
-    uint64_t n_tlps = 0;
-    uint64_t n_np_passed = 0;  // TLPs handed over before a held non-posted request
-
-  private:
-    FlatTlp cur;
+    RcDown() { bars = kolo_x7::BarMap{kBar0, kBar0Size, kBar2, kBar2Size}; }
 };
 
-// Hands a TLP the device sent (as the vendor side saw it) to the rc.
-void to_rc(KoloPcieRc &rc, const PcieTlp &t) {
-    for (const PcieBeat &b : t.beats())
-        rc.dev_tx_push(b);
-}
-
-PcieTlp msi_tlp(uint32_t vector) {
+[[maybe_unused]] PcieTlp msi_tlp(uint32_t vector) {
     uint32_t d = kMsiData | vector;
     uint8_t bytes[4] = {(uint8_t)d, (uint8_t)(d >> 8), (uint8_t)(d >> 16), (uint8_t)(d >> 24)};
     return kolo::pcie_mem_write(kMsiAddr, bytes, 4, kDevId);
 }
 
-struct VendorKnobs {
-    unsigned rx_gap_pct = 0;     // idle cycles between beats the block sends
-    unsigned tx_ready_pct = 100; // block's ready
-    unsigned straddle_pct = 70;  // x7: start the next TLP at DW2 when possible
-    unsigned msi_grant_pct = 100;
-    unsigned seq_delay_max = 0;  // us: cycles before a request's sequence number is reported
-    unsigned seq_stall_pct = 0;  // us: a request whose report (and every later one) waits
-    unsigned seq_stall = 0;      // ... this many cycles more
-};
 #ifndef TB_NP_SLACK
 #define TB_NP_SLACK 4  // non-posted requests the block may still send after rx_np_ok falls / rx_st_mask rises
 #endif
 
 #if defined(KOLO_SHIM_X7)
-// ---- the 7-series block's AXI4-Stream TLP interface, 128 bit ------------------------------
-// Header DWs travel as spec values (Fmt in bits 31:29 of DW0), payload DWs
-// with the byte at the lowest address in bits 7:0, as in the core's stream.
-class Vendor {
+// ---- the 7-series block's AXI4-Stream TLP interface, 128 bit: tb/common/kolo_x7_stream_model.h ----
+kolo_x7::X7Config x7_config() {
+    kolo_x7::X7Config c;
+    c.dev_id = kDevId;
+    c.bars = kolo_x7::BarMap{kBar0, kBar0Size, kBar2, kBar2Size};
+    c.msi_addr = kMsiAddr;
+    c.msi_data = kMsiData;
+    c.np_slack = TB_NP_SLACK;
+    c.bug = g_bug;
+    return c;
+}
+class Vendor : public kolo_x7::X7StreamModel<Top> {
   public:
-    Vendor(tb::Rng &rng, tb::Checker &chk) : rng_(rng), chk_(chk) {}
-    VendorKnobs k;
-    RcDown down;
-    uint64_t n_straddle = 0, n_up = 0, n_msi = 0;
-
-    void drive(Top *top, KoloPcieRc &rc, unsigned mps, unsigned mrrs, bool bm, bool msi_en) {
-        top->cfg_bus_number = kDevId >> 8;
-        top->cfg_device_number = (kDevId >> 3) & 31;
-        top->cfg_function_number = kDevId & 7;
-        top->cfg_command = (uint16_t)((bm ? 4 : 0) | 0x2);
-        top->cfg_dcommand = (uint16_t)((mrrs << 12) | (mps << 5) | 0x0010);
-        top->cfg_interrupt_msienable = msi_en;
-        down.pull(rc, 6);
-        np_ok_ = top->rx_np_ok;  // registered in the shim
-        if (np_ok_)
-            np_left_ = TB_NP_SLACK;
-        if (!have_beat_ && !rng_.chance(k.rx_gap_pct))
-            build_beat();
-        top->m_axis_rx_tvalid = have_beat_;
-        put_words(top->m_axis_rx_tdata, beat_, 4);
-        top->m_axis_rx_tuser = tuser_;
-        top->s_axis_tx_tready = rng_.chance(k.tx_ready_pct);
-        top->cfg_interrupt_rdy = top->cfg_interrupt && rng_.chance(k.msi_grant_pct);
-    }
-    // after eval, before the clock edge
-    void sample(Top *top, KoloPcieRc &rc) {
-        rx_fire_ = top->m_axis_rx_tvalid && top->m_axis_rx_tready;
-        chk_.check(top->rx_np_req && top->tx_cfg_gnt && !top->cfg_interrupt_assert,
-                   "rx_np_req/tx_cfg_gnt/legacy irq");
-        bool tv = top->s_axis_tx_tvalid, tr = top->s_axis_tx_tready;
-        uint32_t d[4];
-        for (int i = 0; i < 4; i++)
-            d[i] = top->s_axis_tx_tdata[i];
-        unsigned keep = top->s_axis_tx_tkeep;
-        bool last = top->s_axis_tx_tlast;
-        if (held_) { // AXI: a beat offered stays until taken
-            bool same = tv && last == held_last_ && keep == held_keep_ &&
-                        std::memcmp(d, held_d_, sizeof d) == 0;
-            chk_.check(same, "s_axis_tx beat changed or withdrawn before tready");
-        }
-        held_ = tv && !tr;
-        if (held_) {
-            std::memcpy(held_d_, d, sizeof d);
-            held_keep_ = keep;
-            held_last_ = last;
-        }
-        if (tv)
-            chk_.check(top->s_axis_tx_tuser == 0, "s_axis_tx_tuser 0x%x, expected 0",
-                       top->s_axis_tx_tuser);
-        if (tv && tr)
-            up_beat(rc, d, keep, last);
-        // MSI: cfg_interrupt held with its vector until cfg_interrupt_rdy
-        if (irq_held_)
-            chk_.check(top->cfg_interrupt && top->cfg_interrupt_di == irq_di_,
-                       "cfg_interrupt dropped or di changed before rdy");
-        irq_held_ = top->cfg_interrupt && !top->cfg_interrupt_rdy;
-        irq_di_ = top->cfg_interrupt_di;
-        if (top->cfg_interrupt && top->cfg_interrupt_rdy) {
-            uint32_t v = top->cfg_interrupt_di;
-            if (bug("msi-vector") && n_msi == 2)
-                v ^= 1;
-            to_rc(rc, msi_tlp(v));
-            n_msi++;
-        }
-    }
-    void commit() {
-        if (rx_fire_)
-            have_beat_ = false;
-    }
-    bool idle() const { return down.q.empty() && !have_beat_ && !in_tlp_ && !in_up_; }
-
-  private:
-    tb::Rng &rng_;
-    tb::Checker &chk_;
-    bool have_beat_ = false, rx_fire_ = false;
-    uint32_t beat_[4] = {0, 0, 0, 0};
-    uint32_t tuser_ = 0;
-    // the TLP being sent down
-    bool in_tlp_ = false;
-    std::vector<uint32_t> dws_;
-    size_t pos_ = 0;
-    // the TLP coming up
-    bool in_up_ = false;
-    std::vector<uint32_t> up_;
-    bool held_ = false, held_last_ = false;
-    uint32_t held_d_[4] = {0, 0, 0, 0};
-    unsigned held_keep_ = 0;
-    bool irq_held_ = false;
-    unsigned irq_di_ = 0;
-    bool np_ok_ = true;
-    unsigned np_left_ = TB_NP_SLACK;  // non-posted requests that may still go while !rx_np_ok
-
-    // the next TLP to start, as the block would pick it under rx_np_ok
-    bool next_tlp(FlatTlp &f) {
-        bool np = np_ok_ || np_left_ > 0;
-        if (!down.take(np, f))
-            return false;
-        if (!np_ok_ && RcDown::is_np(f.tlp))
-            np_left_--;
-        return true;
-    }
-    void start_tlp(const FlatTlp &f) {
-        dws_.assign(f.tlp.hdr, f.tlp.hdr + f.hdr_dws);
-        for (uint32_t w : f.tlp.data)
-            dws_.push_back(w);
-        if (bug("payload-order") && f.tlp.data.size() > 1 && f.tlp.is_mem())
-            std::swap(dws_[f.hdr_dws], dws_[f.hdr_dws + 1]);
-        pos_ = 0;
-        in_tlp_ = true;
-    }
-    // fills lanes [lane, 4) from the current TLP; returns the last lane if it ended
-    int fill(unsigned lane) {
-        for (; lane < 4 && pos_ < dws_.size(); lane++)
-            beat_[lane] = dws_[pos_++];
-        if (pos_ == dws_.size()) {
-            in_tlp_ = false;
-            return (int)lane - 1;
-        }
-        return -1;
-    }
-    void build_beat() {
-        if (!in_tlp_ && !down.has(np_ok_ || np_left_ > 0))
-            return;
-        for (auto &w : beat_)
-            w = (uint32_t)rng_.next(); // unused lanes hold garbage
-        unsigned sof = 0, eof = 0, bar = 0;
-        if (in_tlp_) {
-            int e = fill(0);
-            if (e >= 0) {
-                eof = 0x10 | ((unsigned)e << 2) | 3;
-                FlatTlp f;
-                if (e <= 1 && down.has(np_ok_ || np_left_ > 0) && rng_.chance(k.straddle_pct) &&
-                    next_tlp(f)) {
-                    start_tlp(f);
-                    sof = 0x10 | 0x8;
-                    bar = f.bar_hit;
-                    fill(2); // at least 3 DWs: it cannot end in this beat
-                    n_straddle++;
-                }
-            }
-        } else {
-            FlatTlp f;
-            next_tlp(f);
-            start_tlp(f);
-            unsigned lane =
-                rng_.chance(10) ? 2 : 0; // a TLP may also start at DW2 after an idle half
-            sof = 0x10 | (lane << 2);
-            bar = f.bar_hit;
-            int e = fill(lane);
-            if (e >= 0)
-                eof = 0x10 | ((unsigned)e << 2) | 3;
-        }
-        if (bug("bar-hit") && bar == 0x01 && rng_.chance(5))
-            bar = 0x0C;
-        tuser_ = (eof << 17) | (sof << 10) | (bar << 2);
-        have_beat_ = true;
-    }
-    void up_beat(KoloPcieRc &rc, const uint32_t *d, unsigned keep, bool last) {
-        if (!in_up_) {
-            up_.clear();
-            in_up_ = true;
-        }
-        if (!last)
-            chk_.check(keep == 0xFFFF, "s_axis_tx_tkeep 0x%04x on a beat before tlast", keep);
-        else
-            chk_.check(keep == 0x000F || keep == 0x00FF || keep == 0x0FFF || keep == 0xFFFF,
-                       "s_axis_tx_tkeep 0x%04x on the last beat", keep);
-        for (unsigned i = 0; i < 4; i++)
-            if ((keep >> (4 * i)) & 0xF)
-                up_.push_back(d[i]);
-        if (!last)
-            return;
-        in_up_ = false;
-        n_up++;
-        PcieTlp t;
-        unsigned h = (up_[0] >> 29) & 1 ? 4 : 3;
-        if (!chk_.check(up_.size() >= h, "device TLP of %zu DWs, shorter than its header",
-                        up_.size()))
-            return;
-        for (unsigned i = 0; i < h; i++)
-            t.hdr[i] = up_[i];
-        for (size_t i = h; i < up_.size(); i++)
-            t.data.push_back(up_[i]);
-        chk_.check(t.has_data() ? t.data.size() == t.length() : t.data.empty(),
-                   "device TLP with %zu payload DWs for %s", t.data.size(), t.str().c_str());
-        to_rc(rc, t);
-    }
+    Vendor(tb::Rng &rng, tb::Checker &chk) : kolo_x7::X7StreamModel<Top>(rng, chk, x7_config()) {}
 };
 #elif defined(KOLO_SHIM_US)
 // ---- the UltraScale block's CQ/CC/RQ/RC interfaces, 256 bit, Dword-aligned ---------------

@@ -1,0 +1,899 @@
+// tb_board_sim_kc705.cpp - board-level simulation of two Xilinx KC705
+// boards (boards/kc705, the whole kolo_board_kc705 top) cabled into a 2x1x1
+// torus, run the way a user runs the real pair: each board's host is a PCIe
+// root complex (sw/rtlsim/kolo_pcie_rc.h) behind the 7-series block's
+// streams (tb/common/kolo_x7_stream_model.h, on the pins the kolo_kc705_pcie
+// model hands over), and host programs are libkolo's own code (sw/lib,
+// kolo_open_backend: an MMIO write becomes an MWr of the root complex, a
+// read an MRd whose completion it waits for, stepping the simulation; host
+// memory is this process's memory, the ranges libkolo maps for DMA only).
+// Vendor primitives and IP are behavioural models (tb/board_sim/xilinx; the
+// GTX channels hand their 64b/66b beats to the cables here, each cable
+// direction a sw/rtlsim/kolo_chip_lanes.h LaneDir: the gearboxes, a delay, a
+// random block boundary the receiver finds by slipping).
+// Cables: board 0 X+ (gt0) <-> board 1 X- (gt1), board 0 X- <-> board 1 X+,
+// as docs/boards.md cables a 2x1x1 torus; Y and Z ports are not cabled.
+// The service processors run the firmware image (kolo_fw_rv32_sim, loaded
+// from fw/imem.hex and fw/dmem.hex where the binary runs): it installs the
+// routing tables and serves the links.
+// Checks:
+//   - both boards boot: the firmware banner arrives on each board's console
+//     (the USB-UART at 115200 baud, decoded here);
+//   - the X links come up, each with the other board as its peer on the
+//     right port (LINK_PEER through the service window: X+ sees the
+//     neighbour's X-), none miscabled; the firmware reaches "running";
+//   - each host opens its board with libkolo (kolo_open_backend: the NI's ID
+//     and version, node id (b,0,0) and torus 2x1x1 from the straps);
+//   - host programs (seeded; --seed=N replays): board 1 opens a window over a
+//     buffer of its host memory, board 0's program does libkolo PUTs of
+//     random sizes and offsets (blocking, non-blocking, inline, PIO), GETs
+//     back, and atomics (fetch-add, swap, compare-swap, fetch-and/or/xor of
+//     4 and 8 bytes) into it; every byte of board 1's buffer and every GET
+//     and fetched value is checked against a scoreboard of what was written;
+//     then the same from board 1 to board 0 (non-fetching atomics too: add,
+//     xor, and, or, each followed by a quiet); then both programs at once,
+//     each in a thread of its own (the simulation runs in whichever thread
+//     is in a libkolo callback, one at a time): both links carry traffic
+//     both ways, each NI is initiator and target at once (--seed replays
+//     each program's operations, not the threads' interleaving);
+//   - at the end: no link CRC or sequence errors, no replays, no link down,
+//     no router errors or drops, no PCIe completion errors, timeouts or bad
+//     TLPs (kolo_chip stat_pcie), no PCIe rule broken (the root-complex
+//     models' checks), no device access outside the DMA-mapped ranges.
+// --quick (make test-board-sim-kc705): 100 operations each way (400 without).
+// --plant=<p> (make test-board-sim-kc705-long; each must FAIL):
+//   crossed    the cables X+ to X+ and X- to X- (links miscabled);
+//   cpl-byte   board 0's PCIe block flips one byte of a completion it hands
+//              the board (a DMA read of the NI sees wrong data);
+//   lane-cut   board 0's X+ transmitter dies after the boot (a link down:
+//              an operation that never completes, or the final checks).
+// Simulated-time limits: 60 ms in all, and 2 ms (6 ms without --quick) for
+// the host programs after the boot.
+// Simulated and wall time are printed.
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "Vtb_board_sim_kc705.h"
+#include "Vtb_board_sim_kc705__Dpi.h"
+#include "kolo_chip_lanes.h"
+#include "kolo_pcie_rc.h"
+#include "kolo_x7_stream_model.h"
+#include "svdpi.h"
+#include "tb_util.h"
+#include "verilated.h"
+
+extern "C" {
+#include "kolo.h"
+#include "kolo_svc_regs.h"
+}
+
+namespace {
+
+const uint64_t kPsPerUs = 1000000ull;
+const uint64_t kPsPerMs = 1000000000ull;
+const double kConsoleBitPs = 1e12 / 115200.0;
+const char* const kPortName[6] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-"};
+
+// The host's view of each board (equal on both): BARs below 4 GB, the id
+// the root complex enumerated the board at, the MSI address.
+constexpr uint64_t kBar0 = 0xF0000000ull;  // 128 KiB
+constexpr uint64_t kBar2 = 0xF0100000ull;  // 64 KiB
+constexpr uint32_t kBar0Size = 1u << 17, kBar2Size = 1u << 16;
+constexpr uint16_t kDevId = 0x0100;  // bus 1, device 0, function 0
+constexpr uint64_t kMsiAddr = 0xFEE00000ull;
+
+std::string g_plant;
+tb::Checker* g_chk = nullptr;
+
+// ---- cables: the GTX channel models (DPI) ---------------------------------------------------
+struct GtCh {
+    kolo_chip::LaneDir out;   // what this channel transmits, on its cable
+    kolo_chip::LaneDir loop;  // near-end loopback, and the noise of an uncabled receiver
+    int src = -1;             // the channel (6b+p) whose transmitter this receiver hears (-1: none)
+    bool heard = false;       // some receiver hears this transmitter
+    bool looped = false;
+    bool open = false;
+    uint64_t tx_blocks = 0, rx_beats = 0;
+};
+GtCh g_gt[12];
+unsigned g_lane_delay = 8;
+
+void cable(int a, int b) {
+    g_gt[a].src = b;
+    g_gt[b].src = a;
+    g_gt[a].heard = g_gt[b].heard = true;
+}
+
+}  // namespace
+
+extern "C" int kolo_sim_gt_open(const char* path) {
+    const char* b = std::strstr(path, "g_board[");
+    const char* ch = std::strstr(path, "u_ch");
+    if (!b || !ch || b[8] < '0' || b[8] > '1' || ch[4] < '0' || ch[4] > '5') {
+        std::fprintf(stderr, "kolo_sim_gt_open: unknown channel %s\n", path);
+        std::exit(2);
+    }
+    const int h = (b[8] - '0') * 6 + (ch[4] - '0');
+    g_gt[h].open = true;
+    return h;
+}
+
+extern "C" void kolo_sim_gt_tx(int h, int sequence, int data, int header, int on, int loopback) {
+    GtCh& c = g_gt[h];
+    c.looped = loopback != 0;
+    if (!on) return;  // the transmitter sends nothing before its reset FSM is done
+    if (c.looped)
+        c.loop.tx_edge((unsigned)sequence, (uint32_t)data, (unsigned)header);
+    else if (c.heard)
+        c.out.tx_edge((unsigned)sequence, (uint32_t)data, (unsigned)header);
+    c.tx_blocks++;
+}
+
+extern "C" long long kolo_sim_gt_rx(int h, int slip, int on) {
+    GtCh& c = g_gt[h];
+    // the line runs whatever the receiver does: a beat is taken every edge
+    kolo_chip::Beat b = (c.looped || c.src < 0) ? c.loop.rx_edge(slip != 0) : g_gt[c.src].out.rx_edge(slip != 0);
+    if (!on) return 0;
+    if (b.data_valid) c.rx_beats++;
+    return (long long)((b.data & 0xFFFFFFFFull) | (uint64_t)(b.header & 3) << 32 | (uint64_t)b.header_valid << 34 |
+                       (uint64_t)b.data_valid << 35);
+}
+
+namespace {
+
+// ---- the hosts: root complex, the block's streams, libkolo's backend ----------------------------
+// The 7-series block's pins as the stream model sees them (kolo_x7_stream_model.h).
+struct X7Pins {
+    uint8_t cfg_bus_number = 0, cfg_device_number = 0, cfg_function_number = 0;
+    uint16_t cfg_command = 0, cfg_dcommand = 0;
+    uint8_t cfg_interrupt_msienable = 0, cfg_interrupt_rdy = 0;
+    uint8_t m_axis_rx_tvalid = 0;
+    uint32_t m_axis_rx_tdata[4] = {0, 0, 0, 0};
+    uint32_t m_axis_rx_tuser = 0;
+    uint8_t s_axis_tx_tready = 0;
+    // the user's (the board's shim's)
+    uint8_t m_axis_rx_tready = 0, rx_np_ok = 0, rx_np_req = 0, tx_cfg_gnt = 0;
+    uint8_t s_axis_tx_tvalid = 0, s_axis_tx_tlast = 0, s_axis_tx_tuser = 0;
+    uint32_t s_axis_tx_tdata[4] = {0, 0, 0, 0};
+    uint16_t s_axis_tx_tkeep = 0;
+    uint8_t cfg_interrupt = 0, cfg_interrupt_assert = 0, cfg_interrupt_di = 0;
+};
+
+uint32_t get_bits(const svBitVecVal* w, unsigned lo, unsigned n) {
+    uint32_t v = 0;
+    for (unsigned i = 0; i < n; i++) v |= ((w[(lo + i) / 32] >> ((lo + i) % 32)) & 1u) << i;
+    return v;
+}
+void set_bits(svBitVecVal* w, unsigned lo, unsigned n, uint32_t v) {
+    for (unsigned i = 0; i < n; i++)
+        if ((v >> i) & 1u) w[(lo + i) / 32] |= 1u << ((lo + i) % 32);
+}
+
+struct Sim;
+
+struct BoardHost {
+    int board = 0;
+    Sim* sim = nullptr;
+    std::unique_ptr<kolo::KoloPcieRc> rc;
+    std::unique_ptr<tb::Rng> rng;
+    std::unique_ptr<kolo_x7::X7StreamModel<X7Pins>> model;
+    X7Pins pins;
+    bool started = false;
+    uint64_t edges = 0;
+    std::map<uintptr_t, size_t> dma;  // page-rounded ranges libkolo mapped
+    kolo_dev* dev = nullptr;
+    uint64_t mmio_writes = 0, mmio_reads = 0, mmio_errors = 0, bad_dma = 0;
+    // console
+    bool rx_busy = false, rx_prev = true;
+    double rx_start = 0, high_since = 0;
+    int rx_bit = 0;
+    uint8_t rx_cur = 0;
+    std::string console;
+
+    bool dma_ok(uint64_t a, size_t n) const {
+        auto it = dma.upper_bound((uintptr_t)a);
+        if (it == dma.begin()) return false;
+        --it;
+        return a >= it->first && a + n <= it->first + it->second;
+    }
+    // a start bit counts after the line was high (idle, or a stop bit) for
+    // half a bit at least: the transmitter's flop holds its power-up 0 until
+    // the first clock after the MMCM locks (the chip's reset is released then)
+    void console_sample(bool line, double t) {
+        if (line && !rx_prev) high_since = t;
+        if (!rx_busy) {
+            if (rx_prev && !line && t - high_since >= 0.5 * kConsoleBitPs) {
+                rx_busy = true;
+                rx_start = t;
+                rx_bit = 1;
+                rx_cur = 0;
+            }
+        } else if (t >= rx_start + (rx_bit + 0.5) * kConsoleBitPs) {
+            if (rx_bit <= 8) {
+                rx_cur |= (uint8_t)(line << (rx_bit - 1));
+                rx_bit++;
+            } else {
+                if (line && rx_cur != '\r') console.push_back((char)rx_cur);
+                rx_busy = false;
+            }
+        }
+        rx_prev = line;
+    }
+};
+BoardHost g_host[2];
+
+struct Sim {
+    std::unique_ptr<VerilatedContext> ctx;
+    std::unique_ptr<Vtb_board_sim_kc705> top;
+    uint64_t deadline = 0;  // ps: the run fails here (a wait that never ends)
+    uint64_t now() const { return ctx->time(); }
+    void step() {
+        if (!top->eventsPending()) {
+            std::fprintf(stderr, "board-sim-kc705: no more events at %" PRIu64 " ps\n", now());
+            std::exit(2);
+        }
+        ctx->time(top->nextTimeSlot());
+        top->eval();
+        const double t = (double)now();
+        for (int b = 0; b < 2; b++) {
+            if ((top->mon_chip_rst >> b) & 1) {  // the UART's line means nothing before its reset
+                g_host[b].rx_busy = false;
+                g_host[b].rx_prev = false;
+            } else {
+                g_host[b].console_sample((top->uart_tx >> b) & 1, t);
+            }
+        }
+        if (deadline && now() > deadline) {
+            std::printf("FAIL board-sim-kc705: simulated time limit (%.2f ms) reached; X link states (0 down, 1 "
+                        "training, 2 up): board 0 %u %u, board 1 %u %u\n", (double)deadline / kPsPerMs,
+                        link_state(0, 0), link_state(0, 1), link_state(1, 0), link_state(1, 1));
+            std::exit(1);
+        }
+    }
+    void run_ps(uint64_t ps) {
+        const uint64_t until = now() + ps;
+        while (now() < until) step();
+    }
+    unsigned link_state(int b, int p) const { return (top->mon_link_state >> (12 * b + 2 * p)) & 3u; }
+    uint32_t link_counter(int b, int p, int c) const { return top->mon_link_counters[(size_t)(16 * (6 * b + p) + c)]; }
+};
+Sim g_sim;
+
+}  // namespace
+
+extern "C" int kolo_sim_x7_open(const char* path) {
+    const char* b = std::strstr(path, "g_board[");
+    if (!b || b[8] < '0' || b[8] > '1') {
+        std::fprintf(stderr, "kolo_sim_x7_open: unknown block %s\n", path);
+        std::exit(2);
+    }
+    return b[8] - '0';
+}
+
+extern "C" void kolo_sim_x7_edge(int h, int active, const svBitVecVal* user, svBitVecVal* block) {
+    BoardHost& H = g_host[h];
+    for (int i = 0; i < 8; i++) block[i] = 0;
+    if (!active) {
+        H.started = false;
+        return;
+    }
+    X7Pins& p = H.pins;
+    for (int i = 0; i < 4; i++) p.s_axis_tx_tdata[i] = user[i];
+    p.s_axis_tx_tkeep = (uint16_t)get_bits(user, 128, 16);
+    p.s_axis_tx_tuser = (uint8_t)get_bits(user, 144, 4);
+    p.s_axis_tx_tvalid = (uint8_t)get_bits(user, 148, 1);
+    p.s_axis_tx_tlast = (uint8_t)get_bits(user, 149, 1);
+    p.m_axis_rx_tready = (uint8_t)get_bits(user, 150, 1);
+    p.rx_np_ok = (uint8_t)get_bits(user, 151, 1);
+    p.rx_np_req = (uint8_t)get_bits(user, 152, 1);
+    p.tx_cfg_gnt = (uint8_t)get_bits(user, 153, 1);
+    p.cfg_interrupt = (uint8_t)get_bits(user, 154, 1);
+    p.cfg_interrupt_assert = (uint8_t)get_bits(user, 155, 1);
+    p.cfg_interrupt_di = (uint8_t)get_bits(user, 156, 8);
+    if (H.started) {  // the cycle that ended at this edge
+        H.model->sample(&p, *H.rc);
+        H.model->commit();
+        H.rc->step();
+    }
+    H.started = true;
+    H.edges++;
+    H.model->drive(&p, *H.rc, 1, 2, true, true);  // MPS 256, MRRS 512 (the root complex's config)
+    for (int i = 0; i < 4; i++) block[i] = p.m_axis_rx_tdata[i];
+    set_bits(block, 128, 22, p.m_axis_rx_tuser);
+    set_bits(block, 150, 1, p.m_axis_rx_tvalid);
+    set_bits(block, 151, 1, (p.m_axis_rx_tuser >> 21) & 1u);  // tlast: is_eof
+    set_bits(block, 152, 16, 0xFFFFu);
+    set_bits(block, 168, 1, p.s_axis_tx_tready);
+    set_bits(block, 169, 1, p.cfg_interrupt_rdy);
+    set_bits(block, 170, 1, p.cfg_interrupt_msienable);
+    set_bits(block, 171, 8, p.cfg_bus_number);
+    set_bits(block, 179, 5, p.cfg_device_number);
+    set_bits(block, 184, 3, p.cfg_function_number);
+    set_bits(block, 187, 16, p.cfg_command);
+    set_bits(block, 203, 16, p.cfg_dcommand);
+}
+
+namespace {
+
+// ---- libkolo's backend: MMIO through the root complex -----------------------------------------
+constexpr unsigned kHostQueue = 4;        // host requests queued in the root complex before the CPU waits
+// One thread at a time runs the simulation: the host programs of both
+// boards may run at once (both_at_once), each in a thread of its own, and
+// whichever is in a callback steps both boards.
+std::mutex g_mu;
+constexpr uint64_t kMmioWaitPs = 200 * kPsPerUs;
+
+void wait_queue(BoardHost& H) {
+    const uint64_t t0 = g_sim.now();
+    while (H.rc->host_queued() >= kHostQueue) {
+        g_sim.step();
+        if (g_sim.now() - t0 > kMmioWaitPs) {
+            std::printf("FAIL board-sim-kc705: board %d's host requests not taken for %.0f us\n", H.board,
+                        (double)kMmioWaitPs / kPsPerUs);
+            std::exit(1);
+        }
+    }
+}
+
+int be_mmio_write(void* user, int bar, uint64_t off, const void* data, unsigned size) {
+    BoardHost& H = *static_cast<BoardHost*>(user);
+    std::lock_guard<std::mutex> lk(g_mu);
+    wait_queue(H);
+    H.rc->host_write((bar == 0 ? kBar0 : kBar2) + off, static_cast<const uint8_t*>(data), size);
+    H.mmio_writes++;
+    return 0;
+}
+
+int be_mmio_read(void* user, int bar, uint64_t off, unsigned size, uint64_t* val) {
+    BoardHost& H = *static_cast<BoardHost*>(user);
+    std::lock_guard<std::mutex> lk(g_mu);
+    wait_queue(H);
+    const int h = H.rc->host_read((bar == 0 ? kBar0 : kBar2) + off, size);
+    H.mmio_reads++;
+    const uint64_t t0 = g_sim.now();
+    while (!H.rc->host_result(h).done) {
+        g_sim.step();
+        if (g_sim.now() - t0 > kMmioWaitPs) {
+            std::printf("FAIL board-sim-kc705: board %d: read of BAR%d %#" PRIx64 " not answered in %.0f us\n",
+                        H.board, bar, off, (double)kMmioWaitPs / kPsPerUs);
+            std::exit(1);
+        }
+    }
+    const kolo::KoloPcieRc::HostResult& r = H.rc->host_result(h);
+    if (r.status != kolo::kCplSC || r.data.size() < (size + 3) / 4) {
+        H.mmio_errors++;
+        return -1;
+    }
+    uint64_t v = r.data[0];
+    if (size == 8) v |= (uint64_t)r.data[1] << 32;
+    *val = v;
+    return 0;
+}
+
+int be_dma_map(void* user, void* addr, size_t len) {
+    std::lock_guard<std::mutex> lk(g_mu);
+    static_cast<BoardHost*>(user)->dma[(uintptr_t)addr] = len;
+    return 0;
+}
+int be_dma_unmap(void* user, void* addr, size_t) {
+    std::lock_guard<std::mutex> lk(g_mu);
+    static_cast<BoardHost*>(user)->dma.erase((uintptr_t)addr);
+    return 0;
+}
+// every wait of libkolo's lets the boards run 100 ns
+void be_progress(void*, unsigned long) {
+    {
+        std::lock_guard<std::mutex> lk(g_mu);
+        g_sim.run_ps(100000);
+    }
+    std::this_thread::yield();  // the other program's turn
+}
+
+const kolo_backend kBackend = {"board-sim", be_mmio_write, be_mmio_read, be_dma_map, be_dma_unmap, be_progress,
+                               nullptr};
+
+void host_init(BoardHost& H, int b, uint64_t seed) {
+    H.board = b;
+    kolo::KoloPcieRc::Config c;
+    c.rc_id = 0x0000;
+    c.dev_id = kDevId;
+    c.mps = 256;
+    c.mrrs = 512;
+    c.rcb = 64;
+    c.tags = 32;
+    c.mmio_latency = 8;
+    c.cpl_latency_min = 40;
+    c.cpl_latency_max = 150;
+    c.cpl_gap_max = 2;
+    c.reorder = true;
+    c.random_split = true;
+    c.msi_addr = kMsiAddr;
+    c.cpl_space_h = 32;  // the shim's CPL_HDR_CREDITS / CPL_DATA_CREDITS defaults
+    c.cpl_space_d = 512;
+    c.seed = seed * 0x9E3779B97F4A7C15ull + 11 + (uint64_t)b;
+    H.rc.reset(new kolo::KoloPcieRc(c));
+    H.rc->set_memory_checked(
+        [&H](uint64_t a, uint8_t* p, size_t n) {
+            if (!H.dma_ok(a, n)) {
+                H.bad_dma++;
+                return false;
+            }
+            std::memcpy(p, reinterpret_cast<const void*>((uintptr_t)a), n);
+            return true;
+        },
+        [&H](uint64_t a, const uint8_t* p, size_t n) {
+            if (!H.dma_ok(a, n)) {
+                H.bad_dma++;
+                return false;
+            }
+            // in ascending order, one aligned 8-byte word at a time: a host
+            // polling a word never sees it half written
+            uint8_t* d = reinterpret_cast<uint8_t*>((uintptr_t)a);
+            while (n) {
+                size_t k = 8 - (a & 7);
+                if (k > n) k = n;
+                std::memcpy(d, p, k);
+                d += k;
+                p += k;
+                a += k;
+                n -= k;
+            }
+            return true;
+        });
+    H.rng.reset(new tb::Rng(seed ^ (0xB0A4D000ull + (uint64_t)b)));
+    kolo_x7::X7Config x;
+    x.dev_id = kDevId;
+    x.bars = kolo_x7::BarMap{kBar0, kBar0Size, kBar2, kBar2Size};
+    x.msi_addr = kMsiAddr;
+    x.msi_data = 0;
+    x.np_slack = 4;  // the shim's NP_SLACK default
+    if (b == 0 && g_plant == "cpl-byte") {
+        x.bug = "cpl-byte";
+        x.cpl_byte_at = 3;
+    }
+    H.model.reset(new kolo_x7::X7StreamModel<X7Pins>(*H.rng, *g_chk, x));
+    H.model->k.rx_gap_pct = (unsigned)H.rng->below(30);
+    H.model->k.tx_ready_pct = 60 + (unsigned)H.rng->below(41);
+    H.model->k.msi_grant_pct = 50;
+}
+
+// ---- checks -------------------------------------------------------------------------------------
+uint32_t svc_read(BoardHost& H, uint32_t reg) {
+    uint64_t v = 0;
+    if (kolo_dev_read_reg(H.dev, KOLO_SVC_HOST_BASE + reg, 4, &v)) {
+        g_chk->check(false, "board %d: service register %#x not readable", H.board, reg);
+        return 0;
+    }
+    return (uint32_t)v;
+}
+
+// Both boards' X links up (the probes), or a failure after limit_ms.
+bool wait_links(double limit_ms) {
+    const uint64_t t_end = g_sim.now() + (uint64_t)(limit_ms * kPsPerMs);
+    while (g_sim.now() < t_end) {
+        g_sim.run_ps(10 * kPsPerUs);
+        bool all = true, miscabled = false;
+        for (int b = 0; b < 2; b++)
+            for (int p = 0; p < 2; p++) {
+                all = all && g_sim.link_state(b, p) == 2;
+                miscabled = miscabled || g_sim.link_counter(b, p, 14) != 0;
+            }
+        if (all) return true;
+        if (miscabled) break;  // no use waiting
+    }
+    for (int b = 0; b < 2; b++)
+        for (int p = 0; p < 2; p++)
+            g_chk->check(g_sim.link_state(b, p) == 2 && g_sim.link_counter(b, p, 14) == 0,
+                         "board %d %s: link state %u, miscabled %u after %.3f ms (want up)", b, kPortName[p],
+                         g_sim.link_state(b, p), g_sim.link_counter(b, p, 14), (double)g_sim.now() / kPsPerMs);
+    return false;
+}
+
+bool check_identity_and_links() {
+    bool ok = true;
+    for (int b = 0; b < 2; b++) {
+        BoardHost& H = g_host[b];
+        uint8_t dims[3];
+        kolo_dev_torus(H.dev, dims);
+        ok &= g_chk->check(kolo_dev_node_id(H.dev) == (uint16_t)b, "board %d: node id %#x, want %#x", b,
+                           kolo_dev_node_id(H.dev), b);
+        ok &= g_chk->check(dims[0] == 2 && dims[1] == 1 && dims[2] == 1, "board %d: torus %ux%ux%u, want 2x1x1", b,
+                           dims[0], dims[1], dims[2]);
+        ok &= g_chk->check(kolo_dev_num_ctx(H.dev) > 0, "board %d: no NI contexts", b);
+        ok &= g_chk->check(svc_read(H, KOLO_SVC_SYS_ID) == KOLO_SVC_SYS_ID_RESET, "board %d: SYS_ID", b);
+        const uint32_t nid = svc_read(H, KOLO_SVC_SYS_NODE_ID);
+        ok &= g_chk->check(nid == (uint32_t)b, "board %d: SYS_NODE_ID %#x", b, nid);
+        for (int p = 0; p < 2; p++) {
+            const uint32_t st = svc_read(H, KOLO_SVC_LINK_STATUS(p));
+            const uint32_t peer = svc_read(H, KOLO_SVC_LINK_PEER(p));
+            const uint32_t want = (uint32_t)(1 - b) | (uint32_t)(1 - p) << KOLO_SVC_LINK_PEER_PORT_SHIFT |
+                                  KOLO_SVC_LINK_PEER_VALID_MASK;
+            std::printf("  board %d %s: %s%s, peer node %u port %s\n", b, kPortName[p],
+                        (st & KOLO_SVC_LINK_STATUS_UP_MASK) ? "up" : "down",
+                        (st & KOLO_SVC_LINK_STATUS_MISCABLED_MASK) ? " MISCABLED" : "",
+                        peer & KOLO_SVC_LINK_PEER_ID_MASK,
+                        kPortName[((peer & KOLO_SVC_LINK_PEER_PORT_MASK) >> KOLO_SVC_LINK_PEER_PORT_SHIFT) % 6]);
+            ok &= g_chk->check((st & KOLO_SVC_LINK_STATUS_UP_MASK) && !(st & KOLO_SVC_LINK_STATUS_MISCABLED_MASK),
+                               "board %d %s: LINK_STATUS %#x (want up, not miscabled)", b, kPortName[p], st);
+            ok &= g_chk->check(peer == want, "board %d %s: LINK_PEER %#x, want %#x", b, kPortName[p], peer, want);
+        }
+    }
+    return ok;
+}
+
+// Waits (up to limit_ms) until both firmwares report stage 3 (running).
+bool wait_running(double limit_ms) {
+    const uint64_t t_end = g_sim.now() + (uint64_t)(limit_ms * kPsPerMs);
+    for (;;) {
+        bool all = true;
+        for (int b = 0; b < 2; b++)
+            all = all && (svc_read(g_host[b], KOLO_SVC_SYS_FW_STATE) & KOLO_SVC_SYS_FW_STATE_STAGE_MASK) == 3;
+        if (all) return true;
+        if (g_sim.now() >= t_end) break;
+        g_sim.run_ps(20 * kPsPerUs);
+    }
+    for (int b = 0; b < 2; b++) {
+        const uint32_t st = svc_read(g_host[b], KOLO_SVC_SYS_FW_STATE);
+        g_chk->check((st & KOLO_SVC_SYS_FW_STATE_STAGE_MASK) == 3, "board %d: firmware stage %u, want 3 (running)",
+                     b, st & KOLO_SVC_SYS_FW_STATE_STAGE_MASK);
+    }
+    return false;
+}
+
+// ---- host programs: one board's libkolo operations into the other's window ----------------------
+struct Traffic {
+    unsigned puts = 0, gets = 0, atomics = 0;
+    uint64_t bytes = 0;
+};
+
+const int kAmoOps[] = {KOLO_AMO_FETCH_ADD, KOLO_AMO_SWAP, KOLO_AMO_CSWAP, KOLO_AMO_FETCH_AND, KOLO_AMO_FETCH_OR,
+                       KOLO_AMO_FETCH_XOR, KOLO_AMO_ADD, KOLO_AMO_XOR, KOLO_AMO_AND, KOLO_AMO_OR};
+const char* amo_name(int op) {
+    switch (op) {
+    case KOLO_AMO_FETCH_ADD: return "fetch-add";
+    case KOLO_AMO_SWAP: return "swap";
+    case KOLO_AMO_CSWAP: return "cswap";
+    case KOLO_AMO_FETCH_AND: return "fetch-and";
+    case KOLO_AMO_FETCH_OR: return "fetch-or";
+    case KOLO_AMO_FETCH_XOR: return "fetch-xor";
+    case KOLO_AMO_ADD: return "add";
+    case KOLO_AMO_XOR: return "xor";
+    case KOLO_AMO_AND: return "and";
+    case KOLO_AMO_OR: return "or";
+    default: return "?";
+    }
+}
+uint64_t amo_apply(int op, uint64_t old, uint64_t operand, uint64_t compare, unsigned size) {
+    uint64_t r = old;
+    switch (op) {
+    case KOLO_AMO_FETCH_ADD:
+    case KOLO_AMO_ADD: r = old + operand; break;
+    case KOLO_AMO_SWAP: r = operand; break;
+    case KOLO_AMO_CSWAP: r = old == compare ? operand : old; break;
+    case KOLO_AMO_FETCH_AND:
+    case KOLO_AMO_AND: r = old & operand; break;
+    case KOLO_AMO_FETCH_OR:
+    case KOLO_AMO_OR: r = old | operand; break;
+    case KOLO_AMO_FETCH_XOR:
+    case KOLO_AMO_XOR: r = old ^ operand; break;
+    default: break;
+    }
+    return size == 4 ? (r & 0xFFFFFFFFull) : r;
+}
+
+// Board src's host program against board dst's window over `win` (len
+// bytes): n operations, each checked; win's contents against the
+// scoreboard `sb` after each one that wrote.
+bool run_program(int src, int dst, uint8_t* win, size_t len, uint8_t key, std::vector<uint8_t>& sb, unsigned n,
+                 tb::Rng& rng, Traffic& tr, tb::Checker& chk) {
+    BoardHost& S = g_host[src];
+    kolo_ctx* ctx = nullptr;
+    int rc = kolo_ctx_open(S.dev, nullptr, &ctx);
+    if (!chk.check(rc == 0, "board %d: kolo_ctx_open: %s", src, kolo_strerror(rc))) return false;
+    uint8_t* local = static_cast<uint8_t*>(kolo_dma_alloc(S.dev, 8192));
+    if (!chk.check(local != nullptr, "board %d: kolo_dma_alloc failed", src)) return false;
+    const uint16_t node = (uint16_t)dst;
+    const uint64_t base = (uint64_t)(uintptr_t)win;
+    bool ok = true;
+    for (unsigned i = 0; i < n && ok; i++) {
+        const unsigned kind = (unsigned)rng.below(10);
+        if (kind < 4) {  // put: blocking, non-blocking, inline or PIO
+            const unsigned how = (unsigned)rng.below(4);
+            size_t l = how == 2 ? 1 + rng.below(KOLO_INLINE_MAX) : how == 3 ? 1 + rng.below(KOLO_PIO_MAX)
+                                                                            : 1 + rng.below(how == 1 ? 4096 : 1500);
+            const size_t off = rng.below((uint32_t)(len - l + 1));
+            for (size_t k = 0; k < l; k++) local[k] = (uint8_t)rng.next();
+            if (how == 0) {
+                rc = kolo_put(ctx, node, base + off, key, local, l);
+            } else if (how == 1) {
+                kolo_req req;
+                rc = kolo_put_nb(ctx, node, base + off, key, local, l, &req);
+                if (rc == 0) rc = kolo_wait(ctx, &req);
+            } else if (how == 2) {
+                rc = kolo_put_inline(ctx, node, base + off, key, local, l);
+            } else {
+                rc = kolo_put_pio(ctx, node, base + off, key, local, l);
+            }
+            if (rc == 0) rc = kolo_quiet(ctx);  // remote completion: the bytes are in the other host's memory
+            ok &= chk.check(rc == 0, "board %d -> %d: put (%s) of %zu bytes at +%zu: %s", src, dst,
+                               how == 0 ? "blocking" : how == 1 ? "nb" : how == 2 ? "inline" : "pio", l, off,
+                               kolo_strerror(rc));
+            std::memcpy(&sb[off], local, l);
+            tr.puts++;
+            tr.bytes += l;
+        } else if (kind < 7) {  // get
+            const size_t l = 1 + rng.below(rng.chance(50) ? 64 : 4096);
+            const size_t off = rng.below((uint32_t)(len - l + 1));
+            std::memset(local, 0xA5, l);
+            if (rng.chance(50)) {
+                rc = kolo_get(ctx, node, base + off, key, local, l);
+            } else {
+                kolo_req req;
+                rc = kolo_get_nb(ctx, node, base + off, key, local, l, &req);
+                if (rc == 0) rc = kolo_wait(ctx, &req);
+            }
+            ok &= chk.check(rc == 0, "board %d -> %d: get of %zu bytes at +%zu: %s", src, dst, l, off,
+                               kolo_strerror(rc));
+            if (ok) {
+                size_t bad = l;
+                for (size_t k = 0; k < l && bad == l; k++)
+                    if (local[k] != sb[off + k]) bad = k;
+                ok &= chk.check(bad == l, "board %d -> %d: get of %zu bytes at +%zu: byte %zu is %#x, want %#x",
+                                   src, dst, l, off, bad, bad < l ? local[bad] : 0, bad < l ? sb[off + bad] : 0);
+            }
+            tr.gets++;
+            tr.bytes += l;
+        } else {  // atomic
+            const int op = kAmoOps[rng.below(10)];
+            const bool fetches = kolo_amo_fetches(op) != 0;
+            const unsigned size = rng.chance(50) ? 4 : 8;
+            const size_t off = size * rng.below((uint32_t)(len / size));
+            uint64_t old = 0;
+            std::memcpy(&old, &sb[off], size);
+            const uint64_t operand = size == 4 ? (rng.next() & 0xFFFFFFFFull) : rng.next();
+            const uint64_t compare = rng.chance(50) ? old : (size == 4 ? (rng.next() & 0xFFFFFFFFull) : rng.next());
+            uint64_t fetched = ~0ull;
+            rc = kolo_atomic(ctx, op, size, node, base + off, key, operand, compare, fetches ? &fetched : nullptr);
+            if (rc == 0 && !fetches) rc = kolo_quiet(ctx);  // a non-fetching one completes at the quiet
+            ok &= chk.check(rc == 0, "board %d -> %d: %s %u at +%zu: %s", src, dst, amo_name(op), size, off,
+                               kolo_strerror(rc));
+            if (size == 4) fetched &= 0xFFFFFFFFull;
+            if (fetches)
+                ok &= chk.check(fetched == old, "board %d -> %d: %s %u at +%zu fetched %#" PRIx64 ", want %#" PRIx64,
+                               src, dst, amo_name(op), size, off, fetched, old);
+            const uint64_t nv = amo_apply(op, old, operand, compare, size);
+            std::memcpy(&sb[off], &nv, size);
+            tr.atomics++;
+        }
+        if (ok) {  // the window's bytes (the other host's memory) are the scoreboard's
+            size_t bad = len;
+            for (size_t k = 0; k < len && bad == len; k++)
+                if (win[k] != sb[k]) bad = k;
+            ok &= chk.check(bad == len, "board %d's memory after op %u from board %d: byte %zu is %#x, want %#x",
+                               dst, i, src, bad, bad < len ? win[bad] : 0, bad < len ? sb[bad] : 0);
+        }
+    }
+    kolo_dma_free(S.dev, local);
+    rc = kolo_ctx_close(ctx);
+    ok &= chk.check(rc == 0, "board %d: kolo_ctx_close: %s", src, kolo_strerror(rc));
+    return ok;
+}
+
+// Board dst opens a window over a seeded buffer in its host memory; board
+// src's program runs against it.
+bool direction(int src, int dst, unsigned n, tb::Rng& rng) {
+    BoardHost& D = g_host[dst];
+    const size_t len = 16384;
+    uint8_t* win = static_cast<uint8_t*>(kolo_dma_alloc(D.dev, len));
+    if (!g_chk->check(win != nullptr, "board %d: kolo_dma_alloc of the window failed", dst)) return false;
+    for (size_t k = 0; k < len; k++) win[k] = (uint8_t)rng.next();
+    std::vector<uint8_t> sb(win, win + len);
+    uint8_t key = 0;
+    const int w = kolo_win_open(D.dev, -1, win, len, KOLO_WIN_RWA, -1, 0, &key);
+    if (!g_chk->check(w >= 0, "board %d: kolo_win_open: %s", dst, kolo_strerror(w))) return false;
+    Traffic tr;
+    const uint64_t t0 = g_sim.now();
+    const bool ok = run_program(src, dst, win, len, key, sb, n, rng, tr, *g_chk);
+    std::printf("  board %d -> board %d: %u puts, %u gets, %u atomics, %" PRIu64 " bytes, %s (%.2f ms simulated)\n",
+                src, dst, tr.puts, tr.gets, tr.atomics, tr.bytes, ok ? "all checked" : "FAILED",
+                (double)(g_sim.now() - t0) / kPsPerMs);
+    const int rc = kolo_win_close(D.dev, w);
+    g_chk->check(rc == 0, "board %d: kolo_win_close: %s", dst, kolo_strerror(rc));
+    kolo_dma_free(D.dev, win);
+    return ok;
+}
+
+// Both host programs at once, each in a thread of its own (its own seed,
+// checker and scoreboard): traffic crosses both links both ways, and each
+// NI is initiator and target at the same time.
+bool both_at_once(unsigned n, tb::Rng& rng) {
+    const size_t len = 16384;
+    uint8_t* win[2];
+    uint8_t key[2] = {0, 0};
+    int w[2];
+    std::vector<uint8_t> sb[2];
+    for (int b = 0; b < 2; b++) {
+        win[b] = static_cast<uint8_t*>(kolo_dma_alloc(g_host[b].dev, len));
+        if (!g_chk->check(win[b] != nullptr, "board %d: kolo_dma_alloc of the window failed", b)) return false;
+        for (size_t k = 0; k < len; k++) win[b][k] = (uint8_t)rng.next();
+        sb[b].assign(win[b], win[b] + len);
+        w[b] = kolo_win_open(g_host[b].dev, -1, win[b], len, KOLO_WIN_RWA, -1, 0, &key[b]);
+        if (!g_chk->check(w[b] >= 0, "board %d: kolo_win_open: %s", b, kolo_strerror(w[b]))) return false;
+    }
+    tb::Rng r0(rng.next()), r1(rng.next());
+    tb::Checker c0("board-sim-kc705 (board 0's program)"), c1("board-sim-kc705 (board 1's program)");
+    Traffic t0, t1;
+    bool ok0 = false, ok1 = false;
+    const uint64_t ps0 = g_sim.now();
+    std::thread th0([&] { ok0 = run_program(0, 1, win[1], len, key[1], sb[1], n, r0, t0, c0); });
+    std::thread th1([&] { ok1 = run_program(1, 0, win[0], len, key[0], sb[0], n, r1, t1, c1); });
+    th0.join();
+    th1.join();
+    const bool ok = ok0 && ok1 && c0.failures() == 0 && c1.failures() == 0;
+    g_chk->check(ok, "both at once: %lu + %lu check(s) failed", c0.failures(), c1.failures());
+    std::printf("  both at once: board 0 -> 1 %u puts, %u gets, %u atomics; board 1 -> 0 %u puts, %u gets, "
+                "%u atomics; %" PRIu64 " bytes, %s (%.2f ms simulated)\n", t0.puts, t0.gets, t0.atomics, t1.puts,
+                t1.gets, t1.atomics, t0.bytes + t1.bytes, ok ? "all checked" : "FAILED",
+                (double)(g_sim.now() - ps0) / kPsPerMs);
+    for (int b = 0; b < 2; b++) {
+        const int rc = kolo_win_close(g_host[b].dev, w[b]);
+        g_chk->check(rc == 0, "board %d: kolo_win_close: %s", b, kolo_strerror(rc));
+        kolo_dma_free(g_host[b].dev, win[b]);
+    }
+    return ok;
+}
+
+void final_checks() {
+    static const int kClean[] = {0, 1, 4, 12, 13, 14, 15};  // crc, seq, replays, ctrl_errors, downs, miscabled, overflows
+    static const char* const kCleanName[] = {"crc_errors", "seq_errors", "replays", "ctrl_errors", "link_downs",
+                                             "miscabled", "rx_overflows"};
+    for (int b = 0; b < 2; b++) {
+        for (int p = 0; p < 2; p++) {
+            g_chk->check(g_sim.link_state(b, p) == 2, "board %d %s: link not up at the end", b, kPortName[p]);
+            for (size_t i = 0; i < sizeof kClean / sizeof kClean[0]; i++) {
+                const uint32_t v = g_sim.link_counter(b, p, kClean[i]);
+                g_chk->check(v == 0, "board %d %s: %s %u", b, kPortName[p], kCleanName[i], v);
+            }
+            std::printf("  board %d %s: frames tx %u rx %u, bytes tx %u rx %u\n", b, kPortName[p],
+                        g_sim.link_counter(b, p, 7), g_sim.link_counter(b, p, 8), g_sim.link_counter(b, p, 9),
+                        g_sim.link_counter(b, p, 10));
+        }
+        const uint64_t rerr = (uint64_t)g_sim.top->mon_router_errors[(size_t)(2 * b)] |
+                              (uint64_t)g_sim.top->mon_router_errors[(size_t)(2 * b + 1)] << 32;
+        const uint32_t drops = (uint32_t)(g_sim.top->mon_fault_drops >> (32 * b));
+        g_chk->check(rerr == 0, "board %d: router errors %#" PRIx64, b, rerr);
+        g_chk->check(drops == 0, "board %d: router fault drops %u", b, drops);
+        // stat_pcie {bad_tlp, cpl_err, cpl_timeout, ca, ur}, 16 bits each
+        uint32_t pc[5];
+        for (int i = 0; i < 5; i++) {
+            const unsigned lo = 80 * (unsigned)b + 16 * (unsigned)i;
+            pc[i] = (g_sim.top->mon_pcie[lo / 32] >> (lo % 32)) & 0xFFFFu;
+            if (lo % 32 > 16) pc[i] |= (g_sim.top->mon_pcie[lo / 32 + 1] << (32 - lo % 32)) & 0xFFFFu;
+        }
+        g_chk->check(pc[0] == 0 && pc[1] == 0 && pc[2] == 0 && pc[3] == 0 && pc[4] == 0,
+                     "board %d: PCIe counters ur %u ca %u cpl_timeout %u cpl_err %u bad_tlp %u", b, pc[0], pc[1],
+                     pc[2], pc[3], pc[4]);
+        BoardHost& H = g_host[b];
+        g_chk->check(H.rc->violations().empty(), "board %d: %zu PCIe rule violations (first: %s)", b,
+                     H.rc->violations().size(), H.rc->violations().empty() ? "" : H.rc->violations()[0].c_str());
+        g_chk->check(H.bad_dma == 0 && H.rc->mem_errors() == 0, "board %d: %" PRIu64 " device accesses outside the "
+                     "DMA-mapped memory", b, H.bad_dma);
+        g_chk->check(H.mmio_errors == 0, "board %d: %" PRIu64 " MMIO reads answered with an error", b, H.mmio_errors);
+        std::printf("  board %d: host MMIO writes %" PRIu64 " reads %" PRIu64 ", device reads %" PRIu64
+                    " writes %" PRIu64 ", %" PRIu64 " straddled beats, %" PRIu64 " user clock edges\n",
+                    b, H.mmio_writes, H.mmio_reads, H.rc->dev_reads(), H.rc->dev_writes(), H.model->n_straddle,
+                    H.edges);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const auto wall0 = std::chrono::steady_clock::now();
+    bool quick = false;
+    for (int i = 1; i < argc; i++) {
+        if (!std::strcmp(argv[i], "--quick")) quick = true;
+        if (!std::strncmp(argv[i], "--plant=", 8)) g_plant = argv[i] + 8;
+    }
+    if (!g_plant.empty() && g_plant != "crossed" && g_plant != "cpl-byte" && g_plant != "lane-cut") {
+        std::fprintf(stderr, "unknown plant %s (crossed, cpl-byte, lane-cut)\n", g_plant.c_str());
+        return 2;
+    }
+    const uint64_t seed = tb::seed_from(argc, argv, 1);
+    tb::Checker chk("board-sim-kc705");
+    g_chk = &chk;
+    tb::Rng rng(seed);
+    std::printf("board-sim-kc705: seed %" PRIu64 "%s%s%s\n", seed, quick ? ", quick" : "",
+                g_plant.empty() ? "" : ", plant ", g_plant.c_str());
+
+    // cables (before the model's channels open: the DPI open only names them)
+    g_lane_delay = 6 + (unsigned)rng.below(12);
+    for (int i = 0; i < 12; i++) {
+        g_gt[i].out.init(seed * 7919 + (uint64_t)i, 32, 32, g_lane_delay);
+        g_gt[i].loop.init(seed * 7919 + 100 + (uint64_t)i, 32, 32, g_lane_delay);
+    }
+    if (g_plant == "crossed") {
+        cable(0, 6 + 0);  // X+ to X+
+        cable(1, 6 + 1);
+    } else {
+        cable(0, 6 + 1);  // board 0 X+ <-> board 1 X-
+        cable(1, 6 + 0);  // board 0 X- <-> board 1 X+
+    }
+    for (int b = 0; b < 2; b++) host_init(g_host[b], b, seed);
+
+    g_sim.ctx.reset(new VerilatedContext);
+    g_sim.ctx->commandArgs(argc, argv);
+    g_sim.top.reset(new Vtb_board_sim_kc705(g_sim.ctx.get()));
+    g_sim.top->cpu_reset = 3;
+    g_sim.top->pcie_perst_n = 0;
+    g_sim.top->eval();
+    g_sim.deadline = 60 * kPsPerMs;
+    for (int i = 0; i < 12; i++)
+        if (!g_gt[i].open) {
+            std::printf("FAIL board-sim-kc705: GTX channel %d of board %d not in the model\n", i % 6, i / 6);
+            return 1;
+        }
+
+    // power on: buttons released, then the hosts release PERST#
+    g_sim.run_ps(2 * kPsPerUs + rng.below(1000) * 1000ull);
+    g_sim.top->cpu_reset = 0;
+    g_sim.run_ps(1 * kPsPerUs + rng.below(1000) * 1000ull);
+    g_sim.top->pcie_perst_n = 3;
+
+    bool ok = wait_links(8.0);
+    if (ok) std::printf("links up at %.3f ms\n", (double)g_sim.now() / kPsPerMs);
+    if (ok) {
+        for (int b = 0; b < 2; b++) {
+            char err[256] = "";
+            const int rc = kolo_open_backend(&kBackend, &g_host[b], &g_host[b].dev, err, sizeof err);
+            ok &= chk.check(rc == 0, "board %d: kolo_open_backend: %s (%s)", b, kolo_strerror(rc), err);
+        }
+    }
+    if (ok) {
+        for (int b = 0; b < 2; b++)
+            std::printf("  board %d: libkolo: NI version %#x, node %#x, %u contexts\n", b,
+                        kolo_dev_version(g_host[b].dev), kolo_dev_node_id(g_host[b].dev),
+                        kolo_dev_num_ctx(g_host[b].dev));
+        ok = wait_running(20.0) && check_identity_and_links();
+    }
+    if (ok) {
+        std::printf("firmware running at %.3f ms\n", (double)g_sim.now() / kPsPerMs);
+        for (int b = 0; b < 2; b++) {
+            const bool banner = g_host[b].console.find("kolo firmware") != std::string::npos;
+            chk.check(banner, "board %d: no firmware banner on the console (got \"%s\")", b,
+                      g_host[b].console.c_str());
+        }
+    }
+    if (ok && g_plant == "lane-cut") {
+        g_gt[0].out.lane().set_dead(true);
+        std::printf("plant: board 0's X+ transmitter dead from %.3f ms\n", (double)g_sim.now() / kPsPerMs);
+    }
+    const unsigned n = quick ? 100 : 400;
+    // the host programs take a fraction of a millisecond: a program that
+    // hangs (an operation that never completes) fails the run here
+    if (ok) g_sim.deadline = g_sim.now() + (quick ? 2 : 6) * kPsPerMs;
+    if (ok) ok = direction(0, 1, n, rng);
+    if (ok) ok = direction(1, 0, n, rng);
+    if (ok) ok = both_at_once(n, rng);
+    if (ok) g_sim.run_ps(20 * kPsPerUs);
+    final_checks();
+    for (int b = 0; b < 2; b++) {
+        if (g_host[b].dev) kolo_close(g_host[b].dev);
+        std::string c = g_host[b].console;
+        while (!c.empty() && c.back() == '\n') c.pop_back();
+        std::printf("  board %d console: %s\n", b, c.substr(0, 200).c_str());
+    }
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    std::printf("board-sim-kc705: %.3f ms simulated, %.1f s wall\n", (double)g_sim.now() / kPsPerMs, wall);
+    g_sim.top->final();
+    return chk.finish(seed, "board-sim-kc705");
+}
