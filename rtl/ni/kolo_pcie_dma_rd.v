@@ -2,19 +2,23 @@
 // kolo_pcie_dma_rd - DMA read engine of the PCIe endpoint core.
 //
 // Requests (dma_rd_req_*: addr, len 1..4096 bytes, caller's id) are accepted
-// one every two cycles at most, while the request table (REQS entries) has a free
-// entry, the reorder buffer (RB_LINES lines of 32 bytes) has room for the
-// request's DW-aligned data (ceil((addr[1:0] + len) / 32) lines, reserved
-// contiguously, in order) and the splitter is idle.
+// while the request table (REQS entries) has a free entry, the reorder
+// buffer (RB_LINES lines of 32 bytes) has room for the request's DW-aligned
+// data (ceil((addr[1:0] + len) / 32) lines, reserved contiguously, in order)
+// and the splitter is idle (no MRd in any stage of its pipeline): one
+// every two cycles at most.
 // Splitting: a request becomes memory read TLPs (MRd, 3-DW header below 4 GB,
 // else 4-DW) cut at max-read-request-size aligned addresses
 // (cfg_max_read_req, 128..4096 bytes; this also keeps each inside a 4 KB
-// page), one every two cycles at most, each with a tag from one pool of
-// TAGS tags (the lowest one free the cycle before) that every request
-// shares; without a free tag the splitter waits. Pipeline (timing, issue 21):
-// the splitter cuts an MRd, the next stage forms its header and credits,
-// the MRd issues from there: an MRd goes out (mrd_valid) four cycles after
-// its request was accepted at the earliest (two before the pipeline). Without cfg_bus_master no TLP is sent and the request fails.
+// page), one per cycle, each with a tag from one pool of TAGS tags that
+// every request shares (the lowest free even or odd tag of the cycle
+// before, or the tag a completion ended the cycle before); without a free
+// tag the splitter waits. Pipeline (timing, issue 21): the splitter cuts an
+// MRd, the next stage forms its header and credits, the MRd issues from
+// there: an MRd goes out (mrd_valid) four cycles after its request was
+// accepted at the earliest, two for a request inside one 128-byte block
+// that finds the pipeline empty (its header formed from the request). Without
+// cfg_bus_master no TLP is sent and the request fails.
 // Completion space: the vendor block holds received completions in a buffer
 // of cfg_cpl_hdr headers and cfg_cpl_data data credits of 16 bytes (the
 // shim gives the block's values; an endpoint advertises infinite completion
@@ -26,8 +30,9 @@
 // bytes of data space for its header too, as the UltraScale blocks keep
 // headers in the data RAM). A completion that arrives gives back what the
 // rest of its read no longer needs (reservation before minus after); the
-// last one, an error one or the tag's timeout gives back the rest (one
-// cycle after the completion's beat or the timeout: a pipeline). The
+// last one, an error one or the tag's timeout gives back the rest (a
+// pipeline: what a completion gives back counts for the issue of the next
+// cycle, a timeout's a cycle later). The
 // splitter waits for credits like for a tag. The max read request size used
 // is cut down so that one MRd always fits into the whole space (MRRS 128
 // needs 2 headers and 10 data credits; less stops every read).
@@ -145,6 +150,32 @@ module kolo_pcie_dma_rd #(
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 
+  // ---- the header of an MRd of n bytes at addr (tag 0) ------------------------------
+  /* verilator lint_off UNUSEDSIGNAL */  // the low bits of the span
+  function [127:0] mrd_header(input [63:0] addr, input [12:0] n, input [15:0] req_id);
+    reg [12:0] span;
+    reg [10:0] ldw;
+    reg [1:0] last_off;
+    reg [3:0] fbe_m, lbe_m, fbe, lbe;
+    reg use4;
+    reg [31:0] h0, h1;
+    begin
+      span = {11'd0, addr[1:0]} + n + 13'd3;
+      ldw = span[12:2];
+      last_off = addr[1:0] + n[1:0] - 2'd1;
+      fbe_m = 4'hF << addr[1:0];
+      lbe_m = 4'hF >> (2'd3 - last_off);
+      fbe = (ldw == 11'd1) ? (fbe_m & lbe_m) : fbe_m;
+      lbe = (ldw == 11'd1) ? 4'd0 : lbe_m;
+      use4 = (addr[63:32] != 32'd0);
+      h0 = {1'b0, 1'b0, use4, 5'b00000, 14'd0, ldw[9:0]};
+      h1 = {req_id, 8'd0, lbe, fbe};
+      mrd_header = use4 ? {addr[31:2], 2'b00, addr[63:32], h1, h0}
+                        : {32'd0, addr[31:2], 2'b00, h1, h0};
+    end
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
   // ---- request table ----------------------------------------------------------------
   reg [7:0]       e_id   [0:REQS-1];
   reg [12:0]      e_len  [0:REQS-1];
@@ -170,12 +201,15 @@ module kolo_pcie_dma_rd #(
   reg [8:0]       t_cd     [0:TAGS-1];   // and data
   reg [TS_W-1:0]  now;
 
-  // lowest free tag: a binary tree over the tags padded to TP (heap order:
-  // node k has children 2k+1 and 2k+2, the leaves are TP-1 .. 2TP-2)
+  // free tags: the lowest free one of each half (even tags, odd tags), two
+  // binary trees over the tags padded to TP (heap order: node k has children
+  // 2k+1 and 2k+2, the leaves are TH-1 .. 2TH-2), registered for the issue of
+  // the next cycle (fh_*)
   localparam integer TP = 1 << TAG_W;
+  localparam integer TH = TP / 2;
   wire [TP-1:0] freev;
-  reg [2*TP-2:0] ft_any;
-  reg [(2*TP-1)*TAG_W-1:0] ft_idx;
+  reg [2*TH-2:0] fe_any, fo_any;
+  reg [(2*TH-1)*TAG_W-1:0] fe_idx, fo_idx;
   generate
     assign freev[TAGS-1:0] = ~t_valid;
     if (TP > TAGS) begin : g_pad
@@ -183,18 +217,25 @@ module kolo_pcie_dma_rd #(
     end
   endgenerate
   integer fk;
+  /* verilator lint_off UNUSEDSIGNAL */  // the tag number's bits above TAG_W
+  integer fl;
+  /* verilator lint_on UNUSEDSIGNAL */
   always @(*) begin
-    for (fk = 0; fk < TP; fk = fk + 1) begin
-      ft_any[TP-1+fk] = freev[fk];
-      ft_idx[(TP-1+fk)*TAG_W+:TAG_W] = fk[TAG_W-1:0];
+    for (fk = 0; fk < TH; fk = fk + 1) begin
+      fl = 2 * fk;
+      fe_any[TH-1+fk] = freev[fl];
+      fe_idx[(TH-1+fk)*TAG_W+:TAG_W] = fl[TAG_W-1:0];
+      fl = 2 * fk + 1;
+      fo_any[TH-1+fk] = freev[fl];
+      fo_idx[(TH-1+fk)*TAG_W+:TAG_W] = fl[TAG_W-1:0];
     end
-    for (fk = TP - 2; fk >= 0; fk = fk - 1) begin
-      ft_any[fk] = ft_any[2*fk+1] | ft_any[2*fk+2];
-      ft_idx[fk*TAG_W+:TAG_W] = ft_any[2*fk+1] ? ft_idx[(2*fk+1)*TAG_W+:TAG_W] : ft_idx[(2*fk+2)*TAG_W+:TAG_W];
+    for (fk = TH - 2; fk >= 0; fk = fk - 1) begin
+      fe_any[fk] = fe_any[2*fk+1] | fe_any[2*fk+2];
+      fe_idx[fk*TAG_W+:TAG_W] = fe_any[2*fk+1] ? fe_idx[(2*fk+1)*TAG_W+:TAG_W] : fe_idx[(2*fk+2)*TAG_W+:TAG_W];
+      fo_any[fk] = fo_any[2*fk+1] | fo_any[2*fk+2];
+      fo_idx[fk*TAG_W+:TAG_W] = fo_any[2*fk+1] ? fo_idx[(2*fk+1)*TAG_W+:TAG_W] : fo_idx[(2*fk+2)*TAG_W+:TAG_W];
     end
   end
-  wire [TAG_W-1:0] free_tag = ft_idx[TAG_W-1:0];
-  wire free_any = ft_any[0];
   reg [8:0] used_cnt;
   integer ui;
   always @(*) begin
@@ -214,26 +255,29 @@ module kolo_pcie_dma_rd #(
   wire [8:0] req_lines = req_span[13:5];
   wire [RB_AW:0] req_lines_x = {{(RB_AW-8){1'b0}}, req_lines};
   wire [RB_AW:0] rb_free = RB_ALL - rb_used;
-  assign dma_rd_req_ready = !iss_busy && (tbl_cnt != REQS_ALL) && (req_lines_x <= rb_free);
   wire accept = dma_rd_req_valid && dma_rd_req_ready;
 
   // max read request size, registered (timing: the configuration input then
-  // does not start the split path; a change applies a cycle later)
+  // does not start the split path; a change applies a cycle later, for the
+  // cut of a request accepted in the cycle of the change too: the splitter
+  // cuts an MRd once, and one that never fits would stop it)
   // and cut down so that one MRd of MRRS bytes (at most MRRS/64 headers and
-  // MRRS/16 + MRRS/64 data credits) fits into the whole completion space
+  // MRRS/16 + MRRS/64 data credits) fits into the whole completion space:
+  // mrrs_ok[k] = MRRS 128 << k is allowed and fits (from the inputs; the
+  // largest such k is the encoding used)
   wire [2:0] mrrs_cfg = (cfg_max_read_req > 3'd5) ? 3'd0 : cfg_max_read_req;
-  reg  [2:0] mrrs_fit;   // largest encoding whose worst case fits
+  reg  [6:0] mrrs_ok;
   integer mk;
   always @(*) begin
-    mrrs_fit = 3'd0;
+    mrrs_ok = 7'd1;
     for (mk = 1; mk <= 5; mk = mk + 1)
-      if ((13'd2 << mk) <= cr_h_all && (17'd10 << mk) <= cr_d_all) mrrs_fit = mk[2:0];
+      mrrs_ok[mk] = (13'd2 << mk) <= {1'b0, cfg_cpl_hdr} && (17'd10 << mk) <= {1'b0, cfg_cpl_data} &&
+                    mrrs_cfg >= mk[2:0];
   end
-  wire [2:0] mrrs_enc = (mrrs_cfg > mrrs_fit) ? mrrs_fit : mrrs_cfg;
   reg [12:0] mrrs, mrrs_m1;
   always @(posedge clk) begin
-    mrrs <= 13'd128 << mrrs_enc;
-    mrrs_m1 <= (13'd128 << mrrs_enc) - 13'd1;
+    mrrs <= {mrrs_ok[5:0] & ~mrrs_ok[6:1], 7'd0};
+    mrrs_m1 <= {1'b0, mrrs_ok[5:1], 7'h7f};
   end
   wire [12:0] to_bound = mrrs - ({1'b0, iss_addr[11:0]} & mrrs_m1);
   wire [12:0] n_sub = (iss_rem < to_bound) ? iss_rem : to_bound;
@@ -245,54 +289,71 @@ module kolo_pcie_dma_rd #(
   wire [12:0] sub_off = {11'd0, iss_s} + iss_done;
   wire iss_last = (n_sub == iss_rem);
   // Pipeline (timing): the splitter cuts the next MRd (s1_*), the stage
-  // after it forms its header and worst-case credits (c2_*), and the MRd
-  // issues from there, with the tag picked the cycle before (ft_q, the
-  // lowest tag free then: c2 is empty the cycle after an issue, so the tag
-  // is still free). At most one MRd every two cycles.
+  // after it forms its header and worst-case credits, into c2_* (the MRd
+  // that issues next) or, while c2 waits, into the skid register sk_* (so
+  // that s1 moves on without looking at the issue); the MRd issues from c2,
+  // one per cycle at most, with a tag from registers: the lowest free even
+  // and odd tags of the cycle before (fh_*; not the half of a tag issued the
+  // cycle before, that one may be it) or the tag a completion ended the
+  // cycle before (kr_*).
   reg             s1_v, s1_last;
   reg [63:0]      s1_addr;
   reg [12:0]      s1_n;
   reg [10:0]      s1_ndw;
   reg [RQ_W-1:0]  s1_ent;
-  reg             c2_v, c2_last;
-  reg [127:0]     c2_hdr;     // the tag field is 0
-  reg [6:0]       c2_need_h;
-  reg [8:0]       c2_need_d;
-  reg [12:0]      c2_n;
-  reg [6:0]       c2_la;
-  reg [10:0]      c2_ndw;
-  reg [RQ_W-1:0]  c2_ent;
-  reg [TAG_W-1:0] ft_q;
-  reg             ft_any_q;
-  wire s2_ld = s1_v && !c2_v && cfg_bus_master;
-  wire s1_ld = iss_busy && cfg_bus_master && (!s1_v || s2_ld);
-  wire [12:0] span = {11'd0, s1_addr[1:0]} + s1_n + 13'd3;
-  wire [10:0] ldw = span[12:2];
-  wire [1:0] last_off = s1_addr[1:0] + s1_n[1:0] - 2'd1;
-  wire [3:0] fbe_m = 4'hF << s1_addr[1:0];
-  wire [3:0] lbe_m = 4'hF >> (2'd3 - last_off);
-  wire [3:0] fbe = (ldw == 11'd1) ? (fbe_m & lbe_m) : fbe_m;
-  wire [3:0] lbe = (ldw == 11'd1) ? 4'd0 : lbe_m;
-  wire use4 = (s1_addr[63:32] != 32'd0);
-  wire [31:0] h0 = {1'b0, 1'b0, use4, 5'b00000, 14'd0, ldw[9:0]};
-  wire [31:0] h1 = {cfg_req_id, 8'd0, lbe, fbe};
-  wire [127:0] hdr = use4 ? {s1_addr[31:2], 2'b00, s1_addr[63:32], h1, h0}
-                          : {32'd0, s1_addr[31:2], 2'b00, h1, h0};
+  reg             c2_v, c2_last, sk_v, sk_last;
+  reg [127:0]     c2_hdr, sk_hdr;     // the tag field is 0
+  reg [6:0]       c2_need_h, sk_need_h;
+  reg [8:0]       c2_need_d, sk_need_d;
+  reg [12:0]      c2_n, sk_n;
+  reg [6:0]       c2_la, sk_la;
+  reg [10:0]      c2_ndw, sk_ndw;
+  reg [RQ_W-1:0]  c2_ent, sk_ent;
+  // (the splitter idle: no MRd in any of its stages, as before the pipeline,
+  // so that a request is not accepted earlier than then)
+  assign dma_rd_req_ready = !iss_busy && !s1_v && !sk_v && !c2_v && (tbl_cnt != REQS_ALL) &&
+                            (req_lines_x <= rb_free);
+  reg [TAG_W-1:0] fh0_q, fh1_q;       // lowest free even, odd tag the cycle before
+  reg             fh0_any_q, fh1_any_q;
+  reg             iss_q;              // an MRd issued the cycle before (on tag mrd_tag)
+  reg [TAG_W-1:0] mrd_tag;
+  reg             kr_ret;             // a completion ended tag kr_tag the cycle before
+  reg [TAG_W-1:0] kr_tag;
+  reg [6:0]       rel_c_h;            // credits it gave back (in cr_h/cr_d the cycle after)
+  reg [8:0]       rel_c_d;
+  wire s2_ld = s1_v && !sk_v && cfg_bus_master;   // s1 moves on (into c2 or sk)
+  wire s1_ld = iss_busy && cfg_bus_master && (!s1_v || !sk_v);
+  wire [127:0] hdr = mrd_header(s1_addr, s1_n, cfg_req_id);
   wire [15:0] s1_need = cpl_need(s1_addr[5:0], s1_n);
-  wire [7:0] tag8 = {{(8-TAG_W){1'b0}}, ft_q};
+  // A request inside one 128-byte block (one MRd at every MRRS, and
+  // without the registered MRRS, which lags a change by a cycle) goes
+  // straight into c2, the splitter being empty when a request is accepted
+  // (rq_*: the header and credits formed from the request; latency: its MRd
+  // goes out two cycles after the acceptance, as many reads are this small)
+  wire rq_one = {6'd0, dma_rd_req_addr[6:0]} + dma_rd_req_len <= 13'd128;
+  wire fast = accept && rq_one && cfg_bus_master;
+  wire [127:0] rq_hdr = mrd_header(dma_rd_req_addr, dma_rd_req_len, cfg_req_id);
+  wire [15:0] rq_need = cpl_need(dma_rd_req_addr[5:0], dma_rd_req_len);
+  // the tag of the MRd in c2
+  wire fh0_ok = fh0_any_q && !(iss_q && !mrd_tag[0]);
+  wire fh1_ok = fh1_any_q && !(iss_q && mrd_tag[0]);
+  wire [TAG_W-1:0] iss_tag = fh0_ok ? fh0_q : fh1_ok ? fh1_q : kr_tag;
+  wire iss_tag_ok = fh0_ok || fh1_ok || kr_ret;
+  wire [7:0] tag8 = {{(8-TAG_W){1'b0}}, iss_tag};
   wire mrd_free = !mrd_valid || mrd_ready;
-  // credits: the new MRd's worst case beside those in flight
+  // credits: the new MRd's worst case beside those in flight, less what a
+  // completion gave back the cycle before (rel_c_*, not yet out of cr_h/cr_d)
   wire [6:0] need_h = c2_need_h;
   wire [8:0] need_d = c2_need_d;
   reg [12:0] cr_h;   // headers reserved by the MRds in flight
   reg [16:0] cr_d;   // data credits reserved
-  wire cr_ok = ({1'b0, cr_h} + {7'd0, need_h} <= {1'b0, cr_h_all}) &&
-               ({1'b0, cr_d} + {9'd0, need_d} <= {1'b0, cr_d_all});
-  wire issue = c2_v && cfg_bus_master && ft_any_q && mrd_free && cr_ok;
+  wire cr_ok = ({1'b0, cr_h} + {7'd0, need_h} <= {1'b0, cr_h_all} + {7'd0, rel_c_h}) &&
+               ({1'b0, cr_d} + {9'd0, need_d} <= {1'b0, cr_d_all} + {9'd0, rel_c_d});
+  wire issue = c2_v && cfg_bus_master && iss_tag_ok && mrd_free && cr_ok;
   wire iss_abort = iss_busy && !cfg_bus_master;
   wire s1_abort = s1_v && !cfg_bus_master;
   wire c2_abort = c2_v && !cfg_bus_master;
-  reg [TAG_W-1:0] mrd_tag;
+  wire sk_abort = sk_v && !cfg_bus_master;
 
   // ---- completions -----------------------------------------------------------------------
   // Pipeline stage: each completion beat is registered once more here (p_*),
@@ -428,7 +489,7 @@ module kolo_pcie_dma_rd #(
   always @(posedge clk) begin
     sq_tag <= sc;
     sq_old <= sc_age >= TIMEOUT;
-    sq_touch <= (issue && ft_q == sc) || (mrd_valid && mrd_ready && mrd_tag == sc);
+    sq_touch <= (issue && iss_tag == sc) || (mrd_valid && mrd_ready && mrd_tag == sc);
     to_req <= t_req[sc];
   end
   // (a beat still in the completion input register counts too: at most a cycle's delay)
@@ -439,37 +500,45 @@ module kolo_pcie_dma_rd #(
 
   // ---- completion credits given back -------------------------------------------------
   // by a completion: all its tag holds when the tag ends, else what the rest
-  // of the read no longer needs; by a timeout: all the tag holds
-  // Pipeline (timing): k3, the cycle after the completion or timeout: what
-  // the tag gives back (into cr_h/cr_d), and its new reservation. (A tag that
-  // ends is free for an issue two cycles later at the earliest, after k3 has
-  // read its reservation.)
+  // of the read no longer needs; by a timeout: all the tag holds.
+  // What a good completion that is not the last leaves behind: with A the
+  // read's address mod 64 where the completion starts (its lower address,
+  // checked equal to the tag's) and nb its bytes, the rest of the read [A +
+  // nb, e) touches floor((A + nb) / 64) 64-byte blocks and floor((A mod 16 +
+  // nb) / 16) 16-byte blocks fewer than [A, e) (cpl_need): those are given
+  // back, and the tag keeps the rest (the reservation less them; from the
+  // completion's own header, computed at its first beat and carried to its
+  // last in x_relu: timing).
+  wire [12:0] c_a64 = {7'd0, c_la[5:0]} + c_nb;
+  wire [12:0] c_a16 = {9'd0, c_la[3:0]} + c_nb;
+  wire [15:0] c_relu = {c_a64[12:6], c_a16[12:4] + {2'b00, c_a64[12:6]}};
+  reg  [15:0] x_relu;
+  wire [15:0] b_relu = is_sop ? c_relu : x_relu;
   wire c_cr_upd = c_end && c_good && !b_final;
-  reg             k3_ret, k3_upd, k3t_fire;
-  reg [TAG_W-1:0] k3_tag, k3t_tag;
-  reg [15:0]      k3_after;
-  // the rest of the read after this completion, from its own header (a good
-  // completion's byte count and lower address are the tag's, checked above)
-  reg  [15:0] x_after;
-  wire [15:0] c_after = is_sop ? cpl_need(c_la[5:0] + c_nb[5:0], c_bc - c_nb) : x_after;
-  wire [6:0] rel_c_h = k3_ret ? t_ch[k3_tag] : k3_upd ? t_ch[k3_tag] - k3_after[15:9] : 7'd0;
-  wire [8:0] rel_c_d = k3_ret ? t_cd[k3_tag] : k3_upd ? t_cd[k3_tag] - k3_after[8:0] : 9'd0;
+  // Pipeline (timing): what a completion gives back is registered (rel_c_*,
+  // taken off the reservation the issue compares against in the cycle
+  // after, and out of cr_h/cr_d the cycle after that), as is the tag it
+  // ended (kr_*: free for an issue the cycle after). A timeout's credits
+  // come back through k3t, the cycle after it (t_ch read then).
+  reg             k3t_fire;
+  reg [TAG_W-1:0] k3t_tag;
   wire [6:0] rel_t_h = k3t_fire ? t_ch[k3t_tag] : 7'd0;
   wire [8:0] rel_t_d = k3t_fire ? t_cd[k3t_tag] : 9'd0;
   always @(posedge clk) begin
     if (rst) begin
-      k3_ret <= 1'b0;
-      k3_upd <= 1'b0;
+      kr_ret <= 1'b0;
+      rel_c_h <= 7'd0;
+      rel_c_d <= 9'd0;
       k3t_fire <= 1'b0;
     end else begin
-      k3_ret <= c_retire;
-      k3_upd <= c_cr_upd;
+      kr_ret <= c_retire;
+      rel_c_h <= c_retire ? t_ch[b_tag] : c_cr_upd ? b_relu[15:9] : 7'd0;
+      rel_c_d <= c_retire ? t_cd[b_tag] : c_cr_upd ? b_relu[8:0] : 9'd0;
       k3t_fire <= to_fire;
     end
-    k3_tag <= b_tag;
+    kr_tag <= b_tag;
     k3t_tag <= sq_tag;
-    k3_after <= c_after;
-    if (cfire) x_after <= c_after;
+    if (cfire) x_relu <= b_relu;
   end
   wire [12:0] cr_h_next = cr_h + (issue ? {6'd0, need_h} : 13'd0) - {6'd0, rel_c_h} - {6'd0, rel_t_h};
   wire [16:0] cr_d_next = cr_d + (issue ? {8'd0, need_d} : 17'd0) - {8'd0, rel_c_d} - {8'd0, rel_t_d};
@@ -560,9 +629,9 @@ module kolo_pcie_dma_rd #(
           e_tags[ge*CNT_W+:CNT_W] <= cnt + {{(CNT_W-1){1'b0}}, inc} - {{(CNT_W-1){1'b0}}, dec_c}
                                          - {{(CNT_W-1){1'b0}}, dec_t};
           if ((iss_abort && iss_ent == me) || (s1_abort && s1_ent == me) || (c2_abort && c2_ent == me) ||
-              (c_fail && b_req == me) || dec_t) e_err[ge] <= 1'b1;
+              (sk_abort && sk_ent == me) || (c_fail && b_req == me) || dec_t) e_err[ge] <= 1'b1;
           if ((issue && c2_last && c2_ent == me) || (iss_abort && iss_ent == me) || (s1_abort && s1_ent == me) ||
-              (c2_abort && c2_ent == me)) e_issued[ge] <= 1'b1;
+              (c2_abort && c2_ent == me) || (sk_abort && sk_ent == me)) e_issued[ge] <= 1'b1;
         end
       end
     end
@@ -581,17 +650,17 @@ module kolo_pcie_dma_rd #(
   // ---- tag table updates ---------------------------------------------------------------------
   always @(posedge clk) begin
     if (issue) begin
-      t_req[ft_q] <= c2_ent;
-      t_next_dw[ft_q] <= c2_ndw;
-      t_rem[ft_q] <= c2_n;
-      t_la[ft_q] <= c2_la;
-      t_ts[ft_q] <= now;
-      t_ch[ft_q] <= need_h;
-      t_cd[ft_q] <= need_d;
+      t_req[iss_tag] <= c2_ent;
+      t_next_dw[iss_tag] <= c2_ndw;
+      t_rem[iss_tag] <= c2_n;
+      t_la[iss_tag] <= c2_la;
+      t_ts[iss_tag] <= now;
+      t_ch[iss_tag] <= need_h;
+      t_cd[iss_tag] <= need_d;
     end
-    if (k3_upd) begin
-      t_ch[k3_tag] <= k3_after[15:9];
-      t_cd[k3_tag] <= k3_after[8:0];
+    if (c_cr_upd) begin
+      t_ch[b_tag] <= t_ch[b_tag] - b_relu[15:9];
+      t_cd[b_tag] <= t_cd[b_tag] - b_relu[8:0];
     end
     if (mrd_valid && mrd_ready) t_ts[mrd_tag] <= now;
     if (c_end && c_good && !b_final) begin
@@ -625,8 +694,12 @@ module kolo_pcie_dma_rd #(
       mrd_tag <= {TAG_W{1'b0}};
       s1_v <= 1'b0;
       c2_v <= 1'b0;
-      ft_q <= {TAG_W{1'b0}};
-      ft_any_q <= 1'b0;
+      sk_v <= 1'b0;
+      fh0_q <= {TAG_W{1'b0}};
+      fh1_q <= {TAG_W{1'b0}};
+      fh0_any_q <= 1'b0;
+      fh1_any_q <= 1'b0;
+      iss_q <= 1'b0;
       in_cpl <= 1'b0;
       x_act <= A_DROP;
       x_tag <= {TAG_W{1'b0}};
@@ -675,7 +748,7 @@ module kolo_pcie_dma_rd #(
       if (accept) begin
         tbl_wr <= tbl_wr + {{(RQ_W-1){1'b0}}, 1'b1};
         rb_head <= rb_head + req_lines_x[RB_AW-1:0];
-        iss_busy <= 1'b1;
+        iss_busy <= !fast;
         iss_addr <= dma_rd_req_addr;
         iss_rem <= dma_rd_req_len;
         iss_done <= 13'd0;
@@ -703,30 +776,51 @@ module kolo_pcie_dma_rd #(
       end else if (s2_ld || s1_abort) begin
         s1_v <= 1'b0;
       end
-      if (s2_ld) begin
-        c2_v <= 1'b1;
-        c2_hdr <= hdr;
-        c2_need_h <= s1_need[15:9];
-        c2_need_d <= s1_need[8:0];
-        c2_n <= s1_n;
-        c2_la <= s1_addr[6:0];
-        c2_ndw <= s1_ndw;
-        c2_ent <= s1_ent;
-        c2_last <= s1_last;
-      end else if (issue || c2_abort) begin
+      // c2 takes the skid's MRd if it holds one, else s1's; the skid takes
+      // s1's while c2 waits (the data registers load whenever they may)
+      if (!cfg_bus_master) begin
         c2_v <= 1'b0;
+        sk_v <= 1'b0;
+      end else if (!c2_v || issue) begin
+        c2_v <= sk_v || s2_ld || fast;
+        sk_v <= 1'b0;
+      end else if (s2_ld) begin
+        sk_v <= 1'b1;
       end
-      ft_q <= free_tag;
-      ft_any_q <= free_any;
+      if (!c2_v || issue) begin
+        c2_hdr <= sk_v ? sk_hdr : s1_v ? hdr : rq_hdr;
+        c2_need_h <= sk_v ? sk_need_h : s1_v ? s1_need[15:9] : rq_need[15:9];
+        c2_need_d <= sk_v ? sk_need_d : s1_v ? s1_need[8:0] : rq_need[8:0];
+        c2_n <= sk_v ? sk_n : s1_v ? s1_n : dma_rd_req_len;
+        c2_la <= sk_v ? sk_la : s1_v ? s1_addr[6:0] : dma_rd_req_addr[6:0];
+        c2_ndw <= sk_v ? sk_ndw : s1_v ? s1_ndw : 11'd0;
+        c2_ent <= sk_v ? sk_ent : s1_v ? s1_ent : tbl_wr;
+        c2_last <= sk_v ? sk_last : s1_v ? s1_last : 1'b1;
+      end
+      if (!sk_v) begin
+        sk_hdr <= hdr;
+        sk_need_h <= s1_need[15:9];
+        sk_need_d <= s1_need[8:0];
+        sk_n <= s1_n;
+        sk_la <= s1_addr[6:0];
+        sk_ndw <= s1_ndw;
+        sk_ent <= s1_ent;
+        sk_last <= s1_last;
+      end
+      fh0_q <= fe_idx[TAG_W-1:0];
+      fh0_any_q <= fe_any[0];
+      fh1_q <= fo_idx[TAG_W-1:0];
+      fh1_any_q <= fo_any[0];
+      iss_q <= issue;
       if (issue) begin
         mrd_valid <= 1'b1;
         mrd_hdr <= {c2_hdr[127:48], tag8, c2_hdr[39:0]};
-        mrd_tag <= ft_q;
+        mrd_tag <= iss_tag;
       end
 
       // tags: allocate, end
       for (ti = 0; ti < TAGS; ti = ti + 1) begin
-        if ((issue && ft_q == ti[TAG_W-1:0]) ) t_valid[ti] <= 1'b1;
+        if (issue && iss_tag == ti[TAG_W-1:0]) t_valid[ti] <= 1'b1;
         if ((c_retire && b_tag == ti[TAG_W-1:0]) || (to_fire && sq_tag == ti[TAG_W-1:0])) t_valid[ti] <= 1'b0;
       end
 
@@ -782,9 +876,9 @@ module kolo_pcie_dma_rd #(
     end
   end
 
-  wire unused_rd = &{1'b0, i1[31:16], i1[12:0], i2[7], c0[31], c0[29:15], c0[13:0], span[1:0],
+  wire unused_rd = &{1'b0, i1[31:16], i1[12:0], i2[7], c0[31], c0[29:15], c0[13:0],
                      cpl_hdr[127:96], req_span[4:0], sub_off[1:0],
-                     ofifo_in_ready, i_room[13], i2[15:8], c2_hdr[47:40]};
+                     ofifo_in_ready, i_room[13], i2[15:8], c2_hdr[47:40], c_a16[3:0], c_a64[5:0]};
 
   // ---- assertions (simulation): the credits reserved never exceed the block's
   // completion space, and nothing is given back that was not reserved
@@ -796,9 +890,13 @@ module kolo_pcie_dma_rd #(
   always @(posedge clk) if (!rst) `KOLO_ASSERT(!(sim_back_h || sim_back_d));
   // credits reserved above the block's completion space
   always @(posedge clk) if (!rst) `KOLO_ASSERT(!(cr_h_next > cr_h_all || cr_d_next > cr_d_all));
-  // the rest of a read after a completion needs more credits than the read reserved
-  always @(posedge clk)
-    if (!rst) `KOLO_ASSERT(!(k3_upd && (k3_after[15:9] > t_ch[k3_tag] || k3_after[8:0] > t_cd[k3_tag])));
+  // the rest of a read after a completion needs more credits than the read
+  // reserved, or what it gives back is not the reservation less that rest
+  // (cpl_need from the tag's entry)
+  wire [15:0] sim_after = cpl_need(t_la[b_tag][5:0] + b_nb[5:0], t_rem[b_tag] - b_nb);
+  wire sim_rest_bad = sim_after[15:9] > t_ch[b_tag] || sim_after[8:0] > t_cd[b_tag] ||
+                      b_relu != {t_ch[b_tag] - sim_after[15:9], t_cd[b_tag] - sim_after[8:0]};
+  always @(posedge clk) if (!rst) `KOLO_ASSERT(!(c_cr_upd && sim_rest_bad));
 `endif
 
 `ifdef FORMAL

@@ -75,7 +75,7 @@ plants=(
   "svc_fault|rtl/svc/kolo_svc.v|KOLO_ASSERT(!(sp_fault \&\& sp_pend \&\& !sp_act))|vi"
   "pcie_rd_back|rtl/ni/kolo_pcie_dma_rd.v|KOLO_ASSERT(!(sim_back_h|vi"
   "pcie_rd_space|rtl/ni/kolo_pcie_dma_rd.v|KOLO_ASSERT(!(cr_h_next > cr_h_all|vi"
-  "pcie_rd_rest|rtl/ni/kolo_pcie_dma_rd.v|KOLO_ASSERT(!(k3_upd \&\& (k3_after|vi"
+  "pcie_rd_rest|rtl/ni/kolo_pcie_dma_rd.v|KOLO_ASSERT(!(c_cr_upd \&\& sim_rest_bad))|vi"
   "pcie_rx_order|rtl/ni/kolo_pcie_ep_rx.v|KOLO_ASSERT(!(sim_taken + (mw_fire|vi"
   "csr_rd_order|rtl/ni/kolo_ni_csr.v|KOLO_ASSERT(!(sim_done < sim_need))|vi"
   "atomic_take|rtl/ni/kolo_ni_atomic.v|KOLO_ASSERT(f_any \&\& !conflict|vi"
