@@ -101,8 +101,8 @@ BOARD_SIM_KC705_SRC := tb/board_sim/tb_board_sim_kc705.v tb/board_sim/kolo_sim_o
     $(wildcard tb/board_sim/xilinx/*.v) boards/kc705/kolo_board_kc705.v rtl/board/kolo_uart_tx.v \
     rtl/platform/xilinx/kolo_pcie_shim_x7.v $(wildcard rtl/platform/common/*.v) tb/unit/common/tb_util.h \
     tb/common/kolo_x7_stream_model.h sw/rtlsim/kolo_pcie_rc.h sw/rtlsim/kolo_chip_lanes.h \
-    sw/rtlsim/kolo_lane_model.h sw/include/kolo.h sw/include/kolo_svc_regs.h \
-    $(wildcard rtl/chip/*.v rtl/common/*.v rtl/link/*.v rtl/ni/*.v rtl/node/*.v rtl/svc/*.v rtl/router/*.v \
+    sw/rtlsim/kolo_lane_model.h sw/include/kolo.h sw/include/kolo_svc_regs.h sw/include/kolo_sim_shm.h \
+    sw/lib/kolo_sim_server.h $(wildcard rtl/chip/*.v rtl/common/*.v rtl/link/*.v rtl/ni/*.v rtl/node/*.v rtl/svc/*.v rtl/router/*.v \
     rtl/cpu/*.v rtl/include/*.vh)
 BOARD_SIM_KC705_VDIRS := -I$(TOP)/rtl/include $(addprefix -y $(TOP)/rtl/,chip common link ni node svc router cpu board \
     platform/common platform/xilinx) -y $(TOP)/boards/kc705 -y $(TOP)/tb/board_sim/xilinx -y $(TOP)/tb/board_sim
@@ -113,7 +113,7 @@ $(BOARD_SIM_KC705_BIN): $(BOARD_SIM_KC705_SRC) $(BOARD_SIM_KC705_LIB) mk/board_s
 	    --timescale 1ps/1ps --top-module tb_board_sim_kc705 $(BOARD_SIM_KC705_VDIRS) $(CHIP_OBJCACHE) \
 	    -GSP_IMEM_INIT='"fw/imem.hex"' -GSP_DMEM_INIT='"fw/dmem.hex"' \
 	    -CFLAGS "-O1 -std=c++17 -Wall -Wextra -Werror -I$(TOP)/tb/unit/common -I$(TOP)/tb/common -I$(TOP)/sw/rtlsim \
-	             -I$(TOP)/sw/include" \
+	             -I$(TOP)/sw/include -I$(TOP)/sw/lib" \
 	    -LDFLAGS "-lpthread" --Mdir $(BOARD_SIM_BUILD)/kc705/obj -o tb_board_sim_kc705 \
 	    $(TOP)/tb/board_sim/tb_board_sim_kc705.v $(TOP)/tb/board_sim/tb_board_sim_kc705.cpp \
 	    $(abspath $(BOARD_SIM_KC705_LIB)) \
@@ -135,3 +135,43 @@ test-board-sim-kc705: $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex $(BO
 test-board-sim-kc705-long: $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex $(BOARD_SIM_KC705_FW).dmem.hex
 	@$(call board_sim_kc705_run,clean,$(if $(SEED),--seed=$(SEED)))
 	@for p in crossed cpl-byte lane-cut; do $(call board_sim_kc705_plant,$$p); done
+
+# ---- OpenSHMEM programs on the two KC705 boards: the board simulation as a kolo-sim server ----
+#   make test-board-sim-kc705-shmem  the same two boards booted (--quick), then served to separate PE
+#                                    processes over kolo-sim --server's shared-memory protocol
+#                                    (tb_board_sim_kc705 --serve, sw/lib/kolo_sim_server.c: each
+#                                    board's PCIe endpoint is one PE's device, its DMA that PE's
+#                                    memory): unmodified OpenSHMEM examples (hello, ring_put,
+#                                    atomic_counter) as two PEs started like mpiexec starts them
+#                                    (PMI_RANK/PMI_SIZE, KOLO_SIM_SHM), PE i on board i, one job each;
+#                                    checked: exit statuses (the programs check their results), each
+#                                    PE on its board (SHMEM_DEBUG's node), the boards' clean counters;
+#                                    a PE with no server and a PE of rank 2 fail at once with a
+#                                    message (tb/board_sim/run_kc705_shmem.sh); then the plant
+#                                    pe-swap (PE 0 served by board 1, PE 1 by board 0), which must fail
+#   make test-board-sim-kc705-shmem-long   + torus_work (100 rounds of puts, gets, atomics, signals)
+#                                    and the plant pcie-dead (board 1's PCIe held in reset: its PE's
+#                                    reads time out after 200 us simulated with a message, the other PE
+#                                    exits when the server ends): each must fail
+BOARD_SIM_KC705_SHMEM_PROGS := hello ring_put atomic_counter
+BOARD_SIM_KC705_SHMEM_LONG_PROGS := hello ring_put atomic_counter torus_work
+BOARD_SIM_KC705_SHMEM_DEPS := $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex $(BOARD_SIM_KC705_FW).dmem.hex \
+    tb/board_sim/run_kc705_shmem.sh $(addprefix $(BUILD)/examples/,$(BOARD_SIM_KC705_SHMEM_LONG_PROGS))
+# board_sim_kc705_shmem <case> <programs> <args>: run_kc705_shmem.sh in build/boards/sim/kc705/shmem-<case>
+board_sim_kc705_shmem = d=$(BOARD_SIM_BUILD)/kc705/shmem-$(1); rm -rf $$d; mkdir -p $$d/fw; \
+    cp $(BOARD_SIM_KC705_FW).imem.hex $$d/fw/imem.hex; cp $(BOARD_SIM_KC705_FW).dmem.hex $$d/fw/dmem.hex; \
+    tb/board_sim/run_kc705_shmem.sh $$d $(abspath $(BOARD_SIM_KC705_BIN)) $(abspath $(BUILD)/examples) "$(2)" $(3)
+# board_sim_kc705_shmem_plant <plant> <pattern>: the run must fail, with a FAIL line matching pattern
+board_sim_kc705_shmem_plant = l=$(BOARD_SIM_BUILD)/kc705/shmem-plant-$(1).log; \
+    if $(call board_sim_kc705_shmem,$(1),hello,--plant=$(1)) > $$l 2>&1 || ! grep -q "FAIL.*$(2)" $$l; \
+    then echo "board-sim-kc705-shmem: plant $(1) was not caught (no FAIL line with \"$(2)\")"; tail -n 30 $$l; \
+    exit 1; else echo "board-sim-kc705-shmem: plant $(1) caught: $$(grep -m1 "FAIL.*$(2)" $$l)"; fi
+.PHONY: test-board-sim-kc705-shmem test-board-sim-kc705-shmem-long
+TESTS += board-sim-kc705-shmem
+test-board-sim-kc705-shmem: $(BOARD_SIM_KC705_SHMEM_DEPS)
+	@$(call board_sim_kc705_shmem,quick,$(BOARD_SIM_KC705_SHMEM_PROGS),$(if $(SEED),--seed=$(SEED)))
+	@$(call board_sim_kc705_shmem_plant,pe-swap,not on board)
+test-board-sim-kc705-shmem-long: $(BOARD_SIM_KC705_SHMEM_DEPS)
+	@$(call board_sim_kc705_shmem,long,$(BOARD_SIM_KC705_SHMEM_LONG_PROGS),$(if $(SEED),--seed=$(SEED)))
+	@$(call board_sim_kc705_shmem_plant,pe-swap,not on board)
+	@$(call board_sim_kc705_shmem_plant,pcie-dead,does not answer PE 1)
