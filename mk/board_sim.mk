@@ -175,3 +175,27 @@ test-board-sim-kc705-shmem-long: $(BOARD_SIM_KC705_SHMEM_DEPS)
 	@$(call board_sim_kc705_shmem,long,$(BOARD_SIM_KC705_SHMEM_LONG_PROGS),$(if $(SEED),--seed=$(SEED)))
 	@$(call board_sim_kc705_shmem_plant,pe-swap,not on board)
 	@$(call board_sim_kc705_shmem_plant,pcie-dead,does not answer PE 1)
+
+# ---- the board-level simulation's vendor-IP models against the board's IP stubs ----
+#   make test-board-ip-models   tb/board_sim/xilinx's models of the KC705 IP (kolo_kc705_pcie,
+#                               kolo_kc705_gt) have exactly the ports of boards/kc705/kc705_ip_stubs.v
+#                               (names, order, directions, widths: scripts/check_ip_models.py; the
+#                               stubs are the description the Vivado build checks the generated IP
+#                               against); plants on copies of the models: a port's width changed,
+#                               a port dropped, a port's direction flipped (each must be reported)
+IP_MODELS_CHECK = python3 scripts/check_ip_models.py --stubs boards/kc705/kc705_ip_stubs.v \
+    --require kolo_kc705_pcie --require kolo_kc705_gt --models
+# ip_models_plant <name> <file> <sed expression> <expected message>
+ip_models_plant = d=$(BOARD_SIM_BUILD)/ip-models-plant/$(1); rm -rf $$d; mkdir -p $$d; \
+    cp tb/board_sim/xilinx/*.v $$d/; sed -i -e '$(3)' $$d/$(2); \
+    if cmp -s $$d/$(2) tb/board_sim/xilinx/$(2); then echo "board-ip-models: plant $(1) changed nothing"; exit 1; fi; \
+    if $(IP_MODELS_CHECK) $$d > $$d.log 2>&1; then echo "board-ip-models: plant $(1) was not caught"; exit 1; fi; \
+    if grep -q '$(4)' $$d.log; then echo "board-ip-models: plant $(1) caught: $$(grep -m1 FAIL $$d.log)"; \
+    else echo "board-ip-models: plant $(1) failed without the expected '$(4)'"; cat $$d.log; exit 1; fi
+.PHONY: test-board-ip-models
+TESTS += board-ip-models
+test-board-ip-models:
+	@$(IP_MODELS_CHECK) tb/board_sim/xilinx
+	@$(call ip_models_plant,width,kolo_kc705_pcie.v,s/output wire \[21:0\]  m_axis_rx_tuser/output wire [20:0]  m_axis_rx_tuser/,m_axis_rx_tuser: stub output 22 bits$(,) model output 21 bits)
+	@$(call ip_models_plant,dropped,kolo_kc705_pcie.v,/input  wire         rx_np_req$(,)/d,rx_np_req (input$(,) 1 bits) of the stub is missing)
+	@$(call ip_models_plant,direction,kolo_kc705_gt.v,s/input  wire        soft_reset_rx_in/output wire        soft_reset_rx_in/,soft_reset_rx_in: stub input 1 bits$(,) model output)
