@@ -141,22 +141,27 @@ test-board-sim-kc705-long: $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex
 #                                    processes over kolo-sim --server's shared-memory protocol
 #                                    (tb_board_sim_kc705 --serve, sw/lib/kolo_sim_server.c: each
 #                                    board's PCIe endpoint is one PE's device, its DMA that PE's
-#                                    memory): unmodified OpenSHMEM examples (hello, ring_put,
-#                                    atomic_counter) as two PEs started like mpiexec starts them
+#                                    memory): unmodified OpenSHMEM programs (the examples hello,
+#                                    ring_put, atomic_counter; the test t_coll: broadcasts, collects,
+#                                    reductions, alltoall) as two PEs started like mpiexec starts them
 #                                    (PMI_RANK/PMI_SIZE, KOLO_SIM_SHM), PE i on board i, one job each;
 #                                    checked: exit statuses (the programs check their results), each
 #                                    PE on its board (SHMEM_DEBUG's node), the boards' clean counters;
 #                                    a PE with no server and a PE of rank 2 fail at once with a
 #                                    message (tb/board_sim/run_kc705_shmem.sh); then the plant
 #                                    pe-swap (PE 0 served by board 1, PE 1 by board 0), which must fail
-#   make test-board-sim-kc705-shmem-long   + torus_work (100 rounds of puts, gets, atomics, signals)
-#                                    and the plant pcie-dead (board 1's PCIe held in reset: its PE's
+#   make test-board-sim-kc705-shmem-long   + torus_work (100 rounds of puts, gets, atomics, signals),
+#                                    the tests t_amo, t_sync, t_rma, and the plant pcie-dead (board 1's PCIe held in reset: its PE's
 #                                    reads time out after 200 us simulated with a message, the other PE
 #                                    exits when the server ends): each must fail
-BOARD_SIM_KC705_SHMEM_PROGS := hello ring_put atomic_counter
-BOARD_SIM_KC705_SHMEM_LONG_PROGS := hello ring_put atomic_counter torus_work
+# (the OpenSHMEM tests of sw/tests/shmem by path: ASan/UBSan builds, mk/lib.mk)
+BOARD_SIM_KC705_SHMEM_T := $(abspath $(BUILD)/lib/shmem_tests)
+BOARD_SIM_KC705_SHMEM_PROGS := hello ring_put atomic_counter $(BOARD_SIM_KC705_SHMEM_T)/t_coll
+BOARD_SIM_KC705_SHMEM_LONG_PROGS := $(BOARD_SIM_KC705_SHMEM_PROGS) torus_work \
+    $(addprefix $(BOARD_SIM_KC705_SHMEM_T)/,t_amo t_sync t_rma)
 BOARD_SIM_KC705_SHMEM_DEPS := $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex $(BOARD_SIM_KC705_FW).dmem.hex \
-    tb/board_sim/run_kc705_shmem.sh $(addprefix $(BUILD)/examples/,$(BOARD_SIM_KC705_SHMEM_LONG_PROGS))
+    tb/board_sim/run_kc705_shmem.sh $(addprefix $(BUILD)/examples/,hello ring_put atomic_counter torus_work) \
+    $(addprefix $(BUILD)/lib/shmem_tests/,t_coll t_amo t_sync t_rma)
 # board_sim_kc705_shmem <case> <programs> <args>: run_kc705_shmem.sh in build/boards/sim/kc705/shmem-<case>
 board_sim_kc705_shmem = d=$(BOARD_SIM_BUILD)/kc705/shmem-$(1); rm -rf $$d; mkdir -p $$d/fw; \
     cp $(BOARD_SIM_KC705_FW).imem.hex $$d/fw/imem.hex; cp $(BOARD_SIM_KC705_FW).dmem.hex $$d/fw/dmem.hex; \
@@ -172,7 +177,7 @@ test-board-sim-kc705-shmem: $(BOARD_SIM_KC705_SHMEM_DEPS)
 	@$(call board_sim_kc705_shmem,quick,$(BOARD_SIM_KC705_SHMEM_PROGS),$(if $(SEED),--seed=$(SEED)))
 	@$(call board_sim_kc705_shmem_plant,pe-swap,not on board)
 test-board-sim-kc705-shmem-long: $(BOARD_SIM_KC705_SHMEM_DEPS)
-	@$(call board_sim_kc705_shmem,long,$(BOARD_SIM_KC705_SHMEM_LONG_PROGS),$(if $(SEED),--seed=$(SEED)))
+	@$(call board_sim_kc705_shmem,long,$(BOARD_SIM_KC705_SHMEM_LONG_PROGS),--serve-wall=1800 $(if $(SEED),--seed=$(SEED)))
 	@$(call board_sim_kc705_shmem_plant,pe-swap,not on board)
 	@$(call board_sim_kc705_shmem_plant,pcie-dead,does not answer PE 1)
 

@@ -5,7 +5,7 @@
 # RUNDIR holds fw/imem.hex and fw/dmem.hex; BIN is tb_board_sim_kc705. The
 # board simulation boots both boards and serves them as a kolo-sim server
 # (--serve: KOLO_SIM_SHM=/kolo-sim.server.<name>), one job per program of
-# PROGS (names in EXAMPLES, each "name[:args]"); every program runs as two
+# PROGS (each "name[:args]", a name in EXAMPLES or a path); every program runs as two
 # PEs launched the way mpiexec starts them (PMI_RANK, PMI_SIZE), PE i on
 # board i. Checks: each PE's exit status 0 (the programs check their own
 # results), each PE on the board of its rank (SHMEM_DEBUG's node line),
@@ -63,10 +63,12 @@ fi
 for p in $progs; do
     prog=${p%%:*} args=""
     [ "$prog" != "$p" ] && args=${p#*:}
+    path=$ex/$prog
+    case $prog in */*) path=$prog prog=${prog##*/} ;; esac
     t0=$(date +%s)
     for r in 0 1; do
         # shellcheck disable=SC2086
-        PMI_RANK=$r PMI_SIZE=2 KOLO_SIM_SHM=$shm SHMEM_DEBUG=1 timeout "$pe_limit" "$ex/$prog" $args \
+        PMI_RANK=$r PMI_SIZE=2 KOLO_SIM_SHM=$shm SHMEM_DEBUG=1 timeout "$pe_limit" "$path" $args \
             >"$dir/$prog.pe$r.log" 2>&1 &
         pid[$r]=$!
     done
