@@ -101,8 +101,8 @@ BOARD_SIM_KC705_SRC := tb/board_sim/tb_board_sim_kc705.v tb/board_sim/kolo_sim_o
     $(wildcard tb/board_sim/xilinx/*.v) boards/kc705/kolo_board_kc705.v rtl/board/kolo_uart_tx.v \
     rtl/platform/xilinx/kolo_pcie_shim_x7.v $(wildcard rtl/platform/common/*.v) tb/unit/common/tb_util.h \
     tb/common/kolo_x7_stream_model.h sw/rtlsim/kolo_pcie_rc.h sw/rtlsim/kolo_chip_lanes.h \
-    sw/rtlsim/kolo_lane_model.h sw/include/kolo.h sw/include/kolo_svc_regs.h \
-    $(wildcard rtl/chip/*.v rtl/common/*.v rtl/link/*.v rtl/ni/*.v rtl/node/*.v rtl/svc/*.v rtl/router/*.v \
+    sw/rtlsim/kolo_lane_model.h sw/include/kolo.h sw/include/kolo_svc_regs.h sw/include/kolo_sim_shm.h \
+    sw/lib/kolo_sim_server.h $(wildcard rtl/chip/*.v rtl/common/*.v rtl/link/*.v rtl/ni/*.v rtl/node/*.v rtl/svc/*.v rtl/router/*.v \
     rtl/cpu/*.v rtl/include/*.vh)
 BOARD_SIM_KC705_VDIRS := -I$(TOP)/rtl/include $(addprefix -y $(TOP)/rtl/,chip common link ni node svc router cpu board \
     platform/common platform/xilinx) -y $(TOP)/boards/kc705 -y $(TOP)/tb/board_sim/xilinx -y $(TOP)/tb/board_sim
@@ -113,7 +113,7 @@ $(BOARD_SIM_KC705_BIN): $(BOARD_SIM_KC705_SRC) $(BOARD_SIM_KC705_LIB) mk/board_s
 	    --timescale 1ps/1ps --top-module tb_board_sim_kc705 $(BOARD_SIM_KC705_VDIRS) $(CHIP_OBJCACHE) \
 	    -GSP_IMEM_INIT='"fw/imem.hex"' -GSP_DMEM_INIT='"fw/dmem.hex"' \
 	    -CFLAGS "-O1 -std=c++17 -Wall -Wextra -Werror -I$(TOP)/tb/unit/common -I$(TOP)/tb/common -I$(TOP)/sw/rtlsim \
-	             -I$(TOP)/sw/include" \
+	             -I$(TOP)/sw/include -I$(TOP)/sw/lib" \
 	    -LDFLAGS "-lpthread" --Mdir $(BOARD_SIM_BUILD)/kc705/obj -o tb_board_sim_kc705 \
 	    $(TOP)/tb/board_sim/tb_board_sim_kc705.v $(TOP)/tb/board_sim/tb_board_sim_kc705.cpp \
 	    $(abspath $(BOARD_SIM_KC705_LIB)) \
@@ -135,3 +135,72 @@ test-board-sim-kc705: $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex $(BO
 test-board-sim-kc705-long: $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex $(BOARD_SIM_KC705_FW).dmem.hex
 	@$(call board_sim_kc705_run,clean,$(if $(SEED),--seed=$(SEED)))
 	@for p in crossed cpl-byte lane-cut; do $(call board_sim_kc705_plant,$$p); done
+
+# ---- OpenSHMEM programs on the two KC705 boards: the board simulation as a kolo-sim server ----
+#   make test-board-sim-kc705-shmem  the same two boards booted (--quick), then served to separate PE
+#                                    processes over kolo-sim --server's shared-memory protocol
+#                                    (tb_board_sim_kc705 --serve, sw/lib/kolo_sim_server.c: each
+#                                    board's PCIe endpoint is one PE's device, its DMA that PE's
+#                                    memory): unmodified OpenSHMEM programs (the examples hello,
+#                                    ring_put, atomic_counter; the test t_coll: broadcasts, collects,
+#                                    reductions, alltoall) as two PEs started like mpiexec starts them
+#                                    (PMI_RANK/PMI_SIZE, KOLO_SIM_SHM), PE i on board i, one job each;
+#                                    checked: exit statuses (the programs check their results), each
+#                                    PE on its board (SHMEM_DEBUG's node), the boards' clean counters;
+#                                    a PE with no server and a PE of rank 2 fail at once with a
+#                                    message (tb/board_sim/run_kc705_shmem.sh); then the plant
+#                                    pe-swap (PE 0 served by board 1, PE 1 by board 0), which must fail
+#   make test-board-sim-kc705-shmem-long   + torus_work (100 rounds of puts, gets, atomics, signals),
+#                                    the tests t_amo, t_sync, t_rma, and the plant pcie-dead (board 1's PCIe held in reset: its PE's
+#                                    reads time out after 200 us simulated with a message, the other PE
+#                                    exits when the server ends): each must fail
+# (the OpenSHMEM tests of sw/tests/shmem by path: ASan/UBSan builds, mk/lib.mk)
+BOARD_SIM_KC705_SHMEM_T := $(abspath $(BUILD)/lib/shmem_tests)
+BOARD_SIM_KC705_SHMEM_PROGS := hello ring_put atomic_counter $(BOARD_SIM_KC705_SHMEM_T)/t_coll
+BOARD_SIM_KC705_SHMEM_LONG_PROGS := $(BOARD_SIM_KC705_SHMEM_PROGS) torus_work \
+    $(addprefix $(BOARD_SIM_KC705_SHMEM_T)/,t_amo t_sync t_rma)
+BOARD_SIM_KC705_SHMEM_DEPS := $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex $(BOARD_SIM_KC705_FW).dmem.hex \
+    tb/board_sim/run_kc705_shmem.sh $(addprefix $(BUILD)/examples/,hello ring_put atomic_counter torus_work) \
+    $(addprefix $(BUILD)/lib/shmem_tests/,t_coll t_amo t_sync t_rma)
+# board_sim_kc705_shmem <case> <programs> <args>: run_kc705_shmem.sh in build/boards/sim/kc705/shmem-<case>
+board_sim_kc705_shmem = d=$(BOARD_SIM_BUILD)/kc705/shmem-$(1); rm -rf $$d; mkdir -p $$d/fw; \
+    cp $(BOARD_SIM_KC705_FW).imem.hex $$d/fw/imem.hex; cp $(BOARD_SIM_KC705_FW).dmem.hex $$d/fw/dmem.hex; \
+    tb/board_sim/run_kc705_shmem.sh $$d $(abspath $(BOARD_SIM_KC705_BIN)) $(abspath $(BUILD)/examples) "$(2)" $(3)
+# board_sim_kc705_shmem_plant <plant> <pattern>: the run must fail, with a FAIL line matching pattern
+board_sim_kc705_shmem_plant = l=$(BOARD_SIM_BUILD)/kc705/shmem-plant-$(1).log; \
+    if $(call board_sim_kc705_shmem,$(1),hello,--plant=$(1)) > $$l 2>&1 || ! grep -q "FAIL.*$(2)" $$l; \
+    then echo "board-sim-kc705-shmem: plant $(1) was not caught (no FAIL line with \"$(2)\")"; tail -n 30 $$l; \
+    exit 1; else echo "board-sim-kc705-shmem: plant $(1) caught: $$(grep -m1 "FAIL.*$(2)" $$l)"; fi
+.PHONY: test-board-sim-kc705-shmem test-board-sim-kc705-shmem-long
+TESTS += board-sim-kc705-shmem
+test-board-sim-kc705-shmem: $(BOARD_SIM_KC705_SHMEM_DEPS)
+	@$(call board_sim_kc705_shmem,quick,$(BOARD_SIM_KC705_SHMEM_PROGS),$(if $(SEED),--seed=$(SEED)))
+	@$(call board_sim_kc705_shmem_plant,pe-swap,not on board)
+test-board-sim-kc705-shmem-long: $(BOARD_SIM_KC705_SHMEM_DEPS)
+	@$(call board_sim_kc705_shmem,long,$(BOARD_SIM_KC705_SHMEM_LONG_PROGS),--serve-wall=1800 $(if $(SEED),--seed=$(SEED)))
+	@$(call board_sim_kc705_shmem_plant,pe-swap,not on board)
+	@$(call board_sim_kc705_shmem_plant,pcie-dead,does not answer PE 1)
+
+# ---- the board-level simulation's vendor-IP models against the board's IP stubs ----
+#   make test-board-ip-models   tb/board_sim/xilinx's models of the KC705 IP (kolo_kc705_pcie,
+#                               kolo_kc705_gt) have exactly the ports of boards/kc705/kc705_ip_stubs.v
+#                               (names, order, directions, widths: scripts/check_ip_models.py; the
+#                               stubs are the description the Vivado build checks the generated IP
+#                               against); plants on copies of the models: a port's width changed,
+#                               a port dropped, a port's direction flipped (each must be reported)
+IP_MODELS_CHECK = python3 scripts/check_ip_models.py --stubs boards/kc705/kc705_ip_stubs.v \
+    --require kolo_kc705_pcie --require kolo_kc705_gt --models
+# ip_models_plant <name> <file> <sed expression> <expected message>
+ip_models_plant = d=$(BOARD_SIM_BUILD)/ip-models-plant/$(1); rm -rf $$d; mkdir -p $$d; \
+    cp tb/board_sim/xilinx/*.v $$d/; sed -i -e '$(3)' $$d/$(2); \
+    if cmp -s $$d/$(2) tb/board_sim/xilinx/$(2); then echo "board-ip-models: plant $(1) changed nothing"; exit 1; fi; \
+    if $(IP_MODELS_CHECK) $$d > $$d.log 2>&1; then echo "board-ip-models: plant $(1) was not caught"; exit 1; fi; \
+    if grep -q '$(4)' $$d.log; then echo "board-ip-models: plant $(1) caught: $$(grep -m1 FAIL $$d.log)"; \
+    else echo "board-ip-models: plant $(1) failed without the expected '$(4)'"; cat $$d.log; exit 1; fi
+.PHONY: test-board-ip-models
+TESTS += board-ip-models
+test-board-ip-models:
+	@$(IP_MODELS_CHECK) tb/board_sim/xilinx
+	@$(call ip_models_plant,width,kolo_kc705_pcie.v,s/output wire \[21:0\]  m_axis_rx_tuser/output wire [20:0]  m_axis_rx_tuser/,m_axis_rx_tuser: stub output 22 bits$(,) model output 21 bits)
+	@$(call ip_models_plant,dropped,kolo_kc705_pcie.v,/input  wire         rx_np_req$(,)/d,rx_np_req (input$(,) 1 bits) of the stub is missing)
+	@$(call ip_models_plant,direction,kolo_kc705_gt.v,s/input  wire        soft_reset_rx_in/output wire        soft_reset_rx_in/,soft_reset_rx_in: stub input 1 bits$(,) model output)

@@ -117,7 +117,18 @@ $(LIB_BUILD)/test_libkolo_heap: sw/tests/test_libkolo_heap.c sw/shmem/symheap.c 
 	@mkdir -p $(@D)
 	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests sw/tests/test_libkolo_heap.c sw/shmem/symheap.c -o $@
 
-.PHONY: test-lib-unit test-lib-heap
+# the server side of kolo-sim's shared-memory protocol (kolo_sim_server.c, used by kolo-sim and
+# the KC705 board simulation's --serve) against the PE side, in one process
+$(LIB_BUILD)/test_sim_server: sw/tests/test_sim_server.c sw/lib/kolo_sim_server.c sw/lib/kolo_sim_client.c \
+    $(LIB_HDRS) sw/tests/test_util.h mk/lib.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests sw/tests/test_sim_server.c sw/lib/kolo_sim_server.c \
+	    sw/lib/kolo_sim_client.c -lpthread -lrt -o $@
+
+.PHONY: test-lib-unit test-lib-heap test-lib-sim-server
+test-lib-sim-server: $(LIB_BUILD)/test_sim_server $(DEPS_STAMP)
+	$<
+TESTS += lib-sim-server
 test-lib-unit: $(LIB_BUILD)/test_libkolo $(DEPS_STAMP)
 	$(LIB_SEED_ENV) $<
 test-lib-heap: $(LIB_BUILD)/test_libkolo_heap $(DEPS_STAMP)

@@ -43,12 +43,13 @@ KOLO_RUN := $(SIM_BUILD)/kolo-run
 SIM_HDRS := $(wildcard sw/include/*.h) sw/sim/sim.h sw/sim/sim_core.h sw/sim/fast_ni.h sw/sim/sim_opts.h sw/sim/svc.h \
     sw/sim/ctl.h \
     sw/sim/trace.h \
-    sw/lib/kolo_sim_client.h fw/kolo_fw.h fw/kolo_hal.h
+    sw/lib/kolo_sim_client.h sw/lib/kolo_sim_server.h fw/kolo_fw.h fw/kolo_hal.h
 # the service processors: the service block model and the native firmware, one per node
 SIM_CORE_OBJS := $(SIM_OBJ)/sim.o $(SIM_OBJ)/sim_pes.o $(SIM_OBJ)/sim_oracle.o $(SIM_OBJ)/sim_faults.o \
     $(SIM_OBJ)/fast_ni.o \
     $(SIM_OBJ)/net_ideal.o $(SIM_OBJ)/sim_opts.o $(SIM_OBJ)/svc.o \
-    $(SIM_OBJ)/ctl.o $(SIM_OBJ)/trace.o $(SIM_OBJ)/kolo_fw.o $(SIM_OBJ)/kolo_svc_model.o
+    $(SIM_OBJ)/ctl.o $(SIM_OBJ)/trace.o $(SIM_OBJ)/kolo_fw.o $(SIM_OBJ)/kolo_svc_model.o \
+    $(SIM_OBJ)/kolo_sim_server.o
 KOLO_CTL := $(SIM_BUILD)/kolo-ctl
 SIM_CORE_LIB := $(SIM_BUILD)/libkolo_simcore.a
 
@@ -67,6 +68,11 @@ $(SIM_OBJ)/svc.o: SIM_CXXFLAGS += -Ifw
 $(SIM_OBJ)/kolo_fw.o: fw/kolo_fw.c $(SIM_HDRS) mk/sim.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(SIM_CC) $(SIM_CFLAGS) -Ifw -c $< -o $@
+
+# the server side of the shared-memory protocol (libkolo's, shared with the board simulation)
+$(SIM_OBJ)/kolo_sim_server.o: sw/lib/kolo_sim_server.c $(SIM_HDRS) mk/sim.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(SIM_CC) $(SIM_CFLAGS) -c $< -o $@
 
 $(SIM_OBJ)/kolo_svc_model.o: sw/model/kolo_svc_model.c $(SIM_HDRS) mk/sim.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)

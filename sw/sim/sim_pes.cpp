@@ -5,7 +5,6 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/futex.h>
@@ -15,6 +14,7 @@
 #include <cinttypes>
 #include <cstring>
 
+#include "kolo_sim_server.h"
 #include "sim_core.h"
 
 namespace kolo_sim {
@@ -41,25 +41,14 @@ int Sim::dma(Node &nd, uint64_t addr, void *buf, size_t len, bool write) {
         nd.dma_fail++;
         return -1;
     }
-    Pe &x = pe[static_cast<size_t>(nd.pe)];
-    kolo_pe_slot *slot = kolo_sim_shm_pe_slot(shm, static_cast<uint32_t>(nd.pe));
-    uint32_t st = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
-    // only a live, attached PE: a reaped pid may already belong to someone else
-    if (x.reaped || st != KOLO_PE_RUNNING || slot->pid <= 0) {
-        nd.dma_fail++;
-        return -1;
-    }
-    struct iovec local = {buf, len};
-    struct iovec remote = {reinterpret_cast<void *>(static_cast<uintptr_t>(addr)), len};
-    ssize_t r = write ? process_vm_writev(slot->pid, &local, 1, &remote, 1, 0)
-                      : process_vm_readv(slot->pid, &local, 1, &remote, 1, 0);
-    if (r != static_cast<ssize_t>(len)) {
+    // only a PE not yet reaped (and, kolo_sim_pe_access, attached and live)
+    if (pe[static_cast<size_t>(nd.pe)].reaped ||
+        kolo_sim_pe_access(shm, static_cast<unsigned>(nd.pe), addr, buf, len, write ? 1 : 0)) {
         nd.dma_fail++;
         if (o.verbose > 1)
             std::fprintf(stderr,
                          "kolo-sim: DMA %s of %zu bytes at %#" PRIx64 " in PE %d failed (%s)\n",
-                         write ? "write" : "read", len, addr, nd.pe,
-                         r < 0 ? std::strerror(errno) : "partial");
+                         write ? "write" : "read", len, addr, nd.pe, std::strerror(errno));
         return -1;
     }
     (write ? nd.dma_wr : nd.dma_rd) += len;
@@ -72,10 +61,7 @@ void Sim::mmio_read_done(int n, uint64_t token, uint64_t data, bool err) {
     int i = node[static_cast<size_t>(n)].pe;
     if (i < 0)
         return;
-    kolo_mmio_ring *r = kolo_sim_ring(shm, static_cast<unsigned>(i));
-    r->rd_data = data;
-    r->rd_err = err ? 1 : 0;
-    __atomic_store_n(&r->rd_done, token + 1, __ATOMIC_RELEASE);
+    kolo_sim_read_answer(shm, static_cast<unsigned>(i), token, data, err ? 1 : 0);
     pe_wrote(i);
 }
 
@@ -102,58 +88,33 @@ static void remove_stale_segments() {
 bool Sim::create_shm(std::string *err) {
     static unsigned seq = 0;
     remove_stale_segments();
-    shm_size = kolo_sim_shm_size(npes);
-    int fd = -1;
+    std::vector<uint16_t> ids(npes);
+    for (unsigned i = 0; i < npes; i++)
+        ids[i] = node[i].id;
+    char msg[256] = "";
     if (o.server) { // a name PEs started by someone else can find (KOLO_SIM_SHM)
         shm_name = *o.server ? strf("/kolo-sim.server.%s", o.server)
                              : strf("/kolo-sim.server.%u", static_cast<unsigned>(getuid()));
         if (!server_name_free(err))
             return false;
-        fd = shm_open(shm_name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
+        shm = kolo_sim_server_create(shm_name.c_str(), npes, topo.size, o.core_mhz, ids.data(),
+                                     o.det, 1, &shm_size, msg, sizeof msg);
     }
-    for (int tries = 0; !o.server && tries < 100 && fd < 0; tries++) {
+    for (int tries = 0; !o.server && tries < 100 && !shm; tries++) {
         shm_name = strf("/kolo-sim.%d.%u", static_cast<int>(getpid()), seq++);
-        fd = shm_open(shm_name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
-        if (fd < 0 && errno != EEXIST)
+        shm = kolo_sim_server_create(shm_name.c_str(), npes, topo.size, o.core_mhz, ids.data(),
+                                     o.det, 0, &shm_size, msg, sizeof msg);
+        if (!shm && errno != EEXIST)
             break;
     }
-    if (fd < 0) {
-        *err = strf("shm_open(%s): %s", shm_name.c_str(), std::strerror(errno));
+    if (!shm) {
+        *err = msg;
         return false;
     }
-    if (ftruncate(fd, static_cast<off_t>(shm_size))) {
-        *err = strf("ftruncate(%s, %zu): %s", shm_name.c_str(), shm_size, std::strerror(errno));
-        close(fd);
-        shm_unlink(shm_name.c_str());
-        return false;
-    }
-    void *p = mmap(nullptr, shm_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
-    if (p == MAP_FAILED) {
-        *err = strf("mmap(%s): %s", shm_name.c_str(), std::strerror(errno));
-        shm_unlink(shm_name.c_str());
-        return false;
-    }
-    std::memset(p, 0, shm_size);
-    shm = static_cast<kolo_sim_shm *>(p);
-    shm->magic = KOLO_SIM_MAGIC;
-    shm->version = KOLO_SIM_VERSION;
-    shm->npes = npes;
-    std::memcpy(shm->torus, topo.size, 3);
-    shm->sim_pid = static_cast<int32_t>(getpid());
-    shm->core_mhz = o.core_mhz;
-    for (unsigned i = 0; i < npes; i++) {
-        kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, i);
-        s->node_id = node[i].id;
-        s->ctx = 0;
-    }
-    shm->det = o.det ? 1u : 0u;
-    shm->server = o.server ? 1u : 0u;
     det_free.assign(npes, 0);
     det_since.assign(npes, 0.0);
     det_wake.assign(npes, 0);
     det_pending.assign(npes, 0);
-    __atomic_store_n(&shm->sim_alive, 1u, __ATOMIC_RELEASE);
     return true;
 }
 
@@ -234,25 +195,25 @@ void Sim::reap_server() {
         Pe &x = pe[i];
         if (x.reaped)
             continue;
-        kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, i);
-        uint32_t st = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
-        if (st == KOLO_PE_NONE)
+        int32_t pid = 0;
+        int seen = kolo_sim_server_pe_state(shm, i, &pid);
+        if (seen == KOLO_SIM_PE_ABSENT)
             continue;
         if (!x.attached) {
             x.attached = true;
-            x.pid = s->pid;
+            x.pid = pid;
             if (o.verbose)
                 std::fprintf(stderr, "kolo-sim: cycle %" PRIu64 ": PE %u (pid %d) attached\n",
-                             cycle, i, s->pid);
+                             cycle, i, pid);
         }
-        if (st == KOLO_PE_EXITED) {
+        if (seen == KOLO_SIM_PE_DETACHED) {
             x.reaped = true;
             x.how = "detached";
-        } else if (s->pid > 0 && kill(s->pid, 0) != 0 && errno == ESRCH) {
+        } else if (seen == KOLO_SIM_PE_GONE) {
             x.reaped = true;
             x.status = 1;
             x.how = "gone without detaching (crashed or killed)";
-            std::fprintf(stderr, "kolo-sim: PE %u (pid %d) is gone without detaching\n", i, s->pid);
+            std::fprintf(stderr, "kolo-sim: PE %u (pid %d) is gone without detaching\n", i, pid);
             if (first_failed_pe < 0) {
                 first_failed_pe = static_cast<int>(i);
                 t_first_fail = now_s();
@@ -328,9 +289,10 @@ bool Sim::drain_rings(bool *bad) {
         kolo_mmio_ring *r = kolo_sim_ring(shm, i);
         uint64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
         uint64_t tail = r->tail;
-        if (head == tail)
+        int broke = 0;
+        if (!kolo_sim_ring_peek(shm, i, &broke) && !broke)
             continue;
-        if (head - tail > KOLO_SIM_RING) {
+        if (broke) {
             check_fail(strf("PE %u broke its MMIO ring (head %" PRIu64 ", tail %" PRIu64 ")", i,
                             head, tail));
             *bad = true;
@@ -345,17 +307,15 @@ bool Sim::drain_rings(bool *bad) {
                     uint64_t v = 0;
                     int rc = fast->mmio_read(static_cast<int>(i), bar, q.offset,
                                              q.kind == KOLO_MMIO_R32 ? 4 : 8, &v);
-                    r->rd_data = rc ? ~0ull : v;
-                    r->rd_err = rc ? 1 : 0;
-                    __atomic_store_n(&r->rd_done, tail + 1, __ATOMIC_RELEASE);
+                    kolo_sim_read_answer(shm, i, tail, v, rc);
                     pe_wrote(static_cast<int>(i));
                 } else {
                     unsigned wlen = q.kind == KOLO_MMIO_W32 ? 4 : q.kind == KOLO_MMIO_W64 ? 8 : 64;
                     fast->mmio_write(static_cast<int>(i), bar, q.offset, q.data, wlen, cycle);
                 }
-                if (head - tail++ == KOLO_SIM_RING)
+                if (kolo_sim_ring_pop(shm, i))
                     pe_wrote(static_cast<int>(i));
-                __atomic_store_n(&r->tail, tail, __ATOMIC_RELEASE);
+                tail++;
                 pe[i].mmio++;
                 act = true;
                 continue;
@@ -379,9 +339,9 @@ bool Sim::drain_rings(bool *bad) {
                     *bad = true;
                     return act;
                 }
-                if (head - tail++ == KOLO_SIM_RING) // a full ring gets room: the PE may wait for it
+                if (kolo_sim_ring_pop(shm, i)) // a full ring gets room: the PE may wait for it
                     pe_wrote(static_cast<int>(i));
-                __atomic_store_n(&r->tail, tail, __ATOMIC_RELEASE);
+                tail++;
                 pe[i].mmio++;
                 act = true;
                 continue;
@@ -407,9 +367,7 @@ bool Sim::drain_rings(bool *bad) {
                 if (o.wrong_node == static_cast<int>(i) + 1 && bar == 0 &&
                     q.offset == KOLO_CSR_NODE_ID && !rc) // a card that says the wrong node
                     v = node[0].id;
-                r->rd_data = rc ? ~0ull : v;
-                r->rd_err = rc ? 1 : 0;
-                __atomic_store_n(&r->rd_done, tail + 1, __ATOMIC_RELEASE);
+                kolo_sim_read_answer(shm, i, tail, v, rc);
                 pe_wrote(static_cast<int>(i));
                 break;
             }
@@ -418,9 +376,9 @@ bool Sim::drain_rings(bool *bad) {
                 *bad = true;
                 return act;
             }
-            if (head - tail++ == KOLO_SIM_RING)
+            if (kolo_sim_ring_pop(shm, i))
                 pe_wrote(static_cast<int>(i));
-            __atomic_store_n(&r->tail, tail, __ATOMIC_RELEASE);
+            tail++;
             pe[i].mmio++;
             act = true;
         }
@@ -430,7 +388,6 @@ bool Sim::drain_rings(bool *bad) {
 
 // ---- deterministic co-simulation (--det; kolo_sim_shm.h) ---------------------------------
 namespace {
-void futex_wake(uint32_t *w) { syscall(SYS_futex, w, FUTEX_WAKE, INT32_MAX, nullptr, nullptr, 0); }
 void futex_wait(uint32_t *w, uint32_t v, long ns) {
     struct timespec ts = {ns / 1000000000L, ns % 1000000000L};
     syscall(SYS_futex, w, FUTEX_WAIT, v, &ts, nullptr, 0);
@@ -440,19 +397,11 @@ void futex_wait(uint32_t *w, uint32_t v, long ns) {
 // --server: a segment of that name left by a server that is gone is removed; one
 // whose server runs is an error
 bool Sim::server_name_free(std::string *err) {
-    int fd = shm_open(shm_name.c_str(), O_RDWR, 0);
-    if (fd < 0)
+    char msg[256] = "";
+    if (kolo_sim_server_name_free(shm_name.c_str(), msg, sizeof msg))
         return true;
-    kolo_sim_shm h;
-    ssize_t n = read(fd, &h, sizeof h);
-    close(fd);
-    if (n == static_cast<ssize_t>(sizeof h) && h.magic == KOLO_SIM_MAGIC && h.sim_pid > 0 &&
-        kill(h.sim_pid, 0) == 0 && h.sim_alive) {
-        *err = strf("a kolo-sim server runs on %s already (pid %d)", shm_name.c_str(), h.sim_pid);
-        return false;
-    }
-    shm_unlink(shm_name.c_str());
-    return true;
+    *err = msg;
+    return false;
 }
 
 void Sim::announce_server() {
@@ -481,14 +430,7 @@ void Sim::pe_wrote(int i) {
 }
 
 // make the writes into PE i known: bump its dma_seq, wake it if it sleeps
-void Sim::pe_bump(unsigned i) {
-    kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, i);
-    __atomic_add_fetch(&s->dma_seq, 1u, __ATOMIC_SEQ_CST);
-    // (a thread of a PE with several may sleep while another is out of its waits)
-    if (o.det && (__atomic_load_n(&s->wait_state, __ATOMIC_ACQUIRE) == KOLO_PE_WAITING ||
-                  __atomic_load_n(&s->sleepers, __ATOMIC_SEQ_CST)))
-        futex_wake(&s->dma_seq);
-}
+void Sim::pe_bump(unsigned i) { kolo_sim_pe_bump(shm, i); }
 
 // --det: the step is over (every write of it made): bump and wake the PEs written to
 void Sim::det_flush() {

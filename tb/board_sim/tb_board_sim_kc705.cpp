@@ -47,6 +47,16 @@
 //              the board (a DMA read of the NI sees wrong data);
 //   lane-cut   board 0's X+ transmitter dies after the boot (a link down:
 //              an operation that never completes, or the final checks).
+// --serve=NAME [--jobs=N] [--serve-ms=MS] [--serve-wall=S] (make
+// test-board-sim-kc705-shmem, tb/board_sim/run_kc705_shmem.sh): after the
+// boot and the identity checks no host program here: the boards are served
+// as a kolo-sim server (/kolo-sim.server.NAME, sw/lib/kolo_sim_server.h) to
+// PE processes started by someone else, PE i on board i: N jobs (a job
+// ends when both PEs have detached), each within MS of simulated time
+// (20) and all within S wall seconds (600); a read a board does not answer
+// in 200 us gets an error completion and a FAIL; then the final checks.
+// Plants with --serve: pe-swap (PE 0 on board 1, PE 1 on board 0),
+// pcie-dead (board 1's PCIe held in reset once serving starts).
 // Simulated-time limits: 60 ms in all, and 2 ms (6 ms without --quick) for
 // the host programs after the boot.
 // Simulated and wall time are printed.
@@ -73,6 +83,7 @@
 
 extern "C" {
 #include "kolo.h"
+#include "kolo_sim_server.h"
 #include "kolo_svc_regs.h"
 }
 
@@ -795,17 +806,237 @@ void final_checks() {
     }
 }
 
+// ---- --serve: the boards as a kolo-sim server (kolo_sim_server.h) ------------------------------
+// Each board's PCIe endpoint serves one PE process (OpenSHMEM or libkolo,
+// started by someone else with KOLO_SIM_SHM and its rank) over the shared
+// segment kolo-sim --server makes: the PE's MMIO ring becomes its board's
+// root-complex requests (a write an MWr, a read an MRd whose completion
+// answers it), the board's DMA goes into the PE's address space
+// (process_vm_readv/writev). PE i is on board i (--plant=pe-swap: crossed).
+struct Served {
+    unsigned pe = 0;
+    bool attached = false, done = false;
+    bool rd_pending = false;
+    int rd_handle = -1;
+    unsigned rd_size = 0;
+    uint64_t rd_pos = 0, rd_t0 = 0, rd_off = 0;
+    int rd_bar = 0;
+    uint64_t mmio_w = 0, mmio_r = 0;
+};
+kolo_sim_shm* g_shm = nullptr;
+size_t g_shm_size = 0;
+std::string g_shm_name;
+Served g_srv[2];
+bool g_serve_failed = false;  // a board did not answer
+
+void serve_cleanup() {
+    if (g_shm) kolo_sim_server_close(g_shm, g_shm_size, g_shm_name.c_str());
+    g_shm = nullptr;
+}
+
+// the PE's MMIO requests into its board's root complex, in ring order; a
+// read waits for its completion (one in flight per PE, as the client sends)
+bool serve_ring(int b) {
+    BoardHost& H = g_host[b];
+    Served& S = g_srv[b];
+    while (!S.rd_pending) {
+        int broke = 0;
+        const kolo_mmio_req* q = kolo_sim_ring_peek(g_shm, S.pe, &broke);
+        if (broke) {
+            std::printf("FAIL board-sim-kc705: PE %u broke its MMIO ring\n", S.pe);
+            return false;
+        }
+        if (!q || H.rc->host_queued() >= kHostQueue) break;
+        const uint64_t base = q->bar == 0 ? kBar0 : kBar2;
+        const unsigned wlen = q->kind == KOLO_MMIO_W32 ? 4 : q->kind == KOLO_MMIO_W64 ? 8
+                              : q->kind == KOLO_MMIO_W512 ? 64 : 0;
+        if (wlen) {
+            H.rc->host_write(base + q->offset, reinterpret_cast<const uint8_t*>(q->data), wlen);
+            H.mmio_writes++;
+            S.mmio_w++;
+        } else if (q->kind == KOLO_MMIO_R32 || q->kind == KOLO_MMIO_R64) {
+            S.rd_size = q->kind == KOLO_MMIO_R32 ? 4 : 8;
+            S.rd_handle = H.rc->host_read(base + q->offset, S.rd_size);
+            S.rd_pos = kolo_sim_ring_pos(g_shm, S.pe);
+            S.rd_t0 = g_sim.now();
+            S.rd_off = q->offset;
+            S.rd_bar = (int)q->bar;
+            S.rd_pending = true;
+            H.mmio_reads++;
+            S.mmio_r++;
+        } else {
+            std::printf("FAIL board-sim-kc705: PE %u: MMIO request of unknown kind %u\n", S.pe, q->kind);
+            return false;
+        }
+        if (kolo_sim_ring_pop(g_shm, S.pe)) kolo_sim_pe_bump(g_shm, S.pe);  // room in a full ring
+    }
+    if (S.rd_pending) {
+        const kolo::KoloPcieRc::HostResult& r = H.rc->host_result(S.rd_handle);
+        if (r.done) {
+            const bool good = r.status == kolo::kCplSC && r.data.size() >= (S.rd_size + 3) / 4;
+            uint64_t v = good ? r.data[0] : ~0ull;
+            if (good && S.rd_size == 8) v |= (uint64_t)r.data[1] << 32;
+            if (!good) H.mmio_errors++;
+            kolo_sim_read_answer(g_shm, S.pe, S.rd_pos, v, good ? 0 : 1);
+            kolo_sim_pe_bump(g_shm, S.pe);
+            S.rd_pending = false;
+        } else if (g_sim.now() - S.rd_t0 > kMmioWaitPs) {
+            // no board there (or a dead one): the PE gets an error completion and a message
+            std::printf("FAIL board-sim-kc705: board %d does not answer PE %u's read of BAR%d %#" PRIx64
+                        " (%.0f us simulated): no board behind this PE\n", b, S.pe, S.rd_bar, S.rd_off,
+                        (double)kMmioWaitPs / kPsPerUs);
+            std::fflush(stdout);
+            kolo_sim_read_answer(g_shm, S.pe, S.rd_pos, ~0ull, 1);
+            kolo_sim_pe_bump(g_shm, S.pe);
+            S.rd_pending = false;
+            g_serve_failed = true;  // (serving goes on: the PE stops with libkolo's error)
+        }
+    }
+    return true;
+}
+
+// Serves `jobs` jobs (a job ends when both PEs have detached), each within
+// limit_ms of simulated time and wall_s of wall-clock time. True if every
+// PE attached and detached (its exit status is its launcher's business).
+bool serve(const std::string& name, unsigned jobs, double limit_ms, double wall_s) {
+    char err[256] = "";
+    g_shm_name = "/kolo-sim.server." + name;
+    if (!kolo_sim_server_name_free(g_shm_name.c_str(), err, sizeof err)) {
+        std::printf("FAIL board-sim-kc705: %s\n", err);
+        return false;
+    }
+    const uint8_t torus[3] = {2, 1, 1};
+    const uint16_t ids[2] = {0, 1};  // PE i's node: board i's (the slots say where the PE is)
+    g_shm = kolo_sim_server_create(g_shm_name.c_str(), 2, torus, 250, ids, 0, 1, &g_shm_size, err, sizeof err);
+    if (!g_shm) {
+        std::printf("FAIL board-sim-kc705: %s\n", err);
+        return false;
+    }
+    std::atexit(serve_cleanup);
+    for (int b = 0; b < 2; b++) {
+        g_srv[b].pe = g_plant == "pe-swap" ? (unsigned)(1 - b) : (unsigned)b;
+        BoardHost& H = g_host[b];
+        const unsigned pe = g_srv[b].pe;
+        // the board's DMA goes into its PE's address space
+        H.rc->set_memory_checked(
+            [&H, pe](uint64_t a, uint8_t* p, size_t n) {
+                if (kolo_sim_pe_access(g_shm, pe, a, p, n, 0)) {
+                    H.bad_dma++;
+                    return false;
+                }
+                return true;
+            },
+            [&H, pe](uint64_t a, const uint8_t* p, size_t n) {
+                if (kolo_sim_pe_access(g_shm, pe, a, const_cast<uint8_t*>(p), n, 1)) {
+                    H.bad_dma++;
+                    return false;
+                }
+                kolo_sim_pe_bump(g_shm, pe);
+                return true;
+            });
+    }
+    if (g_plant == "pe-swap") std::printf("plant: PE 0 on board 1, PE 1 on board 0\n");
+    std::printf("board-sim-kc705: serving 2 PEs on a 2x1x1 torus: start them with KOLO_SIM_SHM=%s "
+                "(PE i is the launcher's rank i, on board i)\n", g_shm_name.c_str());
+    std::fflush(stdout);
+    const auto w0 = std::chrono::steady_clock::now();
+    unsigned done_jobs = 0;
+    uint64_t n = 0, t_job = g_sim.now();
+    g_sim.deadline = g_sim.now() + (uint64_t)(limit_ms * kPsPerMs);
+    bool idle = true;
+    for (;;) {
+        if (idle || (n++ & 1023) == 0) {  // the slots (a kill(pid, 0) each): now and then
+            bool any = false, all_done = true;
+            for (int b = 0; b < 2; b++) {
+                Served& S = g_srv[b];
+                int32_t pid = 0;
+                const int st = kolo_sim_server_pe_state(g_shm, S.pe, &pid);
+                if (st != KOLO_SIM_PE_ABSENT && !S.attached) {
+                    S.attached = true;
+                    std::printf("  job %u: PE %u (pid %d) attached to board %d at %.3f ms\n", done_jobs + 1, S.pe,
+                                (int)pid, b, (double)g_sim.now() / kPsPerMs);
+                }
+                if (st == KOLO_SIM_PE_GONE) {
+                    std::printf("FAIL board-sim-kc705: PE %u (pid %d) is gone without detaching\n", S.pe, (int)pid);
+                    return false;
+                }
+                if (st == KOLO_SIM_PE_DETACHED && !S.done && !S.rd_pending &&
+                    !kolo_sim_ring_peek(g_shm, S.pe, nullptr)) {  // (its last posted writes made)
+                    S.done = true;
+                    std::printf("  job %u: PE %u detached at %.3f ms (board %d: %" PRIu64 " MMIO writes, %" PRIu64
+                                " reads)\n", done_jobs + 1, S.pe, (double)g_sim.now() / kPsPerMs, b, S.mmio_w,
+                                S.mmio_r);
+                }
+                any = any || (S.attached && !S.done);
+                all_done = all_done && S.done;
+            }
+            if (g_serve_failed && (g_srv[0].done || g_srv[1].done)) {
+                // the PE of the board that did not answer has stopped: its partner would wait
+                // for it until its boot timeout; the end of the server ends it now (exit 3)
+                std::printf("FAIL board-sim-kc705: job %u: a PE stopped after its board did not answer; "
+                            "stopping the server\n", done_jobs + 1);
+                return false;
+            }
+            const int32_t er = __atomic_load_n(&g_shm->exit_request, __ATOMIC_ACQUIRE);
+            if (er) std::printf("  job %u: shmem_global_exit(%d)\n", done_jobs + 1, er - 1);
+            if (all_done || er) {
+                std::printf("  job %u: %.3f ms simulated\n", done_jobs + 1, (double)(g_sim.now() - t_job) / kPsPerMs);
+                if (++done_jobs == jobs || er) break;
+                for (int b = 0; b < 2; b++) {
+                    kolo_sim_server_pe_reset(g_shm, g_srv[b].pe);
+                    const unsigned pe = g_srv[b].pe;
+                    g_srv[b] = Served();
+                    g_srv[b].pe = pe;
+                }
+                t_job = g_sim.now();
+                g_sim.deadline = g_sim.now() + (uint64_t)(limit_ms * kPsPerMs);
+            }
+            const double w = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+            if (w > wall_s) {
+                std::printf("FAIL board-sim-kc705: serving: %.0f s wall-clock limit (job %u of %u)\n", wall_s,
+                            done_jobs + 1, jobs);
+                return false;
+            }
+            idle = !any;
+            if (!any) {  // nobody to serve yet: simulated time waits for the PEs
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                g_sim.deadline = g_sim.now() + (uint64_t)(limit_ms * kPsPerMs);
+                continue;
+            }
+            __atomic_store_n(&g_shm->sim_cycle, g_sim.now() / 4000, __ATOMIC_RELEASE);  // 250 MHz core cycles
+        }
+        for (int b = 0; b < 2; b++)
+            if (g_srv[b].attached && !serve_ring(b)) return false;
+        g_sim.step();
+    }
+    return !g_serve_failed;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     const auto wall0 = std::chrono::steady_clock::now();
     bool quick = false;
+    std::string serve_name;
+    unsigned jobs = 1;
+    double serve_ms = 20.0, serve_wall_s = 600.0;
     for (int i = 1; i < argc; i++) {
         if (!std::strcmp(argv[i], "--quick")) quick = true;
         if (!std::strncmp(argv[i], "--plant=", 8)) g_plant = argv[i] + 8;
+        if (!std::strncmp(argv[i], "--serve=", 8)) serve_name = argv[i] + 8;
+        if (!std::strncmp(argv[i], "--jobs=", 7)) jobs = (unsigned)std::atoi(argv[i] + 7);
+        if (!std::strncmp(argv[i], "--serve-ms=", 11)) serve_ms = std::atof(argv[i] + 11);
+        if (!std::strncmp(argv[i], "--serve-wall=", 13)) serve_wall_s = std::atof(argv[i] + 13);
     }
-    if (!g_plant.empty() && g_plant != "crossed" && g_plant != "cpl-byte" && g_plant != "lane-cut") {
-        std::fprintf(stderr, "unknown plant %s (crossed, cpl-byte, lane-cut)\n", g_plant.c_str());
+    const bool serving = !serve_name.empty();
+    if (!g_plant.empty() && g_plant != "crossed" && g_plant != "cpl-byte" && g_plant != "lane-cut" &&
+        !(serving && (g_plant == "pe-swap" || g_plant == "pcie-dead"))) {
+        std::fprintf(stderr, "unknown plant %s (crossed, cpl-byte, lane-cut; with --serve: pe-swap, pcie-dead)\n",
+                     g_plant.c_str());
+        return 2;
+    }
+    if (serving && (jobs < 1 || serve_name.find('/') != std::string::npos || !(serve_ms > 0) || !(serve_wall_s > 0))) {
+        std::fprintf(stderr, "--serve=NAME (no '/'), --jobs=N >= 1, --serve-ms and --serve-wall > 0\n");
         return 2;
     }
     const uint64_t seed = tb::seed_from(argc, argv, 1);
@@ -877,14 +1108,29 @@ int main(int argc, char** argv) {
         g_gt[0].out.lane().set_dead(true);
         std::printf("plant: board 0's X+ transmitter dead from %.3f ms\n", (double)g_sim.now() / kPsPerMs);
     }
-    const unsigned n = quick ? 100 : 400;
+    if (ok && serving) {  // the PE processes open the boards themselves
+        for (int b = 0; b < 2; b++) {
+            kolo_close(g_host[b].dev);
+            g_host[b].dev = nullptr;
+        }
+        if (g_plant == "pcie-dead") {  // board 1's host holds it in reset: nothing answers there
+            g_sim.top->pcie_perst_n = 1;
+            std::printf("plant: board 1's PCIe held in reset from %.3f ms\n", (double)g_sim.now() / kPsPerMs);
+        }
+        ok = chk.check(serve(serve_name, jobs, serve_ms, serve_wall_s), "serving the PE processes");
+        serve_cleanup();  // the PEs see the simulator go (the end of every job)
+        if (ok) g_sim.run_ps(20 * kPsPerUs);
+    }
+    const unsigned n = serving ? 0 : quick ? 100 : 400;
     // the host programs take a fraction of a millisecond: a program that
     // hangs (an operation that never completes) fails the run here
-    if (ok) g_sim.deadline = g_sim.now() + (quick ? 2 : 6) * kPsPerMs;
-    if (ok) ok = direction(0, 1, n, rng);
-    if (ok) ok = direction(1, 0, n, rng);
-    if (ok) ok = both_at_once(n, rng);
-    if (ok) g_sim.run_ps(20 * kPsPerUs);
+    if (ok && !serving) {
+        g_sim.deadline = g_sim.now() + (quick ? 2 : 6) * kPsPerMs;
+        ok = direction(0, 1, n, rng);
+        if (ok) ok = direction(1, 0, n, rng);
+        if (ok) ok = both_at_once(n, rng);
+        if (ok) g_sim.run_ps(20 * kPsPerUs);
+    }
     final_checks();
     for (int b = 0; b < 2; b++) {
         if (g_host[b].dev) kolo_close(g_host[b].dev);

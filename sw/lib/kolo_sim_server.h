@@ -1,0 +1,86 @@
+/* kolo_sim_server.h - the simulator side of the kolo-sim shared-memory
+ * protocol (sw/include/kolo_sim_shm.h; the PE side is kolo_sim_client.h):
+ * the segment, the PEs' slots and MMIO rings, read answers, the wakes, and
+ * the DMA into a PE's address space. kolo-sim (sw/sim/sim_pes.cpp) and the
+ * two-board KC705 simulation (tb/board_sim/tb_board_sim_kc705.cpp --serve)
+ * serve their NIs through it. C11, libc only (-lrt on old glibc).
+ *
+ * A server's loop:
+ *     shm = kolo_sim_server_create(name, npes, ...);     PEs attach (kolo_sim_attach_pe)
+ *     for (;;) {
+ *         kolo_sim_server_pe_state(shm, i, &pid)          attached? detached? gone?
+ *         while ((q = kolo_sim_ring_peek(shm, i, &bad))) { execute *q in order;
+ *             a read at position kolo_sim_ring_pos(shm, i) is answered, later, with
+ *             kolo_sim_read_answer(shm, i, pos, data, err);
+ *             kolo_sim_ring_pop(shm, i); }
+ *         device DMA: kolo_sim_pe_access(shm, i, addr, buf, len, write), then
+ *             kolo_sim_pe_bump(shm, i) (the PE's waits look again)
+ *         publish the simulated cycle: __atomic_store_n(&shm->sim_cycle, ...)
+ *     }
+ *     kolo_sim_server_close(shm, size, name);              the PEs see it and exit (3)
+ */
+#ifndef KOLO_SIM_SERVER_H
+#define KOLO_SIM_SERVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kolo_sim_shm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* name ("/kolo-sim.server.NAME") is usable by a new server: a segment of that
+ * name left by a server that is gone is removed (1); one whose server runs is
+ * an error (0, message in err) */
+int kolo_sim_server_name_free(const char *name, char *err, size_t errlen);
+
+/* Creates the segment name (O_EXCL: NULL with errno EEXIST if it exists),
+ * sized kolo_sim_shm_size(npes) (*size), with the header filled: torus,
+ * core_mhz, det, server (PEs started by someone else claim their slots),
+ * node_id[i] of PE i's NI, context 0; the simulator alive (sim_alive 1, this
+ * process). NULL with a message in err on failure. */
+kolo_sim_shm *kolo_sim_server_create(const char *name, uint32_t npes, const uint8_t torus[3],
+                                     uint32_t core_mhz, const uint16_t *node_id, int det,
+                                     int server, size_t *size, char *err, size_t errlen);
+/* The simulator has gone (sim_alive 0: waiting PEs exit with 3), then unmaps
+ * and removes the segment (name may be NULL: only unmapped). */
+void kolo_sim_server_close(kolo_sim_shm *s, size_t size, const char *name);
+
+/* PE pe's slot as a server sees it */
+enum kolo_sim_pe_seen {
+    KOLO_SIM_PE_ABSENT = 0,   /* not attached (yet) */
+    KOLO_SIM_PE_ATTACHED = 1, /* running; *pid its process */
+    KOLO_SIM_PE_DETACHED = 2, /* kolo_sim_detach (or exited under kolo-run) */
+    KOLO_SIM_PE_GONE = 3      /* attached, and its process is gone without detaching */
+};
+int kolo_sim_server_pe_state(kolo_sim_shm *s, unsigned pe, int32_t *pid);
+/* --server, between jobs: slot pe free again for the next PE of that rank */
+void kolo_sim_server_pe_reset(kolo_sim_shm *s, unsigned pe);
+
+/* The next MMIO request of PE pe in ring order, NULL if none (or *bad = 1 when
+ * the PE broke its ring: head more than KOLO_SIM_RING ahead of tail). */
+const kolo_mmio_req *kolo_sim_ring_peek(kolo_sim_shm *s, unsigned pe, int *bad);
+/* the ring position of that request (a read's answer names it) */
+uint64_t kolo_sim_ring_pos(kolo_sim_shm *s, unsigned pe);
+/* Done with it: tail + 1. 1 if the ring was full (the PE may wait for room:
+ * bump it), else 0. */
+int kolo_sim_ring_pop(kolo_sim_shm *s, unsigned pe);
+/* The answer to the read at ring position pos (err: an error completion);
+ * does not bump (the caller does, kolo_sim_pe_bump, at once or at a step's end) */
+void kolo_sim_read_answer(kolo_sim_shm *s, unsigned pe, uint64_t pos, uint64_t data, int err);
+
+/* Device DMA into (write) or out of PE pe's memory at its virtual address addr
+ * (process_vm_writev/readv), only while the PE is attached and its pid is
+ * set: 0, or -1 (nothing or part of it moved). */
+int kolo_sim_pe_access(kolo_sim_shm *s, unsigned pe, uint64_t addr, void *buf, size_t len,
+                       int write);
+/* After writes into PE pe (DMA, a read's answer, ring room): dma_seq + 1, and
+ * under --det the futex wake of its sleeping threads. */
+void kolo_sim_pe_bump(kolo_sim_shm *s, unsigned pe);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
