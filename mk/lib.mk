@@ -125,9 +125,22 @@ $(LIB_BUILD)/test_sim_server: sw/tests/test_sim_server.c sw/lib/kolo_sim_server.
 	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests sw/tests/test_sim_server.c sw/lib/kolo_sim_server.c \
 	    sw/lib/kolo_sim_client.c -lpthread -lrt -o $@
 
+# plant: a copy of kolo_sim_server.c whose ring pop never says the ring was full (a PE
+# waiting for room would never be woken under --det): the test must fail
+$(LIB_BUILD)/test_sim_server_plant: sw/tests/test_sim_server.c sw/lib/kolo_sim_server.c sw/lib/kolo_sim_client.c \
+    $(LIB_HDRS) sw/tests/test_util.h mk/lib.mk | $(DEPS_STAMP)
+	@mkdir -p $(LIB_BUILD)/plant
+	sed 's/return head - tail == KOLO_SIM_RING;/return head - tail == KOLO_SIM_RING \&\& 0;/' sw/lib/kolo_sim_server.c > $(LIB_BUILD)/plant/kolo_sim_server.c
+	@! cmp -s sw/lib/kolo_sim_server.c $(LIB_BUILD)/plant/kolo_sim_server.c || { echo "plant not applied"; exit 1; }
+	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests sw/tests/test_sim_server.c $(LIB_BUILD)/plant/kolo_sim_server.c \
+	    sw/lib/kolo_sim_client.c -lpthread -lrt -o $@
+
 .PHONY: test-lib-unit test-lib-heap test-lib-sim-server
-test-lib-sim-server: $(LIB_BUILD)/test_sim_server $(DEPS_STAMP)
+test-lib-sim-server: $(LIB_BUILD)/test_sim_server $(LIB_BUILD)/test_sim_server_plant $(DEPS_STAMP)
 	$<
+	@if $(LIB_BUILD)/test_sim_server_plant > $(LIB_BUILD)/test_sim_server_plant.log 2>&1; then \
+	    echo "lib-sim-server: plant full-ring-lost was not caught"; exit 1; \
+	else echo "lib-sim-server: plant full-ring-lost caught: $$(grep -m1 FAIL $(LIB_BUILD)/test_sim_server_plant.log)"; fi
 TESTS += lib-sim-server
 test-lib-unit: $(LIB_BUILD)/test_libkolo $(DEPS_STAMP)
 	$(LIB_SEED_ENV) $<
