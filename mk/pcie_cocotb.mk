@@ -5,7 +5,8 @@
 #
 #   make test-unit-pcie-cocotb-<us|usp>-regress   (in make test; SEED=<n> replays)
 #       us:  cpl_space and order, issue 15's two failures, on the UltraScale model
-#       usp: basic (enumeration, registers, UR/CA, PUTs, MSI) and order on UltraScale+
+#       usp: basic (enumeration, registers, UR/CA, PUTs, MSI), order and put_order
+#            (completions out of SQ order) on UltraScale+
 #   make test-unit-pcie-cocotb-<us|usp>-matrix   (in make test) dma over 12 MPS/MRRS
 #       pairs each, in seeded order with seeded back-pressure: us the pairs whose
 #       codes have an even sum, usp the odd ones, so every make test runs all 24
@@ -24,7 +25,7 @@ endef
 
 $(eval $(call pcie_cocotb_test,us-regress,0,cpl_space order,301,))
 $(eval $(call pcie_cocotb_test,us-matrix,0,dma,302,KOLO_PAIRS=12 KOLO_PAIR_SET=even))
-$(eval $(call pcie_cocotb_test,usp-regress,1,basic order,303,))
+$(eval $(call pcie_cocotb_test,usp-regress,1,basic order put_order,303,))
 $(eval $(call pcie_cocotb_test,usp-matrix,1,dma,304,KOLO_PAIRS=12 KOLO_PAIR_SET=odd))
 $(eval $(call pcie_cocotb_test,us-long,0,dma,305,KOLO_PAIRS=24))
 $(eval $(call pcie_cocotb_test,usp-long,1,dma,306,KOLO_PAIRS=24))
