@@ -204,3 +204,31 @@ test-board-ip-models:
 	@$(call ip_models_plant,width,kolo_kc705_pcie.v,s/output wire \[21:0\]  m_axis_rx_tuser/output wire [20:0]  m_axis_rx_tuser/,m_axis_rx_tuser: stub output 22 bits$(,) model output 21 bits)
 	@$(call ip_models_plant,dropped,kolo_kc705_pcie.v,/input  wire         rx_np_req$(,)/d,rx_np_req (input$(,) 1 bits) of the stub is missing)
 	@$(call ip_models_plant,direction,kolo_kc705_gt.v,s/input  wire        soft_reset_rx_in/output wire        soft_reset_rx_in/,soft_reset_rx_in: stub input 1 bits$(,) model output)
+
+# ---- the PLL models of the board-level simulation through a power cycle ----
+#   make test-board-sim-pll-models   tb/board_sim/tb_pll_models.v in Icarus: MMCME2_BASE (KC705,
+#                                    VCU118) and EHXPLLL (ECP5) lock, run their outputs at the
+#                                    configured ratio, lose lock and stop their outputs when the input
+#                                    clock stops (a board's oscillator off), lock again at a new input
+#                                    period; plants: each model with its loss-of-input check disabled
+#                                    (must fail)
+PLL_MODELS = tb/board_sim/xilinx/MMCME2_BASE.v tb/board_sim/ecp5/EHXPLLL.v
+PLL_MODELS_DIR = $(BOARD_SIM_BUILD)/pll-models
+# pll_models_run <name> <model files>: build and run tb_pll_models with these models
+pll_models_run = iverilog -g2012 -o $(PLL_MODELS_DIR)/$(1).vvp tb/board_sim/tb_pll_models.v $(2) && \
+    vvp -n $(PLL_MODELS_DIR)/$(1).vvp
+# pll_models_plant <name> <model file> <sed expression>: the run with a changed copy must fail
+pll_models_plant = d=$(PLL_MODELS_DIR)/plant-$(1); rm -rf $$d; mkdir -p $$d; cp $(PLL_MODELS) $$d/; \
+    sed -i -e '$(3)' $$d/$(2); \
+    if cmp -s $$d/$(2) $(filter %/$(2),$(PLL_MODELS)); then echo "board-sim-pll-models: plant $(1) changed nothing"; exit 1; fi; \
+    if $(call pll_models_run,plant-$(1),$$d/*.v) > $$d.log 2>&1; then \
+        echo "board-sim-pll-models: plant $(1) was not caught"; exit 1; \
+    else echo "board-sim-pll-models: plant $(1) caught: $$(grep -m1 FAIL $$d.log)"; fi
+.PHONY: test-board-sim-pll-models
+TESTS += board-sim-pll-models
+test-board-sim-pll-models: tb/board_sim/tb_pll_models.v $(PLL_MODELS) | $(DEPS_STAMP)
+	@mkdir -p $(PLL_MODELS_DIR)
+	@$(call pll_models_run,clean,$(PLL_MODELS)) > $(PLL_MODELS_DIR)/clean.log 2>&1 || { cat $(PLL_MODELS_DIR)/clean.log; exit 1; }
+	@grep "PASS\|period" $(PLL_MODELS_DIR)/clean.log
+	@$(call pll_models_plant,mmcm-noloss,MMCME2_BASE.v,s/> LOSS_PERIODS \* in_period/> 1.0e12 * in_period/)
+	@$(call pll_models_plant,pll-noloss,EHXPLLL.v,s/> 4.0 \* in_period/> 1.0e12 * in_period/)

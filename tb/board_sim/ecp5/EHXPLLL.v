@@ -7,7 +7,11 @@
 // period; LOCK rises after 8 input periods within 1 ps of each other with
 // RST low, and the outputs run while LOCK is high (from a random phase: they
 // start when lock is seen, not aligned to CLKI). RST (asynchronous) drops
-// LOCK and stops the outputs. CLKOS2/CLKOS3 are not modelled (held low).
+// LOCK and stops the outputs, and so does the loss of CLKI (the oscillator
+// off, a power cycle): when CLKOP toggles more than 4 measured input
+// periods after the last CLKI edge, LOCK falls and both outputs stop low;
+// when CLKI runs again the model measures and locks anew
+// (test-board-sim-pll-models). CLKOS2/CLKOS3 are not modelled (held low).
 // Not for synthesis.
 module EHXPLLL #(
     parameter PLLRST_ENA      = "DISABLED",
@@ -94,8 +98,15 @@ module EHXPLLL #(
   initial begin
     CLKOP = 1'b0;
     forever begin
-      if (locked) #(op_half) CLKOP = locked ? !CLKOP : 1'b0;
-      else @(posedge locked);
+      if (locked) begin
+        #(op_half) CLKOP = locked ? !CLKOP : 1'b0;
+        if (locked && $realtime - last_edge > 4.0 * in_period) begin  // CLKI lost
+          locked = 1'b0;
+          good = 0;
+          last_edge = 0.0;
+          CLKOP = 1'b0;
+        end
+      end else @(posedge locked);
     end
   end
   initial begin

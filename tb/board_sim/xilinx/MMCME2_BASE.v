@@ -14,7 +14,11 @@
 // are phases, duty cycles other than 0.5 and the inverted outputs
 // (CLKOUTnB, CLKFBOUTB held low). CLKOUT0 and CLKOUT1 start together when
 // lock is seen (not aligned to CLKIN1).
-// RST or PWRDWN (asynchronous) drop LOCKED and stop the outputs.
+// RST or PWRDWN (asynchronous) drop LOCKED and stop the outputs, and so
+// does the loss of CLKIN1 (a board's oscillator off, a power cycle): when
+// CLKOUT0 toggles more than LOSS_PERIODS measured input periods after the
+// last CLKIN1 edge, LOCKED falls and both outputs stop low; when CLKIN1
+// runs again the model measures and locks anew (test-board-sim-pll-models).
 // Not for synthesis.
 module MMCME2_BASE #(
     parameter BANDWIDTH          = "OPTIMIZED",
@@ -31,7 +35,8 @@ module MMCME2_BASE #(
     parameter CLKOUT6_DIVIDE     = 1,
     parameter real REF_JITTER1   = 0.010,
     parameter STARTUP_WAIT       = "FALSE",
-    parameter LOCK_PERIODS       = 16       // model only: input periods to lock
+    parameter LOCK_PERIODS       = 16,      // model only: input periods to lock
+    parameter LOSS_PERIODS       = 4        // model only: input periods without an edge to lose lock
 ) (
     input  wire CLKIN1,
     input  wire CLKFBIN,
@@ -99,8 +104,15 @@ module MMCME2_BASE #(
   initial begin
     CLKOUT0 = 1'b0;
     forever begin
-      if (locked) #(vco * CLKOUT0_DIVIDE_F / 2.0) CLKOUT0 = locked ? !CLKOUT0 : 1'b0;
-      else @(posedge locked);
+      if (locked) begin
+        #(vco * CLKOUT0_DIVIDE_F / 2.0) CLKOUT0 = locked ? !CLKOUT0 : 1'b0;
+        if (locked && $realtime - last_edge > LOSS_PERIODS * in_period) begin  // CLKIN1 lost
+          locked = 1'b0;
+          good = 0;
+          last_edge = 0.0;
+          CLKOUT0 = 1'b0;
+        end
+      end else @(posedge locked);
     end
   end
   initial begin
