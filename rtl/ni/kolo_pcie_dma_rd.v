@@ -28,14 +28,14 @@
 // [a, e) reserves H = the 64-byte blocks it touches headers and D = the
 // 16-byte blocks it touches + H data credits (each completion is charged 16
 // bytes of data space for its header too, as the UltraScale blocks keep
-// headers in the data RAM). A completion that arrives gives back what the
-// rest of its read no longer needs (reservation before minus after); the
-// last one, an error one or the tag's timeout gives back the rest (a
-// pipeline: what a completion gives back counts for the issue of the next
-// cycle, a timeout's a cycle later). The
-// splitter waits for credits like for a tag. The max read request size used
-// is cut down so that one MRd always fits into the whole space (MRRS 128
-// needs 2 headers and 10 data credits; less stops every read).
+// headers in the data RAM). A completion that arrives gives back what the rest of its read no
+// longer needs (reservation before minus after); the last one, an error one or the tag's timeout
+// gives back the rest (a pipeline: what a completion gives back counts for the issue of the next
+// cycle, a timeout's a cycle later). The splitter waits for credits like for a tag. The max read
+// request size used is cut down so that one MRd always fits into the whole space (MRRS 128 needs 2
+// headers and 10 data credits; less stops every read).
+// Length (~915 lines): one file on purpose: its stages share the tag table, the credit counts and
+// the reorder-buffer pointers within a cycle; split, each block would carry them all as ports.
 // Completions (cpl_*, every beat taken): a CplD for an outstanding tag with
 // the expected byte count and lower address (every completion of a tag
 // arrives in address order, PCIe 2.3.1.1) has its DWs written into the

@@ -24,15 +24,21 @@ pe_limit=${PE_LIMIT:-900}
 fails=0
 fail() { echo "FAIL board-sim-kc705-shmem: $*"; fails=$((fails + 1)); }
 njobs=$(wc -w <<<"$progs")
+# refused <what> <rank> <size> <expected text> <pattern of the line to show>: hello started as
+# PE <rank> of <size> must fail at once (not time out) saying <expected text>
+refused() {
+    local out rc
+    out=$(PMI_RANK=$2 PMI_SIZE=$3 KOLO_SIM_SHM=$shm timeout 60 "$ex/hello" 2>&1)
+    rc=$?
+    if [ $rc = 0 ] || [ $rc = 124 ] || ! grep -q "$4" <<<"$out"; then
+        fail "$1: status $rc, output: $out"
+    else
+        echo "  $1: the PE fails at once (status $rc): $(grep -m1 -o "$5" <<<"$out")"
+    fi
+}
 
 # a PE with no server behind its KOLO_SIM_SHM: an error at once
-out=$(PMI_RANK=0 PMI_SIZE=2 KOLO_SIM_SHM=$shm timeout 60 "$ex/hello" 2>&1)
-rc=$?
-if [ $rc = 0 ] || [ $rc = 124 ] || ! grep -q "shm_open($shm)" <<<"$out"; then
-    fail "a PE without a server: status $rc, output: $out"
-else
-    echo "  no server: the PE fails at once (status $rc): $(grep -m1 -o 'shmem_init: .*shm_open[^)]*)[^(]*' <<<"$out")"
-fi
+refused "no server" 0 2 "shm_open($shm)" 'shmem_init: .*shm_open[^)]*)[^(]*'
 
 log=$dir/server.log
 : >"$log"
@@ -52,13 +58,7 @@ done
 sed -n '1,/serving 2 PEs/p' "$log"
 
 # a third PE: no board for rank 2
-out=$(PMI_RANK=2 PMI_SIZE=3 KOLO_SIM_SHM=$shm timeout 60 "$ex/hello" 2>&1)
-rc=$?
-if [ $rc = 0 ] || [ $rc = 124 ] || ! grep -q "outside the 2 PEs" <<<"$out"; then
-    fail "a PE of rank 2: status $rc, output: $out"
-else
-    echo "  rank 2 of 3: the PE fails at once (status $rc): $(grep -m1 -o 'kolo-sim client: .*' <<<"$out")"
-fi
+refused "rank 2 of 3" 2 3 "outside the 2 PEs" 'kolo-sim client: .*'
 
 for p in $progs; do
     prog=${p%%:*} args=""
