@@ -134,7 +134,9 @@ $(foreach c,$(FORMAL_CELLS),$(eval $(call formal_cell_targets,$(c))))
 #                             environment (formal/router), BMC of the bubble
 #                             rule, VC allocation, credit and framing
 #                             properties and the router's own assertions
-#                             (bounded: k-induction does not close yet), then
+#                             (bounded: the whole router's k-induction does
+#                             not close; the unbounded part is cell by cell,
+#                             test-formal-router-output/-vc-select below), then
 #                             formal-router-plant
 #   make formal-router-plant  proof 2's negative control: BUBBLE 0 must give a
 #                             counterexample of the bubble assertion
@@ -297,3 +299,62 @@ test-formal-files:
 	grep -q 'kolo_router_extra.v is not in ROUTER_RTL' $$d/out2 && \
 	echo "formal-files: list and .sby files agree; both planted faults caught"
 TESTS += formal-files
+
+# ---- proof 2 cell by cell: unbounded proofs of the router's cells ----------------------
+# formal/router/<cell>.sby (SymbiYosys, the venv's Yosys, yices; k-induction with the
+# strengthening invariants asserted too); formal/README.md, proof 2, has what each
+# proves, the composition and the times.
+#   make test-formal-router-output     (in make test, ~30 s) kolo_router_output: credits
+#                                      and escape slots (the bubble rule) of a network
+#                                      port and the local port, covers, and the control
+#                                      bubble0 (BUBBLE 0: P2 must fail)
+#   make test-formal-router-vc-select  (in make test, ~30 s) kolo_router_vc_select: VC
+#                                      allocation and the bubble rule's flags, Z- and
+#                                      local inputs, covers, the controls bubble0 (Q4
+#                                      must fail) and sinkbug (the sink choice before
+#                                      this proof: a request naming no port, Q1 fails)
+#   make formal-full-router-cells      (in make formal) the slower tasks: ESC_SLOTS 3,
+#                                      the port unregistered (OUT_REG 0)
+# $(call router_sby,SBY,TASK,EXPECT[,MARK]): one line "formal router SBY TASK: PASS (S s)";
+# EXPECT pass: sby's DONE (PASS); fail: DONE (FAIL) with the first failed assertion on a
+# source line that carries MARK (the control fails for the reason it plants).
+ROUTER_SBY_ENV := PATH=$(CURDIR)/.venv/bin:$$PATH
+router_sby = n=$$(basename $(1) .sby)_$(2); d=$(BUILD)/router_formal/$$n; mkdir -p $(BUILD)/router_formal; \
+	t0=$$(date +%s); $(ROUTER_SBY_ENV) timeout 900 .venv/bin/sby -f -d $$d $(1) $(2) > $$d.log 2>&1; rc=$$?; \
+	t=$$(( $$(date +%s) - t0 )); \
+	if [ "$(3)" = pass ]; then \
+	  if [ $$rc -eq 0 ] && grep -q 'DONE (PASS, rc=0)' $$d.log; then echo "formal router $$n: PASS ($$t s)"; \
+	  else echo "formal router $$n: FAIL (rc $$rc, $$t s; log $$d.log)"; exit 1; fi; \
+	else \
+	  hit=""; for loc in $$(grep -o 'failed assertion [^ ]* at [^ ]*\.v:[0-9]*' $$d.log | sed 's/.* at //' | sort -u); do \
+	    f=$$(echo $$loc | cut -d: -f1); l=$$(echo $$loc | cut -d: -f2); src=$$(find formal/router rtl/router -name "$$f" | head -n 1); \
+	    [ -n "$$src" ] && sed -n "$${l}p" $$src | grep -q -- '$(4)' && hit=$$loc; \
+	  done; loc=$$hit; \
+	  if grep -q 'DONE (FAIL' $$d.log && [ -n "$$hit" ]; then \
+	    echo "formal router $$n: counterexample as expected at $$loc ($(4); $$t s; $$d/engine_0/)"; \
+	  else echo "formal router $$n: FAIL: no counterexample of '$(4)' (rc $$rc, $$t s; log $$d.log)"; exit 1; fi; \
+	fi
+.PHONY: test-formal-router-output test-formal-router-vc-select formal-full-router-cells
+test-formal-router-output: | $(DEPS_STAMP)
+	@{ $(call router_sby,formal/router/output.sby,net,pass); } && \
+	{ $(call router_sby,formal/router/output.sby,local,pass); } && \
+	{ $(call router_sby,formal/router/output.sby,cover,pass); } && \
+	{ $(call router_sby,formal/router/output.sby,bubble0,fail,P2 bubble); }
+TESTS += formal-router-output
+# sinkbug: the vc_select.sby run (task zm) on the cell as it was before this proof (the sink
+# request made whenever any VC's sink could go, s_any = sink_ok != 0): must fail Q1
+test-formal-router-vc-select: | $(DEPS_STAMP)
+	@{ $(call router_sby,formal/router/vc_select.sby,zm,pass); } && \
+	{ $(call router_sby,formal/router/vc_select.sby,local,pass); } && \
+	{ $(call router_sby,formal/router/vc_select.sby,cover,pass); } && \
+	{ $(call router_sby,formal/router/vc_select.sby,bubble0,fail,Q4 bubble); } && \
+	p=$(BUILD)/router_formal/sinkbug && mkdir -p $$p && \
+	sed "s/wire s_any = sink_pick != 4'd0;/wire s_any = sink_ok != 4'd0;/" rtl/router/kolo_router_vc_select.v > $$p/kolo_router_vc_select.v && \
+	! cmp -s rtl/router/kolo_router_vc_select.v $$p/kolo_router_vc_select.v && \
+	sed "s|^rtl/router/kolo_router_vc_select.v|$(CURDIR)/$$p/kolo_router_vc_select.v|" formal/router/vc_select.sby > $$p/vc_select_sinkbug.sby && \
+	{ $(call router_sby,$$p/vc_select_sinkbug.sby,zm,fail,Q1 one-hot); }
+TESTS += formal-router-vc-select
+formal-full-router-cells: | $(DEPS_STAMP)
+	@{ $(call router_sby,formal/router/output.sby,net3,pass); } && \
+	{ $(call router_sby,formal/router/output.sby,net_w,pass); }
+FORMAL += router-cells

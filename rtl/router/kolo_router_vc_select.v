@@ -176,7 +176,10 @@ module kolo_router_vc_select #(
   wire [6:0] s_port = ({7{sink_pick[0]}} & sink_port[0*7+:7]) | ({7{sink_pick[1]}} & sink_port[1*7+:7]) |
                       ({7{sink_pick[2]}} & sink_port[2*7+:7]) | ({7{sink_pick[3]}} & sink_port[3*7+:7]);
   wire [1:0] s_vc = {sink_pick[3] | sink_pick[2], sink_pick[3] | sink_pick[1]};
-  wire s_any = sink_ok != 4'd0;
+  // (a request only for the head picked: with sink_ok != 0 alone, a picked head
+  // whose port is busy next to another VC's sink that could go made a request
+  // naming no port, req_port = 0; found by formal/router/vc_select.sby)
+  wire s_any = sink_pick != 4'd0;
 
   always @(posedge clk) begin
     if (rst) begin
