@@ -2,7 +2,8 @@
 # `make demo` and `make waves`.
 #
 # One binary per torus configuration: build/tb/torus/<cfg>/tb_torus, where
-# <cfg> is <X>x<Y>x<Z> (BUBBLE=1) or <X>x<Y>x<Z>_b0 (bubble rule disabled).
+# <cfg> is <X>x<Y>x<Z> (BUBBLE=1) or <X>x<Y>x<Z>_b0 (bubble rule disabled);
+# 4x4x4_s<n>: the 4x4x4 with kolo_torus ESC_SLOTS n (measurements only).
 # kolo_router is a Verilator hier_block: one compiled router serves all nodes
 # (see the comment in rtl/router/kolo_router.v); the torus sizes go into a
 # generated wrapper top (tb/torus/make_wrapper.sh) and into the harness as -D.
@@ -26,11 +27,11 @@ TORUS_VFLAGS := $(VL_CHECKS) --cc --exe --build -O3 -j 2 --x-assign fast --x-ini
 TORUS_CFLAGS := -O2 -std=c++17 -Wall -I$(TOP)/tb/common -I$(TOP)/sw/rtlsim -I$(KOLO_SW_INC_ABS)
 
 
-# $(call torus_cfg,<cfg>,<X>,<Y>,<Z>,<BUBBLE>,<extra verilator flags>,<extra -D>,<suffix>,<REAL_LINKS>[,<LINK_TRAIN_BUDGET>])
+# $(call torus_cfg,<cfg>,<X>,<Y>,<Z>,<BUBBLE>,<extra verilator flags>,<extra -D>,<suffix>,<REAL_LINKS>[,<LINK_TRAIN_BUDGET>[,<ESC_SLOTS>]])
 define torus_cfg
 $(TORUS_BUILD)/$(1)$(8)/tb_torus: $(TORUS_RTL) $(TORUS_TB_DEPS) | $(DEPS_STAMP)
 	@mkdir -p $(TORUS_BUILD)/$(1)$(8)
-	@tb/torus/make_wrapper.sh $(TORUS_BUILD)/$(1)$(8)/kolo_torus_sim.v $(2) $(3) $(4) 80 $(5) 1 64 $(or $(9),0) $(or $(10),50000)
+	@tb/torus/make_wrapper.sh $(TORUS_BUILD)/$(1)$(8)/kolo_torus_sim.v $(2) $(3) $(4) 80 $(5) 1 64 $(or $(9),0) $(or $(10),50000) $(11)
 	@echo "verilator torus $(1)$(8) (log: $(TORUS_BUILD)/$(1)$(8)/build.log)"
 	@cd $(TORUS_BUILD)/$(1)$(8) && $(TOP)/scripts/verilate_retry.sh build.log verilator $(TORUS_VFLAGS) $(6) --Mdir obj -o ../tb_torus \
 	    -CFLAGS "$(TORUS_CFLAGS) -DKOLO_DIM_X=$(2) -DKOLO_DIM_Y=$(3) -DKOLO_DIM_Z=$(4) -DKOLO_BUBBLE=$(5) -DKOLO_REAL_LINKS=$(or $(9),0) $(7)" \
@@ -44,6 +45,9 @@ TORUS_CFGS := 2x1x1 2x2x2 3x3x3 4x4x4 4x4x1 1x1x8 8x1x1 8x1x1_b0
 cfg_dims = $(subst x, ,$(firstword $(subst _, ,$(1))))
 cfg_bubble = $(if $(findstring _b0,$(1)),0,1)
 $(foreach c,$(TORUS_CFGS),$(eval $(call torus_cfg,$(c),$(word 1,$(call cfg_dims,$(c))),$(word 2,$(call cfg_dims,$(c))),$(word 3,$(call cfg_dims,$(c))),$(call cfg_bubble,$(c)),--hierarchical,,)))
+# 4x4x4 with other escape buffers (kolo_torus ESC_SLOTS <n>): configurations 4x4x4_s<n>,
+# for saturation measurements against the default (docs/router.md "Saturation")
+$(foreach n,3 5 6 7,$(eval $(call torus_cfg,4x4x4,4,4,4,1,--hierarchical,,_s$(n),0,50000,$(n))))
 # Tori with real links (kolo_link on every port, lanes with bit errors):
 # configurations <X>x<Y>x<Z>_rl.
 TORUS_RL_CFGS := 2x2x2 3x3x3
@@ -99,8 +103,16 @@ $(eval $(call torus_test,2x2x2-rl-cut,2x2x2_rlcut,53,$(TORUS_MIX) --rate=0.3 --p
 # ---- network benchmarks ---------------------------------------------------------
 # 4-flit packets (2 header + 2 payload) as the brief's saturation numbers ask;
 # "det" = every packet ordered (class 0, dimension order), "adaptive" = none.
+# The saturation sources inject as the NI does (--inj-per-vc=1): kolo_ni_inj has one
+# source per vnet, each in order, their packets on class !ordered, the two served round
+# robin among those whose VC has credits for a whole packet; with all packets ordered or
+# none, the tb's queue per VC is exactly that (one queue in all, the harness default,
+# blocks both vnets behind a packet waiting for credits: docs/router.md "Saturation").
+# SAT_CFG=<cfg> runs them on another configuration, e.g. 4x4x4_s7 (ESC_SLOTS 7).
 T444 := $(TORUS_BUILD)/4x4x4/tb_torus
-BENCH_SAT := --rate=sat --len=2 --packets=0 --cycles=6000 --warmup=1500 --report=1 --vnet1=0.5 --seed=1
+SAT_CFG ?= 4x4x4
+T444SAT := $(TORUS_BUILD)/$(SAT_CFG)/tb_torus
+BENCH_SAT := --rate=sat --len=2 --packets=0 --cycles=6000 --warmup=1500 --report=1 --vnet1=0.5 --seed=1 --inj-per-vc=1
 BENCH_ZL := --isolated=1 --len=2 --packets=600 --pattern=uniform --seed=1
 
 .PHONY: bench-torus_zero_load_latency_4x4x4 bench-sim_speed_2x2x2 bench-sim_speed_4x4x4 bench-latency_load_4x4x4
@@ -111,7 +123,7 @@ BENCHES += torus_zero_load_latency_4x4x4
 # $(call sat_bench,<pattern>,<det|adaptive>,<ordered fraction>)
 define sat_bench
 .PHONY: bench-sat_$(1)_4x4x4_$(2)
-bench-sat_$(1)_4x4x4_$(2): $(T444) | $(DEPS_STAMP)
+bench-sat_$(1)_4x4x4_$(2): $(T444SAT) | $(DEPS_STAMP)
 	$$< $(BENCH_SAT) --pattern=$(1) --ordered=$(3) --bench=accepted:sat_$(1)_4x4x4_$(2),lat_mean:sat_$(1)_4x4x4_$(2)_latency
 BENCHES += sat_$(1)_4x4x4_$(2)
 endef
