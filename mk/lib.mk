@@ -119,28 +119,36 @@ $(LIB_BUILD)/test_libkolo_heap: sw/tests/test_libkolo_heap.c sw/shmem/symheap.c 
 
 # the server side of kolo-sim's shared-memory protocol (kolo_sim_server.c, used by kolo-sim and
 # the KC705 board simulation's --serve) against the PE side, in one process
-$(LIB_BUILD)/test_sim_server: sw/tests/test_sim_server.c sw/lib/kolo_sim_server.c sw/lib/kolo_sim_client.c \
+$(LIB_BUILD)/test_sim_server: sw/tests/test_sim_server.c sw/lib/kolo_sim_server.c sw/lib/kolo_sim_client.c sw/lib/kolo_err.c \
     $(LIB_HDRS) sw/tests/test_util.h mk/lib.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests sw/tests/test_sim_server.c sw/lib/kolo_sim_server.c \
-	    sw/lib/kolo_sim_client.c -lpthread -lrt -o $@
+	    sw/lib/kolo_sim_client.c sw/lib/kolo_err.c -lpthread -lrt -o $@
 
-# plant: a copy of kolo_sim_server.c whose ring pop never says the ring was full (a PE
-# waiting for room would never be woken under --det): the test must fail
-$(LIB_BUILD)/test_sim_server_plant: sw/tests/test_sim_server.c sw/lib/kolo_sim_server.c sw/lib/kolo_sim_client.c \
+# plants: copies of kolo_sim_server.c that the test must fail on:
+#   full-ring-lost: the ring pop never says the ring was full (a PE waiting for room
+#                   would never be woken under --det)
+#   w512-as-8:      a 64-byte PIO write counted as 8 bytes (the servers would pass on
+#                   only its first word)
+SIM_SERVER_PLANTS := full-ring-lost w512-as-8
+sim_server_plant_sed_full-ring-lost := s/return head - tail == KOLO_SIM_RING;/return head - tail == KOLO_SIM_RING \&\& 0;/
+sim_server_plant_sed_w512-as-8 := s/\[KOLO_MMIO_W512\] = 64/[KOLO_MMIO_W512] = 8/
+$(LIB_BUILD)/test_sim_server_plant_%: sw/tests/test_sim_server.c sw/lib/kolo_sim_server.c sw/lib/kolo_sim_client.c sw/lib/kolo_err.c \
     $(LIB_HDRS) sw/tests/test_util.h mk/lib.mk | $(DEPS_STAMP)
-	@mkdir -p $(LIB_BUILD)/plant
-	sed 's/return head - tail == KOLO_SIM_RING;/return head - tail == KOLO_SIM_RING \&\& 0;/' sw/lib/kolo_sim_server.c > $(LIB_BUILD)/plant/kolo_sim_server.c
-	@! cmp -s sw/lib/kolo_sim_server.c $(LIB_BUILD)/plant/kolo_sim_server.c || { echo "plant not applied"; exit 1; }
-	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests sw/tests/test_sim_server.c $(LIB_BUILD)/plant/kolo_sim_server.c \
-	    sw/lib/kolo_sim_client.c -lpthread -lrt -o $@
+	@mkdir -p $(LIB_BUILD)/plant-$*
+	sed '$(sim_server_plant_sed_$*)' sw/lib/kolo_sim_server.c > $(LIB_BUILD)/plant-$*/kolo_sim_server.c
+	@! cmp -s sw/lib/kolo_sim_server.c $(LIB_BUILD)/plant-$*/kolo_sim_server.c || { echo "plant $* not applied"; exit 1; }
+	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests sw/tests/test_sim_server.c $(LIB_BUILD)/plant-$*/kolo_sim_server.c \
+	    sw/lib/kolo_sim_client.c sw/lib/kolo_err.c -lpthread -lrt -o $@
 
 .PHONY: test-lib-unit test-lib-heap test-lib-sim-server
-test-lib-sim-server: $(LIB_BUILD)/test_sim_server $(LIB_BUILD)/test_sim_server_plant $(DEPS_STAMP)
+test-lib-sim-server: $(LIB_BUILD)/test_sim_server $(SIM_SERVER_PLANTS:%=$(LIB_BUILD)/test_sim_server_plant_%) $(DEPS_STAMP)
 	$<
-	@if $(LIB_BUILD)/test_sim_server_plant > $(LIB_BUILD)/test_sim_server_plant.log 2>&1; then \
-	    echo "lib-sim-server: plant full-ring-lost was not caught"; exit 1; \
-	else echo "lib-sim-server: plant full-ring-lost caught: $$(grep -m1 FAIL $(LIB_BUILD)/test_sim_server_plant.log)"; fi
+	@for p in $(SIM_SERVER_PLANTS); do \
+	    if $(LIB_BUILD)/test_sim_server_plant_$$p > $(LIB_BUILD)/test_sim_server_plant_$$p.log 2>&1; then \
+	        echo "lib-sim-server: plant $$p was not caught"; exit 1; \
+	    else echo "lib-sim-server: plant $$p caught: $$(grep -m1 FAIL $(LIB_BUILD)/test_sim_server_plant_$$p.log)"; fi; \
+	done
 TESTS += lib-sim-server
 test-lib-unit: $(LIB_BUILD)/test_libkolo $(DEPS_STAMP)
 	$(LIB_SEED_ENV) $<

@@ -49,7 +49,7 @@ SIM_CORE_OBJS := $(SIM_OBJ)/sim.o $(SIM_OBJ)/sim_pes.o $(SIM_OBJ)/sim_oracle.o $
     $(SIM_OBJ)/fast_ni.o \
     $(SIM_OBJ)/net_ideal.o $(SIM_OBJ)/sim_opts.o $(SIM_OBJ)/svc.o \
     $(SIM_OBJ)/ctl.o $(SIM_OBJ)/trace.o $(SIM_OBJ)/kolo_fw.o $(SIM_OBJ)/kolo_svc_model.o \
-    $(SIM_OBJ)/kolo_sim_server.o
+    $(SIM_OBJ)/kolo_sim_server.o $(SIM_OBJ)/kolo_err.o
 KOLO_CTL := $(SIM_BUILD)/kolo-ctl
 SIM_CORE_LIB := $(SIM_BUILD)/libkolo_simcore.a
 
@@ -70,9 +70,16 @@ $(SIM_OBJ)/kolo_fw.o: fw/kolo_fw.c $(SIM_HDRS) mk/sim.mk | $(DEPS_STAMP)
 	$(SIM_CC) $(SIM_CFLAGS) -Ifw -c $< -o $@
 
 # the server side of the shared-memory protocol (libkolo's, shared with the board simulation)
-$(SIM_OBJ)/kolo_sim_server.o: sw/lib/kolo_sim_server.c $(SIM_HDRS) mk/sim.mk | $(DEPS_STAMP)
+# and the error formatter it shares with libkolo
+$(SIM_OBJ)/kolo_sim_server.o: sw/lib/kolo_sim_server.c $(SIM_HDRS) sw/lib/kolo_err.h mk/sim.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(SIM_CC) $(SIM_CFLAGS) -c $< -o $@
+$(SIM_OBJ)/kolo_err.o: sw/lib/kolo_err.c sw/lib/kolo_err.h mk/sim.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(SIM_CC) $(SIM_CFLAGS) -c $< -o $@
+$(BUILD)/sw/kolo_err.o: sw/lib/kolo_err.c sw/lib/kolo_err.h mk/sim.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(SIM_CC) $(SIM_CFLAGS) -fPIC -c $< -o $@
 
 $(SIM_OBJ)/kolo_svc_model.o: sw/model/kolo_svc_model.c $(SIM_HDRS) mk/sim.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)
@@ -94,11 +101,11 @@ $(KOLO_RUN): $(SIM_OBJ)/kolo_run.o $(SIM_OBJ)/sim_opts.o $(BUILD)/sw/libkolo_rou
 
 # ---- client library (PE side) ------------------------------------------------------
 $(BUILD)/sw/kolo_sim_client.o: sw/lib/kolo_sim_client.c sw/lib/kolo_sim_client.h sw/include/kolo_sim_shm.h \
-    mk/sim.mk | $(DEPS_STAMP)
+    sw/lib/kolo_err.h mk/sim.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(SIM_CC) $(SIM_CFLAGS) -fPIC -c $< -o $@
 
-$(KOLO_SIM_CLIENT_LIB): $(BUILD)/sw/kolo_sim_client.o
+$(KOLO_SIM_CLIENT_LIB): $(BUILD)/sw/kolo_sim_client.o $(BUILD)/sw/kolo_err.o
 	@rm -f $@
 	ar rcs $@ $^
 

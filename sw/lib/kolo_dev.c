@@ -55,15 +55,6 @@ const char *kolo_strerror(int err) {
     }
 }
 
-void kolo_set_err(char *err, size_t errlen, const char *fmt, ...) {
-    va_list ap;
-    if (!err || !errlen)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 int kolo_amo_fetches(int op) {
     switch (op) {
     case KOLO_AMO_FETCH_ADD:

@@ -6,6 +6,7 @@
 
 #include "kolo_ni_model.h"
 #include "kolo.h"
+#include "kolo_err.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -96,9 +97,7 @@ int kolo_sim_backend_open(kolo_dev *dev, int pe, char *err, size_t errlen);
 int kolo_vfio_backend_open(kolo_dev *dev, const char *bdf, char *err, size_t errlen);
 int kolo_uart_backend_open(kolo_dev *dev, const char *spec, char *err, size_t errlen);
 
-/* helpers shared by the files of the library */
-void kolo_set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* helpers shared by the files of the library (and kolo_set_err, kolo_err.h) */
 int kolo_mmio_w32(kolo_dev *d, uint32_t off, uint32_t v);
 int kolo_mmio_w64(kolo_dev *d, uint32_t off, uint64_t v);
 int kolo_mmio_r32(kolo_dev *d, uint32_t off, uint32_t *v);

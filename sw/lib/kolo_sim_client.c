@@ -1,6 +1,7 @@
 /* kolo_sim_client.c - the PE side of the kolo-sim shared-memory protocol.
  * See kolo_sim_client.h and sw/include/kolo_sim_shm.h. */
 #define _GNU_SOURCE
+#include "kolo_err.h"
 #include "kolo_sim_client.h"
 
 #include <errno.h>
@@ -10,7 +11,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,15 +58,6 @@ static void futex_wait_on(uint32_t *word, uint32_t val, long ns) {
 }
 static void futex_wake_all(uint32_t *word) { syscall(SYS_futex, word, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0); }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-    va_list ap;
-    if (!err || !errlen)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 void kolo_sim_shm_post(kolo_sim_client *c);
 
 static int parse_uint(const char *s, unsigned *out) {
@@ -96,35 +87,35 @@ kolo_sim_client *kolo_sim_attach_pe(int want_pe, char *err, size_t errlen) {
     kolo_sim_client *c;
 
     if (!name || !*name) {
-        set_err(err, errlen,
+        kolo_set_err(err, errlen,
                 "not running under kolo-sim (KOLO_SIM_SHM not set; start with kolo-run)");
         return NULL;
     }
     if (want_pe >= 0) {
         pe = (unsigned)want_pe;
     } else if (parse_uint(getenv("KOLO_PE"), &pe)) {
-        set_err(err, errlen, "kolo-sim client: KOLO_PE missing or not a number");
+        kolo_set_err(err, errlen, "kolo-sim client: KOLO_PE missing or not a number");
         return NULL;
     }
     fd = shm_open(name, O_RDWR, 0);
     if (fd < 0) {
-        set_err(err, errlen, "kolo-sim client: shm_open(%s): %s", name, strerror(errno));
+        kolo_set_err(err, errlen, "kolo-sim client: shm_open(%s): %s", name, strerror(errno));
         return NULL;
     }
     if (fstat(fd, &st) || (size_t)st.st_size < sizeof(kolo_sim_shm)) {
-        set_err(err, errlen, "kolo-sim client: shared segment %s too small", name);
+        kolo_set_err(err, errlen, "kolo-sim client: shared segment %s too small", name);
         close(fd);
         return NULL;
     }
     p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     if (p == MAP_FAILED) {
-        set_err(err, errlen, "kolo-sim client: mmap(%s): %s", name, strerror(errno));
+        kolo_set_err(err, errlen, "kolo-sim client: mmap(%s): %s", name, strerror(errno));
         return NULL;
     }
     s = (kolo_sim_shm *)p;
     if (s->magic != KOLO_SIM_MAGIC || s->version != KOLO_SIM_VERSION) {
-        set_err(err, errlen,
+        kolo_set_err(err, errlen,
                 "kolo-sim client: segment %s has magic %#llx version %u, expected %#llx version %u",
                 name, (unsigned long long)s->magic, s->version, (unsigned long long)KOLO_SIM_MAGIC,
                 KOLO_SIM_VERSION);
@@ -133,7 +124,7 @@ kolo_sim_client *kolo_sim_attach_pe(int want_pe, char *err, size_t errlen) {
     }
     npes = s->npes;
     if ((size_t)st.st_size < kolo_sim_shm_size(npes) || pe >= npes) {
-        set_err(err, errlen,
+        kolo_set_err(err, errlen,
                 "kolo-sim client: KOLO_PE %u outside the %u PEs of %s (or segment short)", pe, npes,
                 name);
         munmap(p, (size_t)st.st_size);
@@ -142,7 +133,7 @@ kolo_sim_client *kolo_sim_attach_pe(int want_pe, char *err, size_t errlen) {
     {
         unsigned env_npes;
         if (!parse_uint(getenv("KOLO_NPES"), &env_npes) && env_npes != npes) {
-            set_err(err, errlen,
+            kolo_set_err(err, errlen,
                     "kolo-sim client: KOLO_NPES %u disagrees with the segment's %u PEs", env_npes,
                     npes);
             munmap(p, (size_t)st.st_size);
@@ -150,13 +141,13 @@ kolo_sim_client *kolo_sim_attach_pe(int want_pe, char *err, size_t errlen) {
         }
     }
     if (!__atomic_load_n(&s->sim_alive, __ATOMIC_ACQUIRE)) {
-        set_err(err, errlen, "kolo-sim client: the simulator of %s is not running", name);
+        kolo_set_err(err, errlen, "kolo-sim client: the simulator of %s is not running", name);
         munmap(p, (size_t)st.st_size);
         return NULL;
     }
     c = (kolo_sim_client *)calloc(1, sizeof *c);
     if (!c) {
-        set_err(err, errlen, "kolo-sim client: out of memory");
+        kolo_set_err(err, errlen, "kolo-sim client: out of memory");
         munmap(p, (size_t)st.st_size);
         return NULL;
     }
@@ -177,7 +168,7 @@ kolo_sim_client *kolo_sim_attach_pe(int want_pe, char *err, size_t errlen) {
         int32_t other = c->slot->pid;
         if (!__atomic_compare_exchange_n(&c->slot->state, &none, (uint32_t)KOLO_PE_RUNNING, 0,
                                          __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-            set_err(err, errlen,
+            kolo_set_err(err, errlen,
                     "kolo-sim client: PE %u's card of %s is taken (by pid %d): two PEs with one "
                     "rank, or a PE of an earlier job",
                     pe, name, (int)other);

@@ -1,6 +1,7 @@
 /* kolo_sim_server.c - the simulator side of the kolo-sim shared-memory
  * protocol. See kolo_sim_server.h and sw/include/kolo_sim_shm.h. */
 #define _GNU_SOURCE
+#include "kolo_err.h"
 #include "kolo_sim_server.h"
 
 #include <errno.h>
@@ -8,7 +9,6 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -16,15 +16,6 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-    va_list ap;
-    if (!err || !errlen)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 int kolo_sim_server_name_free(const char *name, char *err, size_t errlen) {
     kolo_sim_shm h;
@@ -36,7 +27,7 @@ int kolo_sim_server_name_free(const char *name, char *err, size_t errlen) {
     close(fd);
     if (n == (ssize_t)sizeof h && h.magic == KOLO_SIM_MAGIC && h.sim_pid > 0 &&
         kill(h.sim_pid, 0) == 0 && h.sim_alive) {
-        set_err(err, errlen, "a kolo-sim server runs on %s already (pid %d)", name, (int)h.sim_pid);
+        kolo_set_err(err, errlen, "a kolo-sim server runs on %s already (pid %d)", name, (int)h.sim_pid);
         return 0;
     }
     shm_unlink(name);
@@ -53,13 +44,13 @@ kolo_sim_shm *kolo_sim_server_create(const char *name, uint32_t npes, const uint
     int e, fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
     if (fd < 0) {
         e = errno;
-        set_err(err, errlen, "shm_open(%s): %s", name, strerror(e));
+        kolo_set_err(err, errlen, "shm_open(%s): %s", name, strerror(e));
         errno = e;
         return NULL;
     }
     if (ftruncate(fd, (off_t)sz)) {
         e = errno;
-        set_err(err, errlen, "ftruncate(%s, %zu): %s", name, sz, strerror(e));
+        kolo_set_err(err, errlen, "ftruncate(%s, %zu): %s", name, sz, strerror(e));
         close(fd);
         shm_unlink(name);
         errno = e;
@@ -69,7 +60,7 @@ kolo_sim_shm *kolo_sim_server_create(const char *name, uint32_t npes, const uint
     close(fd);
     if (p == MAP_FAILED) {
         e = errno;
-        set_err(err, errlen, "mmap(%s): %s", name, strerror(e));
+        kolo_set_err(err, errlen, "mmap(%s): %s", name, strerror(e));
         shm_unlink(name);
         errno = e;
         return NULL;
@@ -144,6 +135,16 @@ int kolo_sim_ring_pop(kolo_sim_shm *s, unsigned pe) {
     uint64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE), tail = r->tail;
     __atomic_store_n(&r->tail, tail + 1, __ATOMIC_RELEASE);
     return head - tail == KOLO_SIM_RING;
+}
+
+unsigned kolo_sim_req_len(const kolo_mmio_req *q, int *is_read) {
+    static const unsigned len[] = {[KOLO_MMIO_W32] = 4, [KOLO_MMIO_W64] = 8,
+                                   [KOLO_MMIO_W512] = 64, [KOLO_MMIO_R32] = 4,
+                                   [KOLO_MMIO_R64] = 8};
+    uint32_t k = q->kind;
+    if (is_read)
+        *is_read = k == KOLO_MMIO_R32 || k == KOLO_MMIO_R64;
+    return k < sizeof len / sizeof len[0] ? len[k] : 0;
 }
 
 void kolo_sim_read_answer(kolo_sim_shm *s, unsigned pe, uint64_t pos, uint64_t data, int err) {

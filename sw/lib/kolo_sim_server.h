@@ -67,6 +67,10 @@ uint64_t kolo_sim_ring_pos(kolo_sim_shm *s, unsigned pe);
 /* Done with it: tail + 1. 1 if the ring was full (the PE may wait for room:
  * bump it), else 0. */
 int kolo_sim_ring_pop(kolo_sim_shm *s, unsigned pe);
+/* The bytes request q moves: 4, 8 or 64 for a write (*is_read = 0), 4 or 8 for
+ * a read (*is_read = 1); 0 for a kind the protocol does not have (the PE's
+ * error: the caller stops serving it). is_read may be NULL. */
+unsigned kolo_sim_req_len(const kolo_mmio_req *q, int *is_read);
 /* The answer to the read at ring position pos (err: an error completion);
  * does not bump (the caller does, kolo_sim_pe_bump, at once or at a step's end) */
 void kolo_sim_read_answer(kolo_sim_shm *s, unsigned pe, uint64_t pos, uint64_t data, int err);

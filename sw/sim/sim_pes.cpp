@@ -302,16 +302,21 @@ bool Sim::drain_rings(bool *bad) {
         for (unsigned n = 0; (fast || n < o.mmio_per_cycle) && tail != head; n++) {
             const kolo_mmio_req &q = r->req[tail % KOLO_SIM_RING];
             int bar = static_cast<int>(q.bar);
+            int is_read = 0;
+            const unsigned len = kolo_sim_req_len(&q, &is_read);
+            if (!len) {
+                check_fail(strf("PE %u: MMIO request of unknown kind %u in its ring", i, q.kind));
+                *bad = true;
+                return act;
+            }
             if (fast) { // --fast: every request there is, at this cycle
-                if (q.kind == KOLO_MMIO_R32 || q.kind == KOLO_MMIO_R64) {
+                if (is_read) {
                     uint64_t v = 0;
-                    int rc = fast->mmio_read(static_cast<int>(i), bar, q.offset,
-                                             q.kind == KOLO_MMIO_R32 ? 4 : 8, &v);
+                    int rc = fast->mmio_read(static_cast<int>(i), bar, q.offset, len, &v);
                     kolo_sim_read_answer(shm, i, tail, v, rc);
                     pe_wrote(static_cast<int>(i));
                 } else {
-                    unsigned wlen = q.kind == KOLO_MMIO_W32 ? 4 : q.kind == KOLO_MMIO_W64 ? 8 : 64;
-                    fast->mmio_write(static_cast<int>(i), bar, q.offset, q.data, wlen, cycle);
+                    fast->mmio_write(static_cast<int>(i), bar, q.offset, q.data, len, cycle);
                 }
                 if (kolo_sim_ring_pop(shm, i))
                     pe_wrote(static_cast<int>(i));
@@ -324,21 +329,10 @@ bool Sim::drain_rings(bool *bad) {
                 // the root complex queues requests in order; a full queue holds the PE back
                 if (!cluster->mmio_ready(static_cast<int>(i)))
                     break;
-                unsigned wlen = q.kind == KOLO_MMIO_W32    ? 4
-                                : q.kind == KOLO_MMIO_W64  ? 8
-                                : q.kind == KOLO_MMIO_W512 ? 64
-                                                           : 0;
-                if (wlen) {
-                    cluster->mmio_write(static_cast<int>(i), bar, q.offset, q.data, wlen);
-                } else if (q.kind == KOLO_MMIO_R32 || q.kind == KOLO_MMIO_R64) {
-                    cluster->mmio_read(static_cast<int>(i), bar, q.offset,
-                                       q.kind == KOLO_MMIO_R32 ? 4 : 8, tail);
-                } else {
-                    check_fail(
-                        strf("PE %u: MMIO request of unknown kind %u in its ring", i, q.kind));
-                    *bad = true;
-                    return act;
-                }
+                if (is_read)
+                    cluster->mmio_read(static_cast<int>(i), bar, q.offset, len, tail);
+                else
+                    cluster->mmio_write(static_cast<int>(i), bar, q.offset, q.data, len);
                 if (kolo_sim_ring_pop(shm, i)) // a full ring gets room: the PE may wait for it
                     pe_wrote(static_cast<int>(i));
                 tail++;
@@ -347,34 +341,18 @@ bool Sim::drain_rings(bool *bad) {
                 continue;
             }
             // PCIe flow control: a write the NI cannot take now holds back this PE's later MMIO
-            if ((q.kind == KOLO_MMIO_W32 || q.kind == KOLO_MMIO_W64 || q.kind == KOLO_MMIO_W512) &&
-                !kolo_ni_mmio_write_ready(ni, bar, q.offset))
+            if (!is_read && !kolo_ni_mmio_write_ready(ni, bar, q.offset))
                 break;
-            switch (q.kind) {
-            case KOLO_MMIO_W32:
-                kolo_ni_mmio_write(ni, bar, q.offset, q.data, 4);
-                break;
-            case KOLO_MMIO_W64:
-                kolo_ni_mmio_write(ni, bar, q.offset, q.data, 8);
-                break;
-            case KOLO_MMIO_W512:
-                kolo_ni_mmio_write(ni, bar, q.offset, q.data, 64);
-                break;
-            case KOLO_MMIO_R32:
-            case KOLO_MMIO_R64: {
+            if (is_read) {
                 uint64_t v = 0;
-                int rc = kolo_ni_mmio_read(ni, bar, q.offset, q.kind == KOLO_MMIO_R32 ? 4 : 8, &v);
+                int rc = kolo_ni_mmio_read(ni, bar, q.offset, len, &v);
                 if (o.wrong_node == static_cast<int>(i) + 1 && bar == 0 &&
                     q.offset == KOLO_CSR_NODE_ID && !rc) // a card that says the wrong node
                     v = node[0].id;
                 kolo_sim_read_answer(shm, i, tail, v, rc);
                 pe_wrote(static_cast<int>(i));
-                break;
-            }
-            default:
-                check_fail(strf("PE %u: MMIO request of unknown kind %u in its ring", i, q.kind));
-                *bad = true;
-                return act;
+            } else {
+                kolo_ni_mmio_write(ni, bar, q.offset, q.data, len);
             }
             if (kolo_sim_ring_pop(shm, i))
                 pe_wrote(static_cast<int>(i));

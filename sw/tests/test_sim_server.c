@@ -2,7 +2,7 @@
  * (sw/lib/kolo_sim_server.c) against the PE side (kolo_sim_client.c), in one
  * process (and a child for a PE that dies): the segment and its header, a
  * name in use, slot claims, MMIO writes and reads through the ring in order
- * with their positions, a full ring, a broken one, read answers (good and
+ * with their positions, each request kind's bytes, a full ring, a broken one, read answers (good and
  * error), DMA into the PE (process_vm on this process) and the bump, detach,
  * reset for the next job, a PE gone without detaching, close. ASan/UBSan. */
 #define _GNU_SOURCE
@@ -142,6 +142,36 @@ int main(int argc, char **argv) {
     serve_read(s, c, 8, d1, 0, 2);
     serve_read(s, c, 4, d2, 0, 3);
     serve_read(s, c, 8, 0, 1, 4);
+
+    /* the bytes of each request kind, as the client sends them; unknown kinds 0 */
+    {
+        static const struct {
+            uint32_t kind;
+            unsigned len;
+            int rd;
+        } kinds[] = {{0, 0, 0},
+                     {KOLO_MMIO_W32, 4, 0},
+                     {KOLO_MMIO_W64, 8, 0},
+                     {KOLO_MMIO_W512, 64, 0},
+                     {KOLO_MMIO_R32, 4, 1},
+                     {KOLO_MMIO_R64, 8, 1},
+                     {KOLO_MMIO_R64 + 1, 0, 0},
+                     {0xffffffffu, 0, 0}};
+        uint64_t w[8] = {1, 2, 3, 4, 5, 6, 7, 0x88};
+        unsigned k;
+        for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            kolo_mmio_req q = {.kind = kinds[k].kind};
+            int rd = -1;
+            CHECK_EQ(kolo_sim_req_len(&q, &rd), kinds[k].len, "kind %u bytes", kinds[k].kind);
+            CHECK_EQ(rd, kinds[k].rd, "kind %u is a read", kinds[k].kind);
+            CHECK_EQ(kolo_sim_req_len(&q, NULL), kinds[k].len, "kind %u, no is_read", kinds[k].kind);
+        }
+        CHECK_EQ(kolo_sim_mmio_write(c, 2, 0x80, w, 64), 0, "W512");
+        cq = kolo_sim_ring_peek(s, 0, &bad);
+        CHECK(cq && kolo_sim_req_len(cq, NULL) == 64 && cq->data[7] == 0x88,
+              "a 64-byte write: 64 bytes");
+        CHECK_EQ(kolo_sim_ring_pop(s, 0), 0, "pop");
+    }
 
     /* a full ring: the pop that makes room says so */
     for (i = 0; i < KOLO_SIM_RING; i++)

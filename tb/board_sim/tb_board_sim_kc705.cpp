@@ -848,14 +848,14 @@ bool serve_ring(int b) {
         }
         if (!q || H.rc->host_queued() >= kHostQueue) break;
         const uint64_t base = q->bar == 0 ? kBar0 : kBar2;
-        const unsigned wlen = q->kind == KOLO_MMIO_W32 ? 4 : q->kind == KOLO_MMIO_W64 ? 8
-                              : q->kind == KOLO_MMIO_W512 ? 64 : 0;
-        if (wlen) {
-            H.rc->host_write(base + q->offset, reinterpret_cast<const uint8_t*>(q->data), wlen);
+        int is_read = 0;
+        const unsigned len = kolo_sim_req_len(q, &is_read);
+        if (len && !is_read) {
+            H.rc->host_write(base + q->offset, reinterpret_cast<const uint8_t*>(q->data), len);
             H.mmio_writes++;
             S.mmio_w++;
-        } else if (q->kind == KOLO_MMIO_R32 || q->kind == KOLO_MMIO_R64) {
-            S.rd_size = q->kind == KOLO_MMIO_R32 ? 4 : 8;
+        } else if (len) {
+            S.rd_size = len;
             S.rd_handle = H.rc->host_read(base + q->offset, S.rd_size);
             S.rd_pos = kolo_sim_ring_pos(g_shm, S.pe);
             S.rd_t0 = g_sim.now();

@@ -108,6 +108,7 @@ rtlni-checks)
     expect 125 "$lost" -- "$RUN" -n 2 -t 2x2x2 --ni=rtl --timeout=900 --fault=drop:3 "$PE" ops
     expect 125 "scoreboard: delivery at .*no NI injected" -- "$RUN" -n 8 --ni=rtl --timeout=900 --fault=dup:5 "$PE" ops
     expect 125 "PCIe rule broken by the device of node index [0-9]+: .*TD/EP/AT set" -- "$RUN" -n 8 --ni=rtl --timeout=900 --fault=tlp:20 "$PE" ops
+    expect 125 "PE 0: MMIO request of unknown kind 6 in its ring" -- "$RUN" -n 2 -t 2x2x2 --ni=rtl --timeout=900 --grace=0.3 "$PE" bad-kind 6
     expect 2 "need the C NI model" -- "$RUN" -n 8 --ni=rtl --fault=reorder "$PE" ops
     expect 2 "--fault=tlp needs --ni=rtl" -- "$RUN" -n 8 --fault=tlp "$PE" ops
     expect 2 "bad --ni 'fast'" -- "$RUN" --ni=fast "$PE" ops
@@ -129,6 +130,10 @@ exit-status)
     ;;
 crash)
     expect 139 "PE 2 \(pid [0-9]+\) killed by signal 11" -- "$RUN" -n 4 --timeout=900 --grace=0.3 "$PE" crash 2
+    # a PE that puts a request of no known kind into its MMIO ring: stopped, said
+    # (C NI model and --fast; --ni=rtl in rtlni-checks)
+    expect 125 "PE 0: MMIO request of unknown kind 9 in its ring" -- "$RUN" -n 2 --timeout=900 --grace=0.3 "$PE" bad-kind 9
+    expect 125 "PE 0: MMIO request of unknown kind 0 in its ring" -- "$RUN" -n 2 --fast --timeout=900 --grace=0.3 "$PE" bad-kind 0
     ;;
 global-exit)
     expect 42 "end: global exit with status 42" -- "$RUN" -n 8 --timeout=900 --report "$PE" global-exit 42

@@ -1055,6 +1055,21 @@ int main(int argc, char **argv) {
         }
         spin_reads_forever();
     }
+    if (!strcmp(mode, "bad-kind") && argc > 2) {
+        /* PE 0 puts a request of a kind the protocol does not have into its ring, as a
+         * broken client would (kolo_sim_mmio_write refuses to); kolo-sim must stop */
+        start();
+        if (me == 0) {
+            kolo_sim_shm *shm =
+                (kolo_sim_shm *)((uint8_t *)kolo_sim_slot(C, 0) - sizeof(kolo_sim_shm));
+            kolo_mmio_ring *r = kolo_sim_ring(shm, me);
+            uint64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+            memset(&r->req[head % KOLO_SIM_RING], 0, sizeof r->req[0]);
+            r->req[head % KOLO_SIM_RING].kind = (uint32_t)strtoul(argv[2], NULL, 0);
+            __atomic_store_n(&r->head, head + 1, __ATOMIC_RELEASE);
+        }
+        spin_reads_forever();
+    }
     if (!strcmp(mode, "attach")) {
         char err[256];
         kolo_sim_client *c = kolo_sim_attach(err, sizeof err);
@@ -1067,6 +1082,6 @@ int main(int argc, char **argv) {
     }
     fprintf(stderr,
             "usage: sim_test_pe ops | idle-ops CYCLE | random SEED N | stream N | exit PE CODE [hang] | crash PE |\n"
-            "       global-exit CODE | hang [mmio] | orphan FILE | attach\n");
+            "       global-exit CODE | hang [mmio] | orphan FILE | bad-kind KIND | attach\n");
     return 2;
 }
