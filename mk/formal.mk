@@ -313,6 +313,11 @@ TESTS += formal-files
 #                                      local inputs, covers, the controls bubble0 (Q4
 #                                      must fail) and sinkbug (the sink choice before
 #                                      this proof: a request naming no port, Q1 fails)
+#   make test-formal-router-switch     (in make test, ~30 s) kolo_router_switch: packets
+#                                      whole, one at a time, never split or interleaved,
+#                                      each popped flit to exactly one output, heads only
+#                                      for a request; covers; the control interleave (a
+#                                      head granted on a held output: W1-W3 must fail)
 #   make formal-full-router-cells      (in make formal) the slower tasks: ESC_SLOTS 3,
 #                                      the port unregistered (OUT_REG 0)
 # $(call router_sby,SBY,TASK,EXPECT[,MARK]): one line "formal router SBY TASK: PASS (S s)";
@@ -334,7 +339,7 @@ router_sby = n=$$(basename $(1) .sby)_$(2); d=$(BUILD)/router_formal/$$n; mkdir 
 	    echo "formal router $$n: counterexample as expected at $$loc ($(4); $$t s; $$d/engine_0/)"; \
 	  else echo "formal router $$n: FAIL: no counterexample of '$(4)' (rc $$rc, $$t s; log $$d.log)"; exit 1; fi; \
 	fi
-.PHONY: test-formal-router-output test-formal-router-vc-select formal-full-router-cells
+.PHONY: test-formal-router-output test-formal-router-vc-select test-formal-router-switch formal-full-router-cells
 test-formal-router-output: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/output.sby,net,pass); } && \
 	{ $(call router_sby,formal/router/output.sby,local,pass); } && \
@@ -354,6 +359,18 @@ test-formal-router-vc-select: | $(DEPS_STAMP)
 	sed "s|^rtl/router/kolo_router_vc_select.v|$(CURDIR)/$$p/kolo_router_vc_select.v|" formal/router/vc_select.sby > $$p/vc_select_sinkbug.sby && \
 	{ $(call router_sby,$$p/vc_select_sinkbug.sby,zm,fail,Q1 one-hot); }
 TESTS += formal-router-vc-select
+# interleave: switch.sby (task bmc) on a copy of the switch whose output arbiters are not
+# masked by busy (a head granted while a packet holds the output): must fail W1, W2 or W3
+test-formal-router-switch: | $(DEPS_STAMP)
+	@{ $(call router_sby,formal/router/switch.sby,prove,pass); } && \
+	{ $(call router_sby,formal/router/switch.sby,cover,pass); } && \
+	p=$(BUILD)/router_formal/interleave && mkdir -p $$p && \
+	sed 's/assign req\[p\] = req_valid\[p\] \&\& req_port\[p\*7+o\] \&\& !busy\[o\];/assign req[p] = req_valid[p] \&\& req_port[p*7+o];/' \
+	  rtl/router/kolo_router_switch.v > $$p/kolo_router_switch.v && \
+	! cmp -s rtl/router/kolo_router_switch.v $$p/kolo_router_switch.v && \
+	sed "s|^rtl/router/kolo_router_switch.v|$(CURDIR)/$$p/kolo_router_switch.v|" formal/router/switch.sby > $$p/switch_interleave.sby && \
+	{ $(call router_sby,$$p/switch_interleave.sby,bmc,fail,W[123]); }
+TESTS += formal-router-switch
 formal-full-router-cells: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/output.sby,net3,pass); } && \
 	{ $(call router_sby,formal/router/output.sby,net_w,pass); }
