@@ -318,6 +318,11 @@ TESTS += formal-files
 #                                      each popped flit to exactly one output, heads only
 #                                      for a request; covers; the control interleave (a
 #                                      head granted on a held output: W1-W3 must fail)
+#   make test-formal-router-input      (in make test, ~20 s) kolo_router_input (network
+#                                      port): exact credit conservation per VC, the
+#                                      unit's own assertions; covers; the control
+#                                      creditloss (a forwarded flit's credit never
+#                                      returned: P1 must fail)
 #   make formal-full-router-cells      (in make formal) the slower tasks: ESC_SLOTS 3,
 #                                      the port unregistered (OUT_REG 0)
 # $(call router_sby,SBY,TASK,EXPECT[,MARK]): one line "formal router SBY TASK: PASS (S s)";
@@ -339,7 +344,7 @@ router_sby = n=$$(basename $(1) .sby)_$(2); d=$(BUILD)/router_formal/$$n; mkdir 
 	    echo "formal router $$n: counterexample as expected at $$loc ($(4); $$t s; $$d/engine_0/)"; \
 	  else echo "formal router $$n: FAIL: no counterexample of '$(4)' (rc $$rc, $$t s; log $$d.log)"; exit 1; fi; \
 	fi
-.PHONY: test-formal-router-output test-formal-router-vc-select test-formal-router-switch formal-full-router-cells
+.PHONY: test-formal-router-output test-formal-router-vc-select test-formal-router-switch test-formal-router-input formal-full-router-cells
 test-formal-router-output: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/output.sby,net,pass); } && \
 	{ $(call router_sby,formal/router/output.sby,local,pass); } && \
@@ -371,6 +376,18 @@ test-formal-router-switch: | $(DEPS_STAMP)
 	sed "s|^rtl/router/kolo_router_switch.v|$(CURDIR)/$$p/kolo_router_switch.v|" formal/router/switch.sby > $$p/switch_interleave.sby && \
 	{ $(call router_sby,$$p/switch_interleave.sby,bmc,fail,W[123]); }
 TESTS += formal-router-switch
+# creditloss: input.sby (task bmc) on a copy of the input unit that returns no credit for a
+# forwarded flit (credit_valid only for discards): must fail P1 (conservation)
+test-formal-router-input: | $(DEPS_STAMP)
+	@{ $(call router_sby,formal/router/input.sby,prove,pass); } && \
+	{ $(call router_sby,formal/router/input.sby,cover,pass); } && \
+	p=$(BUILD)/router_formal/creditloss && mkdir -p $$p && \
+	sed "s/else credit_valid <= any_fwd || (owed_nz != 4'd0);/else credit_valid <= (owed_nz != 4'd0);/" \
+	  rtl/router/kolo_router_input.v > $$p/kolo_router_input.v && \
+	! cmp -s rtl/router/kolo_router_input.v $$p/kolo_router_input.v && \
+	sed "s|^rtl/router/kolo_router_input.v|$(CURDIR)/$$p/kolo_router_input.v|" formal/router/input.sby > $$p/input_creditloss.sby && \
+	{ $(call router_sby,$$p/input_creditloss.sby,bmc,fail,P1 conserved); }
+TESTS += formal-router-input
 formal-full-router-cells: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/output.sby,net3,pass); } && \
 	{ $(call router_sby,formal/router/output.sby,net_w,pass); }

@@ -9,7 +9,8 @@
 //  C1 (kolo_router_vc_select Q1) a request names exactly one output port,
 //     and an input asks only when it is not held by a packet (its
 //     idle_next: the input unit is not forwarding in this cycle)
-//  C2 (the input unit) s_tail only with s_valid
+//  (s_valid and s_tail are free: the router gives the held VC's F0 tail bit
+//  whether or not F0 holds a flit)
 // Guarantees (assertions, every cycle after reset), per output o, with the
 // packet it holds tracked here (o_open, the input o_in, the output VC, the
 // sink flag, the input VC it streams):
@@ -91,7 +92,6 @@ module kolo_router_switch_formal #(
   always @(*)
     for (p = 0; p < 7; p = p + 1) begin
       if (req_valid[p]) assume (onehot(req_port[p*7+:7]) && !stream[p]);  // C1
-      if (s_tail[p]) assume (s_valid[p]);                                  // C2
     end
 
   genvar o, q;

@@ -1,0 +1,169 @@
+`default_nettype none
+// kolo_router_input_formal - proof 2 (issue 19), cell by cell: the input unit
+// kolo_router_input of a network port (Z+; cut-through, no whole-packet
+// verdicts), its credits: P1's input side. Proved unbounded by k-induction
+// (input.sby). Any flits at all arrive (free data, framing, headers: bad
+// packets included), each only against a credit; the switch side is
+// modelled as the VC allocator and switch drive it.
+//
+// Assumptions:
+//  D1 (the upstream) a flit on VC v only while it holds a credit for v
+//     (u_cred[v] > 0: it starts with the buffer depth, spends one per flit,
+//     gains one per credit returned)
+//  D2 (the VC allocator and switch) a grant only for a head that asked in
+//     the previous cycle (hc_valid, or arr_valid for an empty VC), while
+//     the port forwards nothing (the request was made with idle_next);
+//     stream holds the granted VC from the cycle after the grant until its
+//     tail leaves (what kolo_router_switch does: proved there, W2)
+// Guarantees (assertions, every cycle after reset):
+//  P1 (input side) per VC, exact credit conservation: the upstream's
+//     credits + the flits buffered (F0, F1, RAM region) + the credits owed
+//     for discards + the credit on its way back = the buffer depth (no
+//     credit invented, none lost); so the buffer never over-fills;
+//  and the unit's own `ifdef FORMAL assertions and `KOLO_ASSERT guards
+//  (occupancy <= depth, F1 only behind F0, a word lands only with room,
+//  nothing pops an empty F0, a granted head is a clean head, one forwarding
+//  pop per cycle, no grant while streaming, no write into a full buffer).
+// Strengthening (asserted): a read in flight for a VC has a word in its RAM
+// region; a cut-through port never
+// drains (its verdicts are all good).
+// Negative control (make test-formal-router-input): the unit with a
+// forwarded flit's credit never returned must fail P1.
+module kolo_router_input_formal #(
+    parameter PORT        = 4,
+    parameter ESC_DEPTH   = 68,
+    parameter ADAPT_DEPTH = 35,
+    parameter VC_AW       = 7
+) (
+    input wire        clk,
+    input wire        in_valid,
+    input wire [67:0] in_flit,
+    input wire        grant,
+    input wire [1:0]  grant_vc,
+    input wire        req_valid,
+    input wire [1:0]  req_vc
+);
+  `include "kolo_defs.vh"
+  `include "kolo_router_defs.vh"
+  reg rst = 1'b1;
+  always @(posedge clk) rst <= 1'b0;
+
+  wire credit_valid;
+  wire [1:0] credit_vc;
+  wire [3:0] f0_valid, hc_valid, hc_same, err_pulse;
+  wire [4*KOLO_E_W-1:0] f0_entry;
+  wire [4*14-1:0] hc_cand;
+  wire arr_valid, idle_next;
+  wire [1:0] arr_vc;
+  wire [13:0] arr_cand;
+  wire [31:0] dbg_occ;
+  reg stream;
+  reg [1:0] stream_vc;
+
+  kolo_router_input #(
+      .PORT(PORT),
+      .ESC_DEPTH(ESC_DEPTH),
+      .ADAPT_DEPTH(ADAPT_DEPTH),
+      .LOCAL_DEPTH(34),
+      .WHOLE_PKT(0),
+      .VC_AW(VC_AW)
+  ) u_in (
+      .clk(clk),
+      .rst(rst),
+      .cfg_node_id(12'h000),
+      .cfg_dim_m1(12'h300),
+      .cfg_port_en(6'b110000),
+      .in_valid(in_valid),
+      .in_flit(in_flit),
+      .credit_valid(credit_valid),
+      .credit_vc(credit_vc),
+      .f0_valid(f0_valid),
+      .f0_entry(f0_entry),
+      .hc_valid(hc_valid),
+      .hc_cand(hc_cand),
+      .hc_same(hc_same),
+      .arr_valid(arr_valid),
+      .arr_vc(arr_vc),
+      .arr_cand(arr_cand),
+      .idle_next(idle_next),
+      .stream(stream),
+      .stream_vc(stream_vc),
+      .grant(grant),
+      .grant_vc(grant_vc),
+      .req_valid(req_valid),
+      .req_vc(req_vc),
+      .err_pulse(err_pulse),
+      .dbg_occ(dbg_occ)
+  );
+
+  function integer depth(input integer vc);
+    depth = ((vc % 2) == 0) ? ESC_DEPTH : ADAPT_DEPTH;
+  endfunction
+
+  // the upstream's credits (D1)
+  reg [31:0] u_cred;  // 8 bits per VC
+  wire [1:0] in_vc = in_flit[KOLO_FLIT_VC_LO+:2];
+  // the switch side (D2): last cycle's heads, and the stream it holds
+  reg [3:0] p_hc_valid;
+  reg p_arr_valid, p_idle_next, p_ok;
+  reg [1:0] p_arr_vc;
+  always @(posedge clk) begin
+    p_ok <= !rst;
+    p_hc_valid <= hc_valid;
+    p_arr_valid <= arr_valid;
+    p_arr_vc <= arr_vc;
+    p_idle_next <= idle_next;
+  end
+  wire [KOLO_E_W-1:0] s_entry = f0_entry[stream_vc*KOLO_E_W+:KOLO_E_W];
+  wire s_tail_now = stream && f0_valid[stream_vc] && s_entry[KOLO_E_TAIL];
+  always @(posedge clk) begin
+    if (rst) stream <= 1'b0;
+    else stream <= grant || (stream && !s_tail_now);
+    if (grant) stream_vc <= grant_vc;
+  end
+  always @(*) begin
+    if (rst) assume (!in_valid && !grant);
+    if (in_valid) assume (u_cred[in_vc*8+:8] != 8'd0);                          // D1
+    if (grant) assume (p_ok && !stream && p_idle_next &&
+                       (p_hc_valid[grant_vc] || (p_arr_valid && p_arr_vc == grant_vc)));  // D2
+  end
+
+  // the unit's owed counters (input.sby: connect -set u_in.owed)
+  wire [4*(VC_AW+1)-1:0] owed;
+  // a read in flight (u_in.rd_q_valid, u_in.rd_q_vc) and, per VC, its RAM region's
+  // count (g_vc[v].rcnt: u_in.g_vc[v].ram_cnt)
+  wire rd_q_valid;
+  wire [1:0] rd_q_vc;
+
+  genvar v;
+  generate
+    for (v = 0; v < 4; v = v + 1) begin : g_vc
+      always @(posedge clk) begin
+        if (rst) u_cred[v*8+:8] <= depth(v);
+        else u_cred[v*8+:8] <= u_cred[v*8+:8] - {7'd0, in_valid && in_vc == v} +
+                               {7'd0, credit_valid && credit_vc == v};
+      end
+      wire [VC_AW:0] rcnt;
+      wire drain;  // u_in.g_vc[v].drain (set only by a bad whole-packet verdict)
+      wire [8:0] occ = {1'b0, dbg_occ[v*8+:8]};
+      wire [8:0] ow = {{(8 - VC_AW) {1'b0}}, owed[v*(VC_AW+1)+:VC_AW+1]};
+      wire [8:0] back = {8'd0, credit_valid && credit_vc == v};
+      always @(*)
+        if (!rst) begin
+          assert ({1'b0, u_cred[v*8+:8]} + occ + ow + back == depth(v));       // P1 conserved
+          if (rd_q_valid && rd_q_vc == v) assert (rcnt != 0);
+          assert (!drain);  // a cut-through port never drains
+        end
+    end
+  endgenerate
+
+  // non-vacuity (task cover): a VC's buffer full, a packet forwarded whole
+  always @(*)
+    if (!rst) begin
+      cover (g_vc[0].rcnt >= 2 && rd_q_valid);
+      cover (stream && s_tail_now && credit_valid);
+    end
+
+  wire unused_ok = &{1'b0, hc_cand, hc_same, err_pulse, arr_cand};
+endmodule
+`default_nettype wire
