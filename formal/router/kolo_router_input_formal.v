@@ -20,12 +20,17 @@
 //     credits + the flits buffered (F0, F1, RAM region) + the credits owed
 //     for discards + the credit on its way back = the buffer depth (no
 //     credit invented, none lost); so the buffer never over-fills;
+//  B1, B2, B3 (what kolo_router_vc_select assumes of this unit): a head's
+//     deterministic port is one port; an arriving head's class-1 candidates
+//     contain it (unordered) or are empty (ordered); an arriving head is for
+//     an empty VC (B2 for buffered heads is open: it rests on the RAM words'
+//     stored port and route state agreeing, a per-word invariant)
 //  and the unit's own `ifdef FORMAL assertions and `KOLO_ASSERT guards
 //  (occupancy <= depth, F1 only behind F0, a word lands only with room,
 //  nothing pops an empty F0, a granted head is a clean head, one forwarding
 //  pop per cycle, no grant while streaming, no write into a full buffer).
 // Strengthening (asserted): a read in flight for a VC has a word in its RAM
-// region; a cut-through port never
+// region; every entry in F0/F1 names one deterministic port; a cut-through port never
 // drains (its verdicts are all good).
 // Negative control (make test-formal-router-input): the unit with a
 // forwarded flit's credit never returned must fail P1.
@@ -135,6 +140,9 @@ module kolo_router_input_formal #(
   wire rd_q_valid;
   wire [1:0] rd_q_vc;
 
+  function onehot0(input [6:0] x);
+    onehot0 = (x & (x - 7'd1)) == 7'd0;
+  endfunction
   genvar v;
   generate
     for (v = 0; v < 4; v = v + 1) begin : g_vc
@@ -145,6 +153,8 @@ module kolo_router_input_formal #(
       end
       wire [VC_AW:0] rcnt;
       wire drain;  // u_in.g_vc[v].drain (set only by a bad whole-packet verdict)
+      wire fv1;    // u_in.g_vc[v].fv1, and the front registers' entries
+      wire [KOLO_E_W-1:0] fe0, fe1;
       wire [8:0] occ = {1'b0, dbg_occ[v*8+:8]};
       wire [8:0] ow = {{(8 - VC_AW) {1'b0}}, owed[v*(VC_AW+1)+:VC_AW+1]};
       wire [8:0] back = {8'd0, credit_valid && credit_vc == v};
@@ -153,9 +163,26 @@ module kolo_router_input_formal #(
           assert ({1'b0, u_cred[v*8+:8]} + occ + ow + back == depth(v));       // P1 conserved
           if (rd_q_valid && rd_q_vc == v) assert (rcnt != 0);
           assert (!drain);  // a cut-through port never drains
+          // every entry in F0/F1 names one deterministic port (B1, inductive)
+          if (f0_valid[v]) assert (onehot0(fe0[KOLO_E_CAND_LO+7+:7]));
+          if (fv1) assert (onehot0(fe1[KOLO_E_CAND_LO+7+:7]));
         end
     end
   endgenerate
+
+  // the VC allocator's assumptions, as far as they are this unit's alone:
+  // B1 a head's deterministic port is one port (buffered and arriving heads);
+  // B2 for an arriving head (its candidates come from kolo_route_compute now);
+  // B3 an arriving head is for an empty VC
+  integer b;
+  always @(*)
+    if (!rst) begin
+      for (b = 0; b < 4; b = b + 1) if (hc_valid[b]) assert (onehot0(hc_cand[b*14+7+:7]));  // B1
+      if (arr_valid) assert (onehot0(arr_cand[13:7]));                            // B1
+      if (arr_valid && arr_cand[6:0] != 7'd0)
+        assert ((arr_cand[13:7] & ~arr_cand[6:0]) == 7'd0);                       // B2
+      if (arr_valid) assert (!hc_valid[arr_vc]);                                  // B3
+    end
 
   // non-vacuity (task cover): a VC's buffer full, a packet forwarded whole
   always @(*)
