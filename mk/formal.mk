@@ -324,7 +324,8 @@ TESTS += formal-files
 #                                      creditloss (a forwarded flit's credit never
 #                                      returned: P1 must fail)
 #   make formal-full-router-cells      (in make formal) the slower tasks: ESC_SLOTS 3,
-#                                      the port unregistered (OUT_REG 0)
+#                                      the port unregistered (OUT_REG 0); the
+#                                      allocator of the other five network inputs
 # $(call router_sby,SBY,TASK,EXPECT[,MARK]): one line "formal router SBY TASK: PASS (S s)";
 # EXPECT pass: sby's DONE (PASS); fail: DONE (FAIL) with the first failed assertion on a
 # source line that carries MARK (the control fails for the reason it plants).
@@ -390,5 +391,6 @@ test-formal-router-input: | $(DEPS_STAMP)
 TESTS += formal-router-input
 formal-full-router-cells: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/output.sby,net3,pass); } && \
-	{ $(call router_sby,formal/router/output.sby,net_w,pass); }
+	{ $(call router_sby,formal/router/output.sby,net_w,pass); } && \
+	for t in xp xm yp ym zp; do { $(call router_sby,formal/router/vc_select.sby,$$t,pass); } || exit 1; done
 FORMAL += router-cells
