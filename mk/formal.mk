@@ -322,7 +322,9 @@ TESTS += formal-files
 #                                      port): exact credit conservation per VC, the
 #                                      unit's own assertions; covers; the control
 #                                      creditloss (a forwarded flit's credit never
-#                                      returned: P1 must fail)
+#                                      returned: P1 must fail); B2 for heads refilled
+#                                      from the RAM (per-word invariant, anyconst
+#                                      address), its cover and control refillsign
 #   make formal-full-router-cells      (in make formal) the slower tasks: ESC_SLOTS 3,
 #                                      the port unregistered (OUT_REG 0); the
 #                                      allocator of the other five network inputs
@@ -378,7 +380,10 @@ test-formal-router-switch: | $(DEPS_STAMP)
 	{ $(call router_sby,$$p/switch_interleave.sby,bmc,fail,W[123]); }
 TESTS += formal-router-switch
 # creditloss: input.sby (task bmc) on a copy of the input unit that returns no credit for a
-# forwarded flit (credit_valid only for discards): must fail P1 (conservation)
+# forwarded flit (credit_valid only for discards): must fail P1 (conservation).
+# ram/ramcover: B2 for heads refilled from the RAM (the RAM as kolo_ram_sdp_peek.v, checked
+# here to be the RTL's module plus its observer lines); refillsign: task rambmc on a copy
+# of the unit whose refill swaps the productive Z+/Z- ports: must fail a "B2 refill" assertion
 test-formal-router-input: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/input.sby,prove,pass); } && \
 	{ $(call router_sby,formal/router/input.sby,cover,pass); } && \
@@ -387,7 +392,18 @@ test-formal-router-input: | $(DEPS_STAMP)
 	  rtl/router/kolo_router_input.v > $$p/kolo_router_input.v && \
 	! cmp -s rtl/router/kolo_router_input.v $$p/kolo_router_input.v && \
 	sed "s|^rtl/router/kolo_router_input.v|$(CURDIR)/$$p/kolo_router_input.v|" formal/router/input.sby > $$p/input_creditloss.sby && \
-	{ $(call router_sby,$$p/input_creditloss.sby,bmc,fail,P1 conserved); }
+	{ $(call router_sby,$$p/input_creditloss.sby,bmc,fail,P1 conserved); } && \
+	{ diff <(sed -n '/^module/,/^endmodule/p' rtl/common/kolo_ram_sdp.v | grep -v '^ *$$') \
+	       <(sed -n '/^module/,/^endmodule/p' formal/router/kolo_ram_sdp_peek.v | grep -v -e '^ *$$' -e peek) > /dev/null || \
+	  { echo "formal router input: kolo_ram_sdp_peek.v differs from rtl/common/kolo_ram_sdp.v beyond its observer"; exit 1; }; } && \
+	{ $(call router_sby,formal/router/input.sby,ram,pass); } && \
+	{ $(call router_sby,formal/router/input.sby,ramcover,pass); } && \
+	p=$(BUILD)/router_formal/refillsign && mkdir -p $$p && \
+	sed 's/{rd_dim\[2\] & rd_rs\[2\], rd_dim\[2\] & ~rd_rs\[2\],/{rd_dim[2] \& ~rd_rs[2], rd_dim[2] \& rd_rs[2],/' \
+	  rtl/router/kolo_router_input.v > $$p/kolo_router_input.v && \
+	! cmp -s rtl/router/kolo_router_input.v $$p/kolo_router_input.v && \
+	sed "s|^rtl/router/kolo_router_input.v|$(CURDIR)/$$p/kolo_router_input.v|" formal/router/input.sby > $$p/input_refillsign.sby && \
+	{ $(call router_sby,$$p/input_refillsign.sby,rambmc,fail,B2 refill); }
 TESTS += formal-router-input
 formal-full-router-cells: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/output.sby,net3,pass); } && \

@@ -23,8 +23,10 @@
 //  B1, B2, B3 (what kolo_router_vc_select assumes of this unit): a head's
 //     deterministic port is one port; an arriving head's class-1 candidates
 //     contain it (unordered) or are empty (ordered); an arriving head is for
-//     an empty VC (B2 for buffered heads is open: it rests on the RAM words'
-//     stored port and route state agreeing, a per-word invariant)
+//     an empty VC; with -DB2RAM (input.sby task ram) B2 for every head that
+//     asks, refilled from the RAM ones included: every clean head word in a
+//     VC's RAM region (per word: the RAM is kolo_ram_sdp_peek.v, the RTL's
+//     plus an anyconst observed word), the word in flight and F0/F1 (below)
 //  and the unit's own `ifdef FORMAL assertions and `KOLO_ASSERT guards
 //  (occupancy <= depth, F1 only behind F0, a word lands only with room,
 //  nothing pops an empty F0, a granted head is a clean head, one forwarding
@@ -32,8 +34,9 @@
 // Strengthening (asserted): a read in flight for a VC has a word in its RAM
 // region; every entry in F0/F1 names one deterministic port; a cut-through port never
 // drains (its verdicts are all good).
-// Negative control (make test-formal-router-input): the unit with a
-// forwarded flit's credit never returned must fail P1.
+// Negative controls (make test-formal-router-input): the unit with a
+// forwarded flit's credit never returned must fail P1; with the refill's
+// productive Z+/Z- ports swapped, a "B2 refill" assertion.
 module kolo_router_input_formal #(
     parameter PORT        = 4,
     parameter ESC_DEPTH   = 68,
@@ -183,6 +186,96 @@ module kolo_router_input_formal #(
         assert ((arr_cand[13:7] & ~arr_cand[6:0]) == 7'd0);                       // B2
       if (arr_valid) assert (!hc_valid[arr_vc]);                                  // B3
     end
+
+`ifdef B2RAM
+  // ---- B2 for heads refilled from the RAM (task ram, kolo_ram_sdp_peek.v) ----
+  // A RAM word {adaptive?, det port, junk, head, tail, data} is good when it is
+  // no clean head, or the candidates the refill rebuilds from it (the harness's
+  // own copy of the rule: cand0 the stored port, cand1 none when ordered, the
+  // productive enabled ports from the stored route state when the adaptive
+  // flag is set, else the deterministic port) satisfy B2 and B1.
+  function b2_ok(input [13:0] c);  // {cand0, cand1}
+    b2_ok = onehot0(c[13:7]) && (c[6:0] == 7'd0 || (c[13:7] & ~c[6:0]) == 7'd0);
+  endfunction
+  function [13:0] word_cands(input [70:0] w);
+    reg [22:0] rs;
+    reg [2:0] dim;
+    reg [5:0] prod;
+    reg [6:0] det_oh;
+    begin
+      rs = w[KOLO_H0_RS_LO+:KOLO_RS_W];
+      dim = {rs[KOLO_RS_HOPS_Z+:4] != 4'd0, rs[KOLO_RS_HOPS_Y+:4] != 4'd0,
+             rs[KOLO_RS_HOPS_X+:4] != 4'd0};
+      prod = rs[KOLO_RS_FS_VALID] ? 6'd0 :
+             {dim[2] & rs[2], dim[2] & ~rs[2], dim[1] & rs[1], dim[1] & ~rs[1],
+              dim[0] & rs[0], dim[0] & ~rs[0]};
+      det_oh = (w[69:67] == 3'd7) ? 7'd0 : (7'd1 << w[69:67]);
+      word_cands = {det_oh, w[KOLO_H0_ORDERED] ? 7'd0 :
+                            w[70] ? {1'b0, prod & 6'b110000} : det_oh};  // cfg_port_en
+    end
+  endfunction
+  function word_ok(input [70:0] w);
+    word_ok = !w[KOLO_E_HEAD] || w[KOLO_E_JUNK] || b2_ok(word_cands(w));
+  endfunction
+  // from the RTL (input.sby, task ram: connect -set): the observed word, the
+  // read port, each VC's pointers
+  wire [8:0] peek_addr;
+  wire [70:0] peek, ram_rdata;
+  wire ram_re;
+  wire [8:0] ram_raddr;
+  wire [4*VC_AW-1:0] rd_ptr, wr_ptr;
+  reg [8:0] q_addr;  // the address of the word on ram_rdata
+  always @(posedge clk) if (ram_re) q_addr <= ram_raddr;
+  wire [1:0] pv = peek_addr[8:7];
+  wire [VC_AW-1:0] pw = peek_addr[VC_AW-1:0];
+  reg [VC_AW:0] p_rcnt;
+  reg [VC_AW-1:0] p_rd, p_wr, q_rd;
+  always @(*) begin
+    case (pv)
+      2'd0: p_rcnt = g_vc[0].rcnt;
+      2'd1: p_rcnt = g_vc[1].rcnt;
+      2'd2: p_rcnt = g_vc[2].rcnt;
+      default: p_rcnt = g_vc[3].rcnt;
+    endcase
+    p_rd = rd_ptr[pv*VC_AW+:VC_AW];
+    p_wr = wr_ptr[pv*VC_AW+:VC_AW];
+    q_rd = rd_ptr[rd_q_vc*VC_AW+:VC_AW];
+  end
+  // the observed word is in its VC's region (written, not yet landed in F0/F1)
+  wire [VC_AW-1:0] p_off = pw - p_rd;
+  wire p_live = {1'b0, p_off} < p_rcnt;
+  integer e;
+  always @(*)
+    if (!rst) begin
+      for (e = 0; e < 4; e = e + 1)  // the region is the rcnt words from rd_ptr
+        assert (wr_ptr[e*VC_AW+:VC_AW] - rd_ptr[e*VC_AW+:VC_AW] ==
+                (e == 0 ? g_vc[0].rcnt[VC_AW-1:0] : e == 1 ? g_vc[1].rcnt[VC_AW-1:0] :
+                 e == 2 ? g_vc[2].rcnt[VC_AW-1:0] : g_vc[3].rcnt[VC_AW-1:0]));
+      // a word in flight is the first of its VC's region
+      if (rd_q_valid) assert (q_addr == {rd_q_vc, q_rd});
+      if (p_live) assert (word_ok(peek));                                  // B2 refill RAM word
+      // a word in flight from the observed address is the observed word; a word
+      // in flight from any other address is assumed good (it is, by the same
+      // proof with that address observed: no word goes bad before a first one)
+      if (rd_q_valid && q_addr == peek_addr) assert (ram_rdata == peek);
+      if (rd_q_valid && q_addr != peek_addr) assume (word_ok(ram_rdata));
+    end
+  // every clean head in F0/F1 satisfies B2 (so every head asking does, below)
+  generate
+    for (v = 0; v < 4; v = v + 1) begin : g_b2
+      always @(*)
+        if (!rst) begin
+          if (f0_valid[v] && g_vc[v].fe0[KOLO_E_HEAD] && !g_vc[v].fe0[KOLO_E_JUNK])
+            assert (b2_ok(g_vc[v].fe0[KOLO_E_CAND_LO+:14]));                 // B2 refill F0
+          if (g_vc[v].fv1 && g_vc[v].fe1[KOLO_E_HEAD] && !g_vc[v].fe1[KOLO_E_JUNK])
+            assert (b2_ok(g_vc[v].fe1[KOLO_E_CAND_LO+:14]));                 // B2 refill F1
+          if (hc_valid[v]) assert (b2_ok(hc_cand[v*14+:14]));                // B2 refill head
+        end
+    end
+  endgenerate
+  always @(*) if (!rst) cover (rd_q_valid && q_addr == peek_addr && peek[KOLO_E_HEAD] &&
+                                !peek[KOLO_E_JUNK] && peek[70]);
+`endif
 
   // non-vacuity (task cover): a VC's buffer full, a packet forwarded whole
   always @(*)
