@@ -325,6 +325,10 @@ TESTS += formal-files
 #                                      returned: P1 must fail); B2 for heads refilled
 #                                      from the RAM (per-word invariant, anyconst
 #                                      address), its cover and control refillsign
+#   make test-formal-router-input-framing (in make test, ~40 s) the input unit's
+#                                      framing: a streamed VC's flits after its head
+#                                      are body flits, at most len + 1, the last a
+#                                      tail; cover; control overlong (no forced tail)
 #   make formal-full-router-cells      (in make formal) the slower tasks: ESC_SLOTS 3,
 #                                      the port unregistered (OUT_REG 0); the
 #                                      allocator of the other five network inputs
@@ -347,7 +351,7 @@ router_sby = n=$$(basename $(1) .sby)_$(2); d=$(BUILD)/router_formal/$$n; mkdir 
 	    echo "formal router $$n: counterexample as expected at $$loc ($(4); $$t s; $$d/engine_0/)"; \
 	  else echo "formal router $$n: FAIL: no counterexample of '$(4)' (rc $$rc, $$t s; log $$d.log)"; exit 1; fi; \
 	fi
-.PHONY: test-formal-router-output test-formal-router-vc-select test-formal-router-switch test-formal-router-input formal-full-router-cells
+.PHONY: test-formal-router-output test-formal-router-vc-select test-formal-router-switch test-formal-router-input test-formal-router-input-framing formal-full-router-cells
 test-formal-router-output: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/output.sby,net,pass); } && \
 	{ $(call router_sby,formal/router/output.sby,local,pass); } && \
@@ -405,6 +409,18 @@ test-formal-router-input: | $(DEPS_STAMP)
 	sed "s|^rtl/router/kolo_router_input.v|$(CURDIR)/$$p/kolo_router_input.v|" formal/router/input.sby > $$p/input_refillsign.sby && \
 	{ $(call router_sby,$$p/input_refillsign.sby,rambmc,fail,B2 refill); }
 TESTS += formal-router-input
+# the input unit's framing (P4's premise): input.sby task frame (k-induction), framecover, and
+# the control overlong: task framebmc on a copy of the unit that no longer ends an over-long
+# packet with a forced tail: must fail "FRAMING" (a flit past the declared length)
+test-formal-router-input-framing: | $(DEPS_STAMP)
+	@{ $(call router_sby,formal/router/input.sby,frame,pass); } && \
+	{ $(call router_sby,formal/router/input.sby,framecover,pass); } && \
+	p=$(BUILD)/router_formal/overlong && mkdir -p $$p && \
+	sed 's/wire wr_tail = in_tail || over_long;/wire wr_tail = in_tail;/' rtl/router/kolo_router_input.v > $$p/kolo_router_input.v && \
+	! cmp -s rtl/router/kolo_router_input.v $$p/kolo_router_input.v && \
+	sed "s|^rtl/router/kolo_router_input.v|$(CURDIR)/$$p/kolo_router_input.v|" formal/router/input.sby > $$p/input_overlong.sby && \
+	{ $(call router_sby,$$p/input_overlong.sby,framebmc,fail,FRAMING); }
+TESTS += formal-router-input-framing
 formal-full-router-cells: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/output.sby,net3,pass); } && \
 	{ $(call router_sby,formal/router/output.sby,net_w,pass); } && \

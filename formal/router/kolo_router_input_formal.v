@@ -34,9 +34,13 @@
 // Strengthening (asserted): a read in flight for a VC has a word in its RAM
 // region; every entry in F0/F1 names one deterministic port; a cut-through port never
 // drains (its verdicts are all good).
-// Negative controls (make test-formal-router-input): the unit with a
+// With -DFRAMING (input.sby task frame): the framing, after a granted head
+// the VC pops only body flits, at most len + 1, the (len + 1)-th a tail
+// (ghost counts per entry: formal/README.md, proof 2).
+// Negative controls (make test-formal-router-input, -framing): the unit with a
 // forwarded flit's credit never returned must fail P1; with the refill's
-// productive Z+/Z- ports swapped, a "B2 refill" assertion.
+// productive Z+/Z- ports swapped, a "B2 refill" assertion; without an
+// over-long packet's forced tail, "FRAMING".
 module kolo_router_input_formal #(
     parameter PORT        = 4,
     parameter ESC_DEPTH   = 68,
@@ -275,6 +279,151 @@ module kolo_router_input_formal #(
   endgenerate
   always @(*) if (!rst) cover (rd_q_valid && q_addr == peek_addr && peek[KOLO_E_HEAD] &&
                                 !peek[KOLO_E_JUNK] && peek[70]);
+`endif
+
+`ifdef FRAMING
+  // task framebmc (the control's run) checks the guarantee alone, from reset:
+  // no invariants, no assumptions about other words (INV 0)
+`ifdef FRAMING_BMC
+  localparam INV = 0;
+`else
+  localparam INV = 1;
+`endif
+  // ---- framing (task frame): what a VC's flits leave as ------------------------
+  // Ghost g of every buffered entry: the flits its packet may still have after
+  // it (the write side's expected count after the write: len + 1 after a clean
+  // head, one less per body flit, 0 after a tail or for junk); gm holds it per
+  // RAM word (written with the word), gf0/gf1 for F0/F1, g_out for the last
+  // entry that left the VC. Chain invariant, in queue order g_out, F0, F1, the
+  // region's words, the write side: each entry follows from the one before
+  // (nxt_ok), the last one's g is the write side's expected count.
+  function nxt_ok(input [5:0] gp, input head, input junk, input tail, input [5:0] len,
+                  input [5:0] gn);
+    if (gp != 6'd0)
+      nxt_ok = !head && !junk && (tail ? gn == 6'd0 : (gn == gp - 6'd1 && gn != 6'd0));
+    else
+      nxt_ok = (head && !junk && !tail && len <= 6'd32 && gn == len + 6'd1) || (junk && gn == 6'd0);
+  endfunction
+  wire [8:0] peek_addr, peek2_addr;
+  wire [70:0] peek, peek2, ram_rdata;
+  wire ram_re, ram_we, hdr_bad;
+  wire [8:0] ram_raddr, ram_waddr;
+  wire [4*VC_AW-1:0] rd_ptr, wr_ptr;
+  wire [3:0] pop, in_pkt;
+  wire [4*6-1:0] left;
+  reg [5:0] gm[0:511];
+  reg [5:0] gq;      // g of the word on ram_rdata
+  reg [8:0] q_addr;  // its address
+  wire [3:0] fv1_w = {g_vc[3].fv1, g_vc[2].fv1, g_vc[1].fv1, g_vc[0].fv1};
+  wire [3:0] rcnz = {g_vc[3].rcnt != 0, g_vc[2].rcnt != 0, g_vc[1].rcnt != 0, g_vc[0].rcnt != 0};
+  // the expected count after this cycle's write, per VC (the RTL's framing rule)
+  wire [5:0] in_len = in_flit[KOLO_H0_LEN_LO+:6];
+  wire in_head = in_flit[KOLO_FLIT_HEAD], in_tail = in_flit[KOLO_FLIT_TAIL];
+  reg [5:0] g_new[0:3];
+  integer f;
+  always @(*)
+    for (f = 0; f < 4; f = f + 1) begin
+      if (in_head && !in_pkt[f]) g_new[f] = hdr_bad ? 6'd0 : in_len + 6'd1;
+      else if (in_pkt[f]) g_new[f] = (in_tail || left[f*6+:6] == 6'd1) ? 6'd0 : left[f*6+:6] - 6'd1;
+      else g_new[f] = 6'd0;
+    end
+  always @(posedge clk) begin
+    if (ram_we) gm[ram_waddr] <= g_new[ram_waddr[8:7]];
+    if (ram_re) begin
+      gq <= gm[ram_raddr];
+      q_addr <= ram_raddr;
+    end
+  end
+  // the stream's packet: flits popped since its head, its declared length
+  reg [5:0] s_cnt, s_len;
+  always @(posedge clk) begin
+    if (grant) begin
+      s_cnt <= 6'd0;
+      s_len <= f0_entry[grant_vc*KOLO_E_W+KOLO_H0_LEN_LO+:6];
+    end else if (stream && f0_valid[stream_vc]) s_cnt <= s_cnt + 6'd1;
+  end
+  genvar u;
+  generate
+    for (u = 0; u < 4; u = u + 1) begin : g_fr
+      reg [5:0] gf0, gf1, g_out;
+      wire rd_land = rd_q_valid && rd_q_vc == u;
+      wire [5:0] g_in = rd_land ? gq : g_new[u];
+      wire fv0 = f0_valid[u];
+      wire fv1 = fv1_w[u];
+      always @(posedge clk) begin
+        if (rst) g_out <= 6'd0;
+        else if (pop[u]) g_out <= gf0;
+        gf0 <= pop[u] ? (fv1 ? gf1 : g_in) : (fv0 ? gf0 : g_in);
+        if (pop[u] || !fv1) gf1 <= g_in;
+      end
+      wire [KOLO_E_W-1:0] e0 = f0_entry[u*KOLO_E_W+:KOLO_E_W];
+      wire [KOLO_E_W-1:0] e1 = (u == 0) ? g_vc[0].fe1 : (u == 1) ? g_vc[1].fe1 :
+                               (u == 2) ? g_vc[2].fe1 : g_vc[3].fe1;
+      wire [5:0] g_lastf = fv1 ? gf1 : fv0 ? gf0 : g_out;
+      wire [5:0] expect = in_pkt[u] ? left[u*6+:6] : 6'd0;
+      wire [VC_AW-1:0] rp = rd_ptr[u*VC_AW+:VC_AW];
+      wire [VC_AW-1:0] wp = wr_ptr[u*VC_AW+:VC_AW];
+      wire [VC_AW-1:0] off = peek_addr[VC_AW-1:0] - rp;
+      wire [VC_AW:0] rc = (u == 0) ? g_vc[0].rcnt : (u == 1) ? g_vc[1].rcnt :
+                          (u == 2) ? g_vc[2].rcnt : g_vc[3].rcnt;
+      wire a_here = peek_addr[8:7] == u;
+      wire a_live = a_here && {1'b0, off} < rc;
+      wire a_first = a_live && off == 0;
+      wire a_last = a_live && peek_addr[VC_AW-1:0] == wp - 1'b1;
+      always @(*)
+        if (!rst) begin
+          if (INV) assert (wp - rp == rc[VC_AW-1:0]);                                   // F region
+          if (INV && in_pkt[u]) assert (left[u*6+:6] != 6'd0 && left[u*6+:6] <= 6'd33);  // F write side
+          if (INV && rd_land) assert (q_addr == {u[1:0], rp});                       // F in flight
+          // the chain
+          if (INV && fv0) assert (nxt_ok(g_out, e0[KOLO_E_HEAD], e0[KOLO_E_JUNK], e0[KOLO_E_TAIL],
+                                  e0[KOLO_H0_LEN_LO+:6], gf0));             // F chain F0
+          if (INV && fv1) assert (nxt_ok(gf0, e1[KOLO_E_HEAD], e1[KOLO_E_JUNK], e1[KOLO_E_TAIL],
+                                  e1[KOLO_H0_LEN_LO+:6], gf1));             // F chain F1
+          if (INV && a_first) assert (nxt_ok(g_lastf, peek[KOLO_E_HEAD], peek[KOLO_E_JUNK],
+                                      peek[KOLO_E_TAIL], peek[KOLO_H0_LEN_LO+:6],
+                                      gm[peek_addr]));                          // F chain first
+          if (INV && a_live && !a_first)  // the word before it (peek2) is in the region too
+            assert (nxt_ok(gm[peek2_addr], peek[KOLO_E_HEAD], peek[KOLO_E_JUNK],
+                           peek[KOLO_E_TAIL], peek[KOLO_H0_LEN_LO+:6], gm[peek_addr]));  // F chain RAM
+          if (INV && a_last) assert (gm[peek_addr] == expect);                         // F chain last
+          if (INV && peek2_addr[8:7] == u && {1'b0, peek2_addr[VC_AW-1:0] - rp} < rc &&
+              peek2_addr[VC_AW-1:0] == wp - 1'b1) assert (gm[peek2_addr] == expect);  // F chain last
+          if (INV && rc == 0) assert (g_lastf == expect);                              // F chain last
+          // a VC with a packet open at its output is the stream
+          if (INV) assert ((g_out != 6'd0) == (stream && stream_vc == u));            // F stream
+        end
+    end
+  endgenerate
+  always @(*)
+    if (!rst) begin
+      assume (peek2_addr == {peek_addr[8:7], peek_addr[6:0] - 7'd1});
+      if (INV && rd_q_valid && q_addr == peek_addr) assert (ram_rdata == peek && gq == gm[peek_addr]);
+      if (INV && rd_q_valid && q_addr == peek2_addr) assert (ram_rdata == peek2 && gq == gm[peek2_addr]);
+      // a word landing from any other address follows its VC's chain (by the same
+      // proof with that address observed: no chain breaks before a first one)
+      if (INV && rd_q_valid && q_addr != peek_addr)
+        assume (nxt_ok(rd_q_vc == 0 ? g_fr[0].g_lastf : rd_q_vc == 1 ? g_fr[1].g_lastf :
+                       rd_q_vc == 2 ? g_fr[2].g_lastf : g_fr[3].g_lastf,
+                       ram_rdata[KOLO_E_HEAD], ram_rdata[KOLO_E_JUNK], ram_rdata[KOLO_E_TAIL],
+                       ram_rdata[KOLO_H0_LEN_LO+:6], gq));
+      if (INV && rd_q_valid && q_addr != peek_addr && q_addr != peek2_addr)
+        assume ((rd_q_vc == 0 ? g_vc[0].rcnt : rd_q_vc == 1 ? g_vc[1].rcnt :
+                 rd_q_vc == 2 ? g_vc[2].rcnt : g_vc[3].rcnt) != 1 ||
+                gq == (rd_q_vc == 0 ? g_fr[0].expect : rd_q_vc == 1 ? g_fr[1].expect :
+                       rd_q_vc == 2 ? g_fr[2].expect : g_fr[3].expect));
+      // FRAMING (the guarantee): the streamed VC's flits after its head are body
+      // flits (no head, no junk: no flit of another packet), at most len + 1 of
+      // them, the (len + 1)-th a tail
+      if (stream && f0_valid[stream_vc]) begin
+        assert (!s_entry[KOLO_E_HEAD] && !s_entry[KOLO_E_JUNK]);               // FRAMING body
+        assert (s_cnt <= s_len);                                               // FRAMING length
+        if (s_cnt == s_len) assert (s_entry[KOLO_E_TAIL]);                     // FRAMING length
+      end
+      if (INV && stream) assert (s_len <= 6'd32 && {1'b0, s_cnt} + (stream_vc == 0 ? g_fr[0].g_out : stream_vc == 1 ? g_fr[1].g_out : stream_vc == 2 ? g_fr[2].g_out : g_fr[3].g_out) == {1'b0, s_len} + 7'd1);  // F count
+    end
+  always @(*) if (!rst) cover (stream && f0_valid[stream_vc] && s_cnt == 6'd2 && s_entry[KOLO_E_TAIL] &&
+                                rd_q_valid);
 `endif
 
   // non-vacuity (task cover): a VC's buffer full, a packet forwarded whole
