@@ -136,6 +136,39 @@ test-board-sim-kc705-long: $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex
 	@$(call board_sim_kc705_run,clean,$(if $(SEED),--seed=$(SEED)))
 	@for p in crossed cpl-byte lane-cut; do $(call board_sim_kc705_plant,$$p); done
 
+# ---- the two KC705 boards through a power cycle of board 1 ----
+#   make test-board-sim-kc705-power-long   the same two boards (--power-cycle --quick, tb_board_sim_kc705.cpp
+#                                    "--power-cycle"): end-to-end reliability on in both NIs, 40
+#                                    operations each way at once, then board 0's program into board 1's
+#                                    host memory while board 1 loses its power 20..80 us into it (its
+#                                    clocks stop, PERST#, its lanes quiet, its root port's link down) for
+#                                    0.8..1.2 ms: every operation that succeeds is right, none issued
+#                                    after the cut succeeds, the others end with BAD_DST or NET_TIMEOUT,
+#                                    board 0 reports both X links down (LINK_STATUS, LINK_DOWN_COUNT 1,
+#                                    link_downs 1, the firmware's fault digest), RT_UNREACHABLE equal to
+#                                    the BAD_DSTs its program saw; board 1's host closes its handle
+#                                    without a wait; board 1 comes back: banner again, links up with the
+#                                    right peers, its host opens it anew, 40 operations each way at once,
+#                                    board 0's counters exactly one link down per X link and nothing
+#                                    after the return; then the plants no-reset (board 1's clocks keep
+#                                    running: no new boot) and link-left-down (board 1's X- transmitter
+#                                    dead after the return), each must fail with its FAIL line; and
+#                                    reflash-gen (board 1's NI generation table cleared at the return, as
+#                                    a bitstream reload does): the open bug of docs/boards.md "Power
+#                                    cycle" (a rebooted source's requests taken for repeats), which must
+#                                    fail in board 1's program until it is fixed
+# board_sim_kc705_pc_plant <plant> <pattern>: the run must fail, with a FAIL line matching pattern
+board_sim_kc705_pc_plant = l=$(BOARD_SIM_BUILD)/kc705/plant-$(1).log; \
+    if $(call board_sim_kc705_run,$(1),--power-cycle --quick --plant=$(1)) > $$l 2>&1 || ! grep -q "FAIL.*$(2)" $$l; \
+    then echo "board-sim-kc705-power: plant $(1) was not caught (no FAIL line with \"$(2)\")"; tail -n 30 $$l; \
+    exit 1; else echo "board-sim-kc705-power: plant $(1) caught: $$(grep -m1 "FAIL.*$(2)" $$l)"; fi
+.PHONY: test-board-sim-kc705-power-long
+test-board-sim-kc705-power-long: $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex $(BOARD_SIM_KC705_FW).dmem.hex
+	@$(call board_sim_kc705_run,power,--power-cycle --quick $(if $(SEED),--seed=$(SEED)))
+	@$(call board_sim_kc705_pc_plant,no-reset,no firmware banner on the console after the return)
+	@$(call board_sim_kc705_pc_plant,link-left-down,board 0 X+: link state)
+	@$(call board_sim_kc705_pc_plant,reflash-gen,(board 1's program))
+
 # ---- OpenSHMEM programs on the two KC705 boards: the board simulation as a kolo-sim server ----
 #   make test-board-sim-kc705-shmem  the same two boards booted (--quick), then served to separate PE
 #                                    processes over kolo-sim --server's shared-memory protocol

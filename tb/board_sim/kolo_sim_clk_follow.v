@@ -4,11 +4,17 @@
 // the PCIe block's user clock; timing controls, Verilator --timing). Each
 // rising edge of ref_clk measures its period; after LOCK_EDGES edges,
 // `locked` rises and clk (low until then) toggles every half of the last
-// measured period * OUT_PER_REF, for ever (a reference that stops or
-// changes later is not followed). Not for synthesis.
+// measured period * OUT_PER_REF (a reference that changes its period while
+// locked is not followed). When the reference stops (a board's power off:
+// tb_board_sim_kc705's power-cycle case), clk toggling more than
+// LOSS_PERIODS measured reference periods after the last reference edge
+// drops `locked` and stops clk low; when the reference runs again the
+// model measures and locks anew, like the MMCME2_BASE model. Not for
+// synthesis.
 module kolo_sim_clk_follow #(
-    parameter      LOCK_EDGES  = 16,
-    parameter real OUT_PER_REF = 1.0   // output period / reference period
+    parameter      LOCK_EDGES   = 16,
+    parameter real OUT_PER_REF  = 1.0,  // output period / reference period
+    parameter      LOSS_PERIODS = 4     // reference periods without an edge to lose lock
 ) (
     input  wire ref_clk,
     output reg  locked,
@@ -36,8 +42,15 @@ module kolo_sim_clk_follow #(
   end
   initial begin
     forever begin
-      if (locked) #(out_half) clk = !clk;
-      else @(posedge locked);
+      if (locked) begin
+        #(out_half) clk = locked ? !clk : 1'b0;
+        if (locked && $realtime - last_edge > LOSS_PERIODS * ref_period) begin  // the reference stopped
+          locked = 1'b0;
+          ref_edges = 0;
+          last_edge = 0.0;
+          clk = 1'b0;
+        end
+      end else @(posedge locked);
     end
   end
 endmodule

@@ -7,7 +7,13 @@
 // 100 MHz PCIe reference from its host; equal frequencies on both boards,
 // phases from the harness: REF_PHASE_PS), its DIP switches set to node
 // (b,0,0) of a 2x1x1 torus (DIM_M1 12'h001), its CPU_RESET button and
-// PERST# from the harness. The PCIe streams go to the harness's host model
+// PERST# from the harness, and its power: power[b] low stops board b's
+// three clocks at the FPGA's pins (the board's power off, or its FPGA
+// being reconfigured: the MMCM, the CPLL and the PCIe block's clock lose
+// lock, the chip is held in reset, the transmitters go quiet; the
+// harness also asserts PERST# and cuts the cables' words; FPGA state that
+// has no reset, RAM contents included, is kept: docs/boards.md
+// "Power cycle"). The PCIe streams go to the harness's host model
 // and the transceivers' words to the harness's cables (DPI, in the models).
 module tb_board_sim_kc705 #(
     parameter SP_IMEM_INIT = "",
@@ -16,6 +22,10 @@ module tb_board_sim_kc705 #(
 ) (
     input  wire [1:0]  cpu_reset,     // board b's SW7 (high: pressed)
     input  wire [1:0]  pcie_perst_n,  // board b's PERST# from its host
+    input  wire [1:0]  power,         // board b powered (its clocks run)
+    input  wire [1:0]  reflash_gen,   // rising: board b's NI's end-to-end generation table back to its
+                                      // bitstream value (0), as a reload of the bitstream would (LUT RAM
+                                      // without a reset: --power-cycle --reflash-gen)
     output wire [1:0]  uart_tx,       // board b's console (115200 8N1)
     output wire [15:0] led,           // board b's LEDs at [8b +: 8]
     // probes for the harness (hierarchical references into the boards; not
@@ -30,10 +40,11 @@ module tb_board_sim_kc705 #(
   genvar b;
   generate
     for (b = 0; b < 2; b = b + 1) begin : g_board
-      wire sysclk, gtref, pcieref;   // 200 MHz (5000 ps), 125 MHz (8000 ps), 100 MHz (10000 ps)
-      kolo_sim_osc #(.HALF_PS(2500), .START_PS(b * REF_PHASE_PS)) u_osc200 (.clk(sysclk));
-      kolo_sim_osc #(.HALF_PS(4000), .START_PS(b * REF_PHASE_PS + 700)) u_osc125 (.clk(gtref));
-      kolo_sim_osc #(.HALF_PS(5000), .START_PS(b * REF_PHASE_PS + 300)) u_osc100 (.clk(pcieref));
+      wire osc200, osc125, osc100;   // 200 MHz (5000 ps), 125 MHz (8000 ps), 100 MHz (10000 ps)
+      kolo_sim_osc #(.HALF_PS(2500), .START_PS(b * REF_PHASE_PS)) u_osc200 (.clk(osc200));
+      kolo_sim_osc #(.HALF_PS(4000), .START_PS(b * REF_PHASE_PS + 700)) u_osc125 (.clk(osc125));
+      kolo_sim_osc #(.HALF_PS(5000), .START_PS(b * REF_PHASE_PS + 300)) u_osc100 (.clk(osc100));
+      wire sysclk = osc200 && power[b], gtref = osc125 && power[b], pcieref = osc100 && power[b];
       wire [7:0] pcie_tx_p, pcie_tx_n;
       wire [5:0] gt_tx_p, gt_tx_n;
       wire       sfp_tx_disable;
@@ -48,6 +59,9 @@ module tb_board_sim_kc705 #(
           .uart_txd(uart_tx[b]), .uart_rxd(1'b1), .dip({3'd0, b[0]}), .led(led[8*b+:8])
       );
       wire unused = &{1'b0, pcie_tx_p, pcie_tx_n, gt_tx_p, gt_tx_n, sfp_tx_disable};
+      integer gi;
+      always @(posedge reflash_gen[b])
+        for (gi = 0; gi < 16 * 256; gi = gi + 1) u_board.u_chip.u_node.g_ni.u_ni.u_e2e.gen_t[gi] = 1'b0;
       assign mon_link_state[12*b+:12] = u_board.u_chip.stat_link_state[11:0];
       assign mon_link_counters[3072*b+:3072] = u_board.u_chip.stat_link_counters[3071:0];
       assign mon_chip_rst[b] = u_board.chip_rst;

@@ -17,7 +17,10 @@
 // reset. The channels' user sides: kolo_sim_gtx_ch (words to the harness's
 // cables). The serial pins carry no data (the transmitter's P pin is high
 // while it sends, for a waveform). dont_reset_on_data_error_in and
-// gt*_data_valid_in are not modelled (the board ties them to 1).
+// gt*_data_valid_in are not modelled (the board ties them to 1). When the
+// reference stops (the board's power off) the CPLL loses lock
+// (kolo_sim_clk_follow), the user clocks stop and both reset FSMs fall at
+// once: the transmitters go quiet.
 module kolo_kc705_gt #(
     parameter LOCK_EDGES      = 64,    // model only: reference edges to CPLL lock
     parameter real USR_PER_REF = 0.8,  // model only: user clock period / reference period
@@ -183,13 +186,22 @@ module kolo_kc705_gt #(
     tx_done = 1'b0;
     rx_done = 1'b0;
   end
-  always @(posedge sysclk_in) begin
-    if (soft_reset_tx_in || !cpll_lock) tx_count <= 0;
-    else if (tx_count < TX_RESET_CYCLES) tx_count <= tx_count + 1;
-    tx_done <= !soft_reset_tx_in && cpll_lock && tx_count >= TX_RESET_CYCLES;
-    if (soft_reset_rx_in || !cpll_lock) rx_count <= 0;
-    else if (rx_count < RX_RESET_CYCLES) rx_count <= rx_count + 1;
-    rx_done <= !soft_reset_rx_in && cpll_lock && rx_count >= RX_RESET_CYCLES;
+  // the CPLL's loss of lock (its reference stopped: the board's power off)
+  // takes both FSMs back at once
+  always @(posedge sysclk_in or negedge cpll_lock) begin
+    if (!cpll_lock) begin
+      tx_count <= 0;
+      rx_count <= 0;
+      tx_done <= 1'b0;
+      rx_done <= 1'b0;
+    end else begin
+      if (soft_reset_tx_in || !cpll_lock) tx_count <= 0;
+      else if (tx_count < TX_RESET_CYCLES) tx_count <= tx_count + 1;
+      tx_done <= !soft_reset_tx_in && cpll_lock && tx_count >= TX_RESET_CYCLES;
+      if (soft_reset_rx_in || !cpll_lock) rx_count <= 0;
+      else if (rx_count < RX_RESET_CYCLES) rx_count <= rx_count + 1;
+      rx_done <= !soft_reset_rx_in && cpll_lock && rx_count >= RX_RESET_CYCLES;
+    end
   end
 
   // ---- the six channels ----

@@ -22,7 +22,10 @@
 // starts, whatever sys_rst_n (PERST#) does; user_reset_out high while
 // sys_rst_n is low and RESET_CYCLES user clocks after it rises;
 // user_lnk_up LINK_CYCLES user clocks after sys_rst_n rises (training);
-// both follow sys_rst_n's fall at the next user clock.
+// both follow sys_rst_n's fall at the next user clock. The user clock
+// stops when sys_clk stops (the board's power off, kolo_sim_clk_follow):
+// then user_reset_out rises, user_lnk_up and the streams fall at once, and
+// everything starts as at power-up when sys_clk runs again.
 module kolo_kc705_pcie #(
     parameter LOCK_EDGES       = 16,    // model only
     parameter real USR_PER_REF = 0.4,   // model only: user clock period / sys_clk period
@@ -87,11 +90,19 @@ module kolo_kc705_pcie #(
     user_reset_out = 1'b1;
     user_lnk_up = 1'b0;
   end
-  always @(posedge uclk) begin
-    if (!sys_rst_n) cycles <= 0;
-    else if (cycles < LINK_CYCLES) cycles <= cycles + 1;
-    user_reset_out <= !sys_rst_n || cycles < RESET_CYCLES;
-    user_lnk_up <= sys_rst_n && cycles >= LINK_CYCLES;
+  // the user clock's loss (the reference stopped: the board's power off)
+  // resets the block at once, as its power-up does
+  always @(posedge uclk or negedge running) begin
+    if (!running) begin
+      cycles <= 0;
+      user_reset_out <= 1'b1;
+      user_lnk_up <= 1'b0;
+    end else begin
+      if (!sys_rst_n) cycles <= 0;
+      else if (cycles < LINK_CYCLES) cycles <= cycles + 1;
+      user_reset_out <= !sys_rst_n || cycles < RESET_CYCLES;
+      user_lnk_up <= sys_rst_n && cycles >= LINK_CYCLES;
+    end
   end
 
   // ---- the streams, through the harness ----
@@ -100,9 +111,13 @@ module kolo_kc705_pcie #(
                        s_axis_tx_tkeep, s_axis_tx_tdata};
   reg [255:0] block, block_next;
   initial block = 256'd0;
-  always @(posedge uclk) begin
-    kolo_sim_x7_edge(handle, {31'd0, user_lnk_up && !user_reset_out}, user, block_next);
-    block <= block_next;
+  always @(posedge uclk or negedge running) begin
+    if (!running) begin
+      block <= 256'd0;
+    end else begin
+      kolo_sim_x7_edge(handle, {31'd0, user_lnk_up && !user_reset_out}, user, block_next);
+      block <= block_next;
+    end
   end
   assign m_axis_rx_tdata = block[127:0];
   assign m_axis_rx_tuser = block[149:128];
@@ -119,6 +134,6 @@ module kolo_kc705_pcie #(
   assign cfg_dcommand = block[218:203];
   assign pci_exp_txp = {8{user_lnk_up}};
   assign pci_exp_txn = {8{!user_lnk_up}};
-  wire unused = &{1'b0, pci_exp_rxp, pci_exp_rxn, block[255:219], running};
+  wire unused = &{1'b0, pci_exp_rxp, pci_exp_rxn, block[255:219]};
 endmodule
 `default_nettype wire
