@@ -30,7 +30,8 @@ BOARD_SIM_ECP5_BIN := $(BOARD_SIM_BUILD)/ecp5/obj/tb_board_sim_ecp5
 # (mk/chip.mk and mk/fw_rv32.mk come after this file: their variables are not used in prerequisites)
 BOARD_SIM_ECP5_FW := $(BUILD)/fw/rv32/kolo_fw_rv32_hmsg_sim
 BOARD_SIM_LIB_OBJS := $(BUILD)/lib/obj/kolo_uart.o $(BUILD)/lib/obj/kolo_hmsg.o
-BOARD_SIM_ECP5_SRC := tb/board_sim/tb_board_sim_ecp5.v tb/board_sim/kolo_sim_osc.v tb/board_sim/tb_board_sim_ecp5.cpp \
+BOARD_SIM_ECP5_SRC := tb/board_sim/tb_board_sim_ecp5.v tb/board_sim/kolo_sim_osc.v tb/board_sim/kolo_sim_pll.v \
+    tb/board_sim/tb_board_sim_ecp5.cpp \
     $(wildcard tb/board_sim/ecp5/*.v) boards/ecp5-evn/kolo_board_ecp5_evn.v boards/ecp5-evn/kolo_ecp5_dcu.v \
     boards/ecp5-evn/kolo_ecp5_pll.v $(wildcard rtl/board/*.v) tb/unit/common/tb_util.h sw/include/kolo_uart.h \
     sw/include/kolo_svc_regs.h sw/include/kolo_hmsg.h sw/include/kolo_fw_msg.h $(wildcard rtl/chip/*.v rtl/common/*.v rtl/link/*.v rtl/ni/*.v rtl/node/*.v \
@@ -97,7 +98,7 @@ test-board-sim-ecp5-long: $(BOARD_SIM_ECP5_BIN) $(BOARD_SIM_ECP5_FW).imem.hex $(
 BOARD_SIM_KC705_BIN := $(BOARD_SIM_BUILD)/kc705/obj/tb_board_sim_kc705
 BOARD_SIM_KC705_FW := $(BUILD)/fw/rv32/kolo_fw_rv32_sim
 BOARD_SIM_KC705_LIB := $(BUILD)/lib/libkolo.a
-BOARD_SIM_KC705_SRC := tb/board_sim/tb_board_sim_kc705.v tb/board_sim/kolo_sim_osc.v tb/board_sim/kolo_sim_clk_follow.v tb/board_sim/tb_board_sim_kc705.cpp \
+BOARD_SIM_KC705_SRC := tb/board_sim/tb_board_sim_kc705.v tb/board_sim/kolo_sim_osc.v tb/board_sim/kolo_sim_pll.v tb/board_sim/tb_board_sim_kc705.cpp \
     $(wildcard tb/board_sim/xilinx/*.v) boards/kc705/kolo_board_kc705.v rtl/board/kolo_uart_tx.v \
     rtl/platform/xilinx/kolo_pcie_shim_x7.v $(wildcard rtl/platform/common/*.v) tb/unit/common/tb_util.h \
     tb/common/kolo_x7_stream_model.h sw/rtlsim/kolo_pcie_rc.h sw/rtlsim/kolo_chip_lanes.h \
@@ -240,12 +241,14 @@ test-board-ip-models:
 
 # ---- the PLL models of the board-level simulation through a power cycle ----
 #   make test-board-sim-pll-models   tb/board_sim/tb_pll_models.v in Icarus: MMCME2_BASE (KC705,
-#                                    VCU118) and EHXPLLL (ECP5) lock, run their outputs at the
-#                                    configured ratio, lose lock and stop their outputs when the input
-#                                    clock stops (a board's oscillator off), lock again at a new input
-#                                    period; plants: each model with its loss-of-input check disabled
-#                                    (must fail)
-PLL_MODELS = tb/board_sim/xilinx/MMCME2_BASE.v tb/board_sim/ecp5/EHXPLLL.v
+#                                    VCU118), EHXPLLL (ECP5) and kolo_sim_pll as a following clock
+#                                    (the KC705 GTX and PCIe models' user clocks; all three share
+#                                    kolo_sim_pll's logic) lock, run their outputs at the configured
+#                                    ratio, lose lock and stop their outputs when the input clock stops
+#                                    (a board's oscillator off), lock again at a new input period;
+#                                    plants: the loss-of-input check disabled, the MMCM's CLKOUT1 and
+#                                    the ECP5 PLL's CLKOS at a wrong ratio (each must fail)
+PLL_MODELS = tb/board_sim/kolo_sim_pll.v tb/board_sim/xilinx/MMCME2_BASE.v tb/board_sim/ecp5/EHXPLLL.v
 PLL_MODELS_DIR = $(BOARD_SIM_BUILD)/pll-models
 # pll_models_run <name> <model files>: build and run tb_pll_models with these models
 pll_models_run = iverilog -g2012 -o $(PLL_MODELS_DIR)/$(1).vvp tb/board_sim/tb_pll_models.v $(2) && \
@@ -263,5 +266,6 @@ test-board-sim-pll-models: tb/board_sim/tb_pll_models.v $(PLL_MODELS) | $(DEPS_S
 	@mkdir -p $(PLL_MODELS_DIR)
 	@$(call pll_models_run,clean,$(PLL_MODELS)) > $(PLL_MODELS_DIR)/clean.log 2>&1 || { cat $(PLL_MODELS_DIR)/clean.log; exit 1; }
 	@grep "PASS\|period" $(PLL_MODELS_DIR)/clean.log
-	@$(call pll_models_plant,mmcm-noloss,MMCME2_BASE.v,s/> LOSS_PERIODS \* in_period/> 1.0e12 * in_period/)
-	@$(call pll_models_plant,pll-noloss,EHXPLLL.v,s/> 4.0 \* in_period/> 1.0e12 * in_period/)
+	@$(call pll_models_plant,noloss,kolo_sim_pll.v,s/> LOSS_PERIODS \* in_period/> 1.0e12 * in_period/)
+	@$(call pll_models_plant,mmcm-ratio,MMCME2_BASE.v,s/DIVCLK_DIVIDE \* CLKOUT1_DIVIDE/DIVCLK_DIVIDE * CLKOUT0_DIVIDE_F/)
+	@$(call pll_models_plant,pll-ratio,EHXPLLL.v,s/CLKOS_DIV \/ CLKOP_DIV/CLKOP_DIV \/ CLKOS_DIV/)

@@ -11,7 +11,8 @@
 // off, a power cycle): when CLKOP toggles more than 4 measured input
 // periods after the last CLKI edge, LOCK falls and both outputs stop low;
 // when CLKI runs again the model measures and locks anew
-// (test-board-sim-pll-models). CLKOS2/CLKOS3 are not modelled (held low).
+// (test-board-sim-pll-models). Lock, loss and outputs are kolo_sim_pll's
+// (shared with the MMCME2_BASE model). CLKOS2/CLKOS3 are not modelled (held low).
 // Not for synthesis.
 module EHXPLLL #(
     parameter PLLRST_ENA      = "DISABLED",
@@ -48,8 +49,8 @@ module EHXPLLL #(
     input  wire ENCLKOS,
     input  wire ENCLKOS2,
     input  wire ENCLKOS3,
-    output reg  CLKOP,
-    output reg  CLKOS,
+    output wire CLKOP,
+    output wire CLKOS,
     output wire CLKOS2,
     output wire CLKOS3,
     output wire LOCK,
@@ -64,58 +65,17 @@ module EHXPLLL #(
     end
   end
 
-  realtime last_edge, in_period, op_half, os_half;
-  integer  good;
-  reg      locked;
-  initial begin
-    locked = 1'b0;
-    good = 0;
-    last_edge = 0.0;
-    in_period = 0.0;
-    op_half = 0.0;
-    os_half = 0.0;
-    forever begin
-      @(posedge CLKI or posedge RST);
-      if (RST) begin
-        locked = 1'b0;
-        good = 0;
-        last_edge = 0.0;
-      end else begin
-        if (last_edge > 0.0 && $realtime - last_edge > in_period - 1.0 && $realtime - last_edge < in_period + 1.0)
-          good = good + 1;
-        else
-          good = 0;
-        if (last_edge > 0.0) in_period = $realtime - last_edge;
-        last_edge = $realtime;
-        if (good >= 8 && !locked) begin
-          op_half = in_period * CLKI_DIV / CLKFB_DIV / 2.0;
-          os_half = op_half * CLKOS_DIV / CLKOP_DIV;
-          locked = 1'b1;
-        end
-      end
-    end
-  end
-  initial begin
-    CLKOP = 1'b0;
-    forever begin
-      if (locked) begin
-        #(op_half) CLKOP = locked ? !CLKOP : 1'b0;
-        if (locked && $realtime - last_edge > 4.0 * in_period) begin  // CLKI lost
-          locked = 1'b0;
-          good = 0;
-          last_edge = 0.0;
-          CLKOP = 1'b0;
-        end
-      end else @(posedge locked);
-    end
-  end
-  initial begin
-    CLKOS = 1'b0;
-    forever begin
-      if (locked) #(os_half) CLKOS = locked ? !CLKOS : 1'b0;
-      else @(posedge locked);
-    end
-  end
+  // the lock, loss and output logic (kolo_sim_pll): 8 periods to lock, 4 to lose it
+  wire locked;
+  kolo_sim_pll #(
+      .LOCK_PERIODS(8),
+      .EXACT(1),
+      .LOSS_PERIODS(4),
+      .RATIO0(1.0 * CLKI_DIV / CLKFB_DIV),
+      .RATIO1(1.0 * CLKI_DIV / CLKFB_DIV * CLKOS_DIV / CLKOP_DIV)
+  ) u_pll (
+      .clk_in(CLKI), .rst(RST), .locked(locked), .out0(CLKOP), .out1(CLKOS)
+  );
   assign LOCK = locked;
   assign INTLOCK = locked;
   assign CLKOS2 = 1'b0;

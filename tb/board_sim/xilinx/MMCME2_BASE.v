@@ -19,6 +19,8 @@
 // CLKOUT0 toggles more than LOSS_PERIODS measured input periods after the
 // last CLKIN1 edge, LOCKED falls and both outputs stop low; when CLKIN1
 // runs again the model measures and locks anew (test-board-sim-pll-models).
+// Lock, loss and outputs are kolo_sim_pll's (shared with the EHXPLLL model
+// and the KC705 transceiver and PCIe models' user clocks).
 // Not for synthesis.
 module MMCME2_BASE #(
     parameter BANDWIDTH          = "OPTIMIZED",
@@ -42,9 +44,9 @@ module MMCME2_BASE #(
     input  wire CLKFBIN,
     input  wire RST,
     input  wire PWRDWN,
-    output reg  CLKOUT0,
+    output wire CLKOUT0,
     output wire CLKOUT0B,
-    output reg  CLKOUT1,
+    output wire CLKOUT1,
     output wire CLKOUT1B,
     output wire CLKOUT2,
     output wire CLKOUT2B,
@@ -65,63 +67,26 @@ module MMCME2_BASE #(
     end
   end
 
-  realtime last_edge, in_period, vco;
-  integer  good;
-  reg      locked;
-  initial begin
-    locked = 1'b0;
-    good = 0;
-    last_edge = 0.0;
-    in_period = 0.0;
-    vco = 0.0;
-    forever begin
-      @(posedge CLKIN1 or posedge RST or posedge PWRDWN);
-      if (RST || PWRDWN) begin
-        locked = 1'b0;
-        good = 0;
-        last_edge = 0.0;
-      end else begin
-        if (last_edge > 0.0 && $realtime - last_edge > in_period - 1.0 && $realtime - last_edge < in_period + 1.0)
-          good = good + 1;
-        else
-          good = 0;
-        if (last_edge > 0.0) in_period = $realtime - last_edge;
-        last_edge = $realtime;
-        if (good >= LOCK_PERIODS && !locked) begin
-          if (CLKIN1_PERIOD > 0.0 && (in_period < CLKIN1_PERIOD * 1000.0 - 10.0 ||
-                                      in_period > CLKIN1_PERIOD * 1000.0 + 10.0)) begin
-            $display("MMCME2_BASE model %m: CLKIN1 period %0.1f ps, CLKIN1_PERIOD says %0.3f ns",
-                     in_period, CLKIN1_PERIOD);
-            $fatal;
-          end
-          vco = in_period * DIVCLK_DIVIDE / CLKFBOUT_MULT_F;
-          locked = 1'b1;
-        end
-      end
+  // the lock, loss and output logic (kolo_sim_pll): VCO period = input period *
+  // DIVCLK_DIVIDE / CLKFBOUT_MULT_F, each output the VCO period * its divide
+  wire locked;
+  kolo_sim_pll #(
+      .LOCK_PERIODS(LOCK_PERIODS),
+      .EXACT(1),
+      .LOSS_PERIODS(LOSS_PERIODS),
+      .RATIO0(DIVCLK_DIVIDE * CLKOUT0_DIVIDE_F / CLKFBOUT_MULT_F),
+      .RATIO1(DIVCLK_DIVIDE * CLKOUT1_DIVIDE / CLKFBOUT_MULT_F)
+  ) u_pll (
+      .clk_in(CLKIN1), .rst(RST || PWRDWN), .locked(locked), .out0(CLKOUT0), .out1(CLKOUT1)
+  );
+  // CLKIN1_PERIOD, where given, checked against the measured period at lock
+  always @(posedge locked)
+    if (CLKIN1_PERIOD > 0.0 && (u_pll.in_period < CLKIN1_PERIOD * 1000.0 - 10.0 ||
+                                u_pll.in_period > CLKIN1_PERIOD * 1000.0 + 10.0)) begin
+      $display("MMCME2_BASE model %m: CLKIN1 period %0.1f ps, CLKIN1_PERIOD says %0.3f ns",
+               u_pll.in_period, CLKIN1_PERIOD);
+      $fatal;
     end
-  end
-  // one output: toggles every half of VCO period * div while locked
-  initial begin
-    CLKOUT0 = 1'b0;
-    forever begin
-      if (locked) begin
-        #(vco * CLKOUT0_DIVIDE_F / 2.0) CLKOUT0 = locked ? !CLKOUT0 : 1'b0;
-        if (locked && $realtime - last_edge > LOSS_PERIODS * in_period) begin  // CLKIN1 lost
-          locked = 1'b0;
-          good = 0;
-          last_edge = 0.0;
-          CLKOUT0 = 1'b0;
-        end
-      end else @(posedge locked);
-    end
-  end
-  initial begin
-    CLKOUT1 = 1'b0;
-    forever begin
-      if (locked) #(vco * CLKOUT1_DIVIDE / 2.0) CLKOUT1 = locked ? !CLKOUT1 : 1'b0;
-      else @(posedge locked);
-    end
-  end
   assign LOCKED = locked;
   assign CLKFBOUT = locked && CLKIN1;
   assign CLKOUT2 = 1'b0;

@@ -19,7 +19,7 @@
 // while it sends, for a waveform). dont_reset_on_data_error_in and
 // gt*_data_valid_in are not modelled (the board ties them to 1). When the
 // reference stops (the board's power off) the CPLL loses lock
-// (kolo_sim_clk_follow), the user clocks stop and both reset FSMs fall at
+// (kolo_sim_pll), the user clocks stop and both reset FSMs fall at
 // once: the transmitters go quiet.
 module kolo_kc705_gt #(
     parameter LOCK_EDGES      = 64,    // model only: reference edges to CPLL lock
@@ -172,8 +172,9 @@ module kolo_kc705_gt #(
 );
   // ---- CPLL (one for all: the same reference) and the user clocks ----
   wire cpll_lock, txclk;
-  kolo_sim_clk_follow #(.LOCK_EDGES(LOCK_EDGES), .OUT_PER_REF(USR_PER_REF)) u_cpll (
-      .ref_clk(gt0_gtrefclk0_in), .locked(cpll_lock), .clk(txclk)
+  wire unused_cpll_out1;
+  kolo_sim_pll #(.LOCK_PERIODS(LOCK_EDGES), .EXACT(0), .RATIO0(USR_PER_REF)) u_cpll (
+      .clk_in(gt0_gtrefclk0_in), .rst(1'b0), .locked(cpll_lock), .out0(txclk), .out1(unused_cpll_out1)
   );
   wire rxclk = cpll_lock && !txclk;
 

@@ -23,7 +23,7 @@
 // sys_rst_n is low and RESET_CYCLES user clocks after it rises;
 // user_lnk_up LINK_CYCLES user clocks after sys_rst_n rises (training);
 // both follow sys_rst_n's fall at the next user clock. The user clock
-// stops when sys_clk stops (the board's power off, kolo_sim_clk_follow):
+// stops when sys_clk stops (the board's power off, kolo_sim_pll):
 // then user_reset_out rises, user_lnk_up and the streams fall at once, and
 // everything starts as at power-up when sys_clk runs again.
 module kolo_kc705_pcie #(
@@ -78,8 +78,9 @@ module kolo_kc705_pcie #(
 
   // ---- the user clock ----
   wire running, uclk;
-  kolo_sim_clk_follow #(.LOCK_EDGES(LOCK_EDGES), .OUT_PER_REF(USR_PER_REF)) u_user_clk (
-      .ref_clk(sys_clk), .locked(running), .clk(uclk)
+  wire unused_user_out1;
+  kolo_sim_pll #(.LOCK_PERIODS(LOCK_EDGES), .EXACT(0), .RATIO0(USR_PER_REF)) u_user_clk (
+      .clk_in(sys_clk), .rst(1'b0), .locked(running), .out0(uclk), .out1(unused_user_out1)
   );
   assign user_clk_out = uclk;
 
