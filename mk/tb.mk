@@ -52,6 +52,10 @@ $(foreach n,3 5 6 7,$(eval $(call torus_cfg,4x4x4,4,4,4,1,--hierarchical,,_s$(n)
 # configurations <X>x<Y>x<Z>_rl.
 TORUS_RL_CFGS := 2x2x2 3x3x3
 $(foreach c,$(TORUS_RL_CFGS),$(eval $(call torus_cfg,$(c),$(word 1,$(call cfg_dims,$(c))),$(word 2,$(call cfg_dims,$(c))),$(word 3,$(call cfg_dims,$(c))),1,--hierarchical,,_rl,1)))
+# real links behind escape buffers of 5 packets (170 flits: the links' transmit buffer is 256
+# flits per VC, kolo_torus LINK_VC_BUF): 2x2x2_rl_s5, measurements only (make tb-torus-2x2x2_rl_s5,
+# then the binary with the options of test-torus-2x2x2-rl-ber1e-5)
+$(eval $(call torus_cfg,2x2x2,2,2,2,1,--hierarchical,,_rl_s5,1,50000,5))
 # real links that give up retraining after 3000 cycles (kolo_torus LINK_TRAIN_BUDGET): a cut
 # cable goes down within a short run
 $(eval $(call torus_cfg,2x2x2,2,2,2,1,--hierarchical,,_rlcut,1,3000))

@@ -1,7 +1,9 @@
 #!/bin/bash
 # check_bad_params.sh - kolo_router must refuse to elaborate parameter sets
 # that cannot work (see "parameter limits" in rtl/router/kolo_router.v), in
-# Verilator and in Yosys, and accept the default and the smallest legal set.
+# Verilator and in Yosys, and accept the default and the smallest legal set;
+# kolo_chip and kolo_torus must accept the deepest escape buffers with real
+# links (Verilator).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 inc=rtl/include dirs="-y rtl/common -y rtl/router"
@@ -33,5 +35,22 @@ for c in "${cases[@]}"; do
             echo "ok   refused: $g ($want)"
         else echo "FAIL $g: expected error $want (verilator rc $rc, yosys rc $yrc)"; echo "$out $yout" | head -5; fail=1; fi
     fi
+done
+# The chip and the torus must elaborate at every router parameter set they pass on: their
+# links' transmit buffer (kolo_link VC_BUF) must hold the neighbour router's deepest network-port
+# buffer (before session 15 they kept VC_BUF 128, and ESC_SLOTS >= 4 with real links failed with
+# kolo_link_tx_PARAMETER_ERROR_VC_BUF). Verilator only (the slow Yosys elaboration of a whole
+# chip adds nothing here: the error is a parameter check).
+alldirs=$(find rtl -name '*.v' -not -path 'rtl/platform/*' -printf '-y %h\n' | sort -u | tr '\n' ' ')
+tops=(
+    "kolo_chip|rtl/chip/kolo_chip.v|-GESC_SLOTS=7 -GPORT_EN=3"
+    "kolo_torus|rtl/torus/kolo_torus.v|-GDIM_X=2 -GDIM_Y=1 -GDIM_Z=1 -GREAL_LINKS=1 -GESC_SLOTS=5"
+)
+for c in "${tops[@]}"; do
+    IFS='|' read -r top file g <<<"$c"
+    # shellcheck disable=SC2086
+    if out=$(verilator --lint-only -Wall -I$inc $alldirs --top-module "$top" $g "$file" 2>&1); then
+        echo "ok   accepted: $top $g"
+    else echo "FAIL refused a legal set: $top $g"; echo "$out" | head -5; fail=1; fi
 done
 [ $fail -eq 0 ] && echo "check_bad_params: PASS" || { echo "check_bad_params: FAIL"; exit 1; }

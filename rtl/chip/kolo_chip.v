@@ -525,6 +525,9 @@ module kolo_chip #(
   // The links' credits are the neighbour router's network-port buffer (as in kolo_torus).
   localparam integer ESC_DEPTH = ESC_SLOTS * 34;
   localparam integer NET_DEPTH = (ESC_DEPTH > ADAPT_DEPTH) ? ESC_DEPTH : ADAPT_DEPTH;
+  // the links' transmit buffer per VC: a power of two holding NET_DEPTH flits (the router
+  // limits its buffers to 255 flits)
+  localparam integer LINK_VC_BUF = (NET_DEPTH > 128) ? 256 : 128;
   kolo_router #(
       .ESC_SLOTS(ESC_SLOTS),
       .ADAPT_DEPTH(ADAPT_DEPTH),
@@ -576,6 +579,7 @@ module kolo_chip #(
             .LANES(LANES),
             .DATA_W(GT_DATA_W),
             .PAUSE_SEQ(GT_PAUSE_SEQ),
+            .VC_BUF(LINK_VC_BUF),
             .OUT_CREDITS(NET_DEPTH),
             .TRAIN_BUDGET(LINK_TRAIN_BUDGET)
         ) u_port (

@@ -48,6 +48,7 @@ module kolo_chip_port #(
     parameter LANES        = 1,     // 1..4
     parameter DATA_W       = 32,    // transceiver gearbox interface: 32 or 64 bits
     parameter PAUSE_SEQ    = 32,    // the gearbox's pause sequence value
+    parameter VC_BUF       = 128,   // kolo_link's transmit buffer per VC (flits, a power of two >= OUT_CREDITS)
     parameter OUT_CREDITS  = 80,    // the neighbour router's network-port VC buffer (flits)
     parameter TRAIN_BUDGET = 100000,
     parameter MISCABLE_INITS = 4  // INITs in a row from the same wrong neighbour before it is reported, 1..7
@@ -152,6 +153,7 @@ module kolo_chip_port #(
 
   kolo_link #(
       .LANES(LANES),
+      .VC_BUF(VC_BUF),
       .OUT_CREDITS(OUT_CREDITS),
       .TRAIN_BUDGET(TRAIN_BUDGET)
   ) u_link (

@@ -87,6 +87,9 @@ module kolo_torus #(
   // the deepest VC buffer of a network port: what a link end must hold in flight
   localparam integer ESC_DEPTH = ESC_SLOTS * 34;
   localparam integer NET_DEPTH = (ESC_DEPTH > ADAPT_DEPTH) ? ESC_DEPTH : ADAPT_DEPTH;
+  // a real link's transmit buffer per VC: a power of two holding NET_DEPTH flits (the router
+  // limits its buffers to 255 flits)
+  localparam integer LINK_VC_BUF = (NET_DEPTH > 128) ? 256 : 128;
 
   // router-side wires, index n*7+p
   wire [N*7-1:0]    r_in_valid;
@@ -178,6 +181,7 @@ module kolo_torus #(
           // 5.006 inline the link instead of using its hier_block library)
           kolo_link #(
               .LANES(LANES),
+              .VC_BUF(LINK_VC_BUF),
               .OUT_CREDITS(NET_DEPTH),
               .TRAIN_BUDGET(LINK_TRAIN_BUDGET)
           ) u_link (
