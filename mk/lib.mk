@@ -11,7 +11,8 @@
 #   make test-lib-<name>     one test (SEED=<n> replays a random one)
 #
 # Tests: lib-unit (libkolo argument checks, VFIO error paths, completion
-# logic, against an in-process NI model), lib-heap (symmetric heap
+# logic, against an in-process NI model), lib-gone (a card that disappears:
+# KOLO_E_GONE, with plants), lib-heap (symmetric heap
 # allocator), lib-shmem-* (OpenSHMEM programs under kolo-run, mostly on the
 # ideal network; lib-shmem-rtl runs four on the RTL 2x2x2 torus, lib-shmem-rtlni three
 # on the NI RTL, --ni=rtl; test-lib-shmem-rtlni-long, not in make test: t_coll and t_rma (minutes)
@@ -155,6 +156,48 @@ test-lib-unit: $(LIB_BUILD)/test_libkolo $(DEPS_STAMP)
 test-lib-heap: $(LIB_BUILD)/test_libkolo_heap $(DEPS_STAMP)
 	$(LIB_SEED_ENV) $<
 TESTS += lib-unit lib-heap
+
+# lib-gone: libkolo on a card that disappears (issue 18, docs/api.md "Device gone"):
+# sw/tests/test_libkolo_gone.c against the C NI model behind a backend that dies
+# (reads all ones or failing, writes dropped or failing), then planted copies of
+# kolo_dev.c / kolo_ctx.c that it must fail on:
+#   no-detect:        a suspicious read is never confirmed (the device is never gone)
+#   no-confirm:       every suspicious read marks the device gone (all ones as a value too)
+#   write-after-gone: MMIO writes still reach a gone device
+#   no-complete:      outstanding requests are not completed when the device is gone
+#   no-poll-probe:    empty kolo_progress/kolo_test polls never look at STATUS
+LIB_GONE_SRCS := sw/tests/test_libkolo_gone.c $(LIB_KOLO_SRCS) sw/model/kolo_ni_model.c \
+    sw/model/kolo_model.c sw/route/kolo_route.c
+LIB_GONE_PLANTS := no-detect no-confirm write-after-gone no-complete no-poll-probe
+lib_gone_file_no-detect := kolo_dev.c
+lib_gone_sed_no-detect := s/return dev_identity_ok(d) ? 0 : dev_mark_gone(d);/return 0;/
+lib_gone_file_no-confirm := kolo_dev.c
+lib_gone_sed_no-confirm := s/return dev_identity_ok(d) ? 0 : dev_mark_gone(d);/return dev_mark_gone(d);/
+lib_gone_file_write-after-gone := kolo_dev.c
+lib_gone_sed_write-after-gone := s|return KOLO_E_GONE; /\* nothing reaches a gone device \*/|(void)0;|
+lib_gone_file_no-complete := kolo_ctx.c
+lib_gone_sed_no-complete := s|__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE); /\* gone \*/|(void)r;|
+lib_gone_file_no-poll-probe := kolo_ctx.c
+lib_gone_sed_no-poll-probe := s/c->dev->poll_probe \&\& ++c->idle_polls/0 \&\& ++c->idle_polls/
+$(LIB_BUILD)/test_libkolo_gone: $(LIB_GONE_SRCS) $(LIB_HDRS) sw/tests/test_util.h mk/lib.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests $(LIB_GONE_SRCS) -o $@
+$(LIB_BUILD)/test_libkolo_gone_plant_%: $(LIB_GONE_SRCS) $(LIB_HDRS) sw/tests/test_util.h mk/lib.mk | $(DEPS_STAMP)
+	@mkdir -p $(LIB_BUILD)/gone-plant-$*
+	sed '$(lib_gone_sed_$*)' sw/lib/$(lib_gone_file_$*) > $(LIB_BUILD)/gone-plant-$*/$(lib_gone_file_$*)
+	@! cmp -s sw/lib/$(lib_gone_file_$*) $(LIB_BUILD)/gone-plant-$*/$(lib_gone_file_$*) || { echo "plant $* not applied"; exit 1; }
+	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests $(filter-out sw/lib/$(lib_gone_file_$*),$(LIB_GONE_SRCS)) \
+	    $(LIB_BUILD)/gone-plant-$*/$(lib_gone_file_$*) -o $@
+.PHONY: test-lib-gone
+test-lib-gone: $(LIB_BUILD)/test_libkolo_gone $(LIB_GONE_PLANTS:%=$(LIB_BUILD)/test_libkolo_gone_plant_%) $(DEPS_STAMP)
+	$(LIB_SEED_ENV) $<
+	@for p in $(LIB_GONE_PLANTS); do \
+	    if $(LIB_SEED_ENV) $(LIB_BUILD)/test_libkolo_gone_plant_$$p > $(LIB_BUILD)/test_libkolo_gone_plant_$$p.log 2>&1 || \
+	        ! grep -q FAIL $(LIB_BUILD)/test_libkolo_gone_plant_$$p.log; then \
+	        echo "lib-gone: plant $$p was not caught"; exit 1; \
+	    else echo "lib-gone: plant $$p caught: $$(grep -m1 FAIL $(LIB_BUILD)/test_libkolo_gone_plant_$$p.log)"; fi; \
+	done
+TESTS += lib-gone
 
 # ---- OpenSHMEM tests under kolo-run ---------------------------------------------------------
 # Built with the sanitized libraries (KOLO_SAN=1): ASan and UBSan work in

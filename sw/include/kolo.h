@@ -73,6 +73,8 @@ enum kolo_err {
     KOLO_E_TIMEOUT = -28, /* KOLO_WAIT_TIMEOUT expired while waiting */
     KOLO_E_ADDR = -29,    /* remote address does not fit in 48 bits */
     KOLO_E_NOROUTE = -30, /* no route to the node: its links are down (host messages, kolo_hmsg.h) */
+    KOLO_E_GONE = -31,    /* the device stopped answering: lost power, link or was removed
+                             (sticky: kolo_dev_alive; close it and open it anew) */
     /* an operation completed with an NI status: KOLO_E_STATUS(st) = -(32 + st) */
     KOLO_E_BAD_OP = -33,
     KOLO_E_BAD_LEN = -34,
@@ -107,8 +109,26 @@ typedef struct kolo_dev kolo_dev;
  * On failure returns a negative code and, if err is not NULL, a message in
  * err. The device's ID register is checked. */
 int kolo_open(const char *uri, kolo_dev **out, char *err, size_t errlen);
-/* Disable the contexts and windows still open, unmap, free. dev may be NULL. */
+/* Disable the contexts and windows still open, unmap, free. dev may be NULL.
+ * A gone device (KOLO_E_GONE) is not touched: only host resources are freed. */
 void kolo_close(kolo_dev *dev);
+
+/* Device gone (docs/api.md "Device gone"). When a card loses power or its
+ * PCIe link, or is removed, its registers read as all ones or the reads
+ * fail. libkolo checks such a read (and a failed access) against the ID
+ * register (the service block's SYS_ID on a chip without an NI): if that no
+ * longer answers as itself the device is gone, for good. From then on every
+ * call on the device or its contexts returns KOLO_E_GONE without an MMIO
+ * access (kolo_dma_alloc returns NULL), waits end with it, the operations
+ * still outstanding complete with it (requests: done, status KOLO_E_GONE),
+ * and closing frees only host resources. Waits and polls look at the
+ * context's STATUS now and then (after 4096 polls of a wait, then every
+ * 1024; every 1024 empty kolo_progress/kolo_test calls), so a dead card
+ * ends them without KOLO_WAIT_TIMEOUT.
+ * kolo_dev_alive: 1 while the device answers, 0 once it is gone (sticky),
+ * KOLO_E_INVAL for NULL. probe != 0: read the ID register first (one MMIO
+ * read; none once gone); probe 0: no device access. */
+int kolo_dev_alive(kolo_dev *dev, int probe);
 
 /* A backend of one's own (tests, tools). mmio_write/mmio_read as in
  * docs/ni.md (size 4 or 8 on BAR0, 64 on BAR2), return 0 or -1.

@@ -65,6 +65,9 @@ int kolo_sim_backend_open(kolo_dev *d, int pe, char *err, size_t errlen) {
     d->wait_begin = sim_wait_begin;
     d->wait_idle = sim_wait_idle;
     d->wait_end = sim_wait_end;
+    /* --det: an MMIO read only where the simulated run puts it (the waits'
+     * STATUS looks count its wake-ups); empty polls read nothing */
+    d->poll_probe = !kolo_sim_deterministic(c);
     snprintf(d->name, sizeof d->name, "sim");
     return 0;
 }

@@ -94,6 +94,47 @@ static void complete_one(kolo_ctx *c, uint16_t index, uint8_t status, uint64_t r
     }
 }
 
+/* The device is gone: nothing will complete any more. Every operation still
+ * outstanding completes with KOLO_E_GONE (requests: done; the others: the
+ * sticky error), and the context stops with it. */
+static void fail_gone(kolo_ctx *c) {
+    uint32_t s;
+    for (s = 0; s < c->sq_n; s++) {
+        kolo_slot *sl = &c->slots[s];
+        if (!sl->busy)
+            continue;
+        c->st.errors++;
+        if (sl->req) {
+            kolo_req *r = sl->req;
+            r->result = 0;
+            r->status = KOLO_E_GONE;
+            r->priv_ctx = NULL;
+            __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE); /* gone */
+        } else if (!c->sticky_err) {
+            c->sticky_err = KOLO_E_GONE;
+        }
+        memset(sl, 0, sizeof *sl);
+    }
+    if (c->pio_inflight) {
+        c->st.errors += c->pio_inflight;
+        if (!c->sticky_err)
+            c->sticky_err = KOLO_E_GONE;
+    }
+    c->sq_busy = 0;
+    c->pio_inflight = 0;
+    c->fence_pending = 0;
+    c->stopped = KOLO_E_GONE;
+}
+
+int kolo_ctx_gone(kolo_ctx *c) {
+    if (c->stopped == KOLO_E_GONE)
+        return KOLO_E_GONE;
+    if (!kolo_dev_gone(c->dev))
+        return 0;
+    fail_gone(c);
+    return KOLO_E_GONE;
+}
+
 static int poll_cq(kolo_ctx *c) {
     int n = 0;
     for (;;) {
@@ -119,10 +160,14 @@ static int poll_cq(kolo_ctx *c) {
     return n;
 }
 
-/* read the context's STATUS; sets c->stopped when the NI stopped the queue */
+/* read the context's STATUS; sets c->stopped when the NI stopped the queue or
+ * the device is gone (STATUS reads all ones or fails, and so does ID) */
 static int check_status(kolo_ctx *c) {
     uint64_t st = 0;
-    if (kolo_mmio_r64(c->dev, KOLO_CSR_DOORBELL(c->index) + KOLO_DB_STATUS, &st))
+    int rc = kolo_mmio_r64(c->dev, KOLO_CSR_DOORBELL(c->index) + KOLO_DB_STATUS, &st);
+    if (rc == KOLO_E_GONE)
+        return kolo_ctx_gone(c);
+    if (rc)
         return KOLO_E_IO;
     if (st & 2u) {
         poll_cq(c);
@@ -131,13 +176,31 @@ static int check_status(kolo_ctx *c) {
     return c->stopped;
 }
 
+/* A poll of the program's (kolo_progress, kolo_test): a dead card completes
+ * nothing, and a program may poll for ever. After KOLO_GONE_POLLS polls in a
+ * row that found nothing, look at STATUS once (one MMIO read per that many
+ * empty polls; not under kolo-sim --det, see kolo_backend_sim.c). */
+static int poll_user(kolo_ctx *c) {
+    int n = poll_cq(c);
+    if (n > 0) {
+        c->idle_polls = 0;
+    } else if (c->dev->poll_probe && ++c->idle_polls >= KOLO_GONE_POLLS) {
+        c->idle_polls = 0;
+        check_status(c);
+    }
+    return n;
+}
+
 int kolo_progress(kolo_ctx *c) {
     int n;
     if (!c)
         return KOLO_E_INVAL;
     pthread_mutex_lock(&c->lock);
-    n = poll_cq(c);
-    n = c->stopped ? c->stopped : n;
+    n = kolo_ctx_gone(c);
+    if (!n) {
+        n = poll_user(c);
+        n = c->stopped ? c->stopped : n;
+    }
     pthread_mutex_unlock(&c->lock);
     return n;
 }
@@ -156,6 +219,8 @@ static int wait_for(kolo_ctx *c, wait_cond cond, const void *arg) {
             break;
         if (poll_cq(c) > 0)
             continue;
+        if (kolo_ctx_gone(c)) /* (another thread found the device gone) */
+            break;
         if (c->stopped) {
             rc = c->stopped;
             break;
@@ -177,7 +242,9 @@ static int wait_for(kolo_ctx *c, wait_cond cond, const void *arg) {
         }
     }
     kolo_wait_end(c->dev);
-    return rc;
+    /* gone: the condition may hold now (requests completed with the error),
+     * but the wait's answer is the device's */
+    return kolo_ctx_gone(c) ? KOLO_E_GONE : rc;
 }
 
 static int cond_slot_free(kolo_ctx *c, const void *arg) {
@@ -246,10 +313,16 @@ int kolo_sq_post(kolo_ctx *c, uint32_t s, kolo_desc *d, const kolo_slot *info, k
     c->st.sq_posts++;
     c->st.doorbells++;
     desc_barrier(); /* descriptor before doorbell */
-    if (kolo_mmio_w32(c->dev, KOLO_CSR_DOORBELL(c->index) + KOLO_DB_SQ_PI, SQ_PI_VALUE(c->pi))) {
-        /* the doorbell never reached the NI: nothing will complete */
-        c->stopped = KOLO_E_IO;
-        return KOLO_E_IO;
+    {
+        int rc =
+            kolo_mmio_w32(c->dev, KOLO_CSR_DOORBELL(c->index) + KOLO_DB_SQ_PI, SQ_PI_VALUE(c->pi));
+        if (rc == KOLO_E_GONE)
+            return kolo_ctx_gone(c);
+        if (rc) {
+            /* the doorbell never reached the NI: nothing will complete */
+            c->stopped = KOLO_E_IO;
+            return KOLO_E_IO;
+        }
     }
     return 0;
 }
@@ -272,9 +345,10 @@ int kolo_pio_post(kolo_ctx *c, kolo_desc *d, const void *payload, size_t len) {
         memcpy((uint8_t *)buf + 32, payload, len);
     c->pio_inflight++;
     c->st.pio_posts++;
-    if (c->dev->be.mmio_write(c->dev->user, 2, KOLO_PIO_PAGE(c->index), buf, 64)) {
+    rc = kolo_mmio_write(c->dev, 2, KOLO_PIO_PAGE(c->index), buf, 64);
+    if (rc) {
         c->pio_inflight--;
-        return KOLO_E_IO;
+        return rc == KOLO_E_GONE ? kolo_ctx_gone(c) : rc;
     }
     return 0;
 }
@@ -357,7 +431,9 @@ int kolo_pending_error(const kolo_ctx *cc) {
     if (!c)
         return KOLO_E_INVAL;
     pthread_mutex_lock(&c->lock);
-    rc = c->sticky_err ? c->sticky_err : c->stopped;
+    rc = kolo_ctx_gone(c);
+    if (!rc)
+        rc = c->sticky_err ? c->sticky_err : c->stopped;
     pthread_mutex_unlock(&c->lock);
     return rc;
 }
@@ -367,7 +443,9 @@ static int test_l(kolo_ctx *c, kolo_req *r) {
         return KOLO_E_INVAL;
     if (cond_req_done(c, r))
         return 1;
-    poll_cq(c);
+    poll_user(c);
+    if (c->stopped == KOLO_E_GONE) /* (its request completed with the error) */
+        return KOLO_E_GONE;
     if (cond_req_done(c, r))
         return 1;
     return c->stopped ? c->stopped : 0;
@@ -399,6 +477,7 @@ unsigned kolo_ctx_outstanding(const kolo_ctx *cc) {
     if (!c)
         return 0;
     pthread_mutex_lock(&c->lock);
+    kolo_ctx_gone(c); /* gone: everything completed with the error */
     n = c->sq_busy + c->pio_inflight;
     pthread_mutex_unlock(&c->lock);
     return n;
@@ -442,6 +521,8 @@ static int ctx_open_l(kolo_dev *d, const kolo_ctx_opts *opts, kolo_ctx **out) {
         *out = NULL;
     if (!d || !out)
         return KOLO_E_INVAL;
+    if (kolo_dev_gone(d))
+        return KOLO_E_GONE;
     if (opts)
         o = *opts;
     if (!o.sq_log2)
@@ -546,13 +627,18 @@ int kolo_ctx_close(kolo_ctx *c) {
         return 0;
     d = c->dev;
     pthread_mutex_lock(&c->lock);
-    rc = c->stopped ? c->stopped : quiet_l(c);
+    rc = kolo_ctx_gone(c);
+    if (!rc)
+        rc = c->stopped ? c->stopped : quiet_l(c);
     pthread_mutex_unlock(&c->lock);
+    /* (a gone device: both return KOLO_E_GONE without touching it) */
     kolo_mmio_w64(d, KOLO_CSR_CTX(c->index) + KOLO_CTX_CTRL, 0);
     {
         uint64_t st; /* flush: the NI is off before the queues are freed */
         kolo_mmio_r64(d, KOLO_CSR_CTX(c->index) + KOLO_CTX_STATUS, &st);
     }
+    if (!rc && kolo_dev_gone(d))
+        rc = KOLO_E_GONE;
     pthread_mutex_lock(&d->lock);
     d->ctx_open[c->index] = NULL;
     pthread_mutex_unlock(&d->lock);

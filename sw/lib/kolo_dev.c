@@ -38,6 +38,7 @@ const char *kolo_strerror(int err) {
     case KOLO_E_TIMEOUT: return "wait timed out (KOLO_WAIT_TIMEOUT)";
     case KOLO_E_ADDR: return "remote address does not fit in 48 bits";
     case KOLO_E_NOROUTE: return "no route to the node (its links are down)";
+    case KOLO_E_GONE: return "the device stopped answering: lost power, link or was removed";
     case KOLO_E_BAD_OP: return "NI: unknown operation or reserved bits set";
     case KOLO_E_BAD_LEN: return "NI: zero or oversized length";
     case KOLO_E_BAD_DST: return "NI: destination outside the torus or unreachable";
@@ -67,23 +68,92 @@ int kolo_amo_fetches(int op) {
     }
 }
 
+/* ---- device gone (kolo.h, kolo_dev_alive; docs/api.md "Device gone") -------------------
+ * A card that lost power or its link answers every read with all ones (a
+ * real host's root port: Unsupported Request) or with an error (VFIO's
+ * backend, kolo-sim's server after its read timeout), and drops writes. A
+ * read of all ones can be a value (a counter, E2E_TIMEOUT), so it is only a
+ * suspicion: the identity register settles it (ID "KOLO", which can never
+ * read all ones; the service block's SYS_ID on a chip without an NI). The
+ * fast path reads nothing: suspicions come from reads the library makes
+ * anyway, and from the looks at STATUS of waits and polls (kolo_ctx.c). */
+_Static_assert(KOLO_CSR_ID_RESET == KOLO_NI_ID && KOLO_CSR_ID_RESET != 0xFFFFFFFFu &&
+                   KOLO_SVC_SYS_ID_RESET != 0xFFFFFFFFu,
+               "the identity registers can never read all ones");
+
+int kolo_dev_gone(const kolo_dev *d) { return __atomic_load_n(&d->gone, __ATOMIC_ACQUIRE); }
+
+static int dev_mark_gone(kolo_dev *d) {
+    __atomic_store_n(&d->gone, 1, __ATOMIC_RELEASE);
+    return KOLO_E_GONE;
+}
+
+/* one raw read of the identity register: does it answer as itself? */
+static int dev_identity_ok(kolo_dev *d) {
+    uint64_t v = 0;
+    return d->be.mmio_read(d->user, 0, d->alive_off, 4, &v) == 0 && (uint32_t)v == d->alive_val;
+}
+
+int kolo_dev_suspect(kolo_dev *d) {
+    if (!d->watch) /* kolo_open's probe: its own errors */
+        return 0;
+    if (kolo_dev_gone(d))
+        return KOLO_E_GONE;
+    return dev_identity_ok(d) ? 0 : dev_mark_gone(d);
+}
+
+int kolo_dev_alive(kolo_dev *d, int probe) {
+    if (!d)
+        return KOLO_E_INVAL;
+    if (probe && d->watch && !kolo_dev_gone(d) && !dev_identity_ok(d))
+        dev_mark_gone(d);
+    return !kolo_dev_gone(d);
+}
+
 /* ---- MMIO helpers ----------------------------------------------------------- */
+int kolo_mmio_write(kolo_dev *d, int bar, uint32_t off, const void *data, unsigned size) {
+    int rc;
+    if (kolo_dev_gone(d))
+        return KOLO_E_GONE; /* nothing reaches a gone device */
+    if (d->be.mmio_write(d->user, bar, off, data, size) == 0)
+        return 0;
+    rc = kolo_dev_suspect(d);
+    return rc ? rc : KOLO_E_IO;
+}
 int kolo_mmio_w32(kolo_dev *d, uint32_t off, uint32_t v) {
-    return d->be.mmio_write(d->user, 0, off, &v, 4) ? KOLO_E_IO : 0;
+    return kolo_mmio_write(d, 0, off, &v, 4);
 }
 int kolo_mmio_w64(kolo_dev *d, uint32_t off, uint64_t v) {
-    return d->be.mmio_write(d->user, 0, off, &v, 8) ? KOLO_E_IO : 0;
+    return kolo_mmio_write(d, 0, off, &v, 8);
+}
+
+static int mmio_read(kolo_dev *d, uint32_t off, unsigned size, uint64_t *v) {
+    uint64_t x = 0;
+    int rc;
+    if (kolo_dev_gone(d))
+        return KOLO_E_GONE;
+    if (d->be.mmio_read(d->user, 0, off, size, &x)) {
+        rc = kolo_dev_suspect(d);
+        return rc ? rc : KOLO_E_IO;
+    }
+    if (size == 4)
+        x &= 0xFFFFFFFFu;
+    if (x == (size == 4 ? 0xFFFFFFFFu : ~0ull)) { /* all ones: a value, or a card gone? */
+        rc = kolo_dev_suspect(d);
+        if (rc)
+            return rc;
+    }
+    *v = x;
+    return 0;
 }
 int kolo_mmio_r32(kolo_dev *d, uint32_t off, uint32_t *v) {
     uint64_t x = 0;
-    if (d->be.mmio_read(d->user, 0, off, 4, &x))
-        return KOLO_E_IO;
-    *v = (uint32_t)x;
-    return 0;
+    int rc = mmio_read(d, off, 4, &x);
+    if (!rc)
+        *v = (uint32_t)x;
+    return rc;
 }
-int kolo_mmio_r64(kolo_dev *d, uint32_t off, uint64_t *v) {
-    return d->be.mmio_read(d->user, 0, off, 8, v) ? KOLO_E_IO : 0;
-}
+int kolo_mmio_r64(kolo_dev *d, uint32_t off, uint64_t *v) { return mmio_read(d, off, 8, v); }
 
 /* ---- waiting -------------------------------------------------------------------- */
 double kolo_now(void) {
@@ -186,14 +256,18 @@ static int dev_probe_svc_only(kolo_dev *d) {
     d->version = 0;
     d->num_ctx = 0;
     dev_set_place(d, node, torus);
+    d->alive_off = KOLO_SVC_HOST_BASE + KOLO_SVC_SYS_ID;
+    d->alive_val = KOLO_SVC_SYS_ID_RESET;
     return kolo_dev_node_valid(d, d->node_id);
 }
 
 static int dev_probe(kolo_dev *d, char *err, size_t errlen) {
     uint32_t id = 0, ver = 0, node = 0, torus = 0, nctx = 0;
     if (kolo_mmio_r32(d, KOLO_CSR_ID, &id)) {
-        if (dev_probe_svc_only(d))
+        if (dev_probe_svc_only(d)) {
+            d->watch = 1;
             return 0;
+        }
         kolo_set_err(err, errlen,
                      "kolo: %s: reading the NI's ID register failed, and no service block answers either",
                      d->name);
@@ -226,6 +300,9 @@ static int dev_probe(kolo_dev *d, char *err, size_t errlen) {
                      d->node_id, d->dims[0], d->dims[1], d->dims[2]);
         return KOLO_E_NODEV;
     }
+    d->alive_off = KOLO_CSR_ID;
+    d->alive_val = KOLO_CSR_ID_RESET;
+    d->watch = 1; /* from here on a failed access or all ones may mean the device is gone */
     return 0;
 }
 
@@ -244,6 +321,7 @@ static kolo_dev *dev_new(void) {
     t = getenv("KOLO_WAIT_TIMEOUT");
     if (t && *t)
         d->wait_timeout = strtod(t, NULL);
+    d->poll_probe = 1;
     return d;
 }
 
@@ -398,13 +476,13 @@ uint16_t kolo_dev_node_of_index(const kolo_dev *d, unsigned i) {
 int kolo_dev_read_reg(kolo_dev *d, uint32_t off, unsigned size, uint64_t *val) {
     if (!d || !val || (size != 4 && size != 8) || (off & (size - 1)) || off >= KOLO_BAR0_SIZE)
         return KOLO_E_INVAL;
-    return d->be.mmio_read(d->user, 0, off, size, val) ? KOLO_E_IO : 0;
+    return mmio_read(d, off, size, val);
 }
 
 int kolo_dev_write_reg(kolo_dev *d, uint32_t off, unsigned size, uint64_t val) {
     if (!d || (size != 4 && size != 8) || (off & (size - 1)) || off >= KOLO_BAR0_SIZE)
         return KOLO_E_INVAL;
-    return d->be.mmio_write(d->user, 0, off, &val, size) ? KOLO_E_IO : 0;
+    return kolo_mmio_write(d, 0, off, &val, size);
 }
 
 /* ---- DMA memory ------------------------------------------------------------- */
@@ -607,7 +685,7 @@ static int win_close_l(kolo_dev *d, int w) {
     } while (0)
 
 void *kolo_dma_alloc(kolo_dev *d, size_t len) {
-    if (!d)
+    if (!d || kolo_dev_gone(d))
         return NULL;
     DEV_LOCKED(d, void *, dma_alloc_l(d, len));
 }
@@ -621,6 +699,8 @@ void kolo_dma_free(kolo_dev *d, void *p) {
 int kolo_mem_register(kolo_dev *d, void *addr, size_t len) {
     if (!d)
         return KOLO_E_INVAL;
+    if (kolo_dev_gone(d))
+        return KOLO_E_GONE;
     DEV_LOCKED(d, int, mem_register_l(d, addr, len));
 }
 int kolo_mem_unregister(kolo_dev *d, void *addr) {
@@ -638,6 +718,8 @@ int kolo_win_open(kolo_dev *d, int index, void *base, size_t len, unsigned right
                   unsigned owner_ctx, uint8_t *key) {
     if (!d)
         return KOLO_E_INVAL;
+    if (kolo_dev_gone(d))
+        return KOLO_E_GONE;
     DEV_LOCKED(d, int, win_open_l(d, index, base, len, rights, check, owner_ctx, key));
 }
 int kolo_win_close(kolo_dev *d, int w) {

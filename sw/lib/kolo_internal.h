@@ -54,6 +54,12 @@ struct kolo_dev {
     void (*wait_idle)(void *user, uint32_t seq, unsigned long *n);
     void (*wait_end)(void *user);
     double wait_timeout; /* seconds, 0 = none (env KOLO_WAIT_TIMEOUT) */
+    /* device gone (kolo.h, kolo_dev_alive): sticky, read and set atomically */
+    int gone;
+    int watch;          /* detection on: set once the device is open */
+    int poll_probe;     /* empty polls read STATUS now and then (not in kolo-sim --det) */
+    uint32_t alive_off; /* the identity register (BAR0) and the value it must read */
+    uint32_t alive_val;
 };
 
 typedef struct kolo_slot {
@@ -86,7 +92,8 @@ struct kolo_ctx {
     unsigned pio_max;
     int fence_pending;
     int sticky_err; /* first error of an operation without a request */
-    int stopped;    /* KOLO_E_STOPPED once STATUS.error was seen */
+    int stopped;    /* KOLO_E_STOPPED (STATUS.error seen), KOLO_E_GONE (the device gone) */
+    unsigned idle_polls; /* kolo_progress/kolo_test calls in a row that found nothing */
     kolo_ctx_stats st;
     pthread_mutex_t lock; /* every call on the context holds it (released while waiting) */
 };
@@ -97,11 +104,27 @@ int kolo_sim_backend_open(kolo_dev *dev, int pe, char *err, size_t errlen);
 int kolo_vfio_backend_open(kolo_dev *dev, const char *bdf, char *err, size_t errlen);
 int kolo_uart_backend_open(kolo_dev *dev, const char *spec, char *err, size_t errlen);
 
-/* helpers shared by the files of the library (and kolo_set_err, kolo_err.h) */
+/* helpers shared by the files of the library (and kolo_set_err, kolo_err.h).
+ * Every MMIO access goes through them: on a gone device they return
+ * KOLO_E_GONE without touching it; a failed access or a read of all ones is
+ * checked against the identity register (kolo_dev_suspect). */
+int kolo_mmio_write(kolo_dev *d, int bar, uint32_t off, const void *data, unsigned size);
 int kolo_mmio_w32(kolo_dev *d, uint32_t off, uint32_t v);
 int kolo_mmio_w64(kolo_dev *d, uint32_t off, uint64_t v);
 int kolo_mmio_r32(kolo_dev *d, uint32_t off, uint32_t *v);
 int kolo_mmio_r64(kolo_dev *d, uint32_t off, uint64_t *v);
+/* 1 once the device is gone (no device access) */
+int kolo_dev_gone(const kolo_dev *d);
+/* After a failed access or a read of all ones: does the identity register
+ * still answer as itself? KOLO_E_GONE (and the device marked gone) if not,
+ * else 0. One MMIO read (none once gone, none before the open succeeded). */
+int kolo_dev_suspect(kolo_dev *d);
+/* The device is gone: complete what ctx has outstanding with KOLO_E_GONE
+ * (once) and return KOLO_E_GONE; 0 while the device is alive. The context's
+ * lock held. */
+int kolo_ctx_gone(kolo_ctx *c);
+/* empty kolo_progress/kolo_test calls between two looks at STATUS */
+#define KOLO_GONE_POLLS 1024u
 /* A wait loop on the device:
  *     for (;;) { seq = kolo_wait_begin(d); if (cond) break; rc = kolo_wait_step(d, &n, t0, seq); ... }
  *     kolo_wait_end(d);
@@ -132,14 +155,16 @@ int kolo_pio_usable(kolo_ctx *c, size_t len);
 /* wait for a request of this context */
 int kolo_wait_req(kolo_ctx *c, kolo_req *r);
 
-/* a public call on context c: the work under its lock */
+/* a public call on context c: the work under its lock (none on a gone device) */
 #define LOCKED(c, call)                                                                            \
     do {                                                                                           \
         int rc_;                                                                                   \
         if (!(c))                                                                                  \
             return KOLO_E_INVAL;                                                                   \
         pthread_mutex_lock(&(c)->lock);                                                            \
-        rc_ = (call);                                                                              \
+        rc_ = kolo_ctx_gone(c);                                                                    \
+        if (!rc_)                                                                                  \
+            rc_ = (call);                                                                          \
         pthread_mutex_unlock(&(c)->lock);                                                          \
         return rc_;                                                                                \
     } while (0)

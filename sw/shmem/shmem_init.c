@@ -139,7 +139,7 @@ void kshmem_wait_step(kshmem_waiter *w) {
      * reaches the NI would depend on the wall clock) */
     if ((det ? (w->n == 0 || w->seq != w->last) : (w->n & 7) == 0) && kshmem.ctx) {
         int err;
-        kolo_progress(kshmem.ctx); /* keep the completion queue drained */
+        kshmem_progress(); /* keep the completion queue drained */
         /* a posted operation of ours failed (e.g. its destination became
          * unreachable): what we wait for may never come, say so */
         err = kolo_pending_error(kshmem.ctx);
@@ -172,6 +172,18 @@ int kshmem_poll_wait(uint32_t seq, uint32_t ticket) {
 }
 void kshmem_poll_end(void) { kolo_sim_wait_end((kolo_sim_client *)kshmem.sim); }
 
+/* kolo_progress, and a clear end when the NI is gone (KOLO_E_GONE: the card
+ * lost power or its link, or was removed): what we wait for will never come */
+void kshmem_progress(void) {
+    if (kolo_progress(kshmem.ctx) == KOLO_E_GONE)
+        kshmem_gone("waiting");
+}
+
+void kshmem_gone(const char *fn) {
+    kshmem_fatal("%s: the NI is gone: %s (libkolo error %d); giving up", fn,
+                 kolo_strerror(KOLO_E_GONE), KOLO_E_GONE);
+}
+
 void kshmem_backoff(unsigned long *n) {
     unsigned long i = (*n)++;
     if (i < 16) {
@@ -183,9 +195,10 @@ void kshmem_backoff(unsigned long *n) {
     } else {
         struct timespec ts = {0, i < 4096 ? 5000 : 50000};
         nanosleep(&ts, NULL);
-        if ((i & 4095) == 0 && kshmem.dev) { /* notices a simulator that has gone */
+        if ((i & 4095) == 0 && kshmem.dev) { /* notices a simulator or a card that has gone */
             uint64_t v;
-            kolo_dev_read_reg(kshmem.dev, 0, 4, &v);
+            if (kolo_dev_read_reg(kshmem.dev, 0, 4, &v) == KOLO_E_GONE)
+                kshmem_gone("waiting");
         }
     }
 }

@@ -181,7 +181,7 @@ int kshmem_poll_wait(uint32_t seq, uint32_t ticket);
 void kshmem_poll_end(void);
 #define KSHMEM_TEST(RES, LOOK, FAILED)                                                             \
     do {                                                                                           \
-        kolo_progress(kshmem.ctx);                                                                 \
+        kshmem_progress();                                                                         \
         (RES) = (LOOK);                                                                            \
         if ((FAILED) && kshmem_det()) {                                                            \
             uint32_t t_ = kshmem_poll_start();                                                     \
@@ -193,15 +193,19 @@ void kshmem_poll_end(void);
                     break;                                                                         \
                 }                                                                                  \
                 if (kshmem_poll_wait(seq_, t_)) { /* the wake: the same cycle on every run */      \
-                    kolo_progress(kshmem.ctx);                                                     \
+                    kshmem_progress();                                                             \
                     (RES) = (LOOK);                                                                \
                     break;                                                                         \
                 }                                                                                  \
-                kolo_progress(kshmem.ctx); /* written into: completions, then look again */        \
+                kshmem_progress(); /* written into: completions, then look again */                \
             }                                                                                      \
         }                                                                                          \
     } while (0)
 /* a plain back-off (waits on other things than the NI) */
 void kshmem_backoff(unsigned long *n);
+/* kolo_progress on the context; ends the program with a message when the NI
+ * is gone (KOLO_E_GONE) */
+void kshmem_progress(void);
+void kshmem_gone(const char *fn) __attribute__((noreturn));
 
 #endif

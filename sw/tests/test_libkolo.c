@@ -254,7 +254,8 @@ static uint8_t pattern(size_t i, unsigned salt) { return (uint8_t)(i * 131u + sa
 static void test_errors(void) {
     int codes[] = {KOLO_OK, KOLO_E_INVAL, KOLO_E_LEN, KOLO_E_NODE, KOLO_E_ALIGN, KOLO_E_NOTREG,
                    KOLO_E_AGAIN, KOLO_E_NOMEM, KOLO_E_NODEV, KOLO_E_BUSY, KOLO_E_IO, KOLO_E_STOPPED,
-                   KOLO_E_NOSYS, KOLO_E_RANGE, KOLO_E_TIMEOUT, KOLO_E_ADDR, KOLO_E_BAD_OP,
+                   KOLO_E_NOSYS, KOLO_E_RANGE, KOLO_E_TIMEOUT, KOLO_E_ADDR, KOLO_E_NOROUTE,
+                   KOLO_E_GONE, KOLO_E_BAD_OP,
                    KOLO_E_BAD_LEN, KOLO_E_BAD_DST, KOLO_E_BAD_ALIGN, KOLO_E_REMOTE_KEY,
                    KOLO_E_REMOTE_BOUNDS, KOLO_E_REMOTE_RIGHTS, KOLO_E_LOCAL_DMA, KOLO_E_REMOTE_DMA,
                    KOLO_E_BAD_DOORBELL, KOLO_E_BAD_CONFIG, KOLO_E_NET_TIMEOUT, KOLO_E_STATUS_OTHER};
