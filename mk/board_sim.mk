@@ -151,13 +151,16 @@ test-board-sim-kc705-long: $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex
 #                                    without a wait; board 1 comes back: banner again, links up with the
 #                                    right peers, its host opens it anew, 40 operations each way at once,
 #                                    board 0's counters exactly one link down per X link and nothing
-#                                    after the return; then the plants no-reset (board 1's clocks keep
-#                                    running: no new boot) and link-left-down (board 1's X- transmitter
-#                                    dead after the return), each must fail with its FAIL line; and
-#                                    reflash-gen (board 1's NI generation table cleared at the return, as
-#                                    a bitstream reload does): the open bug of docs/boards.md "Power
-#                                    cycle" (a rebooted source's requests taken for repeats), which must
-#                                    fail in board 1's program until it is fixed
+#                                    after the return; the same with --reflash-gen (board 1's NI
+#                                    end-to-end tables, generations and known (destination, tag)s, put
+#                                    back to their bitstream values at the return, as a bitstream reload
+#                                    does, while board 0 keeps its records of board 1): must pass, board
+#                                    1's requests resynchronised (RESYNC, docs/ni.md 10.1; docs/boards.md
+#                                    "Power cycle"); then the plants no-reset (board 1's clocks keep
+#                                    running: no new boot), link-left-down (board 1's X- transmitter
+#                                    dead after the return) and reflash-no-resync (the reload leaves every
+#                                    (destination, tag) known: the NI before RESYNC, a rebooted source's
+#                                    requests taken for repeats), each must fail with its FAIL line
 # board_sim_kc705_pc_plant <plant> <pattern>: the run must fail, with a FAIL line matching pattern
 board_sim_kc705_pc_plant = l=$(BOARD_SIM_BUILD)/kc705/plant-$(1).log; \
     if $(call board_sim_kc705_run,$(1),--power-cycle --quick --plant=$(1)) > $$l 2>&1 || ! grep -q "FAIL.*$(2)" $$l; \
@@ -166,9 +169,10 @@ board_sim_kc705_pc_plant = l=$(BOARD_SIM_BUILD)/kc705/plant-$(1).log; \
 .PHONY: test-board-sim-kc705-power-long
 test-board-sim-kc705-power-long: $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex $(BOARD_SIM_KC705_FW).dmem.hex
 	@$(call board_sim_kc705_run,power,--power-cycle --quick $(if $(SEED),--seed=$(SEED)))
+	@$(call board_sim_kc705_run,power-reflash,--power-cycle --quick --reflash-gen $(if $(SEED),--seed=$(SEED)))
 	@$(call board_sim_kc705_pc_plant,no-reset,no firmware banner on the console after the return)
 	@$(call board_sim_kc705_pc_plant,link-left-down,board 0 X+: link state)
-	@$(call board_sim_kc705_pc_plant,reflash-gen,(board 1's program))
+	@$(call board_sim_kc705_pc_plant,reflash-no-resync,(board 1's program))
 
 # ---- OpenSHMEM programs on the two KC705 boards: the board simulation as a kolo-sim server ----
 #   make test-board-sim-kc705-shmem  the same two boards booted (--quick), then served to separate PE

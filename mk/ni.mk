@@ -141,6 +141,19 @@ test-unit-ni-atomic-hot-stale: $(NI_STALE_BIN) | $(DEPS_STAMP)
 $(eval $(call ni_test,e2e,41,--test=e2e --ops=3000 --drop=50))
 $(eval $(call ni_test,e2e-lossy,42,--test=e2e --ops=2000 --ctx=4 --drop=50 --dup=30 --delay=30:6000))
 $(eval $(call ni_test,e2e-directed,1,--test=e2e-directed))
+# a reloaded initiator (docs/ni.md 10.1, tb_ni.cpp --test=e2e-reload): node 0's NI tables put
+# back to their bitstream values without a reset while node 1 keeps its records: 256 PUTs after
+# it must be executed (one RESYNC per tag), a PUT whose RESYNC is lost ends with TIMEOUT; the
+# plant no-resync (the reload leaves every (destination, tag) known: the NI before RESYNC)
+# must fail with its PUTs taken for repeats
+.PHONY: test-unit-ni-e2e-reload
+test-unit-ni-e2e-reload: $(NI_BIN) | $(DEPS_STAMP)
+	$< --seed=$(or $(SEED),1) --test=e2e-reload
+	@if $< --seed=1 --test=e2e-reload --plant=no-resync > $(NI_BUILD)/plant-no-resync.log 2>&1; then \
+	    echo "FAIL unit-ni-e2e-reload: plant no-resync was not caught"; exit 1; \
+	else grep -q "taken for repeats" $(NI_BUILD)/plant-no-resync.log && \
+	    echo "PASS unit-ni-e2e-reload: plant no-resync caught ($$(grep -m1 -o 'taken for repeats.*' $(NI_BUILD)/plant-no-resync.log))"; fi
+TESTS += unit-ni-e2e-reload
 
 # negative control: an endpoint model that corrupts one DMA write must fail the comparison
 .PHONY: test-unit-ni-negative

@@ -24,6 +24,7 @@
 `define KOLO_OP_MGMT 4'd11
 `define KOLO_OP_FETCH_AND 4'd12
 `define KOLO_OP_FETCH_OR 4'd13
+`define KOLO_OP_RESYNC 4'd14
 `define KOLO_D_NOP 8'd0
 `define KOLO_D_PUT 8'd1
 `define KOLO_D_GET 8'd2

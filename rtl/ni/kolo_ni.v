@@ -270,7 +270,7 @@ module kolo_ni #(
   wire unused_rt_in = rt_mm_in;
 
   // ---- end-to-end reliability ----------------------------------------------------------------
-  wire e2e_push_gen, e2e_push_rtx, e2e_chk_pend;
+  wire e2e_push_gen, e2e_push_rtx, e2e_chk_pend, e2e_push_rsy, e2e_push_known;
   wire [7:0] e2e_push_tag, e2e_chk_tag;
   wire [11:0] e2e_push_dst;
   wire [63:0] e2e_push_laddr;
@@ -279,7 +279,7 @@ module kolo_ni #(
   wire [63:0] rt_h0, rt_h1;
   wire [3:0] rt_nbeats;
   wire [255:0] rt_beat;
-  wire e2e_rd_pend, e2e_rd_gen, ans, ans_done, gu_valid, gu_ready, wake;
+  wire e2e_rd_pend, e2e_rd_gen, e2e_rd_rsy, ans, ans_done, gu_valid, gu_ready, wake;
   wire [7:0] ans_tag, gu_tag, gu_status, wake_tag;
   assign stat_e2e_inc = {inc_unreach, inc_timeout, dup_resp, dup_req, inc_retx};
   wire tx_unreach;
@@ -305,12 +305,13 @@ module kolo_ni #(
       .push(push), .push_rtx(e2e_push_rtx), .push_tag(e2e_push_tag), .push_dst(e2e_push_dst),
       .push_h0(push_h0), .push_h1(push_h1), .push_nbeats(push_nbeats), .push_dma(push_dma),
       .push_beat(push_beat), .push_laddr(e2e_push_laddr), .push_gen(e2e_push_gen),
+      .push_rsy(e2e_push_rsy), .push_known(e2e_push_known),
       .chk_tag(e2e_chk_tag), .chk_pend(e2e_chk_pend),
       .rt_valid(rt_valid), .rt_ready(rt_ready), .rt_tag(rt_tag), .rt_h0(rt_h0), .rt_h1(rt_h1),
       .rt_nbeats(rt_nbeats), .rt_dma(rt_dma), .rt_beat(rt_beat), .rt_done(rt_done),
       .lk_req(lk_req[2]), .lk_id(lk_id[24+:12]), .lk_gnt(lk_gnt[2]), .lk_rvalid(lk_rvalid[2]),
       .lk_entry(lk_entry), .lk_ok(lk_ok),
-      .rd_tag(rd_tag), .rd_pend(e2e_rd_pend), .rd_gen(e2e_rd_gen),
+      .rd_tag(rd_tag), .rd_pend(e2e_rd_pend), .rd_gen(e2e_rd_gen), .rd_rsy(e2e_rd_rsy),
       .ans(ans), .ans_tag(ans_tag), .ans_done(ans_done),
       .gu_valid(gu_valid), .gu_ready(gu_ready), .gu_tag(gu_tag), .gu_status(gu_status),
       .free(tag_free), .free_tag(free_tag), .wake(wake), .wake_tag(wake_tag),
@@ -391,6 +392,7 @@ module kolo_ni #(
       .push_dma(push_dma), .push_cls(push_cls), .push_beat(push_beat),
       .e2e_en(e2e_en), .push_gen(e2e_push_gen), .push_rtx(e2e_push_rtx), .push_tag(e2e_push_tag),
       .push_dst(e2e_push_dst), .push_laddr(e2e_push_laddr),
+      .push_rsy(e2e_push_rsy), .push_known(e2e_push_known), .ans(ans), .ans_tag(ans_tag), .ans_done(ans_done),
       .rx_valid(rt_valid), .rx_ready(rt_ready), .rx_tag(rt_tag), .rx_h0(rt_h0), .rx_h1(rt_h1),
       .rx_nbeats(rt_nbeats), .rx_dma(rt_dma), .rx_beat(rt_beat),
       .chk_tag(e2e_chk_tag), .chk_pend(e2e_chk_pend), .rx_done(rt_done), .wake(wake), .wake_tag(wake_tag),
@@ -472,7 +474,7 @@ module kolo_ni #(
       .clk(clk), .rst(rst), .cfg_en(e2e_en),
       .pk_valid(rp_valid), .pk_flit(rp_flit), .pk_ok(rp_ok), .pk_ready(rp_ready),
       .le_valid(le_valid), .le_tag(le_tag), .le_status(le_status), .le_ready(rsp_le_ready),
-      .e2e_pend(e2e_rd_pend), .e2e_gen(e2e_rd_gen), .ans(ans), .ans_tag(ans_tag), .ans_done(ans_done),
+      .e2e_pend(e2e_rd_pend), .e2e_gen(e2e_rd_gen), .e2e_rsy(e2e_rd_rsy), .ans(ans), .ans_tag(ans_tag), .ans_done(ans_done),
       .stat_dup(dup_resp),
       .rd_tag(rd_tag), .st(st_rdata), .dy(dy_rdata), .busy(tag_busy),
       .dy_we(dy_we), .dy_wtag(dy_wtag), .dy_wdata(dy_wdata),

@@ -31,7 +31,22 @@
 // operation's next packet waits as long (hold, then wake). Without a
 // retransmission, free and wake follow the response at once (free is
 // combinational from ans, as before this module existed).
-// rd_tag -> rd_pend, rd_gen: registered lookups for the response side.
+// Resynchronisation after a reload (docs/ni.md 10.1): the generation
+// table gen_t and the table known (1 bit per (destination, tag): the
+// target's record is known to hold the generation gen_t says) are LUT RAMs
+// without reset: a reset keeps both (generations go on), a bitstream load
+// sets both to 0 (known 0: unknown; the FPGA's RAMs start at 0). The send
+// engine asks push_known for the packet it is about to push (push_dst,
+// push_tag): with cfg_en, a destination < NODES and known 0, it pushes a
+// RESYNC packet first (push_rsy: op KOLO_OP_RESYNC, the next generation;
+// it is kept, timed, sent again and quarantined like any request) and the
+// operation's packet only after its answer. The RESYNC's ACK (ans, not
+// done, of a tag whose packet is a RESYNC: rsy_m) sets known of its
+// (destination, tag) (the destination index kept per tag in didx_m); the
+// target's record then holds the RESYNC's generation and the operation's
+// packet, with the other one, is new there. A RESYNC given up leaves known
+// 0 (the response side completes the operation with the error).
+// rd_tag -> rd_pend, rd_gen, rd_rsy: registered lookups for the response side.
 // After reset the per-tag LUT RAMs are cleared for 256 cycles (as the tag
 // pool fills, kolo_ni_tags).
 module kolo_ni_e2e #(
@@ -47,6 +62,7 @@ module kolo_ni_e2e #(
     // pushes of the send engine
     input  wire          push,
     input  wire          push_rtx,
+    input  wire          push_rsy,       // the push is a RESYNC (push_known was 0)
     input  wire [7:0]    push_tag,
     input  wire [11:0]   push_dst,
     input  wire [63:0]   push_h0,
@@ -56,6 +72,7 @@ module kolo_ni_e2e #(
     input  wire [255:0]  push_beat,
     input  wire [63:0]   push_laddr,
     output wire          push_gen,
+    output wire          push_known,     // (push_dst, push_tag) needs no RESYNC
     input  wire [7:0]    chk_tag,
     output wire          chk_pend,
     // retransmissions
@@ -79,6 +96,7 @@ module kolo_ni_e2e #(
     input  wire [7:0]    rd_tag,
     output reg           rd_pend,
     output reg           rd_gen,
+    output reg           rd_rsy,         // the tag's packet is a RESYNC
     input  wire          ans,
     input  wire [7:0]    ans_tag,
     input  wire          ans_done,
@@ -137,7 +155,11 @@ module kolo_ni_e2e #(
   // the LUT RAMs are cleared for 256 cycles after reset (hold, quar, rtxd)
   reg [8:0] ini;
   wire initing = !ini[8];
+  // no reset, no initial value but the bitstream's 0 (docs/ni.md 10.1)
   reg gen_t[0:NODES*256-1];
+  reg known_t[0:NODES*256-1];
+  reg rsy_m[0:255];
+  reg [NW-1:0] didx_m[0:255];
   reg [RW-1:0] rec[0:255];
   reg [RW-1:0] rec_q;
 
@@ -150,7 +172,15 @@ module kolo_ni_e2e #(
   wire p_in = p_ok && (p_idx >> NW) == 12'd0;  // index < NODES (a power of 2)
   wire [NW+7:0] g_addr = {p_idx[NW-1:0], push_tag};
   assign push_gen = cfg_en && p_in && !gen_t[g_addr];
+  assign push_known = !cfg_en || !p_in || known_t[g_addr];
   wire p_orig = push && !push_rtx && cfg_en;
+  // a RESYNC's ACK: its (destination, tag) is known from now on
+  wire a_rsy = rsy_m[ans_tag];
+  wire [NW-1:0] a_didx = didx_m[ans_tag];
+  wire k_set = ans && !ans_done && a_rsy;
+  always @(posedge clk) if (p_orig) rsy_m[push_tag] <= push_rsy;
+  always @(posedge clk) if (p_orig) didx_m[push_tag] <= p_idx[NW-1:0];
+  always @(posedge clk) if (k_set) known_t[{a_didx, ans_tag}] <= 1'b1;
   always @(posedge clk) begin
     if (p_orig && p_in) gen_t[g_addr] <= push_gen;
     if (p_orig) rec[push_tag] <= {push_h0, push_h1, push_nbeats, push_dma, push_dma ? {192'd0, push_laddr} : push_beat};
@@ -159,6 +189,7 @@ module kolo_ni_e2e #(
   always @(posedge clk) begin
     rd_pend <= pend[rd_tag];
     rd_gen <= cgen_m[rd_tag];
+    rd_rsy <= rsy_m[rd_tag];
     if (p_orig) cgen_m[push_tag] <= push_gen;
   end
 

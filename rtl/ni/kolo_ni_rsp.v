@@ -31,6 +31,11 @@
 // is dropped and counted in stat_dup, not in stat_bad. Local errors carry
 // their status (le_status: KOLO_ST_LOCAL_DMA from kolo_ni_txq,
 // KOLO_ST_TIMEOUT / KOLO_ST_BAD_DST for packets kolo_ni_e2e gave up).
+// RESYNC (e2e_rsy: the tag's packet in flight is the RESYNC kolo_ni_tx sent
+// before the operation's first packet, docs/ni.md 10.1): its ACK counts no
+// packet and touches no entry: ans without done wakes the operation (its
+// first packet goes next); a RESYNC given up (local error) completes the
+// operation with that status at once (none of its packets went: no put_dec).
 // ans/ans_tag/ans_done: a packet of the tag was counted (done: its operation
 // completed and the tag is free; kolo_ni_e2e decides when it goes back).
 module kolo_ni_rsp (
@@ -47,6 +52,7 @@ module kolo_ni_rsp (
     output wire          le_ready,
     input  wire          e2e_pend,
     input  wire          e2e_gen,
+    input  wire          e2e_rsy,
     output wire          ans,
     output wire [7:0]    ans_tag,
     output wire          ans_done,
@@ -125,8 +131,11 @@ module kolo_ni_rsp (
   wire r_gen = h0[`KOLO_H0_GEN_LO];
   wire r_e2e = cfg_en ? (e2e_pend && r_gen == e2e_gen) : !r_gen;
   wire r_dup = cfg_en && !local_ && !(busy && e2e_pend && r_src == s_dst && r_gen == e2e_gen);
+  wire r_rsy = cfg_en && e2e_rsy;   // the tag's packet is a RESYNC: only an ACK answers it
+  wire r_match = busy && r_src == s_dst && r_e2e;
   wire r_good = local_ ? busy :
-                busy && r_src == s_dst && r_e2e &&
+                r_rsy ? (r_match && is_ack && r_len == 6'd0) :
+                r_match &&
                 ((is_ack && r_len == 6'd0 && (dop == `KOLO_D_PUT || dop_nofetch)) ||
                  (is_nak && r_len == 6'd0 && r_addr[7:0] != 8'd0) ||
                  (is_gresp && dop == `KOLO_D_GET && g_ok) ||
@@ -159,12 +168,12 @@ module kolo_ni_rsp (
   wire [7:0] cur_status = (rs == R_CHK) ? r_status : c_status;
   wire [7:0] n_status = (d_status != 8'd0) ? d_status : cur_status;
   wire [63:0] n_result = got_res ? c_result : d_result;
-  wire done = d_count == s_npkts_m1;
+  wire done = r_rsy ? local_ : d_count == s_npkts_m1;
   wire ev_free = !ev_valid || ev_ready;
   // the packet counts now: in R_CHK for responses without data, in R_UPD after the data
   wire simple = local_ || is_ack || is_nak;
   wire upd = ((rs == R_CHK && r_good && simple) || rs == R_UPD) && (!done || ev_free);
-  assign dy_we = upd;
+  assign dy_we = upd && !(r_rsy && !done);
   assign dy_wtag = tagq;
   assign dy_wdata = done ? 95'd0 : {n_result, n_status, n_count};
   assign tag_free = upd && done;
@@ -172,7 +181,7 @@ module kolo_ni_rsp (
   assign ans_tag = tagq;
   assign ans_done = done;
   assign free_tag = tagq;
-  assign put_dec = upd && dop == `KOLO_D_PUT;
+  assign put_dec = upd && dop == `KOLO_D_PUT && !r_rsy;
   assign put_dec_ctx = s_ctx;
   // after an update, the next response's first flit is taken at once
   wire chain = upd && !le_valid && pk_valid && pk_ok;

@@ -51,6 +51,11 @@
 // NODES x 256 cycles during which they are neither used nor written (the
 // host enables end-to-end reliability later: docs/ni.md section 10).
 // Responses echo the request's generation (header flit 0 bit 63).
+// RESYNC (one payload flit, ignored; docs/ni.md 10.1): never a repeat, no
+// window check, no memory access: an ACK with its generation goes into the
+// response queue, and as it leaves the record of (source, tag) becomes
+// {valid, that generation, ACK} (with cfg_en; with end-to-end reliability
+// off only the ACK: an initiator with it on must not be stuck).
 module kolo_ni_tgt #(
     parameter GSLOTS = 8,   // GET response buffers of 256 bytes (1..32)
     parameter RQ_DEPTH = 8, // response queue entries
@@ -135,13 +140,15 @@ module kolo_ni_tgt #(
   wire [7:0] q_tag = h1[KOLO_H1_TAG_LO+:8];
   wire [7:0] q_key = h1[KOLO_H1_KEY_LO+:8];
   wire q_put = q_op == `KOLO_OP_PUT;
+  wire q_rsy = q_op == `KOLO_OP_RESYNC;
   wire q_get = q_op == `KOLO_OP_GET_REQ;
   wire q_at = (q_op >= `KOLO_OP_ADD && q_op <= `KOLO_OP_CSWAP) || q_op == `KOLO_OP_FETCH_AND ||
               q_op == `KOLO_OP_FETCH_OR;
   wire q_s4 = q_asize == 2'd2;
   wire q_misal = q_s4 ? q_addr[1:0] != 2'd0 : q_addr[2:0] != 3'd0;
   // (h1 is in the flit register from T_P on; the h0 checks hold from T_H1 on)
-  wire mal_h0 = !(q_put || q_get || q_at) || h0[KOLO_H0_VNET] || h0[11:0] != node_id ||
+  wire mal_h0 = !(q_put || q_get || q_at || q_rsy) || h0[KOLO_H0_VNET] || h0[11:0] != node_id ||
+                (q_rsy && q_len != 6'd1) ||
                 (q_put && (q_len == 6'd0 || q_len > 6'd32)) ||
                 (q_get && q_len != 6'd1) ||
                 (q_at && (q_len != ((q_op == `KOLO_OP_CSWAP) ? 6'd2 : 6'd1) || q_asize[1] == 1'b0));
@@ -256,7 +263,7 @@ module kolo_ni_tgt #(
   wire w_fire_m;         // a beat of ours went to the DMA write port
   wire beat_end = acnt == 2'd3 || left == 6'd1;
   wire chk = ts == T_CHK && rt_ready;
-  wire rep_ans = chk && !c_drop && rep && !q_get;   // answered from the record
+  wire rep_ans = chk && !c_drop && rep && !q_get && !q_rsy;   // answered from the record
   wire chk_put = chk && !c_drop && !rep_ans && c_st == 8'd0 && q_put;
   // A PUT starts only when the ACK register is free: once its DMA write has
   // begun (holding the write port), it must finish without waiting for the
@@ -271,8 +278,9 @@ module kolo_ni_tgt #(
   wire ack_push = ack_v && ack_ready && rqf_in_ready;
   // request side pushes (NAK, GET_RESP entry) when the ACK does not
   wire m_push_ok = rqf_in_ready && !ack_push;
-  wire nak_go = chk && !c_drop && !rep_ans && c_st != 8'd0 && m_push_ok;
+  wire nak_go = chk && !c_drop && !rep_ans && !q_rsy && c_st != 8'd0 && m_push_ok;
   wire rep_go = rep_ans && m_push_ok;
+  wire rsy_go = chk && !c_drop && q_rsy && m_push_ok;
   // reads wait for earlier PUT data still on its way to the DMA port
   wire puts_out = m_bv || ack_v;
   wire get_want = chk && !c_drop && c_st == 8'd0 && q_get && g_any && m_push_ok && !conflict &&
@@ -286,8 +294,9 @@ module kolo_ni_tgt #(
       rep_go ? {q_gen, rec_s4, rec_val, rec_kind, rec_kind == K_NAK ? {40'd0, rec_code} : q_addr, q_tag,
                 q_src, rs_now, 5'd0, rec_s4 ? 9'd4 : 9'd8} :
       nak_go ? {q_gen, 1'b0, 64'd0, K_NAK, 40'd0, c_st, q_tag, q_src, rs_now, 5'd0, 9'd0} :
+      rsy_go ? {q_gen, 1'b0, 64'd0, K_ACK, q_addr, q_tag, q_src, rs_now, 5'd0, 9'd0} :
                {q_gen, 1'b0, 64'd0, K_GRESP, q_addr, q_tag, q_src, rs_now, g_free, n_req};
-  wire rqf_push = ack_push || nak_go || get_go || rep_go;
+  wire rqf_push = ack_push || nak_go || get_go || rep_go || rsy_go;
   wire [QW-1:0] rqf_in = ack_push ? ack_d : m_push_d;
 
   // request side pops
@@ -383,7 +392,7 @@ module kolo_ni_tgt #(
           if (drop_go) begin
             stat_bad <= 1'b1;
             ts <= tail_seen ? T_IDLE : T_DRAIN;
-          end else if (rep_go || nak_go) begin
+          end else if (rep_go || nak_go || rsy_go) begin
             ts <= tail_seen ? T_IDLE : T_DRAIN;
           end else if (put_pop) begin
             ts <= put_done ? T_IDLE : T_PUT;

@@ -44,6 +44,18 @@
 // any slot and pushed again as recorded (E_RTX; a PUT from host memory reads
 // its payload again), unless the packet has been answered meanwhile
 // (chk_pend low).
+// Resynchronisation (docs/ni.md 10.1): before an operation's first packet,
+// if kolo_ni_e2e says its (destination, tag) is not known (push_known low:
+// e2e on and the NI's tables as a bitstream load leaves them), E_PKT pushes
+// a RESYNC packet instead (op KOLO_OP_RESYNC, one payload flit 0, the tag
+// and the next generation; push_rsy) and the engine waits in E_RSW for its
+// answer: the tag's wake (its ACK, after a quarantine if it was sent
+// again; the first packet then goes from E_PKT as usual) or the end of the
+// operation (ans_done on the tag: the RESYNC was given up and kolo_ni_rsp
+// completed the operation with the error; a PUT/GET's slot is released).
+// Retransmissions are taken meanwhile (E_RTX returns to E_RSW). The whole
+// engine waits one round trip per unknown (destination, tag): the first
+// use of each after a bitstream load.
 module kolo_ni_tx #(
     parameter HQ_AW   = 6,
     parameter RING_AW = 9
@@ -123,6 +135,11 @@ module kolo_ni_tx #(
     input  wire          e2e_en,
     input  wire          push_gen,
     output wire          push_rtx,
+    output wire          push_rsy,       // the push is a RESYNC
+    input  wire          push_known,     // (push_dst, push_tag) needs no RESYNC
+    input  wire          ans,            // kolo_ni_rsp counted a packet of ans_tag (done: the operation ended)
+    input  wire [7:0]    ans_tag,
+    input  wire          ans_done,
     output wire [7:0]    push_tag,
     output wire [11:0]   push_dst,
     output wire [63:0]   push_laddr,
@@ -154,7 +171,8 @@ module kolo_ni_tx #(
   localparam PIO = 16;
 
   // ---- state ----------------------------------------------------------------------------
-  localparam E_IDLE = 3'd0, E_LOAD = 3'd1, E_FIN = 3'd2, E_PKT = 3'd3, E_SHIFT = 3'd4, E_RTX = 3'd5;
+  localparam E_IDLE = 3'd0, E_LOAD = 3'd1, E_FIN = 3'd2, E_PKT = 3'd3, E_SHIFT = 3'd4, E_RTX = 3'd5,
+             E_RSW = 3'd6;
   reg [2:0] es;
   reg [16:0] act;      // slot has an operation in progress (PUT from memory, GET)
   reg [16:0] sww;      // e2e: the slot's packet in flight must be answered first
@@ -162,6 +180,9 @@ module kolo_ni_tx #(
   reg [7:0] stag[0:16];
   reg [255:0] spm[0:31];
   reg c_park, c_smr;
+  // e2e: the operation's first packet has not gone (a RESYNC may be due); waiting in
+  // E_RSW (also across E_RTX) for the RESYNC's answer: woken, or the operation ended
+  reg c_first, c_rsw, c_woke, c_abort;
   // a retransmission being pushed: rx_* hold still until rx_done (kolo_ni_e2e)
   wire [63:0] x_h0 = rx_h0;
   wire [255:0] x_beat = rx_beat;
@@ -355,21 +376,25 @@ module kolo_ni_tx #(
   wire [4:0] p_rsv = p_atomic ? {1'b0, a_fetch, 1'b0, f_size32 ? 2'd2 : 2'd3} :
                      c_get ? 5'd0 : {2'b00, nm1[2:0]};
   wire in_rtx = es == E_RTX;
+  // a RESYNC before the operation's first packet (push_known: from push_dst, push_tag)
+  wire rsy_now = es == E_PKT && c_first && !push_known;
   assign push_h0 = in_rtx ? x_h0 :
+                   rsy_now ? {push_gen, 4'd0, c_rs, 1'b0, 6'd1, 1'b0, `KOLO_OP_RESYNC, node_id, c_dst} :
                    {push_gen, p_rsv[3:0], c_rs, c_ordered, pl_flits, 1'b0, p_netop, node_id, c_dst};
-  assign push_h1 = in_rtx ? rx_h1 : {c_key, c_tag, c_raddr};
-  assign push_nbeats = in_rtx ? rx_nbeats : pl_beats;
-  assign push_dma = in_rtx ? rx_dma : streaming_put;
-  assign push_cls = in_rtx ? !x_h0[KOLO_H0_ORDERED] : !c_ordered;
+  assign push_h1 = in_rtx ? rx_h1 : rsy_now ? {8'd0, c_tag, 48'd0} : {c_key, c_tag, c_raddr};
+  assign push_nbeats = in_rtx ? rx_nbeats : rsy_now ? 4'd1 : pl_beats;
+  assign push_dma = in_rtx ? rx_dma : streaming_put && !rsy_now;
+  assign push_cls = in_rtx ? !x_h0[KOLO_H0_ORDERED] : rsy_now || !c_ordered;
   // sp holds the INLINE or PIO payload, or an atomic's {compare, operand}
   // (loaded in E_LOAD); a GET_REQ's payload is its byte count
-  assign push_beat = in_rtx ? x_beat : {sp[255:64], c_get ? {55'd0, n_pl} : sp[63:0]};
+  assign push_beat = in_rtx ? x_beat : rsy_now ? 256'd0 : {sp[255:64], c_get ? {55'd0, n_pl} : sp[63:0]};
   assign push_rtx = in_rtx;
+  assign push_rsy = rsy_now;
   assign push_tag = in_rtx ? rx_tag : c_tag;
   assign push_dst = c_dst;
   assign push_laddr = c_laddr;
   assign chk_tag = rx_tag;
-  assign rx_ready = es == E_IDLE;
+  assign rx_ready = es == E_IDLE || (es == E_RSW && !c_woke && !c_abort);
   // bytes of a retransmitted PUT packet read from host memory again
   wire [5:0] x_lm1 = x_h0[KOLO_H0_LEN_LO+:6] - 6'd1;
   wire [8:0] x_n = {x_lm1[5:0], 3'b000} + {6'd0, x_h0[`KOLO_H0_LASTB_HI:`KOLO_H0_LASTB_LO]} + 9'd1;
@@ -379,13 +404,13 @@ module kolo_ni_tx #(
   integer rk;
   always @(*)
     for (rk = 0; rk < 16; rk = rk + 1) ring_ge[rk] = ring_free >= rk[RING_AW:0];
-  wire res_ok = hq_room && ring_ge[pl_beats];
+  wire res_ok = hq_room && (rsy_now ? ring_ge[1] : ring_ge[pl_beats]);
   wire x_ok = hq_room && ring_ge[rx_nbeats] && chk_pend;
-  assign rq_valid = (es == E_PKT && streaming_put && res_ok) || (in_rtx && rx_dma && x_ok);
+  assign rq_valid = (es == E_PKT && streaming_put && !rsy_now && res_ok) || (in_rtx && rx_dma && x_ok);
   assign rq_addr = in_rtx ? x_beat[63:0] : c_laddr;
   assign rq_len = {4'd0, in_rtx ? x_n : n_pl};
   assign rq_id = {2'b00, {(6 - HQ_AW) {1'b0}}, push_idx};
-  assign push = (es == E_PKT && res_ok && (streaming_put ? rq_ready : push_beat_ok)) ||
+  assign push = (es == E_PKT && res_ok && ((streaming_put && !rsy_now) ? rq_ready : push_beat_ok)) ||
                 (in_rtx && x_ok && (rx_dma ? rq_ready : push_beat_ok));
   assign rx_done = in_rtx && (push || !chk_pend);
   wire [30:0] rem_next = c_rem - {22'd0, n_pl};   // (0 when pl_last)
@@ -469,7 +494,8 @@ module kolo_ni_tx #(
   assign ops_inc_ctx = c_ctx;
 
   // ---- E_PKT ---------------------------------------------------------------------------------
-  wire in_pkt = es == E_PKT && push;
+  wire in_pkt = es == E_PKT && push && !rsy_now;   // the operation's packet goes
+  wire rsy_go = es == E_PKT && push && rsy_now;
   wire more_small = small_put && !act[c_slot] && !pl_last;
   assign pkt_last = in_pkt && !more_small;
   wire act_ends = act[c_slot] && pl_last;
@@ -494,7 +520,13 @@ module kolo_ni_tx #(
       smr <= 17'd0;
       c_park <= 1'b0;
       c_smr <= 1'b0;
+      c_first <= 1'b0;
+      c_rsw <= 1'b0;
+      c_woke <= 1'b0;
+      c_abort <= 1'b0;
     end else begin
+      if (c_rsw && wake && wake_tag == c_tag) c_woke <= 1'b1;
+      if (c_rsw && ans && ans_done && ans_tag == c_tag) c_abort <= 1'b1;
       for (wi = 0; wi < 17; wi = wi + 1)
         if (wake && stag[wi] == wake_tag) sww[wi] <= 1'b0;
       if (ev_valid && ev_ready) ev_valid <= 1'b0;
@@ -512,11 +544,22 @@ module kolo_ni_tx #(
           c_slot <= grant_slot;
           es <= E_LOAD;
         end
-        E_RTX: if (rx_done) es <= E_IDLE;
+        E_RTX: if (rx_done) es <= c_rsw ? E_RSW : E_IDLE;
+        E_RSW: if (c_abort) begin
+          // the RESYNC was given up: the operation is complete (with the error)
+          act[c_slot] <= 1'b0;
+          c_first <= 1'b0;
+          c_rsw <= 1'b0;
+          es <= E_IDLE;
+        end else if (c_woke) begin
+          c_rsw <= 1'b0;
+          es <= E_PKT;
+        end else if (rx_valid) es <= E_RTX;
         E_LOAD: begin
           streaming_put <= 1'b0;
           c_get <= 1'b0;
           c_smr <= 1'b0;
+          c_first <= 1'b0;
           rt_got <= 1'b0;
           if (!l_ready) begin
             es <= E_IDLE;
@@ -582,13 +625,20 @@ module kolo_ni_tx #(
             es <= E_IDLE;
           end else if (f_op_go) begin
             c_tag <= tag;
+            c_first <= 1'b1;
             streaming_put <= is_put && !small_put;
             c_get <= is_get;
             if (streaming) act[c_slot] <= 1'b1;
             es <= E_PKT;
           end
         end
-        E_PKT: if (push) begin
+        E_PKT: if (rsy_go) begin
+          c_rsw <= 1'b1;
+          c_woke <= 1'b0;
+          c_abort <= 1'b0;
+          es <= E_RSW;
+        end else if (push) begin
+          c_first <= 1'b0;
           c_raddr <= raddr_next;
           c_laddr <= laddr_next;
           c_rem <= rem_next;
@@ -632,7 +682,7 @@ module kolo_ni_tx #(
   // progress state written back after each packet of a PUT/GET
   wire park = es == E_SHIFT && c_shift == 6'd0 && c_park;
   always @(posedge clk) begin
-    if (es == E_PKT && push && act[c_slot])
+    if (in_pkt && act[c_slot])
       as_mem[c_slot] <= {c_ctx, rem_next, laddr_next, raddr_next, c_key, c_rs, c_dst, c_ordered,
                          c_tag, c_get};
     else if (park)

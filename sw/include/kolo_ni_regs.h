@@ -29,6 +29,7 @@ enum kolo_net_op {
     KOLO_OP_MGMT = 11, /* service processor to service processor (vnet 1) */
     KOLO_OP_FETCH_AND = 12, /* *addr &= operand, old value returned */
     KOLO_OP_FETCH_OR = 13, /* *addr |= operand, old value returned */
+    KOLO_OP_RESYNC = 14, /* end-to-end: the target's record of (source, tag) takes the generation bit; ACK, no memory access (vnet 0, 1 payload flit, 0) */
 };
 
 /* descriptor op codes (descriptor bits 7:0) */

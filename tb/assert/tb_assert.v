@@ -94,7 +94,7 @@ module tb_assert;
       .clk(clk), .rst(rst), .dim_m1(12'h111), .cfg_en(1'b1), .cfg_timeout(32'hffff_ffff),
       .cfg_retries(4'd1), .cfg_switch(1'b0), .push(p_push), .push_rtx(1'b0), .push_tag(8'd5),
       .push_dst(12'h001), .push_h0(64'd0), .push_h1(64'd0), .push_nbeats(4'd1),
-      .push_dma(1'b0), .push_beat(256'd0), .push_laddr(64'd0), .chk_tag(8'd0),
+      .push_dma(1'b0), .push_beat(256'd0), .push_laddr(64'd0), .push_rsy(1'b0), .chk_tag(8'd0),
       .rt_ready(1'b0), .rt_done(1'b0), .lk_gnt(1'b0), .lk_rvalid(1'b0), .lk_entry(32'd0),
       .lk_ok(1'b0), .rd_tag(8'd0), .ans(1'b0), .ans_tag(8'd0), .ans_done(1'b0), .gu_ready(1'b1)
   );

@@ -61,10 +61,15 @@
 // loses its power under board 0's traffic and comes back (power_cycle()
 // below: what is modelled and what is not; docs/boards.md "Power cycle");
 // plants no-reset (its clocks keep running: no new boot) and
-// link-left-down (its X- transmitter dead after the return); reflash-gen
-// (not a planted bug: board 1's NI's end-to-end generation table, LUT RAM
-// without a reset, cleared at the return as a bitstream reload would: the
-// open bug of docs/boards.md "Power cycle", which must fail until fixed).
+// link-left-down (its X- transmitter dead after the return).
+// --power-cycle --reflash-gen: board 1's NI's end-to-end tables (LUT RAM
+// without a reset: generations and known (destination, tag)s) are put back
+// to their bitstream values at the return, as a bitstream reload does; its
+// requests to board 0, whose NI keeps its records of board 1, must be
+// executed (RESYNC, docs/ni.md 10.1; the bug of docs/boards.md "Power
+// cycle" before it). Plant reflash-no-resync (implies --reflash-gen): the
+// reload leaves the known table 1, the NI before RESYNC: board 1's PUTs
+// are taken for repeats and its program must fail.
 // Simulated-time limits: 60 ms in all, and 2 ms (6 ms without --quick) for
 // the host programs after the boot.
 // Simulated and wall time are printed.
@@ -115,6 +120,7 @@ constexpr uint16_t kDevId = 0x0100;  // bus 1, device 0, function 0
 constexpr uint64_t kMsiAddr = 0xFEE00000ull;
 
 std::string g_plant;
+bool g_reflash = false;  // --reflash-gen
 tb::Checker* g_chk = nullptr;
 
 // ---- cables: the GTX channel models (DPI) ---------------------------------------------------
@@ -900,7 +906,8 @@ void power_on(tb::Rng& rng) {
             while (g_gt[h].out.queued()) g_gt[h].out.lane().pop();
     g_powered[b] = true;
     g_sim.top->power |= (uint8_t)(1u << b);
-    if (g_plant == "reflash-gen") {  // the NI's generation table as a bitstream reload leaves it (all 0)
+    if (g_reflash) {  // the NI's end-to-end tables as a bitstream reload leaves them (all 0)
+        g_sim.top->reflash_known = g_plant == "reflash-no-resync" ? (uint8_t)(1u << b) : 0;
         g_sim.top->reflash_gen = (uint8_t)(1u << b);
         g_sim.run_ps(1000);
         g_sim.top->reflash_gen = 0;
@@ -909,7 +916,8 @@ void power_on(tb::Rng& rng) {
     std::printf("  power: board 1 on at %.4f ms (off %.3f ms)%s\n", (double)g_pcs.t_on / kPsPerMs,
                 (double)(g_pcs.t_on - g_pcs.t_cut) / kPsPerMs,
                 g_plant == "link-left-down" ? " (plant link-left-down: its X- transmitter stays dead)"
-                : g_plant == "reflash-gen" ? " (reflash-gen: its NI's generation table cleared, as a reflash does)" : "");
+                : g_plant == "reflash-no-resync" ? " (reflash, plant reflash-no-resync: generations cleared, every (destination, tag) known)"
+                : g_reflash ? " (reflash-gen: its NI's end-to-end tables back to their bitstream values)" : "");
     g_sim.run_ps(1 * kPsPerUs + rng.below(2000) * 1000ull);
     // the host enumerates the board anew: its old root-complex state is gone
     BoardHost& H = g_host[b];
@@ -1443,6 +1451,7 @@ int main(int argc, char** argv) {
         if (!std::strcmp(argv[i], "--quick")) quick = true;
         if (!std::strcmp(argv[i], "--power-cycle")) g_pc = true;
         if (!std::strncmp(argv[i], "--plant=", 8)) g_plant = argv[i] + 8;
+        if (!std::strcmp(argv[i], "--reflash-gen")) g_reflash = true;
         if (!std::strncmp(argv[i], "--serve=", 8)) serve_name = argv[i] + 8;
         if (!std::strncmp(argv[i], "--jobs=", 7)) jobs = (unsigned)std::atoi(argv[i] + 7);
         if (!std::strncmp(argv[i], "--serve-ms=", 11)) serve_ms = std::atof(argv[i] + 11);
@@ -1451,9 +1460,14 @@ int main(int argc, char** argv) {
     const bool serving = !serve_name.empty();
     if (!g_plant.empty() && g_plant != "crossed" && g_plant != "cpl-byte" && g_plant != "lane-cut" &&
         !(serving && (g_plant == "pe-swap" || g_plant == "pcie-dead")) &&
-        !(g_pc && (g_plant == "no-reset" || g_plant == "link-left-down" || g_plant == "reflash-gen"))) {
+        !(g_pc && (g_plant == "no-reset" || g_plant == "link-left-down" || g_plant == "reflash-no-resync"))) {
         std::fprintf(stderr, "unknown plant %s (crossed, cpl-byte, lane-cut; with --serve: pe-swap, pcie-dead; with "
-                     "--power-cycle: no-reset, link-left-down, reflash-gen)\n", g_plant.c_str());
+                     "--power-cycle: no-reset, link-left-down, reflash-no-resync)\n", g_plant.c_str());
+        return 2;
+    }
+    if (g_plant == "reflash-no-resync") g_reflash = true;
+    if (g_reflash && !g_pc) {
+        std::fprintf(stderr, "--reflash-gen needs --power-cycle\n");
         return 2;
     }
     if (g_pc && serving) {
@@ -1468,8 +1482,8 @@ int main(int argc, char** argv) {
     tb::Checker chk("board-sim-kc705");
     g_chk = &chk;
     tb::Rng rng(seed);
-    std::printf("board-sim-kc705: seed %" PRIu64 "%s%s%s%s\n", seed, quick ? ", quick" : "",
-                g_pc ? ", power cycle" : "", g_plant.empty() ? "" : ", plant ", g_plant.c_str());
+    std::printf("board-sim-kc705: seed %" PRIu64 "%s%s%s%s%s\n", seed, quick ? ", quick" : "",
+                g_pc ? ", power cycle" : "", g_reflash ? ", reflash" : "", g_plant.empty() ? "" : ", plant ", g_plant.c_str());
     g_pcs.seed = seed;
 
     // cables (before the model's channels open: the DPI open only names them)
@@ -1494,6 +1508,7 @@ int main(int argc, char** argv) {
     g_sim.top->pcie_perst_n = 0;
     g_sim.top->power = 3;
     g_sim.top->reflash_gen = 0;
+    g_sim.top->reflash_known = 0;
     g_sim.top->eval();
     g_sim.deadline = 60 * kPsPerMs;
     for (int i = 0; i < 12; i++)

@@ -23,9 +23,12 @@ module tb_board_sim_kc705 #(
     input  wire [1:0]  cpu_reset,     // board b's SW7 (high: pressed)
     input  wire [1:0]  pcie_perst_n,  // board b's PERST# from its host
     input  wire [1:0]  power,         // board b powered (its clocks run)
-    input  wire [1:0]  reflash_gen,   // rising: board b's NI's end-to-end generation table back to its
-                                      // bitstream value (0), as a reload of the bitstream would (LUT RAM
-                                      // without a reset: --power-cycle --reflash-gen)
+    input  wire [1:0]  reflash_gen,   // rising: board b's NI's end-to-end tables back to their
+                                      // bitstream values, as a reload of the bitstream would (LUT RAM
+                                      // without a reset: --power-cycle --reflash-gen): generations 0,
+                                      // known reflash_known[b] (0: unknown, the bitstream's value;
+                                      // 1: the plant reflash-no-resync, the NI before RESYNC)
+    input  wire [1:0]  reflash_known,
     output wire [1:0]  uart_tx,       // board b's console (115200 8N1)
     output wire [15:0] led,           // board b's LEDs at [8b +: 8]
     // probes for the harness (hierarchical references into the boards; not
@@ -61,7 +64,10 @@ module tb_board_sim_kc705 #(
       wire unused = &{1'b0, pcie_tx_p, pcie_tx_n, gt_tx_p, gt_tx_n, sfp_tx_disable};
       integer gi;
       always @(posedge reflash_gen[b])
-        for (gi = 0; gi < 16 * 256; gi = gi + 1) u_board.u_chip.u_node.g_ni.u_ni.u_e2e.gen_t[gi] = 1'b0;
+        for (gi = 0; gi < 16 * 256; gi = gi + 1) begin
+          u_board.u_chip.u_node.g_ni.u_ni.u_e2e.gen_t[gi] = 1'b0;
+          u_board.u_chip.u_node.g_ni.u_ni.u_e2e.known_t[gi] = reflash_known[b];
+        end
       assign mon_link_state[12*b+:12] = u_board.u_chip.stat_link_state[11:0];
       assign mon_link_counters[3072*b+:3072] = u_board.u_chip.stat_link_counters[3071:0];
       assign mon_chip_rst[b] = u_board.chip_rst;

@@ -125,6 +125,7 @@ struct NetFault {
     std::function<int(uint64_t h0, uint64_t h1, const uint64_t *pl, unsigned len)> filter;
     std::map<std::array<uint64_t, 4>, uint64_t> seen;
     std::map<uint64_t, uint64_t> last_req;  // (initiator, target, tag) -> identity of its request
+    std::map<uint64_t, bool> last_rsy;      // (initiator, target, tag) -> its request was a RESYNC
     uint64_t drops = 0, dups = 0, delays = 0;
     static uint64_t mix(uint64_t x) {
         x += 0x9e3779b97f4a7c15ull;
@@ -140,6 +141,20 @@ struct NetFault {
             drops += f == DROP;
             dups += f == DUP;
             return f;
+        }
+        // RESYNC round trips (RTL only: the model sends none, docs/ni.md 10.1) always pass
+        // (unless a directed filter says otherwise), so both worlds lose the same packets
+        {
+            unsigned o = (unsigned)(h0 >> 24) & 15u;
+            uint64_t q = (h0 >> 12 & 0xfffu) << 20 | (h0 & 0xfffu) << 8 | (h1 >> 48 & 0xffu);
+            uint64_t a = (h0 & 0xfffu) << 20 | (h0 >> 12 & 0xfffu) << 8 | (h1 >> 48 & 0xffu);
+            if ((h0 >> 28 & 1u) == 0) {
+                last_rsy[q] = o == KOLO_OP_RESYNC;
+                if (o == KOLO_OP_RESYNC) return PASS;
+            } else {
+                auto it = last_rsy.find(a);
+                if (it != last_rsy.end() && it->second) return PASS;
+            }
         }
         // identity: dst, src, op, vnet, len, ordered (h0 bits 35:0); address and key; payload word 0
         // (a one-flit PUT or GET_RESP: only its valid bytes; the RTL leaves others in the flit)
@@ -203,6 +218,13 @@ class World {
         uint64_t v = 0;
         mmio_read(n, 0, off, size, &v);
         return v;
+    }
+    // packets of RESYNC round trips node n sent (tx) or received (RTL world, C++ network;
+    // the model has none): packet counts are compared without them
+    virtual uint64_t resync_pkts(int n, bool tx) const {
+        (void)n;
+        (void)tx;
+        return 0;
     }
 
   protected:
@@ -371,6 +393,9 @@ class RtlWorld : public World {
         mem_.resize(nn);
         node_.resize(nn);
         net_.resize(nn);
+        rsy_tx_.resize(nn);
+        rsy_rx_.resize(nn);
+        rsy_sent_.resize(nn);
         std::vector<kolo_route_entry> tab(nn);
         for (unsigned i = 0; i < nn; i++) {
             kolo_table_default(&t, kolo_node_id_of_index(&t, i), tab.data());
@@ -452,6 +477,18 @@ class RtlWorld : public World {
         kolo_rtl::sig_set(top_->link_down, m * 6 + (unsigned)(p ^ 1), 1, down);
     }
     void set_allow_gen(bool on) { allow_gen_ = on; }  // end-to-end: header bit 63 is the generation
+    uint64_t resync_pkts(int n, bool tx) const override { return tx ? rsy_tx_[n] : rsy_rx_[n]; }
+    uint64_t resyncs_sent(int n) const { return rsy_sent_[n]; }
+    // "reload" node n's NI without a reset, as a bitstream load leaves its end-to-end tables:
+    // generation table 0 and known table `known` (0: unknown, as the bitstream; 1: the
+    // planted old behaviour, no RESYNC); tb_ni.v's reflash input
+    void reflash(int n, bool known) {
+        kolo_rtl::sig_set(top_->reflash_known, (unsigned)n, 1, known);
+        kolo_rtl::sig_set(top_->reflash, (unsigned)n, 1, 1);
+        tick();
+        kolo_rtl::sig_set(top_->reflash, (unsigned)n, 1, 0);
+        tick();
+    }
     unsigned free_tags(int n) const { return (unsigned)kolo_rtl::sig_get(top_->dbg_state, n * 85 + 76, 9); }
     // called for every DMA write when the host memory has taken it (node, address, length),
     // in the cycle its last beat is accepted (now())
@@ -908,6 +945,24 @@ class RtlWorld : public World {
             k.src = -1;
         }
         npkts_++;
+        {
+            // a RESYNC and its answer (the answer known by the request of its (initiator, tag))
+            unsigned op = kolo_rtl::h0_op(h0), tg = (unsigned)(fl[1].data >> 48) & 0xffu;
+            uint64_t key = (uint64_t)src << 20 | (uint64_t)dst << 8 | tg;
+            bool r = false;
+            if (kolo_rtl::h0_vnet(h0) == 0) {
+                r = op == KOLO_OP_RESYNC;
+                rsy_last_[key] = r;
+                if (r) rsy_sent_[n]++;
+            } else {
+                auto it = rsy_last_.find((uint64_t)dst << 20 | (uint64_t)src << 8 | tg);
+                r = it != rsy_last_.end() && it->second;
+            }
+            if (r) {
+                rsy_tx_[n]++;
+                rsy_rx_[d]++;
+            }
+        }
         std::vector<uint64_t> pl;
         for (size_t i = 2; i < fl.size(); i++) pl.push_back(fl[i].data);
         unsigned dl;
@@ -944,6 +999,8 @@ class RtlWorld : public World {
     bool trace_ = false;
     unsigned min_tags_ = 256;
     uint64_t npkts_ = 0;
+    std::vector<uint64_t> rsy_tx_, rsy_rx_, rsy_sent_;
+    std::map<uint64_t, bool> rsy_last_;
     uint64_t cycle_ = 0, last_activity_ = 0, read_seq_ = 0, last_pk_ = 0, writes_ = 0;
 };
 

@@ -53,6 +53,10 @@
 //                  record, the atomic not executed twice), the retry budget (TIMEOUT), an
 //                  invalid route entry (BAD_DST), a table switch and an entry change shortening
 //                  the timer
+//   --test=e2e-reload  a reloaded initiator (tables as a bitstream load leaves them, no
+//                  reset): its PUTs are executed after one RESYNC per (destination, tag); a
+//                  lost RESYNC ends its operation with TIMEOUT (RTL only; --plant=no-resync:
+//                  the old behaviour, must fail)
 //   --test=svc     (build with SVC=1: kolo_node per node) the service block in the node:
 //                  BAR0 window, host write protection, the NI routing with the service
 //                  block's table, MGMT packets in band during a mix run (svc_proc.h)
@@ -257,6 +261,11 @@ struct Compare {
             for (auto &r : R) {
                 if ((r.kind == 1 && !g_cmp_traffic) || (r.kind == 2 && !g_cmp_e2e)) continue;
                 uint64_t va = a.rd(n, r.off, r.size), vb = b.rd(n, r.off, r.size);
+                if (r.off == KOLO_CSR_STAT_TX_PKTS || r.off == KOLO_CSR_STAT_RX_PKTS) {
+                    // without RESYNC round trips (RTL only, docs/ni.md 10.1)
+                    va -= a.resync_pkts(n, r.off == KOLO_CSR_STAT_TX_PKTS);
+                    vb -= b.resync_pkts(n, r.off == KOLO_CSR_STAT_TX_PKTS);
+                }
                 chk.check(va == vb, "node %d %s: %s %llu, %s %llu", n, r.name, a.name(), (unsigned long long)va,
                           b.name(), (unsigned long long)vb);
             }
@@ -1045,7 +1054,7 @@ void prog_packets(World &w, std::vector<Host> &h, const kolo_topo &t) {
     const uint64_t L7 = 7ull << 59, A3 = 3ull << 59, A1 = 1ull << 59, F = 1ull << 62;
     std::vector<kolo_pkt> v;
     v.push_back(mk(KOLO_OP_MGMT, 0, 1, 0, DATA, 1, KEY0, other));       // MGMT: not the NI's
-    v.push_back(mk(14, 0, 1, 0, DATA, 1, KEY0, other));                 // reserved op
+    v.push_back(mk(15, 0, 1, 0, DATA, 1, KEY0, other));                 // reserved op
     v.push_back(mk(KOLO_OP_PUT, 0, 0, 0, DATA, 1, KEY0, other));        // PUT without payload
     v.push_back(mk(KOLO_OP_GET_REQ, 0, 2, 0, DATA, 1, KEY0, other));    // GET_REQ of 2 flits
     kolo_pkt g = mk(KOLO_OP_GET_REQ, 0, 1, 0, DATA, 1, KEY0, other);
@@ -1702,6 +1711,112 @@ int run_e2e_directed(const Opts &o) {
 }
 
 
+// a reloaded initiator (docs/ni.md 10.1, RTL only: the model has no reload). Node 0 PUTs
+// 512 times to node 1, one tag after the other (each tag twice: node 1's records of
+// (0, tag) then hold generation 1); node 0's NI is "reloaded" without a reset (tb_ni.v
+// reflash: generation table 0, known table 0 as a bitstream load leaves them) and PUTs 256
+// times more, new bytes to new addresses: every one must be executed (memory, status OK, no
+// repeat counted at node 1) after one RESYNC per tag. Then every copy of the RESYNCs is
+// dropped after a second reload: the PUT completes with KOLO_ST_TIMEOUT without being
+// written, and the next PUT (another tag, its RESYNC let through) is executed.
+// --plant=no-resync: the reload leaves the known table 1 (the old NI: no RESYNC): the PUTs
+// after the reload are taken for repeats and must fail the check.
+std::string g_plant;
+int run_e2e_reload(const Opts &o) {
+    tb::Checker chk("unit-ni-e2e-reload");
+    g_e2e.on = true;
+    g_e2e.timeout = 3000;
+    g_e2e.retries = 3;
+    kolo_topo t = build_topo();
+    std::unique_ptr<RtlWorld> wp(new RtlWorld(t, o.seed, o.rtl));  // (large: not on the stack)
+    RtlWorld &w = *wp;
+    std::vector<Host> h;
+    for (int n = 0; n < w.nodes(); n++) h.emplace_back(w, n);
+    setup(w, h, t, 31);
+    const bool plant = g_plant == "no-resync";
+    const uint16_t id1 = node_id(t, 1);
+    h[0].ctx(0, 6, 6);
+    bool drop_rsy = false;
+    w.fault.on = true;
+    w.fault.filter = [&drop_rsy](uint64_t h0, uint64_t, const uint64_t *, unsigned) -> int {
+        return drop_rsy && ((h0 >> 24) & 15u) == KOLO_OP_RESYNC ? NetFault::DROP : NetFault::PASS;
+    };
+    size_t want = 0;
+    // n PUTs of 8 bytes, 32 at a time: source src + 8k to raddr + 8k
+    auto puts = [&](unsigned n, uint64_t raddr, uint64_t src) {
+        for (unsigned k = 0; k < n;) {
+            unsigned b = std::min(32u, n - k);
+            for (unsigned i = 0; i < b; i++, k++) h[0].post(0, put(id1, raddr + 8ull * k, src + 8ull * k, 8));
+            h[0].doorbell(0);
+            want += b;
+            bool ok = w.run_until(
+                [&] {
+                    h[0].poll(0, true);
+                    return h[0].q[0].got.size() >= want;
+                },
+                400000);
+            chk.check(ok, "%zu of %zu completions", h[0].q[0].got.size(), want);
+            if (!ok) return;
+        }
+    };
+    // bad completions and unwritten words among the last n PUTs
+    auto check = [&](const char *what, unsigned n, uint64_t raddr, uint64_t src) {
+        unsigned bad_st = 0, bad_mem = 0;
+        for (unsigned k = 0; k < n; k++) {
+            if (h[0].q[0].got[h[0].q[0].got.size() - n + k].status != 0) bad_st++;
+            if (w.mem(1).rd64(raddr + 8ull * k) != w.mem(0).rd64(src + 8ull * k)) bad_mem++;
+        }
+        chk.check(bad_st == 0 && bad_mem == 0, "%s: %u of %u PUTs with an error status, %u not written", what,
+                  bad_st, n, bad_mem);
+    };
+    uint64_t r0 = w.resyncs_sent(0);
+    puts(512, DATA, SRC);
+    check("before the reload", 512, DATA, SRC);
+    uint64_t r1 = w.resyncs_sent(0);
+    chk.check(r1 - r0 == 256, "before the reload: %llu RESYNCs, expected 256 (one per tag)",
+              (unsigned long long)(r1 - r0));
+    uint64_t dup0 = w.rd(1, KOLO_CSR_E2E_DUP_REQ);
+    w.reflash(0, plant);
+    puts(256, DATA + 0x2000, SRC + 0x2000);
+    check("after the reload (PUTs taken for repeats?)", 256, DATA + 0x2000, SRC + 0x2000);
+    uint64_t r2 = w.resyncs_sent(0);
+    uint64_t dups = w.rd(1, KOLO_CSR_E2E_DUP_REQ) - dup0;
+    chk.check(dups == 0, "after the reload: node 1 counted %llu repeats", (unsigned long long)dups);
+    chk.check(r2 - r1 == (plant ? 0u : 256u), "after the reload: %llu RESYNCs, expected %u",
+              (unsigned long long)(r2 - r1), plant ? 0u : 256u);
+    if (!plant) {
+        // a RESYNC given up: the operation completes with TIMEOUT, nothing written
+        w.reflash(0, false);
+        drop_rsy = true;
+        uint64_t a = DATA + 0x3000;
+        w.mem(1).wr64(a, 0x5555);
+        h[0].post(0, put(id1, a, SRC, 8));
+        h[0].doorbell(0);
+        want++;
+        bool ok = w.run_until(
+            [&] {
+                h[0].poll(0, true);
+                return h[0].q[0].got.size() >= want;
+            },
+            400000);
+        chk.check(ok && h[0].q[0].got.back().status == KOLO_ST_TIMEOUT && w.mem(1).rd64(a) == 0x5555,
+                  "RESYNC lost: completion %s, status %u (expected %u), target word 0x%llx", ok ? "in" : "missing",
+                  ok ? h[0].q[0].got.back().status : 0u, (unsigned)KOLO_ST_TIMEOUT,
+                  (unsigned long long)w.mem(1).rd64(a));
+        chk.check(w.rd(0, KOLO_CSR_E2E_TIMEOUTS) == 1, "RESYNC lost: %llu timeouts counted, expected 1",
+                  (unsigned long long)w.rd(0, KOLO_CSR_E2E_TIMEOUTS));
+        drop_rsy = false;
+        puts(1, DATA + 0x3008, SRC + 0x3008);
+        check("after a lost RESYNC", 1, DATA + 0x3008, SRC + 0x3008);
+    }
+    chk.check(e2e_wait(w, h, 2000000), "operations or tags outstanding at the end");
+    w.fault.filter = nullptr;
+    char m[200];
+    std::snprintf(m, sizeof m, "%llu RESYNCs before, %llu after the reload; every PUT executed once",
+                  (unsigned long long)(r1 - r0), (unsigned long long)(r2 - r1));
+    return chk.finish(o.seed, m);
+}
+
 #if NI_SVC
 // the service block inside the node (kolo_node): BAR0 window and its write
 // protection, routing with the service block's table, MGMT in band beside RDMA
@@ -1956,6 +2071,7 @@ int main(int argc, char **argv) {
         else if (a.rfind("--dup=", 0) == 0) g_e2e_opts.dup_pm = (unsigned)std::atoi(a.c_str() + 6);
         else if (a.rfind("--delay=", 0) == 0)
             std::sscanf(a.c_str() + 8, "%u:%u", &g_e2e_opts.delay_pm, &g_e2e_opts.delay_max);
+        else if (a.rfind("--plant=", 0) == 0) g_plant = a.substr(8);
         else if (a.rfind("--e2e-timeout=", 0) == 0) g_e2e.timeout = (uint32_t)std::atol(a.c_str() + 14);
         else if (a.rfind("--mgmt=", 0) == 0) o.mgmt = (unsigned)std::atoi(a.c_str() + 7);
         else if (a.rfind("--signal=", 0) == 0)
@@ -2084,6 +2200,8 @@ int main(int argc, char **argv) {
         return run_e2e(o);
     if (o.test == "e2e-directed")
         return run_e2e_directed(o);
+    if (o.test == "e2e-reload")
+        return run_e2e_reload(o);
 #if NI_SVC
     if (o.test == "svc") return run_svc(o);
     if (o.test == "svc-fault") return run_svc_fault(o);

@@ -71,6 +71,11 @@ module tb_ni #(
     input  wire [N*68-1:0]  ej_flit,
     output wire [N-1:0]     ej_credit_valid,
     output wire [N*2-1:0]   ej_credit_vc,
+    // rising reflash[n]: node n's NI end-to-end tables as a bitstream load leaves them,
+    // without a reset (docs/ni.md 10.1): generation table 0, known table reflash_known[n]
+    // (0: unknown, the bitstream's value; 1: the planted old behaviour, no RESYNC)
+    input  wire [N-1:0]     reflash,
+    input  wire [N-1:0]     reflash_known,
     // links down (TORUS = 1; index n*6+p, set both ends): the routers drop packets for them
     input  wire [N*6-1:0]   link_down,
     // service processors (SVC = 1)
@@ -282,6 +287,16 @@ module tb_ni #(
             /* verilator lint_on PINCONNECTEMPTY */
             .dbg_state(dbg_state[n*85+:85])
         );
+        integer gi;
+        /* verilator lint_off BLKSEQ */
+        /* verilator lint_off MULTIDRIVEN */
+        always @(posedge reflash[n])
+          for (gi = 0; gi < 16 * 256; gi = gi + 1) begin
+            u_node.g_ni.u_ni.u_e2e.gen_t[gi] = 1'b0;
+            u_node.g_ni.u_ni.u_e2e.known_t[gi] = reflash_known[n];
+          end
+        /* verilator lint_on MULTIDRIVEN */
+        /* verilator lint_on BLKSEQ */
       end else begin : g_plain
         assign svc_awready[n] = 1'b0;
         assign svc_wready[n] = 1'b0;
@@ -369,6 +384,16 @@ module tb_ni #(
             .stat_counters(stat_counters[n*384+:384]),
             .dbg_state(dbg_state[n*85+:85])
         );
+        integer gi;
+        /* verilator lint_off BLKSEQ */
+        /* verilator lint_off MULTIDRIVEN */
+        always @(posedge reflash[n])
+          for (gi = 0; gi < 16 * 256; gi = gi + 1) begin
+            u_ni.u_e2e.gen_t[gi] = 1'b0;
+            u_ni.u_e2e.known_t[gi] = reflash_known[n];
+          end
+        /* verilator lint_on MULTIDRIVEN */
+        /* verilator lint_on BLKSEQ */
       end
     end
   endgenerate
