@@ -158,6 +158,10 @@ module kolo_ni_e2e #(
   // no reset, no initial value but the bitstream's 0 (docs/ni.md 10.1)
   reg gen_t[0:NODES*256-1];
   reg known_t[0:NODES*256-1];
+  // its bitstream value, 0 (unknown), stated: without it Yosys takes the undefined initial
+  // contents of a memory only ever written with 1 for 1 and removes the table
+  integer ki;
+  initial for (ki = 0; ki < NODES * 256; ki = ki + 1) known_t[ki] = 1'b0;
   reg rsy_m[0:255];
   reg [NW-1:0] didx_m[0:255];
   reg [RW-1:0] rec[0:255];
