@@ -329,6 +329,11 @@ TESTS += formal-files
 #                                      framing: a streamed VC's flits after its head
 #                                      are body flits, at most len + 1, the last a
 #                                      tail; cover; control overlong (no forced tail)
+#   make test-formal-router-input-local (in make test, ~1.5 min) the local input (WHOLE_PKT
+#                                      verdicts): the same plus the verdict count equation,
+#                                      release only with a good verdict, packet whole, no
+#                                      FIFO underflow (overflow assumed: formal/README.md);
+#                                      cover; controls noverdict and rejectkeep
 #   make test-formal-router-crossbar   (in make test, ~35 s) kolo_router_crossbar: each
 #                                      output carries exactly the flit its select names
 #                                      (the held input's streamed flit, the granted head
@@ -373,8 +378,10 @@ router_plant_sed_interleave := s/assign req\[p\] = req_valid\[p\] \&\& req_port\
 router_plant_sed_creditloss := s/else credit_valid <= any_fwd || (owed_nz != 4'd0);/else credit_valid <= (owed_nz != 4'd0);/
 router_plant_sed_refillsign := s/{rd_dim\[2\] & rd_rs\[2\], rd_dim\[2\] & ~rd_rs\[2\],/{rd_dim[2] \& ~rd_rs[2], rd_dim[2] \& rd_rs[2],/
 router_plant_sed_overlong := s/wire wr_tail = in_tail || over_long;/wire wr_tail = in_tail;/
+router_plant_sed_noverdict := s/assign hc_valid\[v\] = head_waiting \&\& verdict_valid \&\& verdict_ok;/assign hc_valid[v] = head_waiting;/
+router_plant_sed_rejectkeep := s/wire verdict_pop = (grant \&\& grant_vc == v\[1:0\]) || (junk_pop\[v\] \&\& head_rejected);/wire verdict_pop = (grant \&\& grant_vc == v[1:0]);/
 router_plant_sed_wrongsel := s/wire \[65:0\] es = sv\[1\] ? (sv\[0\]/wire [65:0] es = rv[1] ? (sv[0]/
-.PHONY: test-formal-router-output test-formal-router-vc-select test-formal-router-switch test-formal-router-input test-formal-router-input-framing test-formal-router-crossbar formal-full-router-cells
+.PHONY: test-formal-router-output test-formal-router-vc-select test-formal-router-switch test-formal-router-input test-formal-router-input-framing test-formal-router-input-local test-formal-router-crossbar formal-full-router-cells
 test-formal-router-output: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/output.sby,net,pass); } && \
 	{ $(call router_sby,formal/router/output.sby,local,pass); } && \
@@ -421,6 +428,16 @@ test-formal-router-input-framing: | $(DEPS_STAMP)
 	{ $(call router_sby,formal/router/input.sby,framecover,pass); } && \
 	$(call router_sby_plant,overlong,kolo_router_input,formal/router/input.sby,framebmc,FRAMING)
 TESTS += formal-router-input-framing
+# the local input (WHOLE_PKT verdicts): input_local.sby task prove (k-induction: credits, B1,
+# framing, the verdict invariant), cover, and two controls on task bmc (the guarantees alone,
+# from reset): noverdict, a head offered without its verdict (hc_valid = head_waiting), must
+# fail "L release"; rejectkeep, a rejected packet's verdict left in the FIFO, "L count"
+test-formal-router-input-local: | $(DEPS_STAMP)
+	@{ $(call router_sby,formal/router/input_local.sby,prove,pass); } && \
+	{ $(call router_sby,formal/router/input_local.sby,cover,pass); } && \
+	$(call router_sby_plant,noverdict,kolo_router_input,formal/router/input_local.sby,bmc,L release) && \
+	$(call router_sby_plant,rejectkeep,kolo_router_input,formal/router/input_local.sby,bmc,L count)
+TESTS += formal-router-input-local
 # crossbar: the cell has no state, so one SAT call (Yosys's sat, crossbar.ys: ~25 s; the
 # SMT engine of crossbar.sby prove takes ~60 s, in formal-full-router-cells) over all its
 # inputs proves X_S, X_H, X_0 for every reachable state. wrongsel: crossbar.sby (task bmc)

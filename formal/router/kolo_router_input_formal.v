@@ -37,14 +37,27 @@
 // With -DFRAMING (input.sby task frame): the framing, after a granted head
 // the VC pops only body flits, at most len + 1, the (len + 1)-th a tail
 // (ghost counts per entry: formal/README.md, proof 2).
+// With -DLOCAL (input_local.sby): the local input, PORT 6, WHOLE_PKT 1, LOCAL_DEPTH
+// 34, with -DFRAMING also the verdict invariant (L ... assertions, below: the
+// verdict FIFO's count = clean heads buffered - the open packet, never popped
+// empty, a head released only with a good verdict and its packet whole, drain
+// and stream exclusive); -DNOBOUND assumes the FIFO never pushed when full
+// instead of proving it with the per-entry bound L bound (formal/README.md).
 // Negative controls (make test-formal-router-input, -framing): the unit with a
 // forwarded flit's credit never returned must fail P1; with the refill's
 // productive Z+/Z- ports swapped, a "B2 refill" assertion; without an
 // over-long packet's forced tail, "FRAMING".
 module kolo_router_input_formal #(
+`ifdef LOCAL
+    parameter PORT        = 6,    // the local input: whole-packet verdicts
+    parameter WHOLE_PKT   = 1,
+`else
     parameter PORT        = 4,
+    parameter WHOLE_PKT   = 0,
+`endif
     parameter ESC_DEPTH   = 68,
     parameter ADAPT_DEPTH = 35,
+    parameter LOCAL_DEPTH = 34,
     parameter VC_AW       = 7
 ) (
     input wire        clk,
@@ -76,8 +89,8 @@ module kolo_router_input_formal #(
       .PORT(PORT),
       .ESC_DEPTH(ESC_DEPTH),
       .ADAPT_DEPTH(ADAPT_DEPTH),
-      .LOCAL_DEPTH(34),
-      .WHOLE_PKT(0),
+      .LOCAL_DEPTH(LOCAL_DEPTH),
+      .WHOLE_PKT(WHOLE_PKT),
       .VC_AW(VC_AW)
   ) u_in (
       .clk(clk),
@@ -109,7 +122,7 @@ module kolo_router_input_formal #(
   );
 
   function integer depth(input integer vc);
-    depth = ((vc % 2) == 0) ? ESC_DEPTH : ADAPT_DEPTH;
+    depth = (PORT == KOLO_PORT_LOCAL) ? LOCAL_DEPTH : ((vc % 2) == 0) ? ESC_DEPTH : ADAPT_DEPTH;
   endfunction
 
   // the upstream's credits (D1)
@@ -169,7 +182,7 @@ module kolo_router_input_formal #(
         if (!rst) begin
           assert ({1'b0, u_cred[v*8+:8]} + occ + ow + back == depth(v));       // P1 conserved
           if (rd_q_valid && rd_q_vc == v) assert (rcnt != 0);
-          assert (!drain);  // a cut-through port never drains
+          if (WHOLE_PKT == 0) assert (!drain);  // a cut-through port never drains
           // every entry in F0/F1 names one deterministic port (B1, inductive)
           if (f0_valid[v]) assert (onehot0(fe0[KOLO_E_CAND_LO+7+:7]));
           if (fv1) assert (onehot0(fe1[KOLO_E_CAND_LO+7+:7]));
@@ -189,6 +202,7 @@ module kolo_router_input_formal #(
       if (arr_valid && arr_cand[6:0] != 7'd0)
         assert ((arr_cand[13:7] & ~arr_cand[6:0]) == 7'd0);                       // B2
       if (arr_valid) assert (!hc_valid[arr_vc]);                                  // B3
+      if (WHOLE_PKT != 0) assert (!arr_valid);  // no arrival fast path on a whole-packet port
     end
 
 `ifdef B2RAM
@@ -289,6 +303,11 @@ module kolo_router_input_formal #(
 `else
   localparam INV = 1;
 `endif
+`ifdef NOBOUND
+  localparam BND = 0;
+`else
+  localparam BND = 1;
+`endif
   // ---- framing (task frame): what a VC's flits leave as ------------------------
   // Ghost g of every buffered entry: the flits its packet may still have after
   // it (the write side's expected count after the write: len + 1 after a clean
@@ -334,6 +353,49 @@ module kolo_router_input_formal #(
       q_addr <= ram_raddr;
     end
   end
+`ifdef LOCAL
+  // ---- whole-packet verdicts (the local input, input_local.sby) ----------------
+  // Ghost head sequence per VC: hw clean heads written, ho clean heads popped;
+  // every buffered entry carries s, the hw after its write (gs per RAM word,
+  // sf0/sf1 for F0/F1): s of an entry is s of the one before it, plus one for
+  // a clean head. The verdict FIFO (u_verdict: connect -set) must hold one
+  // verdict per clean head buffered whose packet has ended:
+  //   count = hw - ho - in_pkt                      (L count)
+  // Its bound needs the clean heads and clean tails buffered: an entry's
+  // c = 2 s - (g != 0) counts both up to it (g from the framing chain: its
+  // packet still open after it), and cw - c <= the entries after it.
+  wire [3:0] drn = {g_vc[3].drain, g_vc[2].drain, g_vc[1].drain, g_vc[0].drain};
+  wire [4*5-1:0] v_used;  // per VC: u_in.g_vc[v].g_whole.u_verdict.used, in_valid, ...
+  wire [3:0] v_push, v_ready, v_valid, v_pop, v_data;
+  (* keep *) wire [4*5-1:0] v_wp, v_rp;  // its pointers (kept: used only with INV)
+  reg [31:0] hw_v, ho_v;
+  reg [7:0] s_new[0:3];   // s of the entry written now, per VC
+  reg [7:0] gs[0:511];
+  reg [7:0] sq;           // s of the word on ram_rdata
+  integer h;
+  always @(*)
+    for (h = 0; h < 4; h = h + 1)
+      s_new[h] = hw_v[h*8+:8] + {7'd0, in_valid && in_vc == h && in_head && !in_pkt[h] && !hdr_bad};
+  always @(posedge clk) begin
+    for (h = 0; h < 4; h = h + 1)
+      if (rst) begin
+        hw_v[h*8+:8] <= 8'd0;
+        ho_v[h*8+:8] <= 8'd0;
+      end else begin
+        hw_v[h*8+:8] <= s_new[h];
+        ho_v[h*8+:8] <= ho_v[h*8+:8] + {7'd0, pop[h] && f0_entry[h*KOLO_E_W+KOLO_E_HEAD] &&
+                                              !f0_entry[h*KOLO_E_W+KOLO_E_JUNK]};
+      end
+    if (ram_we) gs[ram_waddr] <= s_new[ram_waddr[8:7]];
+    if (ram_re) sq <= gs[ram_raddr];
+  end
+  function sok(input [7:0] sp, input head, input junk, input [7:0] sn);
+    sok = sn == sp + {7'd0, head && !junk};
+  endfunction
+  function [7:0] cval(input [7:0] sv, input [5:0] gv);
+    cval = {sv[6:0], 1'b0} - {7'd0, gv != 6'd0};
+  endfunction
+`endif
   // the stream's packet: flits popped since its head, its declared length
   reg [5:0] s_cnt, s_len;
   always @(posedge clk) begin
@@ -391,8 +453,67 @@ module kolo_router_input_formal #(
               peek2_addr[VC_AW-1:0] == wp - 1'b1) assert (gm[peek2_addr] == expect);  // F chain last
           if (INV && rc == 0) assert (g_lastf == expect);                              // F chain last
           // a VC with a packet open at its output is the stream
-          if (INV) assert ((g_out != 6'd0) == (stream && stream_vc == u));            // F stream
+          if (INV && WHOLE_PKT == 0) assert ((g_out != 6'd0) == (stream && stream_vc == u));  // F stream
         end
+`ifdef LOCAL
+      reg [7:0] sf0, sf1;
+      wire [7:0] s_in = rd_land ? sq : s_new[u];
+      always @(posedge clk) begin
+        sf0 <= pop[u] ? (fv1 ? sf1 : s_in) : (fv0 ? sf0 : s_in);
+        if (pop[u] || !fv1) sf1 <= s_in;
+      end
+      wire [7:0] hwu = hw_v[u*8+:8], hou = ho_v[u*8+:8];
+      wire [7:0] s_lastf = fv1 ? sf1 : fv0 ? sf0 : hou;
+      wire [7:0] cw = {hwu[6:0], 1'b0} - {7'd0, in_pkt[u]};  // clean heads + tails written
+      wire [7:0] c_out = cval(hou, g_out);                    // ... popped
+      wire [9:0] occ = {2'd0, dbg_occ[u*8+:8]};
+      wire [9:0] f_cnt = {9'd0, fv0} + {9'd0, fv1};
+      wire is_str = stream && stream_vc == u;
+      always @(*)
+        if (!rst) begin
+          // the ghost count equation: one verdict per ended packet whose clean head is buffered
+          assert ({3'd0, v_used[u*5+:5]} == hwu - hou - {7'd0, in_pkt[u]});        // L count
+          // the FIFO's pointers agree with its count (its own invariant, kept here
+          // without its f_rst_seen-guarded ordering ghost)
+          if (INV) assert (v_wp[u*5+:5] <= 5'd17 && v_rp[u*5+:5] <= 5'd17 &&
+                           ((v_wp[u*5+:5] >= v_rp[u*5+:5]) ? v_wp[u*5+:5] - v_rp[u*5+:5] :
+                            v_wp[u*5+:5] + 5'd18 - v_rp[u*5+:5]) ==
+                           (v_used[u*5+:5] == 5'd18 ? 5'd0 : v_used[u*5+:5]));       // L FIFO pointers
+          // the verdict FIFO never overflows nor underflows
+          if (v_push[u] && BND) assert (v_ready[u]);                                // L verdict FIFO
+          if (v_push[u] && !BND) assume (v_ready[u]);  // -DNOBOUND: assumed, not proved
+          if (v_pop[u]) assert (v_valid[u]);                                        // L verdict FIFO
+          // a head is released only with its own verdict, good, its packet whole
+          // (not the packet still being written: F0's s is not hw then)
+          if (grant && grant_vc == u)
+            assert (v_valid[u] && v_data[u] && (!in_pkt[u] || sf0 != hwu));         // L release
+          // the VC's output side is inside a packet exactly when it streams or drains it
+          if (INV) assert ((g_out != 6'd0) == (is_str || drn[u]));                  // F stream
+          assert (!(is_str && drn[u]));                                             // L drain
+          // clean heads and tails buffered never outnumber the buffer
+          if (INV && BND) assert ({2'd0, cw - c_out} <= occ);                                // L bound
+          // the head sequence chain, in queue order (as the framing chain)
+          if (INV && fv0) assert (sok(hou, e0[KOLO_E_HEAD], e0[KOLO_E_JUNK], sf0));  // L chain F0
+          if (INV && fv1) assert (sok(sf0, e1[KOLO_E_HEAD], e1[KOLO_E_JUNK], sf1));  // L chain F1
+          if (INV && a_first) assert (sok(s_lastf, peek[KOLO_E_HEAD], peek[KOLO_E_JUNK],
+                                          gs[peek_addr]));                          // L chain first
+          if (INV && a_live && !a_first)
+            assert (sok(gs[peek2_addr], peek[KOLO_E_HEAD], peek[KOLO_E_JUNK], gs[peek_addr]));  // L chain RAM
+          if (INV && a_last) assert (gs[peek_addr] == hwu);                          // L chain last
+          if (INV && peek2_addr[8:7] == u && {1'b0, peek2_addr[VC_AW-1:0] - rp} < rc &&
+              peek2_addr[VC_AW-1:0] == wp - 1'b1) assert (gs[peek2_addr] == hwu);   // L chain last
+          if (INV && rc == 0) assert (s_lastf == hwu);                               // L chain last
+          // per entry: clean heads and tails after it <= the entries after it
+          if (INV && BND && fv0) assert ({2'd0, cw - cval(sf0, gf0)} + 10'd1 <= occ);        // L bound F0
+          if (INV && BND && fv1) assert ({2'd0, cw - cval(sf1, gf1)} + 10'd2 <= occ);        // L bound F1
+          if (INV && BND && a_live)
+            assert ({2'd0, cw - cval(gs[peek_addr], gm[peek_addr])} + f_cnt + 10'd1 +
+                    {3'd0, off} <= occ);                                            // L bound RAM
+        end
+      always @(*) if (!rst) cover (grant && grant_vc == u && in_pkt[u] && v_used[u*5+:5] >= 5'd2);
+      always @(*) if (!rst) cover (drn[u] && stream && stream_vc != u && rd_q_valid);
+`endif
+
     end
   endgenerate
   always @(*)
@@ -412,6 +533,28 @@ module kolo_router_input_formal #(
                  rd_q_vc == 2 ? g_vc[2].rcnt : g_vc[3].rcnt) != 1 ||
                 gq == (rd_q_vc == 0 ? g_fr[0].expect : rd_q_vc == 1 ? g_fr[1].expect :
                        rd_q_vc == 2 ? g_fr[2].expect : g_fr[3].expect));
+`ifdef LOCAL
+      if (INV && rd_q_valid && q_addr == peek_addr) assert (sq == gs[peek_addr]);
+      if (INV && rd_q_valid && q_addr == peek2_addr) assert (sq == gs[peek2_addr]);
+      // a word landing from any other address follows its VC's head sequence chain,
+      // is the last entry when it is the region's last, and keeps the entry bound
+      // (the same first-violation argument as above)
+      if (INV && rd_q_valid && q_addr != peek_addr)
+        assume (sok(rd_q_vc == 0 ? g_fr[0].s_lastf : rd_q_vc == 1 ? g_fr[1].s_lastf :
+                    rd_q_vc == 2 ? g_fr[2].s_lastf : g_fr[3].s_lastf,
+                    ram_rdata[KOLO_E_HEAD], ram_rdata[KOLO_E_JUNK], sq));
+      if (INV && rd_q_valid && q_addr != peek_addr && q_addr != peek2_addr)
+        assume ((rd_q_vc == 0 ? g_vc[0].rcnt : rd_q_vc == 1 ? g_vc[1].rcnt :
+                 rd_q_vc == 2 ? g_vc[2].rcnt : g_vc[3].rcnt) != 1 ||
+                sq == hw_v[rd_q_vc*8+:8]);
+      if (INV && BND && rd_q_valid && q_addr != peek_addr)
+        assume ({2'd0, (rd_q_vc == 0 ? g_fr[0].cw : rd_q_vc == 1 ? g_fr[1].cw :
+                        rd_q_vc == 2 ? g_fr[2].cw : g_fr[3].cw) - cval(sq, gq)} + 10'd1 +
+                (rd_q_vc == 0 ? g_fr[0].f_cnt : rd_q_vc == 1 ? g_fr[1].f_cnt :
+                 rd_q_vc == 2 ? g_fr[2].f_cnt : g_fr[3].f_cnt) <=
+                (rd_q_vc == 0 ? g_fr[0].occ : rd_q_vc == 1 ? g_fr[1].occ :
+                 rd_q_vc == 2 ? g_fr[2].occ : g_fr[3].occ));
+`endif
       // FRAMING (the guarantee): the streamed VC's flits after its head are body
       // flits (no head, no junk: no flit of another packet), at most len + 1 of
       // them, the (len + 1)-th a tail
