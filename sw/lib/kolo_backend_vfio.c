@@ -263,6 +263,7 @@ int kolo_vfio_backend_open(kolo_dev *d, const char *bdf_in, char *err, size_t er
         goto fail;
     d->be = be;
     d->user = v;
+    d->no_pio = 1; /* vfio_write refuses BAR2 (see the top of this file) */
     snprintf(d->name, sizeof d->name, "vfio");
     return 0;
 fail:

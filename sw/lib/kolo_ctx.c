@@ -567,6 +567,11 @@ static int ctx_open_l(kolo_dev *d, const kolo_ctx_opts *opts, kolo_ctx **out) {
      * include those still in the buffer), and no more than the CQ's room
      * beyond the SQ */
     c->pio_max = c->cq_n - c->sq_n < KOLO_NI_PIO_DEPTH ? c->cq_n - c->sq_n : KOLO_NI_PIO_DEPTH;
+    /* a backend without PIO stores (vfio): every operation through the send queue,
+     * kolo_put_pio included (before, each put of up to KOLO_PIO_MAX bytes failed
+     * there with KOLO_E_IO) */
+    if (d->no_pio)
+        c->pio_max = 0;
     sq_bytes = (size_t)c->sq_n * sizeof(kolo_desc);
     cq_bytes = (size_t)c->cq_n * sizeof(kolo_cqe);
     off_cq = (sq_bytes + 63) & ~(size_t)63;

@@ -56,6 +56,9 @@ struct kolo_dev {
     double wait_timeout; /* seconds, 0 = none (env KOLO_WAIT_TIMEOUT) */
     /* device gone (kolo.h, kolo_dev_alive): sticky, read and set atomically */
     int gone;
+    /* the backend cannot make PIO's 64-byte BAR2 stores (vfio: BARs mapped uncached):
+     * contexts opened on it post everything through the send queue (pio_max 0) */
+    int no_pio;
     int watch;          /* detection on: set once the device is open */
     int poll_probe;     /* empty polls read STATUS now and then (not in kolo-sim --det) */
     uint32_t alive_off; /* the identity register (BAR0) and the value it must read */

@@ -61,6 +61,8 @@ struct world {
     uint64_t steps, dma_errors;
     int map_fail; /* make the next dma_map fail */
     int no_flow_control; /* MMIO writes are not held back (a full PIO buffer drops them) */
+    int refuse_bar2;     /* BAR2 writes fail, as the vfio backend's do (counted) */
+    unsigned bar2_refused;
 };
 
 static int w_dma_ok(world *w, uint64_t addr, size_t len) {
@@ -177,6 +179,10 @@ static void w_free(world *w) {
 static int b_write(void *u, int bar, uint64_t off, const void *data, unsigned size) {
     w_port *p = (w_port *)u;
     int n = 0;
+    if (bar == 2 && p->w->refuse_bar2) {
+        p->w->bar2_refused++;
+        return -1;
+    }
     while (!p->w->no_flow_control && !kolo_ni_mmio_write_ready(p->w->ni[p->n], bar, off)) {
         /* PCIe flow control, as kolo-sim does it */
         w_step(p->w);
@@ -1101,6 +1107,47 @@ static void test_pio_amo(void) {
     }
 }
 
+/* A backend that cannot make PIO stores (the vfio backend: BARs uncached, BAR2 writes
+ * refused, kolo_dev.no_pio set at its open): small puts, kolo_put_pio and PIO atomics
+ * go through the send queue and succeed; nothing is written to BAR2. Before the fix
+ * every put of up to KOLO_PIO_MAX bytes on vfio failed with KOLO_E_IO. */
+static void test_no_pio_backend(void) {
+    kolo_ctx_opts o = {-1, 3, 0, KOLO_CTX_PIO_AMO};
+    world w;
+    kolo_dev *d;
+    kolo_ctx *c;
+    kolo_ctx_stats s;
+    uint8_t key, *mem = (uint8_t *)calloc(1, 4096), src[KOLO_PIO_MAX];
+    uint64_t v = 0;
+    unsigned i;
+    for (i = 0; i < sizeof src; i++)
+        src[i] = pattern(i, 9);
+    w_init(&w, 1, 0);
+    w.refuse_bar2 = 1;
+    d = open_dev(&w, 0);
+    d->no_pio = 1; /* as kolo_vfio_backend_open sets it */
+    CHECK_RC(kolo_ctx_open(d, &o, &c), 0);
+    CHECK(kolo_win_open(d, -1, mem, 4096, KOLO_WIN_RWA, -1, 0, &key) >= 0, "window");
+    for (i = 1; i <= sizeof src; i++)
+        CHECK_RC(kolo_put(c, 0, (uintptr_t)mem + 64 * (i - 1), key, src, i), 0);
+    CHECK_RC(kolo_put_pio(c, 0, (uintptr_t)mem + 2560, key, src, 16), 0);
+    CHECK_RC(kolo_atomic(c, KOLO_AMO_ADD, 8, 0, (uintptr_t)mem + 3072, key, 5, 0, NULL), 0);
+    CHECK_RC(kolo_quiet(c), 0);
+    for (i = 1; i <= sizeof src; i++)
+        CHECK(!memcmp(mem + 64 * (i - 1), src, i), "put of %u bytes without PIO", i);
+    CHECK(!memcmp(mem + 2560, src, 16), "kolo_put_pio without PIO");
+    memcpy(&v, mem + 3072, 8);
+    CHECK_EQ(v, 5, "atomic without PIO");
+    kolo_ctx_get_stats(c, &s);
+    CHECK_EQ(s.pio_posts, 0, "no PIO post on a backend without PIO");
+    CHECK_EQ(w.bar2_refused, 0, "no BAR2 write tried");
+    CHECK_EQ(kolo_dev_alive(d, 1), 1, "the device is not taken for gone");
+    kolo_ctx_close(c);
+    kolo_close(d);
+    w_free(&w);
+    free(mem);
+}
+
 /* VFIO-like: DMA only to mapped memory */
 static void test_iommu(void) {
     pair p;
@@ -1238,6 +1285,7 @@ int main(int argc, char **argv) {
     pair_close(&p);
     test_nowait_and_wrap();
     test_pio_amo();
+    test_no_pio_backend();
     test_iommu();
     test_random(3000);
     return test_finish("test_libkolo");
