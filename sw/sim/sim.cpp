@@ -44,7 +44,7 @@ namespace kolo_sim {
 
 const char *const kOpNames[16] = {"PUT",       "GET_REQ",  "GET_RESP", "ADD", "XOR", "FETCH_ADD",
                                   "FETCH_XOR", "SWAP",     "CSWAP",    "ACK", "NAK", "MGMT",
-                                  "FETCH_AND", "FETCH_OR", "op14",     "op15"};
+                                  "FETCH_AND", "FETCH_OR", "RESYNC",   "op15"};
 
 const char *const kPortNames[6] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-"};
 
