@@ -147,8 +147,9 @@ test-board-sim-kc705-long: $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex
 #                                    after the cut succeeds, the others end with BAD_DST or NET_TIMEOUT,
 #                                    board 0 reports both X links down (LINK_STATUS, LINK_DOWN_COUNT 1,
 #                                    link_downs 1, the firmware's fault digest), RT_UNREACHABLE equal to
-#                                    the BAD_DSTs its program saw; board 1's host closes its handle
-#                                    without a wait; board 1 comes back: banner again, links up with the
+#                                    the BAD_DSTs its program saw; board 1's host waits for a PUT on
+#                                    its dead card (KOLO_E_GONE, no MMIO after libkolo knows) and
+#                                    closes its handle; board 1 comes back: banner again, links up with the
 #                                    right peers, its host opens it anew, 40 operations each way at once,
 #                                    board 0's counters exactly one link down per X link and nothing
 #                                    after the return; the same with --reflash-gen (board 1's NI

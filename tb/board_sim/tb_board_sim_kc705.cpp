@@ -1156,6 +1156,14 @@ bool power_cycle(unsigned n, tb::Rng& rng) {
     uint8_t key = 0;
     const int w = kolo_win_open(g_host[1].dev, -1, win, len, KOLO_WIN_RWA, -1, 0, &key);
     if (!g_chk->check(w >= 0, "board 1: kolo_win_open: %s", kolo_strerror(w))) return false;
+    // board 1's host program: a context and a DMA buffer of its own, opened while the board is alive
+    // (used during the outage: libkolo must see the card gone, kolo.h KOLO_E_GONE)
+    kolo_ctx* ctx1 = nullptr;
+    int rc1 = kolo_ctx_open(g_host[1].dev, nullptr, &ctx1);
+    if (!g_chk->check(rc1 == 0, "board 1: kolo_ctx_open: %s", kolo_strerror(rc1))) return false;
+    uint8_t* src1 = static_cast<uint8_t*>(kolo_dma_alloc(g_host[1].dev, 4096));
+    if (!g_chk->check(src1 != nullptr, "board 1: kolo_dma_alloc failed")) return false;
+    for (size_t k = 0; k < 4096; k++) src1[k] = (uint8_t)rng.next();
     CutStats st;
     const uint64_t t0 = g_sim.now();
     g_sim.deadline = t0 + 3 * kPsPerMs;  // every operation ends (the retries: under 1 ms)
@@ -1181,16 +1189,42 @@ bool power_cycle(unsigned n, tb::Rng& rng) {
     const uint32_t e2e_to = ni_read(g_host[0], KOLO_CSR_E2E_TIMEOUTS);
     ok &= g_chk->check(e2e_to >= st.net_timeout, "board 0: E2E_TIMEOUTS %u, the program saw %u NET_TIMEOUT", e2e_to,
                        st.net_timeout);
-    // board 1's host: its program ends with the board (its handle closed while the board is dead: MMIO
-    // writes dropped, reads answered all ones: no wait)
+    // board 1's host: its program goes on on the dead board (MMIO writes dropped, reads answered all
+    // ones): a PUT posted (its doorbell lost) and waited for must end with KOLO_E_GONE, not hang (the
+    // simulated-time limit above catches a wait that never ends); then every call answers KOLO_E_GONE
+    // without touching the card, and the handle closes
     {
         BoardHost& H = g_host[1];
-        const int rc = kolo_win_close(H.dev, w);
-        std::printf("  board 1's host closes its handle during the outage: kolo_win_close %s; ", kolo_strerror(rc));
+        const uint64_t ur0 = H.mmio_ur, t_wait = g_sim.now();
+        kolo_req r1;
+        int rc = kolo_put_nb(ctx1, 0, (uint64_t)(uintptr_t)src1, 0, src1, 1024, &r1);
+        ok &= g_chk->check(rc == 0, "board 1 on its dead card: kolo_put_nb %s (want success: the doorbell is "
+                           "only lost)", kolo_strerror(rc));
+        if (rc == 0) {
+            rc = kolo_wait(ctx1, &r1);
+            ok &= g_chk->check(rc == KOLO_E_GONE && r1.done && r1.status == KOLO_E_GONE, "board 1 on its dead card: "
+                               "kolo_wait %s, request done %d status %s (want KOLO_E_GONE)", kolo_strerror(rc),
+                               (int)r1.done, kolo_strerror(r1.status));
+        }
+        std::printf("  board 1's host on its dead card: the PUT's wait ended with %s after %.1f us, %" PRIu64
+                    " reads answered all ones on the way\n", kolo_strerror(rc),
+                    (double)(g_sim.now() - t_wait) / kPsPerUs, H.mmio_ur - ur0);
+        ok &= g_chk->check(kolo_dev_alive(H.dev, 0) == 0, "board 1: kolo_dev_alive 1 on a dead card");
+        const uint64_t ur1 = H.mmio_ur, dr1 = H.mmio_dropped, wr1 = H.mmio_writes, rd1 = H.mmio_reads;
+        uint64_t v = 0;
+        rc = kolo_dev_read_reg(H.dev, KOLO_CSR_ID, 4, &v);
+        ok &= g_chk->check(rc == KOLO_E_GONE, "board 1 gone: kolo_dev_read_reg %s", kolo_strerror(rc));
+        rc = kolo_ctx_close(ctx1);
+        ok &= g_chk->check(rc == KOLO_E_GONE, "board 1 gone: kolo_ctx_close %s", kolo_strerror(rc));
+        rc = kolo_win_close(H.dev, w);
+        ok &= g_chk->check(rc == KOLO_E_GONE, "board 1 gone: kolo_win_close %s", kolo_strerror(rc));
         kolo_close(H.dev);
         H.dev = nullptr;
-        std::printf("%" PRIu64 " MMIO writes dropped, %" PRIu64 " reads answered all ones by its root port\n",
-                    H.mmio_dropped, H.mmio_ur);
+        ok &= g_chk->check(H.mmio_ur == ur1 && H.mmio_dropped == dr1 && H.mmio_writes == wr1 && H.mmio_reads == rd1,
+                           "board 1 gone: %" PRIu64 " reads and %" PRIu64 " writes tried after libkolo knew it",
+                           H.mmio_ur - ur1 + H.mmio_reads - rd1, H.mmio_dropped - dr1 + H.mmio_writes - wr1);
+        std::printf("  board 1's host closes its handle during the outage: %" PRIu64 " MMIO writes dropped, %" PRIu64
+                    " reads answered all ones by its root port in all\n", H.mmio_dropped, H.mmio_ur);
     }
     // the outage lasts 0.8..1.2 ms from the cut; then the power returns
     const uint64_t t_on = g_pcs.t_cut + (800 + rng.below(401)) * kPsPerUs;
