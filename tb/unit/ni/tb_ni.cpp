@@ -150,6 +150,16 @@ struct Host {
     };
     Q q[16];
     Host(World &w_, int n_) : w(w_), n(n_) {}
+    // run the world until context c holds `want` completion entries (polling its CQ), at most
+    // max cycles; false if they did not come
+    bool run_to_completions(int c, size_t want, uint64_t max) {
+        return w.run_until(
+            [&] {
+                poll(c, true);
+                return q[c].got.size() >= want;
+            },
+            max);
+    }
 
     void routes(const kolo_topo &t) {
         std::vector<kolo_route_entry> tab(kolo_topo_nodes(&t));
@@ -1301,12 +1311,7 @@ struct BenchWorld {
     }
     // run until node 0's context 0 has `entries` completion entries; cycles taken from t0
     uint64_t wait_cq(tb::Checker &chk, const char *what, size_t entries, uint64_t t0) {
-        bool ok = w.run_until(
-            [&] {
-                h[0].poll(0, true);
-                return h[0].q[0].got.size() >= entries;
-            },
-            50000000);
+        bool ok = h[0].run_to_completions(0, entries, 50000000);
         chk.check(ok, "%s: no completion", what);
         for (auto &e : h[0].q[0].got)
             chk.check(e.status == 0, "%s: completion status %u", what, e.status);
@@ -1601,12 +1606,7 @@ void prog_e2e_directed(World &w, std::vector<Host> &h, const kolo_topo &t, tb::C
     size_t want = 0;
     auto wait = [&](size_t more) {
         want += more;
-        bool ok = w.run_until(
-            [&] {
-                h[0].poll(0, true);
-                return h[0].q[0].got.size() >= want;
-            },
-            400000);
+        bool ok = h[0].run_to_completions(0, want, 400000);
         chk.check(ok, "%s: %zu of %zu completions", w.name(), h[0].q[0].got.size(), want);
     };
     auto last = [&](int back) { return h[0].q[0].got[h[0].q[0].got.size() - 1 - (size_t)back]; };
@@ -1749,12 +1749,7 @@ int run_e2e_reload(const Opts &o) {
             for (unsigned i = 0; i < b; i++, k++) h[0].post(0, put(id1, raddr + 8ull * k, src + 8ull * k, 8));
             h[0].doorbell(0);
             want += b;
-            bool ok = w.run_until(
-                [&] {
-                    h[0].poll(0, true);
-                    return h[0].q[0].got.size() >= want;
-                },
-                400000);
+            bool ok = h[0].run_to_completions(0, want, 400000);
             chk.check(ok, "%zu of %zu completions", h[0].q[0].got.size(), want);
             if (!ok) return;
         }
@@ -1793,12 +1788,7 @@ int run_e2e_reload(const Opts &o) {
         h[0].post(0, put(id1, a, SRC, 8));
         h[0].doorbell(0);
         want++;
-        bool ok = w.run_until(
-            [&] {
-                h[0].poll(0, true);
-                return h[0].q[0].got.size() >= want;
-            },
-            400000);
+        bool ok = h[0].run_to_completions(0, want, 400000);
         chk.check(ok && h[0].q[0].got.back().status == KOLO_ST_TIMEOUT && w.mem(1).rd64(a) == 0x5555,
                   "RESYNC lost: completion %s, status %u (expected %u), target word 0x%llx", ok ? "in" : "missing",
                   ok ? h[0].q[0].got.back().status : 0u, (unsigned)KOLO_ST_TIMEOUT,
