@@ -121,7 +121,8 @@ module kolo_ni #(
     output wire          stat_unreachable,
     // end-to-end counter pulses {unreach, timeout, dup_resp, dup_req, retx} (E2E_* CSRs,
     // at most one of each per cycle): kolo-sim --ni=rtl adds them up for its oracle
-    // without reading BAR0 in the middle of the hosts' traffic
+    // without reading BAR0 in the middle of the hosts' traffic (E2E_RESYNC is not among them:
+    // the C model sends no RESYNC)
     output wire [4:0]    stat_e2e_inc,
     // counters: {dma_err, bad_pkts, nak_rcvd, nak_sent, rx_pkts, tx_pkts}, 64 bits each
     output wire [6*64-1:0] stat_counters,
@@ -234,7 +235,7 @@ module kolo_ni #(
   wire e2e_en, e2e_sw_csr, rt_chg;
   wire [3:0] e2e_retries;
   wire [31:0] e2e_timeout;
-  wire inc_retx, inc_timeout, inc_unreach, dup_req, dup_resp;
+  wire inc_retx, inc_timeout, inc_unreach, dup_req, dup_resp, inc_resync;
 
   // ---- registers ------------------------------------------------------------------------
   kolo_ni_csr u_csr (
@@ -265,13 +266,13 @@ module kolo_ni #(
       .inc_bad({bad_rsp, bad_tgt}), .inc_dma_err({1'b0, inc_dma}),
       .stats(stat_counters),
       .e2e_en(e2e_en), .e2e_retries(e2e_retries), .e2e_timeout(e2e_timeout), .e2e_switch(e2e_sw_csr),
-      .inc_e2e({inc_unreach, inc_timeout, dup_resp, dup_req, inc_retx})
+      .inc_e2e({inc_resync, inc_unreach, inc_timeout, dup_resp, dup_req, inc_retx})
   );
   wire unused_rt_in = rt_mm_in;
 
   // ---- end-to-end reliability ----------------------------------------------------------------
   wire e2e_push_gen, e2e_push_rtx, e2e_chk_pend, e2e_push_rsy, e2e_push_known;
-  wire [7:0] e2e_push_tag, e2e_chk_tag;
+  wire [7:0] e2e_push_tag, e2e_chk_tag, e2e_la_tag;
   wire [11:0] e2e_push_dst;
   wire [63:0] e2e_push_laddr;
   wire rt_valid, rt_ready, rt_dma, rt_done;
@@ -305,7 +306,7 @@ module kolo_ni #(
       .push(push), .push_rtx(e2e_push_rtx), .push_tag(e2e_push_tag), .push_dst(e2e_push_dst),
       .push_h0(push_h0), .push_h1(push_h1), .push_nbeats(push_nbeats), .push_dma(push_dma),
       .push_beat(push_beat), .push_laddr(e2e_push_laddr), .push_gen(e2e_push_gen),
-      .push_rsy(e2e_push_rsy), .push_known(e2e_push_known),
+      .push_rsy(e2e_push_rsy), .push_known(e2e_push_known), .la_tag(e2e_la_tag),
       .chk_tag(e2e_chk_tag), .chk_pend(e2e_chk_pend),
       .rt_valid(rt_valid), .rt_ready(rt_ready), .rt_tag(rt_tag), .rt_h0(rt_h0), .rt_h1(rt_h1),
       .rt_nbeats(rt_nbeats), .rt_dma(rt_dma), .rt_beat(rt_beat), .rt_done(rt_done),
@@ -315,7 +316,8 @@ module kolo_ni #(
       .ans(ans), .ans_tag(ans_tag), .ans_done(ans_done),
       .gu_valid(gu_valid), .gu_ready(gu_ready), .gu_tag(gu_tag), .gu_status(gu_status),
       .free(tag_free), .free_tag(free_tag), .wake(wake), .wake_tag(wake_tag),
-      .inc_retx(inc_retx), .inc_timeout(inc_timeout), .inc_unreach(inc_unreach)
+      .inc_retx(inc_retx), .inc_timeout(inc_timeout), .inc_unreach(inc_unreach),
+      .inc_resync(inc_resync)
   );
 
   kolo_ni_route u_route (
@@ -392,7 +394,7 @@ module kolo_ni #(
       .push_dma(push_dma), .push_cls(push_cls), .push_beat(push_beat),
       .e2e_en(e2e_en), .push_gen(e2e_push_gen), .push_rtx(e2e_push_rtx), .push_tag(e2e_push_tag),
       .push_dst(e2e_push_dst), .push_laddr(e2e_push_laddr),
-      .push_rsy(e2e_push_rsy), .push_known(e2e_push_known), .ans(ans), .ans_tag(ans_tag), .ans_done(ans_done),
+      .push_rsy(e2e_push_rsy), .push_known(e2e_push_known), .la_tag(e2e_la_tag), .ans(ans), .ans_tag(ans_tag), .ans_done(ans_done),
       .rx_valid(rt_valid), .rx_ready(rt_ready), .rx_tag(rt_tag), .rx_h0(rt_h0), .rx_h1(rt_h1),
       .rx_nbeats(rt_nbeats), .rx_dma(rt_dma), .rx_beat(rt_beat),
       .chk_tag(e2e_chk_tag), .chk_pend(e2e_chk_pend), .rx_done(rt_done), .wake(wake), .wake_tag(wake_tag),

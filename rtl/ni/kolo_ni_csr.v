@@ -36,7 +36,7 @@
 // End-to-end reliability (docs/ni.md section 10): E2E_CTRL (0x50: bit 0
 // enable, 11:8 retry budget, bit 16 write-1 table switch: e2e_switch
 // pulses) and E2E_TIMEOUT (0x54, cycles, at least 64); its counters (32
-// bits, read as 64 at 0x58..0x78) count inc_e2e.
+// bits, read as 64 at 0x58..0x80) count inc_e2e.
 module kolo_ni_csr (
     input  wire          clk,
     input  wire          rst,
@@ -123,7 +123,7 @@ module kolo_ni_csr (
     output reg  [3:0]    e2e_retries,
     output reg  [31:0]   e2e_timeout,
     output reg           e2e_switch,
-    input  wire [4:0]    inc_e2e       // retransmits, dup_requests, dup_responses, timeouts, unreachable
+    input  wire [5:0]    inc_e2e       // retransmits, dup_requests, dup_responses, timeouts, unreachable, resyncs
 );
   `include "kolo_ni_regs.vh"
   localparam [31:0] ID = `KOLO_NI_ID;
@@ -448,7 +448,7 @@ module kolo_ni_csr (
   wire [63:0] out_word = {st_puts, st_ops};
 
   reg [47:0] s_tx, s_rx, s_nks, s_nkr, s_bad, s_dma;
-  reg [5*32-1:0] s_e2e;   // end-to-end counters (below)
+  reg [6*32-1:0] s_e2e;   // end-to-end counters (below)
   assign stats = {16'd0, s_dma, 16'd0, s_bad, 16'd0, s_nkr, 16'd0, s_nks, 16'd0, s_rx, 16'd0, s_tx};
 
   wire [63:0] r_sq = sq_base_m[rc];
@@ -475,6 +475,7 @@ module kolo_ni_csr (
         `KOLO_CSR_E2E_DUP_RESP: rv = {32'd0, s_e2e[2*32+:32]};
         `KOLO_CSR_E2E_TIMEOUTS: rv = {32'd0, s_e2e[3*32+:32]};
         `KOLO_CSR_E2E_UNREACH: rv = {32'd0, s_e2e[4*32+:32]};
+        `KOLO_CSR_E2E_RESYNC: rv = {32'd0, s_e2e[5*32+:32]};
         default: rv = 64'd0;
       endcase
     end else if (ro[31:10] == 22'h4) begin
@@ -617,7 +618,7 @@ module kolo_ni_csr (
   wire e2e_lo = w1_8 || !o[2];
   wire e2e_hi = w1_8 || o[2];
   wire [31:0] e2e_tv = w1_8 ? w1_val[63:32] : w1_val[31:0];
-  reg [4:0] q_e2e;
+  reg [5:0] q_e2e;
   integer ei;
   always @(posedge clk) begin
     if (rst) begin
@@ -625,8 +626,8 @@ module kolo_ni_csr (
       e2e_retries <= E2E_CTRL_RST[`KOLO_CSR_E2E_CTRL_RETRIES_HI:`KOLO_CSR_E2E_CTRL_RETRIES_LO];
       e2e_timeout <= `KOLO_CSR_E2E_TIMEOUT_RESET;
       e2e_switch <= 1'b0;
-      s_e2e <= {5 * 32{1'b0}};
-      q_e2e <= 5'd0;
+      s_e2e <= {6 * 32{1'b0}};
+      q_e2e <= 6'd0;
     end else begin
       e2e_switch <= 1'b0;
       if (e_e2e && e2e_lo) begin
@@ -636,7 +637,7 @@ module kolo_ni_csr (
       end
       if (e_e2e && e2e_hi) e2e_timeout <= (e2e_tv < 32'd64) ? 32'd64 : e2e_tv;
       q_e2e <= inc_e2e;
-      for (ei = 0; ei < 5; ei = ei + 1)
+      for (ei = 0; ei < 6; ei = ei + 1)
         s_e2e[ei*32+:32] <= s_e2e[ei*32+:32] + {31'd0, q_e2e[ei]};
     end
   end
@@ -644,7 +645,7 @@ module kolo_ni_csr (
   // ---- counters ----------------------------------------------------------------------
   // an 8-byte write outside the 8-byte registers is two 4-byte accesses, each refused
   wire region8 = (o[31:12] == 20'h0 && o[11:0] >= 12'h020 && o[11:0] < 12'h050) ||
-                 (o[31:12] == 20'h0 && o[11:0] >= 12'h058 && o[11:0] < 12'h080) ||
+                 (o[31:12] == 20'h0 && o[11:0] >= 12'h058 && o[11:0] < 12'h088) ||
                  (a_ctx && cr <= 3'd5) || (a_win && wr_ != 2'd3) ||
                  (a_db && (dr == 9'd2 || dr == 9'd3));
   wire err_two = err_w && w1_bar == 2'd0 && w1_ok && w1_8 && !region8 && !e_dsq && !e_dcq;

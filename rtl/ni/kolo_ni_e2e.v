@@ -37,7 +37,12 @@
 // without reset: a reset keeps both (generations go on), a bitstream load
 // sets both to 0 (known 0: unknown; the FPGA's RAMs start at 0). The send
 // engine asks push_known for the packet it is about to push (push_dst,
-// push_tag): with cfg_en, a destination < NODES and known 0, it pushes a
+// push_tag; registered for timing: the table is read for push_dst and
+// la_tag, the tag the send engine will push with in the next cycle, and
+// push_known is that read one cycle later; the send engine keeps push_dst
+// and the tag over the two cycles, and known only changes from 0 to 1 on a
+// RESYNC's ACK, well before the engine pushes on that tag again): with
+// cfg_en, a destination < NODES and known 0, it pushes a
 // RESYNC packet first (push_rsy: op KOLO_OP_RESYNC, the next generation;
 // it is kept, timed, sent again and quarantined like any request) and the
 // operation's packet only after its answer. The RESYNC's ACK (ans, not
@@ -46,6 +51,8 @@
 // target's record then holds the RESYNC's generation and the operation's
 // packet, with the other one, is new there. A RESYNC given up leaves known
 // 0 (the response side completes the operation with the error).
+// Counters: inc_retx, inc_timeout, inc_unreach (the scanner's decisions) and
+// inc_resync (a RESYNC pushed, not its retransmissions), one-cycle pulses.
 // rd_tag -> rd_pend, rd_gen, rd_rsy: registered lookups for the response side.
 // After reset the per-tag LUT RAMs are cleared for 256 cycles (as the tag
 // pool fills, kolo_ni_tags).
@@ -72,7 +79,8 @@ module kolo_ni_e2e #(
     input  wire [255:0]  push_beat,
     input  wire [63:0]   push_laddr,
     output wire          push_gen,
-    output wire          push_known,     // (push_dst, push_tag) needs no RESYNC
+    output wire          push_known,     // (push_dst, push_tag) needs no RESYNC (from la_tag, a cycle before)
+    input  wire [7:0]    la_tag,         // the tag of the next cycle's push (push_known's lookup)
     input  wire [7:0]    chk_tag,
     output wire          chk_pend,
     // retransmissions
@@ -112,7 +120,8 @@ module kolo_ni_e2e #(
     // counters
     output reg           inc_retx,
     output reg           inc_timeout,
-    output reg           inc_unreach
+    output reg           inc_unreach,
+    output reg           inc_resync
 );
   `include "kolo_ni_regs.vh"
   localparam NW = $clog2(NODES);
@@ -176,7 +185,11 @@ module kolo_ni_e2e #(
   wire p_in = p_ok && (p_idx >> NW) == 12'd0;  // index < NODES (a power of 2)
   wire [NW+7:0] g_addr = {p_idx[NW-1:0], push_tag};
   assign push_gen = cfg_en && p_in && !gen_t[g_addr];
-  assign push_known = !cfg_en || !p_in || known_t[g_addr];
+  // registered (timing: the node index, the table read and the send engine's push decision
+  // do not fit in one cycle): the lookup of (push_dst, la_tag), for the next cycle's push
+  reg k_q;
+  always @(posedge clk) k_q <= !p_in || known_t[{p_idx[NW-1:0], la_tag}];
+  assign push_known = !cfg_en || k_q;
   wire p_orig = push && !push_rtx && cfg_en;
   // a RESYNC's ACK: its (destination, tag) is known from now on
   wire a_rsy = rsy_m[ans_tag];
@@ -288,6 +301,7 @@ module kolo_ni_e2e #(
       inc_retx <= 1'b0;
       inc_timeout <= 1'b0;
       inc_unreach <= 1'b0;
+      inc_resync <= 1'b0;
       pend <= 256'd0;
       ini <= 9'd0;
     end else begin
@@ -297,6 +311,7 @@ module kolo_ni_e2e #(
       inc_retx <= rt_go;
       inc_timeout <= gu_go && lk_v;
       inc_unreach <= gu_go && !lk_v;
+      inc_resync <= p_orig && push_rsy;
       if (cfg_switch) begin
         sw_on <= 1'b1;
         sw_at <= now_c;

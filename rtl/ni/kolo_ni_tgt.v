@@ -170,6 +170,11 @@ module kolo_ni_tgt #(
       .id(q_src), .dim_m1(dim_m1), .idx(s_idx), .ok(s_ok)
   );
   wire s_in = s_ok && (s_idx >> NW) == 12'd0;  // index < NODES (a power of 2)
+  // registered for the decisions in T_CHK (rep, a_chain; logic depth: the node index's two
+  // multipliers then the request's decision did not fit in a cycle): h0 is loaded in T_IDLE
+  // and T_CHK comes after T_H1 at the earliest, so s_in_q there is s_in of the request
+  reg s_in_q;
+  always @(posedge clk) s_in_q <= s_in;
   wire [7:0] tag_now = (ts == T_H1) ? pk_flit[KOLO_H1_TAG_LO+:8] : q_tag;
   wire [NW+7:0] rd_a = {s_idx[NW-1:0], tag_now};
   always @(posedge clk) begin
@@ -184,7 +189,7 @@ module kolo_ni_tgt #(
   wire [7:0] rec_code = rec[71:64];
   wire [63:0] rec_val = rec[63:0];
   // a repeat of the request executed last for (source, tag)
-  wire rep = cfg_en && !clearing && s_in && rec_valid && rec_gen == q_gen;
+  wire rep = cfg_en && !clearing && s_in_q && rec_valid && rec_gen == q_gen;
 
   // bytes the request touches
   wire [8:0] n_put = {q_len - 6'd1, 3'b000} + {6'd0, q_lastb} + 9'd1;
@@ -246,7 +251,7 @@ module kolo_ni_tgt #(
   // an atomic may follow the chain on its word (kolo_ni_atomic) unless it may be a repeat
   // (end-to-end on, a source with a record): a repeat must wait, as before, until the
   // original's response has left and written the record, or it would be executed twice
-  wire a_chain = q_at && !(cfg_en && s_in);
+  wire a_chain = q_at && !(cfg_en && s_in_q);
   wire conflict = a_conflict;
 
   // PUT data path: payload flits packed into beats; the ACK waits in ack_*

@@ -55,7 +55,10 @@
 // completed the operation with the error; a PUT/GET's slot is released).
 // Retransmissions are taken meanwhile (E_RTX returns to E_RSW). The whole
 // engine waits one round trip per unknown (destination, tag): the first
-// use of each after a bitstream load.
+// use of each after a bitstream load. Logic depth: push_known is a register
+// (kolo_ni_e2e reads its table a cycle ahead, for push_dst and la_tag: the
+// tag the operation will have in E_PKT); so push_dst (c_dst) is set as
+// E_LOAD takes the item, and E_FIN's la_tag is the tag pool's offer.
 module kolo_ni_tx #(
     parameter HQ_AW   = 6,
     parameter RING_AW = 9
@@ -136,12 +139,13 @@ module kolo_ni_tx #(
     input  wire          push_gen,
     output wire          push_rtx,
     output wire          push_rsy,       // the push is a RESYNC
-    input  wire          push_known,     // (push_dst, push_tag) needs no RESYNC
+    input  wire          push_known,     // (push_dst, push_tag) needs no RESYNC (registered: la_tag)
     input  wire          ans,            // kolo_ni_rsp counted a packet of ans_tag (done: the operation ended)
     input  wire [7:0]    ans_tag,
     input  wire          ans_done,
     output wire [7:0]    push_tag,
     output wire [11:0]   push_dst,
+    output wire [7:0]    la_tag,         // the tag of the next cycle's E_PKT (for push_known)
     output wire [63:0]   push_laddr,
     input  wire          rx_valid,
     output wire          rx_ready,
@@ -242,7 +246,10 @@ module kolo_ni_tx #(
   // or PIO chunk being loaded into c_d) and registered with it (c_chk_op, c_chk_len): the
   // 64-bit end-of-buffer compare does not fit in E_FIN before the state and tag logic.
   reg c_chk_op, c_chk_len;
-  wire k_pio = c_slot == PIO[4:0];
+  // c_slot_pio: c_slot == PIO, registered with c_slot (one LUT level less before the item's
+  // fields, the 64-bit end compare in k_chk_len)
+  reg c_slot_pio;
+  wire k_pio = c_slot_pio;
   wire [191:0] k_d = k_pio ? pio_data[191:0] : dq_desc[191:0];
   wire [7:0] k_op = k_d[7:0];
   wire [7:0] k_flags = k_d[15:8];
@@ -315,9 +322,10 @@ module kolo_ni_tx #(
   );
   reg [4:0] grant_slot;
   integer i;
+  // (grant is one-hot or zero: an OR of the indices, not a priority encoder; logic depth)
   always @(*) begin
     grant_slot = 5'd0;
-    for (i = 0; i < 17; i = i + 1) if (grant[i]) grant_slot = i[4:0];
+    for (i = 0; i < 17; i = i + 1) if (grant[i]) grant_slot = grant_slot | i[4:0];
   end
   // the descriptor buffer is read on the clock edge into E_LOAD: address it
   // with the slot being granted (a grant in E_PKT that is not used changes
@@ -392,6 +400,11 @@ module kolo_ni_tx #(
   assign push_rsy = rsy_now;
   assign push_tag = in_rtx ? rx_tag : c_tag;
   assign push_dst = c_dst;
+  // push_known is registered in kolo_ni_e2e from (push_dst, la_tag) of the cycle before: a
+  // first packet goes in E_PKT after E_FIN (c_dst set in E_LOAD; c_tag <= tag) or after
+  // E_RSW or E_PKT (c_dst, c_tag as they are); known only goes from 0 to 1, by the
+  // RESYNC's ACK, at least two cycles before E_RSW's wake reaches E_PKT
+  assign la_tag = (es == E_FIN) ? tag : c_tag;
   assign push_laddr = c_laddr;
   assign chk_tag = rx_tag;
   assign rx_ready = es == E_IDLE || (es == E_RSW && !c_woke && !c_abort);
@@ -434,7 +447,7 @@ module kolo_ni_tx #(
 
   // ---- E_LOAD: take the item ---------------------------------------------------------------
   wire l_act = act[c_slot];
-  wire l_pio = c_slot == PIO[4:0];
+  wire l_pio = c_slot_pio;
   // was the slot ready when it was chosen, i.e. when the descriptor buffer
   // was read (the scheduler's view is one cycle older)? want_q now holds
   // that cycle's view. (A descriptor landing at the read's clock edge is
@@ -512,6 +525,7 @@ module kolo_ni_tx #(
       fwait <= 16'd0;
       ev_valid <= 1'b0;
       c_slot <= 5'd0;
+      c_slot_pio <= 1'b0;
       streaming_put <= 1'b0;
       c_get <= 1'b0;
       rt_wait <= 1'b0;
@@ -542,6 +556,7 @@ module kolo_ni_tx #(
           es <= E_RTX;
         end else if (next_go) begin
           c_slot <= grant_slot;
+          c_slot_pio <= grant[PIO];
           es <= E_LOAD;
         end
         E_RTX: if (rx_done) es <= c_rsw ? E_RSW : E_IDLE;
@@ -576,6 +591,7 @@ module kolo_ni_tx #(
             c_chk_op <= k_chk_op;
             c_chk_len <= k_chk_len;
             c_ctx <= pio_ctx;
+            c_dst <= in_dst;      // (= d_dst from E_FIN on: push_known is looked up there)
             c_index <= 16'hffff;
             c_d <= pio_data[191:0];
             // a PIO PUT's payload is the chunk's second half; other ops use bytes 16..31
@@ -605,6 +621,7 @@ module kolo_ni_tx #(
             c_chk_op <= k_chk_op;
             c_chk_len <= k_chk_len;
             c_ctx <= c_slot[3:0];
+            c_dst <= in_dst;
             c_index <= ci_c & sq_mask;
             c_d <= dq_desc[191:0];
             sp <= {128'd0, in_w32};
@@ -616,7 +633,6 @@ module kolo_ni_tx #(
           c_laddr <= d_w2;
           c_rem <= d_len[30:0];
           c_key <= d_key;
-          c_dst <= d_dst;
           c_ordered <= f_ordered;
           c_rs <= rs_now;
           if (f_ev_go) begin
@@ -657,6 +673,7 @@ module kolo_ni_tx #(
             es <= E_SHIFT;
           end else if (next_go) begin
             c_slot <= grant_slot;
+            c_slot_pio <= grant[PIO];
             es <= E_LOAD;
           end else es <= E_IDLE;
         end

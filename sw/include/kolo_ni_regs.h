@@ -170,6 +170,7 @@ enum kolo_status_code {
 #define KOLO_CSR_E2E_DUP_RESP (0x0000u + 0x68u)
 #define KOLO_CSR_E2E_TIMEOUTS (0x0000u + 0x70u)
 #define KOLO_CSR_E2E_UNREACH (0x0000u + 0x78u)
+#define KOLO_CSR_E2E_RESYNC (0x0000u + 0x80u)
 #define KOLO_CSR_ROUTE(i) (0x0000u + 0x4000u + 0x4u * (i))
 #define KOLO_CSR_ROUTE_COUNT 4096u
 

@@ -1060,7 +1060,7 @@ static unsigned bar0_width(uint64_t off) {
         return 8;
     if (off >= KOLO_CSR_E2E_CTRL && off < KOLO_CSR_E2E_RETX)
         return 4;
-    if (off >= KOLO_CSR_E2E_RETX && off < 0x80)
+    if (off >= KOLO_CSR_E2E_RETX && off < KOLO_CSR_E2E_RESYNC + 8)
         return 8;
     if (off >= KOLO_CSR_CTX(0) && off < KOLO_CSR_CTX(KOLO_NI_NUM_CTX))
         return (off & 0x3fu) < 0x30 ? 8 : 0;
@@ -1086,13 +1086,14 @@ static uint64_t ctx_outstanding(const ni_ctx *c) {
 }
 
 static uint64_t rd64reg(kolo_ni *ni, uint64_t off) {
-    if (off >= KOLO_CSR_E2E_RETX && off < 0x80) { /* (32-bit counters in the RTL) */
+    if (off >= KOLO_CSR_E2E_RETX && off < KOLO_CSR_E2E_RESYNC + 8) { /* (32-bit counters in the RTL) */
         switch (off) {
         case KOLO_CSR_E2E_RETX: return ni->e2e_st.retransmits & 0xffffffffu;
         case KOLO_CSR_E2E_DUP_REQ: return ni->e2e_st.dup_requests & 0xffffffffu;
         case KOLO_CSR_E2E_DUP_RESP: return ni->e2e_st.dup_responses & 0xffffffffu;
         case KOLO_CSR_E2E_TIMEOUTS: return ni->e2e_st.timeouts & 0xffffffffu;
-        default: return ni->e2e_st.unreachable & 0xffffffffu;
+        case KOLO_CSR_E2E_UNREACH: return ni->e2e_st.unreachable & 0xffffffffu;
+        default: return 0; /* E2E_RESYNC: the model has no reload and sends no RESYNC (docs/ni.md 10.1) */
         }
     }
     if (off < 0x50) {

@@ -2305,6 +2305,16 @@ static void test_e2e_targets(void) {
     CHECK_EQ(rd_le(N.mem[7] + DST_OFF, 8), 2 * KOLO_NI_NUM_TAGS, "node 7 executed every add once");
     CHECK_EQ(rd_le(N.mem[6] + DST_OFF, 8), KOLO_NI_NUM_TAGS, "node 6 executed every add once");
     CHECK_EQ(e2e_st(7).dup_requests + e2e_st(6).dup_requests, 0, "no request taken for a repeat");
+    /* the model has no reload and sends no RESYNC (docs/ni.md 10.1): E2E_RESYNC reads 0, its
+     * upper half too, and refuses writes like the other counters */
+    {
+        uint32_t e0 = err_csr(0);
+        CHECK_EQ(r64(0, KOLO_CSR_E2E_RESYNC), 0, "E2E_RESYNC reads 0 in the model");
+        CHECK_EQ(r32(0, KOLO_CSR_E2E_RESYNC + 4), 0, "E2E_RESYNC upper half");
+        w64(0, KOLO_CSR_E2E_RESYNC, 5);
+        CHECK_EQ(err_csr(0) - e0, 1, "a write to E2E_RESYNC refused");
+        CHECK_EQ(r64(0, KOLO_CSR_E2E_RESYNC), 0, "E2E_RESYNC unchanged by the write");
+    }
     net_free();
 }
 

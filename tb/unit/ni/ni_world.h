@@ -226,6 +226,12 @@ class World {
         (void)tx;
         return 0;
     }
+    // RESYNC packets node n sent (RTL world, C++ network; retransmitted copies included):
+    // its E2E_RESYNC is compared without them (the model's is 0)
+    virtual uint64_t resyncs_sent(int n) const {
+        (void)n;
+        return 0;
+    }
 
   protected:
     std::vector<Mem> mem_;
@@ -478,7 +484,7 @@ class RtlWorld : public World {
     }
     void set_allow_gen(bool on) { allow_gen_ = on; }  // end-to-end: header bit 63 is the generation
     uint64_t resync_pkts(int n, bool tx) const override { return tx ? rsy_tx_[n] : rsy_rx_[n]; }
-    uint64_t resyncs_sent(int n) const { return rsy_sent_[n]; }
+    uint64_t resyncs_sent(int n) const override { return rsy_sent_[n]; }
     // "reload" node n's NI without a reset, as a bitstream load leaves its end-to-end tables:
     // generation table 0 and known table `known` (0: unknown, as the bitstream; 1: the
     // planted old behaviour, no RESYNC); tb_ni.v's reflash input

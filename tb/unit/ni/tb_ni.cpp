@@ -54,9 +54,9 @@
 //                  invalid route entry (BAD_DST), a table switch and an entry change shortening
 //                  the timer
 //   --test=e2e-reload  a reloaded initiator (tables as a bitstream load leaves them, no
-//                  reset): its PUTs are executed after one RESYNC per (destination, tag); a
-//                  lost RESYNC ends its operation with TIMEOUT (RTL only; --plant=no-resync:
-//                  the old behaviour, must fail)
+//                  reset): its PUTs are executed after one RESYNC per (destination, tag),
+//                  counted in E2E_RESYNC; a lost RESYNC ends its operation with TIMEOUT (RTL
+//                  only; --plant=no-resync: the old behaviour, must fail)
 //   --test=svc     (build with SVC=1: kolo_node per node) the service block in the node:
 //                  BAR0 window, host write protection, the NI routing with the service
 //                  block's table, MGMT packets in band during a mix run (svc_proc.h)
@@ -267,7 +267,7 @@ struct Compare {
                      {KOLO_CSR_STAT_DMA_ERR, 8, "DMA_ERR", 0},
                      {KOLO_CSR_E2E_RETX, 8, "E2E_RETX", 2},         {KOLO_CSR_E2E_DUP_REQ, 8, "E2E_DUP_REQ", 2},
                      {KOLO_CSR_E2E_DUP_RESP, 8, "E2E_DUP_RESP", 2}, {KOLO_CSR_E2E_TIMEOUTS, 8, "E2E_TIMEOUTS", 2},
-                     {KOLO_CSR_E2E_UNREACH, 8, "E2E_UNREACH", 2}};
+                     {KOLO_CSR_E2E_UNREACH, 8, "E2E_UNREACH", 2},   {KOLO_CSR_E2E_RESYNC, 8, "E2E_RESYNC", 2}};
             for (auto &r : R) {
                 if ((r.kind == 1 && !g_cmp_traffic) || (r.kind == 2 && !g_cmp_e2e)) continue;
                 uint64_t va = a.rd(n, r.off, r.size), vb = b.rd(n, r.off, r.size);
@@ -275,6 +275,12 @@ struct Compare {
                     // without RESYNC round trips (RTL only, docs/ni.md 10.1)
                     va -= a.resync_pkts(n, r.off == KOLO_CSR_STAT_TX_PKTS);
                     vb -= b.resync_pkts(n, r.off == KOLO_CSR_STAT_TX_PKTS);
+                }
+                if (r.off == KOLO_CSR_E2E_RESYNC) {
+                    // the RESYNCs the network saw (none dropped when counters are compared:
+                    // ni_world.h lets them pass, so no retransmitted copy); the model's 0
+                    va -= a.resyncs_sent(n);
+                    vb -= b.resyncs_sent(n);
                 }
                 chk.check(va == vb, "node %d %s: %s %llu, %s %llu", n, r.name, a.name(), (unsigned long long)va,
                           b.name(), (unsigned long long)vb);
@@ -1716,7 +1722,8 @@ int run_e2e_directed(const Opts &o) {
 // (0, tag) then hold generation 1); node 0's NI is "reloaded" without a reset (tb_ni.v
 // reflash: generation table 0, known table 0 as a bitstream load leaves them) and PUTs 256
 // times more, new bytes to new addresses: every one must be executed (memory, status OK, no
-// repeat counted at node 1) after one RESYNC per tag. Then every copy of the RESYNCs is
+// repeat counted at node 1) after one RESYNC per tag; node 0's E2E_RESYNC must count the
+// RESYNCs the network saw (256 before and 256 after the reload). Then every copy of the RESYNCs is
 // dropped after a second reload: the PUT completes with KOLO_ST_TIMEOUT without being
 // written, and the next PUT (another tag, its RESYNC let through) is executed.
 // --plant=no-resync: the reload leaves the known table 1 (the old NI: no RESYNC): the PUTs
@@ -1764,17 +1771,23 @@ int run_e2e_reload(const Opts &o) {
         chk.check(bad_st == 0 && bad_mem == 0, "%s: %u of %u PUTs with an error status, %u not written", what,
                   bad_st, n, bad_mem);
     };
-    uint64_t r0 = w.resyncs_sent(0);
+    // node 0's E2E_RESYNC: RESYNCs pushed (its retransmissions count in E2E_RETX only)
+    auto rsy_reg = [&]() { return w.rd(0, KOLO_CSR_E2E_RESYNC); };
+    uint64_t r0 = w.resyncs_sent(0), g0 = rsy_reg();
     puts(512, DATA, SRC);
     check("before the reload", 512, DATA, SRC);
-    uint64_t r1 = w.resyncs_sent(0);
+    uint64_t r1 = w.resyncs_sent(0), g1 = rsy_reg();
     chk.check(r1 - r0 == 256, "before the reload: %llu RESYNCs, expected 256 (one per tag)",
               (unsigned long long)(r1 - r0));
+    chk.check(g0 == 0 && g1 == 256, "before the reload: E2E_RESYNC %llu -> %llu, expected 0 -> 256",
+              (unsigned long long)g0, (unsigned long long)g1);
     uint64_t dup0 = w.rd(1, KOLO_CSR_E2E_DUP_REQ);
     w.reflash(0, plant);
     puts(256, DATA + 0x2000, SRC + 0x2000);
     check("after the reload (PUTs taken for repeats?)", 256, DATA + 0x2000, SRC + 0x2000);
-    uint64_t r2 = w.resyncs_sent(0);
+    uint64_t r2 = w.resyncs_sent(0), g2 = rsy_reg();
+    chk.check(g2 - g1 == (plant ? 0u : 256u), "after the reload: E2E_RESYNC counted %llu, expected %u",
+              (unsigned long long)(g2 - g1), plant ? 0u : 256u);
     uint64_t dups = w.rd(1, KOLO_CSR_E2E_DUP_REQ) - dup0;
     chk.check(dups == 0, "after the reload: node 1 counted %llu repeats", (unsigned long long)dups);
     chk.check(r2 - r1 == (plant ? 0u : 256u), "after the reload: %llu RESYNCs, expected %u",
@@ -1795,15 +1808,22 @@ int run_e2e_reload(const Opts &o) {
                   (unsigned long long)w.mem(1).rd64(a));
         chk.check(w.rd(0, KOLO_CSR_E2E_TIMEOUTS) == 1, "RESYNC lost: %llu timeouts counted, expected 1",
                   (unsigned long long)w.rd(0, KOLO_CSR_E2E_TIMEOUTS));
+        // its copies: the first counts in E2E_RESYNC, the retransmissions (E2E_RETX) do not
+        uint64_t r3 = w.resyncs_sent(0), g3 = rsy_reg();
+        chk.check(g3 - g2 == 1 && r3 - r2 > 1, "RESYNC lost: E2E_RESYNC counted %llu (expected 1) of %llu copies sent",
+                  (unsigned long long)(g3 - g2), (unsigned long long)(r3 - r2));
         drop_rsy = false;
         puts(1, DATA + 0x3008, SRC + 0x3008);
         check("after a lost RESYNC", 1, DATA + 0x3008, SRC + 0x3008);
+        chk.check(rsy_reg() - g3 == 1, "after a lost RESYNC: E2E_RESYNC counted %llu, expected 1",
+                  (unsigned long long)(rsy_reg() - g3));
     }
     chk.check(e2e_wait(w, h, 2000000), "operations or tags outstanding at the end");
     w.fault.filter = nullptr;
     char m[200];
-    std::snprintf(m, sizeof m, "%llu RESYNCs before, %llu after the reload; every PUT executed once",
-                  (unsigned long long)(r1 - r0), (unsigned long long)(r2 - r1));
+    std::snprintf(m, sizeof m, "%llu RESYNCs before, %llu after the reload (E2E_RESYNC %llu, %llu); every PUT executed once",
+                  (unsigned long long)(r1 - r0), (unsigned long long)(r2 - r1), (unsigned long long)(g1 - g0),
+                  (unsigned long long)(g2 - g1));
     return chk.finish(o.seed, m);
 }
 
