@@ -2,13 +2,13 @@
 // kolo_sim_chip - one kolo_chip for simulation (sw/rtlsim/kolo_sim_chips.v), its
 // parameters fixed by macros: a Verilator hier_block, so that the chip's C++
 // is compiled once whatever the number of chips (node id and torus size are
-// inputs, the straps). The ports are kolo_chip's (the same names).
+// inputs, the straps). The ports are kolo_chip's (the same names). No
+// parameters: Verilator 5.006 inlines a hier_block instanced with its default
+// parameters instead of using its compiled library (every chip's C++ again in the
+// top: 107 MB of C++ for four chips), so the widths come from the macros.
 // Generated once from kolo_chip's port list; keep the two in step.
 `include "kolo_sim_chip_cfg.vh"
-module kolo_sim_chip #(
-    parameter NL = 6 * `KOLO_CHIP_LANES,
-    parameter GT_W = `KOLO_CHIP_GT_DATA_W
-) (
+module kolo_sim_chip (
     input  wire                      clk,
     input  wire                      rst,
     input  wire [11:0]               node_id,
@@ -55,13 +55,13 @@ module kolo_sim_chip #(
     input  wire [5:0]                lane_rx_clk,
     input  wire [5:0]                lane_rx_rst,
     output wire [5:0]                lane_loopback,
-    output wire [NL*GT_W-1:0]        lane_tx_data,
-    output wire [2*NL-1:0]           lane_tx_header,
-    input  wire [NL*GT_W-1:0]        lane_rx_data,
-    input  wire [2*NL-1:0]           lane_rx_header,
-    input  wire [NL-1:0]             lane_rx_data_valid,
-    input  wire [NL-1:0]             lane_rx_header_valid,
-    output wire [NL-1:0]             lane_rx_slip,
+    output wire [`KOLO_SIM_CHIP_NL*`KOLO_CHIP_GT_DATA_W-1:0]        lane_tx_data,
+    output wire [2*`KOLO_SIM_CHIP_NL-1:0]         lane_tx_header,
+    input  wire [`KOLO_SIM_CHIP_NL*`KOLO_CHIP_GT_DATA_W-1:0]        lane_rx_data,
+    input  wire [2*`KOLO_SIM_CHIP_NL-1:0]         lane_rx_header,
+    input  wire [`KOLO_SIM_CHIP_NL-1:0]           lane_rx_data_valid,
+    input  wire [`KOLO_SIM_CHIP_NL-1:0]           lane_rx_header_valid,
+    output wire [`KOLO_SIM_CHIP_NL-1:0]           lane_rx_slip,
     input  wire                      sp_clk,
     output wire                      sp_console_valid,
     output wire [7:0]                sp_console_data,

@@ -37,6 +37,8 @@
 `ifndef KOLO_CHIP_FW_DMEM
 `define KOLO_CHIP_FW_DMEM ""
 `endif
+// lanes of one chip, all six ports (kolo_sim_chip's lane ports)
+`define KOLO_SIM_CHIP_NL (6 * `KOLO_CHIP_LANES)
 `ifndef KOLO_CHIP_PORT_EN
 `define KOLO_CHIP_PORT_EN (3 * (`KOLO_SIM_DIM_X > 1) + 12 * (`KOLO_SIM_DIM_Y > 1) + 48 * (`KOLO_SIM_DIM_Z > 1))
 `endif
