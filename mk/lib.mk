@@ -109,7 +109,7 @@ $(BUILD)/examples/%: sw/examples/%.c $(LIBKOLO) $(LIBKOLO_SHMEM) $(OSHCC) sw/shm
 LIB_UNIT_SRCS := sw/tests/test_libkolo.c $(LIB_KOLO_SRCS) sw/model/kolo_ni_model.c \
     sw/model/kolo_model.c
 $(LIB_BUILD)/test_libkolo: $(LIB_UNIT_SRCS) sw/route/kolo_route.c $(LIB_HDRS) sw/tests/test_util.h \
-    mk/lib.mk | $(DEPS_STAMP)
+    sw/tests/test_kolo_util.h mk/lib.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests $(LIB_UNIT_SRCS) sw/route/kolo_route.c -o $@
 
@@ -179,10 +179,11 @@ lib_gone_file_no-complete := kolo_ctx.c
 lib_gone_sed_no-complete := s|__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE); /\* gone \*/|(void)r;|
 lib_gone_file_no-poll-probe := kolo_ctx.c
 lib_gone_sed_no-poll-probe := s/c->dev->poll_probe \&\& ++c->idle_polls/0 \&\& ++c->idle_polls/
-$(LIB_BUILD)/test_libkolo_gone: $(LIB_GONE_SRCS) $(LIB_HDRS) sw/tests/test_util.h mk/lib.mk | $(DEPS_STAMP)
+$(LIB_BUILD)/test_libkolo_gone: $(LIB_GONE_SRCS) $(LIB_HDRS) sw/tests/test_util.h sw/tests/test_kolo_util.h mk/lib.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests $(LIB_GONE_SRCS) -o $@
-$(LIB_BUILD)/test_libkolo_gone_plant_%: $(LIB_GONE_SRCS) $(LIB_HDRS) sw/tests/test_util.h mk/lib.mk | $(DEPS_STAMP)
+$(LIB_BUILD)/test_libkolo_gone_plant_%: $(LIB_GONE_SRCS) $(LIB_HDRS) sw/tests/test_util.h sw/tests/test_kolo_util.h \
+    mk/lib.mk | $(DEPS_STAMP)
 	@mkdir -p $(LIB_BUILD)/gone-plant-$*
 	sed '$(lib_gone_sed_$*)' sw/lib/$(lib_gone_file_$*) > $(LIB_BUILD)/gone-plant-$*/$(lib_gone_file_$*)
 	@! cmp -s sw/lib/$(lib_gone_file_$*) $(LIB_BUILD)/gone-plant-$*/$(lib_gone_file_$*) || { echo "plant $* not applied"; exit 1; }

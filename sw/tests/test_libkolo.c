@@ -26,6 +26,7 @@
 #include "kolo.h"
 #include "kolo_internal.h"
 #include "test_util.h"
+#include "test_kolo_util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -53,11 +54,7 @@ struct world {
     kolo_pkt q[W_QCAP]; /* packets in flight */
     size_t qh, qn;
     int iommu; /* DMA only inside mapped ranges */
-    struct {
-        uintptr_t a;
-        size_t n;
-    } map[256];
-    int nmap;
+    test_iommu_table map; /* ranges libkolo mapped (iommu) */
     uint64_t steps, dma_errors;
     int map_fail; /* make the next dma_map fail */
     int no_flow_control; /* MMIO writes are not held back (a full PIO buffer drops them) */
@@ -66,13 +63,7 @@ struct world {
 };
 
 static int w_dma_ok(world *w, uint64_t addr, size_t len) {
-    int i;
-    if (!w->iommu)
-        return 1;
-    for (i = 0; i < w->nmap; i++)
-        if (addr >= w->map[i].a && addr + len <= w->map[i].a + w->map[i].n)
-            return 1;
-    return 0;
+    return !w->iommu || test_iommu_covers(&w->map, addr, len);
 }
 
 static int w_dma_read(void *u, uint64_t addr, void *buf, size_t len) {
@@ -211,24 +202,11 @@ static int b_map(void *u, void *addr, size_t len) {
         w->map_fail = 0;
         return -1;
     }
-    if (w->nmap == 256)
-        return -1;
-    w->map[w->nmap].a = (uintptr_t)addr;
-    w->map[w->nmap].n = len;
-    w->nmap++;
-    return 0;
+    return test_iommu_map(&w->map, addr, len);
 }
 
 static int b_unmap(void *u, void *addr, size_t len) {
-    w_port *p = (w_port *)u;
-    world *w = p->w;
-    int i;
-    for (i = 0; i < w->nmap; i++)
-        if (w->map[i].a == (uintptr_t)addr && w->map[i].n == len) {
-            w->map[i] = w->map[--w->nmap];
-            return 0;
-        }
-    return -1;
+    return test_iommu_unmap(&((w_port *)u)->w->map, addr, len);
 }
 
 static kolo_dev *open_dev(world *w, int i) {
@@ -248,12 +226,6 @@ static kolo_dev *open_dev(world *w, int i) {
 }
 
 /* ---- helpers ---------------------------------------------------------------------------- */
-#define CHECK_RC(expr, want)                                                                       \
-    do {                                                                                           \
-        int rc_ = (expr);                                                                          \
-        CHECK_EQ(rc_, want, "%s: %s", #expr, kolo_strerror(rc_));                                  \
-    } while (0)
-
 static uint8_t pattern(size_t i, unsigned salt) { return (uint8_t)(i * 131u + salt * 7u + (i >> 8)); }
 
 /* ---- tests without a device ----------------------------------------------------------------- */

@@ -37,6 +37,7 @@
 #include "kolo_ni_model.h" /* (before kolo.h: docs/api.md "Return codes") */
 #include "kolo.h"
 #include "test_util.h"
+#include "test_kolo_util.h"
 
 #include <sys/uio.h>
 #include <unistd.h>
@@ -61,11 +62,7 @@ typedef struct {
     long calls;
     int fail_reads; /* alive: the next reads fail (a transient error) */
     int iommu;
-    struct {
-        uintptr_t a;
-        size_t n;
-    } map[64];
-    int nmap;
+    test_iommu_table map; /* ranges libkolo mapped (iommu) */
     /* what the library did */
     kolo_dev *dev; /* set once open */
     long reads, writes, progress, progress_dead;
@@ -167,34 +164,13 @@ static void b_progress(void *u, unsigned long n) {
     }
 }
 
-static int b_map(void *u, void *addr, size_t len) {
-    card *k = (card *)u;
-    if (k->nmap == 64)
-        return -1;
-    k->map[k->nmap].a = (uintptr_t)addr;
-    k->map[k->nmap].n = len;
-    k->nmap++;
-    return 0;
-}
+static int b_map(void *u, void *addr, size_t len) { return test_iommu_map(&((card *)u)->map, addr, len); }
 
 static int b_unmap(void *u, void *addr, size_t len) {
-    card *k = (card *)u;
-    int i;
-    for (i = 0; i < k->nmap; i++)
-        if (k->map[i].a == (uintptr_t)addr && k->map[i].n == len) {
-            k->map[i] = k->map[--k->nmap];
-            return 0;
-        }
-    return -1;
+    return test_iommu_unmap(&((card *)u)->map, addr, len);
 }
 
 static void b_close(void *u) { ((card *)u)->closed++; }
-
-#define CHECK_RC(expr, want)                                                                       \
-    do {                                                                                           \
-        int rc_ = (expr);                                                                          \
-        CHECK_EQ(rc_, want, "%s: %s", #expr, kolo_strerror(rc_));                                  \
-    } while (0)
 
 /* ---- a card, a device, a context or two and a window ---------------------------------------- */
 #define WIN_LEN 8192
@@ -327,7 +303,7 @@ static void sweep_and_close(rig *g, const char *what) {
     CHECK_EQ(g->k.writes_gone, 0, "%s: writes after the library knew the device gone", what);
     CHECK_EQ(g->k.closed, 1, "%s: the backend closed", what);
     if (g->k.iommu)
-        CHECK_EQ(g->k.nmap, 0, "%s: every DMA mapping undone", what);
+        CHECK_EQ(g->k.map.n, 0, "%s: every DMA mapping undone", what);
     kolo_ni_free(g->k.ni);
 }
 
