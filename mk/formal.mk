@@ -329,11 +329,12 @@ TESTS += formal-files
 #                                      framing: a streamed VC's flits after its head
 #                                      are body flits, at most len + 1, the last a
 #                                      tail; cover; control overlong (no forced tail)
-#   make test-formal-router-input-local (in make test, ~1.5 min) the local input (WHOLE_PKT
+#   make test-formal-router-input-local (in make test, ~3.5 min) the local input (WHOLE_PKT
 #                                      verdicts): the same plus the verdict count equation,
 #                                      release only with a good verdict, packet whole, no
-#                                      FIFO underflow (overflow assumed: formal/README.md);
-#                                      cover; controls noverdict and rejectkeep
+#                                      FIFO underflow (overflow: task bound in
+#                                      formal-full-router-cells; here the BMC overflow);
+#                                      cover; controls noverdict, rejectkeep, fifoshort
 #   make test-formal-router-crossbar   (in make test, ~35 s) kolo_router_crossbar: each
 #                                      output carries exactly the flit its select names
 #                                      (the held input's streamed flit, the granted head
@@ -342,7 +343,9 @@ TESTS += formal-files
 #                                      (crossbar.ys, the quick form of crossbar.sby
 #                                      prove); cover; control wrongsel (the streamed flit
 #                                      picked by the request's VC: X_S must fail)
-#   make formal-full-router-cells      (in make formal) the slower tasks: ESC_SLOTS 3,
+#   make formal-full-router-cells      (in make formal) the slower tasks: the local
+#                                      input's verdict FIFO never overflowing
+#                                      (input_local.sby bound, 6-7 min), ESC_SLOTS 3,
 #                                      the port unregistered (OUT_REG 0); the
 #                                      allocator of the other five network inputs
 # $(call router_sby,SBY,TASK,EXPECT[,MARK]): one line "formal router SBY TASK: PASS (S s)";
@@ -380,6 +383,7 @@ router_plant_sed_refillsign := s/{rd_dim\[2\] & rd_rs\[2\], rd_dim\[2\] & ~rd_rs
 router_plant_sed_overlong := s/wire wr_tail = in_tail || over_long;/wire wr_tail = in_tail;/
 router_plant_sed_noverdict := s/assign hc_valid\[v\] = head_waiting \&\& verdict_valid \&\& verdict_ok;/assign hc_valid[v] = head_waiting;/
 router_plant_sed_rejectkeep := s/wire verdict_pop = (grant \&\& grant_vc == v\[1:0\]) || (junk_pop\[v\] \&\& head_rejected);/wire verdict_pop = (grant \&\& grant_vc == v[1:0]);/
+router_plant_sed_fifoshort := s/localparam VERDICT_DEPTH = LOCAL_DEPTH \/ 2 + 1;/localparam VERDICT_DEPTH = LOCAL_DEPTH \/ 2 - 1;/
 router_plant_sed_wrongsel := s/wire \[65:0\] es = sv\[1\] ? (sv\[0\]/wire [65:0] es = rv[1] ? (sv[0]/
 .PHONY: test-formal-router-output test-formal-router-vc-select test-formal-router-switch test-formal-router-input test-formal-router-input-framing test-formal-router-input-local test-formal-router-crossbar formal-full-router-cells
 test-formal-router-output: | $(DEPS_STAMP)
@@ -429,14 +433,22 @@ test-formal-router-input-framing: | $(DEPS_STAMP)
 	$(call router_sby_plant,overlong,kolo_router_input,formal/router/input.sby,framebmc,FRAMING)
 TESTS += formal-router-input-framing
 # the local input (WHOLE_PKT verdicts): input_local.sby task prove (k-induction: credits, B1,
-# framing, the verdict invariant), cover, and two controls on task bmc (the guarantees alone,
-# from reset): noverdict, a head offered without its verdict (hc_valid = head_waiting), must
-# fail "L release"; rejectkeep, a rejected packet's verdict left in the FIFO, "L count"
+# framing, the verdict invariant, assuming no push into a full verdict FIFO in the cycles
+# before; its partner task bound, the FIFO never pushed when full, is in
+# formal-full-router-cells: 6-7 min), task overflow (the shorter check: BMC to step 34, the
+# buffer filled with 2-flit packets, the 17th verdict pushed with 16 queued), cover, and
+# three controls: on task bmc (the guarantees alone, from reset): noverdict, a head offered
+# without its verdict (hc_valid = head_waiting), must fail "L release"; rejectkeep, a
+# rejected packet's verdict left in the FIFO, "L count"; on task overflow: fifoshort, a
+# verdict FIFO of LOCAL_DEPTH/2 - 1 entries (one less than the least that never overflows),
+# "L verdict FIFO" (a push into the full FIFO at step 34)
 test-formal-router-input-local: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/input_local.sby,prove,pass); } && \
+	{ $(call router_sby,formal/router/input_local.sby,overflow,pass); } && \
 	{ $(call router_sby,formal/router/input_local.sby,cover,pass); } && \
 	$(call router_sby_plant,noverdict,kolo_router_input,formal/router/input_local.sby,bmc,L release) && \
-	$(call router_sby_plant,rejectkeep,kolo_router_input,formal/router/input_local.sby,bmc,L count)
+	$(call router_sby_plant,rejectkeep,kolo_router_input,formal/router/input_local.sby,bmc,L count) && \
+	$(call router_sby_plant,fifoshort,kolo_router_input,formal/router/input_local.sby,overflow,L verdict FIFO)
 TESTS += formal-router-input-local
 # crossbar: the cell has no state, so one SAT call (Yosys's sat, crossbar.ys: ~25 s; the
 # SMT engine of crossbar.sby prove takes ~60 s, in formal-full-router-cells) over all its
@@ -460,7 +472,8 @@ test-formal-router-crossbar: | $(DEPS_STAMP)
 	echo "formal router crossbar sat wrongsel: counterexample as expected"
 TESTS += formal-router-crossbar
 formal-full-router-cells: | $(DEPS_STAMP)
-	@{ $(call router_sby,formal/router/crossbar.sby,prove,pass); } && \
+	@{ $(call router_sby,formal/router/input_local.sby,bound,pass); } && \
+	{ $(call router_sby,formal/router/crossbar.sby,prove,pass); } && \
 	{ $(call router_sby,formal/router/output.sby,net3,pass); } && \
 	{ $(call router_sby,formal/router/output.sby,net_w,pass); } && \
 	for t in xp xm yp ym zp; do { $(call router_sby,formal/router/vc_select.sby,$$t,pass); } || exit 1; done

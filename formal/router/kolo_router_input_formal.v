@@ -41,12 +41,23 @@
 // 34, with -DFRAMING also the verdict invariant (L ... assertions, below: the
 // verdict FIFO's count = clean heads buffered - the open packet, never popped
 // empty, a head released only with a good verdict and its packet whole, drain
-// and stream exclusive); -DNOBOUND assumes the FIFO never pushed when full
-// instead of proving it with the per-entry bound L bound (formal/README.md).
+// and stream exclusive). The FIFO never pushed when full is proved in two
+// tasks (formal/README.md, no circle): -DNOBOUND (task prove) assumes it for
+// the cycles before the current one and proves everything else; -DBOUND_ONLY
+// (task bound) assumes everything else (the checks written `INV_CHECK) and
+// proves it with the per-entry bound L bound, for one VC bv (anyconst).
+// -DOVERFLOW_CTL (task overflow): VC 0 filled with two-flit packets, nothing
+// granted (the control fifoshort: a FIFO of LOCAL_DEPTH/2 - 1 must overflow).
 // Negative controls (make test-formal-router-input, -framing): the unit with a
 // forwarded flit's credit never returned must fail P1; with the refill's
 // productive Z+/Z- ports swapped, a "B2 refill" assertion; without an
 // over-long packet's forced tail, "FRAMING".
+// input_local.sby's task bound assumes the invariants task prove proves (formal/README.md)
+`ifdef BOUND_ONLY
+`define INV_CHECK assume
+`else
+`define INV_CHECK assert
+`endif
 module kolo_router_input_formal #(
 `ifdef LOCAL
     parameter PORT        = 6,    // the local input: whole-packet verdicts
@@ -152,6 +163,22 @@ module kolo_router_input_formal #(
     if (grant) assume (p_ok && !stream && p_idle_next &&
                        (p_hc_valid[grant_vc] || (p_arr_valid && p_arr_vc == grant_vc)));  // D2
   end
+`ifdef OVERFLOW_CTL
+  // input_local.sby task overflow (a negative control's run, a narrower environment:
+  // any trace it finds is one of the full one's): from the cycle after reset, VC 0
+  // gets a flit every cycle, packets of two flits (a head of length 0, one free
+  // header chosen once, and a tail with the same 64 bits), nothing granted or
+  // requested
+  (* anyconst *) reg [63:0] ctl_hdr;
+  reg ctl_odd = 1'b0;
+  always @(posedge clk) ctl_odd <= !rst && !ctl_odd;
+  always @(*)
+    if (!rst) begin
+      assume (in_valid && in_flit[KOLO_FLIT_VC_LO+:2] == 2'd0 && !grant && !req_valid);
+      assume (in_flit[KOLO_FLIT_HEAD] == !ctl_odd && in_flit[KOLO_FLIT_TAIL] == ctl_odd);
+      assume (in_flit[63:0] == ctl_hdr && in_flit[KOLO_H0_LEN_LO+:6] == 6'd0);
+    end
+`endif
 
   // the unit's owed counters (input.sby: connect -set u_in.owed)
   wire [4*(VC_AW+1)-1:0] owed;
@@ -180,12 +207,12 @@ module kolo_router_input_formal #(
       wire [8:0] back = {8'd0, credit_valid && credit_vc == v};
       always @(*)
         if (!rst) begin
-          assert ({1'b0, u_cred[v*8+:8]} + occ + ow + back == depth(v));       // P1 conserved
-          if (rd_q_valid && rd_q_vc == v) assert (rcnt != 0);
-          if (WHOLE_PKT == 0) assert (!drain);  // a cut-through port never drains
+          `INV_CHECK ({1'b0, u_cred[v*8+:8]} + occ + ow + back == depth(v));       // P1 conserved
+          if (rd_q_valid && rd_q_vc == v) `INV_CHECK (rcnt != 0);
+          if (WHOLE_PKT == 0) `INV_CHECK (!drain);  // a cut-through port never drains
           // every entry in F0/F1 names one deterministic port (B1, inductive)
-          if (f0_valid[v]) assert (onehot0(fe0[KOLO_E_CAND_LO+7+:7]));
-          if (fv1) assert (onehot0(fe1[KOLO_E_CAND_LO+7+:7]));
+          if (f0_valid[v]) `INV_CHECK (onehot0(fe0[KOLO_E_CAND_LO+7+:7]));
+          if (fv1) `INV_CHECK (onehot0(fe1[KOLO_E_CAND_LO+7+:7]));
         end
     end
   endgenerate
@@ -197,12 +224,12 @@ module kolo_router_input_formal #(
   integer b;
   always @(*)
     if (!rst) begin
-      for (b = 0; b < 4; b = b + 1) if (hc_valid[b]) assert (onehot0(hc_cand[b*14+7+:7]));  // B1
-      if (arr_valid) assert (onehot0(arr_cand[13:7]));                            // B1
+      for (b = 0; b < 4; b = b + 1) if (hc_valid[b]) `INV_CHECK (onehot0(hc_cand[b*14+7+:7]));  // B1
+      if (arr_valid) `INV_CHECK (onehot0(arr_cand[13:7]));                            // B1
       if (arr_valid && arr_cand[6:0] != 7'd0)
-        assert ((arr_cand[13:7] & ~arr_cand[6:0]) == 7'd0);                       // B2
-      if (arr_valid) assert (!hc_valid[arr_vc]);                                  // B3
-      if (WHOLE_PKT != 0) assert (!arr_valid);  // no arrival fast path on a whole-packet port
+        `INV_CHECK ((arr_cand[13:7] & ~arr_cand[6:0]) == 7'd0);                       // B2
+      if (arr_valid) `INV_CHECK (!hc_valid[arr_vc]);                                  // B3
+      if (WHOLE_PKT != 0) `INV_CHECK (!arr_valid);  // no arrival fast path on a whole-packet port
     end
 
 `ifdef B2RAM
@@ -266,16 +293,16 @@ module kolo_router_input_formal #(
   always @(*)
     if (!rst) begin
       for (e = 0; e < 4; e = e + 1)  // the region is the rcnt words from rd_ptr
-        assert (wr_ptr[e*VC_AW+:VC_AW] - rd_ptr[e*VC_AW+:VC_AW] ==
+        `INV_CHECK (wr_ptr[e*VC_AW+:VC_AW] - rd_ptr[e*VC_AW+:VC_AW] ==
                 (e == 0 ? g_vc[0].rcnt[VC_AW-1:0] : e == 1 ? g_vc[1].rcnt[VC_AW-1:0] :
                  e == 2 ? g_vc[2].rcnt[VC_AW-1:0] : g_vc[3].rcnt[VC_AW-1:0]));
       // a word in flight is the first of its VC's region
-      if (rd_q_valid) assert (q_addr == {rd_q_vc, q_rd});
-      if (p_live) assert (word_ok(peek));                                  // B2 refill RAM word
+      if (rd_q_valid) `INV_CHECK (q_addr == {rd_q_vc, q_rd});
+      if (p_live) `INV_CHECK (word_ok(peek));                                  // B2 refill RAM word
       // a word in flight from the observed address is the observed word; a word
       // in flight from any other address is assumed good (it is, by the same
       // proof with that address observed: no word goes bad before a first one)
-      if (rd_q_valid && q_addr == peek_addr) assert (ram_rdata == peek);
+      if (rd_q_valid && q_addr == peek_addr) `INV_CHECK (ram_rdata == peek);
       if (rd_q_valid && q_addr != peek_addr) assume (word_ok(ram_rdata));
     end
   // every clean head in F0/F1 satisfies B2 (so every head asking does, below)
@@ -284,10 +311,10 @@ module kolo_router_input_formal #(
       always @(*)
         if (!rst) begin
           if (f0_valid[v] && g_vc[v].fe0[KOLO_E_HEAD] && !g_vc[v].fe0[KOLO_E_JUNK])
-            assert (b2_ok(g_vc[v].fe0[KOLO_E_CAND_LO+:14]));                 // B2 refill F0
+            `INV_CHECK (b2_ok(g_vc[v].fe0[KOLO_E_CAND_LO+:14]));                 // B2 refill F0
           if (g_vc[v].fv1 && g_vc[v].fe1[KOLO_E_HEAD] && !g_vc[v].fe1[KOLO_E_JUNK])
-            assert (b2_ok(g_vc[v].fe1[KOLO_E_CAND_LO+:14]));                 // B2 refill F1
-          if (hc_valid[v]) assert (b2_ok(hc_cand[v*14+:14]));                // B2 refill head
+            `INV_CHECK (b2_ok(g_vc[v].fe1[KOLO_E_CAND_LO+:14]));                 // B2 refill F1
+          if (hc_valid[v]) `INV_CHECK (b2_ok(hc_cand[v*14+:14]));                // B2 refill head
         end
     end
   endgenerate
@@ -307,6 +334,15 @@ module kolo_router_input_formal #(
   localparam BND = 0;
 `else
   localparam BND = 1;
+`endif
+  // the VCs whose bound is checked: all, or in task bound one VC bv chosen freely
+  // (anyconst: a proof for every VC), its RAM words observed
+  wire [3:0] bsel;
+`ifdef BOUND_ONLY
+  (* anyconst *) reg [1:0] bv;
+  assign bsel = 4'd1 << bv;
+`else
+  assign bsel = 4'b1111;
 `endif
   // ---- framing (task frame): what a VC's flits leave as ------------------------
   // Ghost g of every buffered entry: the flits its packet may still have after
@@ -434,26 +470,26 @@ module kolo_router_input_formal #(
       wire a_last = a_live && peek_addr[VC_AW-1:0] == wp - 1'b1;
       always @(*)
         if (!rst) begin
-          if (INV) assert (wp - rp == rc[VC_AW-1:0]);                                   // F region
-          if (INV && in_pkt[u]) assert (left[u*6+:6] != 6'd0 && left[u*6+:6] <= 6'd33);  // F write side
-          if (INV && rd_land) assert (q_addr == {u[1:0], rp});                       // F in flight
+          if (INV) `INV_CHECK (wp - rp == rc[VC_AW-1:0]);                                   // F region
+          if (INV && in_pkt[u]) `INV_CHECK (left[u*6+:6] != 6'd0 && left[u*6+:6] <= 6'd33);  // F write side
+          if (INV && rd_land) `INV_CHECK (q_addr == {u[1:0], rp});                       // F in flight
           // the chain
-          if (INV && fv0) assert (nxt_ok(g_out, e0[KOLO_E_HEAD], e0[KOLO_E_JUNK], e0[KOLO_E_TAIL],
+          if (INV && fv0) `INV_CHECK (nxt_ok(g_out, e0[KOLO_E_HEAD], e0[KOLO_E_JUNK], e0[KOLO_E_TAIL],
                                   e0[KOLO_H0_LEN_LO+:6], gf0));             // F chain F0
-          if (INV && fv1) assert (nxt_ok(gf0, e1[KOLO_E_HEAD], e1[KOLO_E_JUNK], e1[KOLO_E_TAIL],
+          if (INV && fv1) `INV_CHECK (nxt_ok(gf0, e1[KOLO_E_HEAD], e1[KOLO_E_JUNK], e1[KOLO_E_TAIL],
                                   e1[KOLO_H0_LEN_LO+:6], gf1));             // F chain F1
-          if (INV && a_first) assert (nxt_ok(g_lastf, peek[KOLO_E_HEAD], peek[KOLO_E_JUNK],
+          if (INV && a_first) `INV_CHECK (nxt_ok(g_lastf, peek[KOLO_E_HEAD], peek[KOLO_E_JUNK],
                                       peek[KOLO_E_TAIL], peek[KOLO_H0_LEN_LO+:6],
                                       gm[peek_addr]));                          // F chain first
           if (INV && a_live && !a_first)  // the word before it (peek2) is in the region too
-            assert (nxt_ok(gm[peek2_addr], peek[KOLO_E_HEAD], peek[KOLO_E_JUNK],
+            `INV_CHECK (nxt_ok(gm[peek2_addr], peek[KOLO_E_HEAD], peek[KOLO_E_JUNK],
                            peek[KOLO_E_TAIL], peek[KOLO_H0_LEN_LO+:6], gm[peek_addr]));  // F chain RAM
-          if (INV && a_last) assert (gm[peek_addr] == expect);                         // F chain last
+          if (INV && a_last) `INV_CHECK (gm[peek_addr] == expect);                         // F chain last
           if (INV && peek2_addr[8:7] == u && {1'b0, peek2_addr[VC_AW-1:0] - rp} < rc &&
-              peek2_addr[VC_AW-1:0] == wp - 1'b1) assert (gm[peek2_addr] == expect);  // F chain last
-          if (INV && rc == 0) assert (g_lastf == expect);                              // F chain last
+              peek2_addr[VC_AW-1:0] == wp - 1'b1) `INV_CHECK (gm[peek2_addr] == expect);  // F chain last
+          if (INV && rc == 0) `INV_CHECK (g_lastf == expect);                              // F chain last
           // a VC with a packet open at its output is the stream
-          if (INV && WHOLE_PKT == 0) assert ((g_out != 6'd0) == (stream && stream_vc == u));  // F stream
+          if (INV && WHOLE_PKT == 0) `INV_CHECK ((g_out != 6'd0) == (stream && stream_vc == u));  // F stream
         end
 `ifdef LOCAL
       reg [7:0] sf0, sf1;
@@ -468,47 +504,58 @@ module kolo_router_input_formal #(
       wire [7:0] c_out = cval(hou, g_out);                    // ... popped
       wire [9:0] occ = {2'd0, dbg_occ[u*8+:8]};
       wire [9:0] f_cnt = {9'd0, fv0} + {9'd0, fv1};
+      wire [9:0] rcx = {{(9 - VC_AW) {1'b0}}, rc};
       wire is_str = stream && stream_vc == u;
+      reg p_over;  // the last cycle pushed a verdict into a full FIFO
+      always @(posedge clk) p_over <= !rst && v_push[u] && !v_ready[u];
       always @(*)
         if (!rst) begin
           // the ghost count equation: one verdict per ended packet whose clean head is buffered
-          assert ({3'd0, v_used[u*5+:5]} == hwu - hou - {7'd0, in_pkt[u]});        // L count
+          `INV_CHECK ({3'd0, v_used[u*5+:5]} == hwu - hou - {7'd0, in_pkt[u]});        // L count
           // the FIFO's pointers agree with its count (its own invariant, kept here
           // without its f_rst_seen-guarded ordering ghost)
-          if (INV) assert (v_wp[u*5+:5] <= 5'd17 && v_rp[u*5+:5] <= 5'd17 &&
+          if (INV) `INV_CHECK (v_wp[u*5+:5] <= 5'd17 && v_rp[u*5+:5] <= 5'd17 &&
                            ((v_wp[u*5+:5] >= v_rp[u*5+:5]) ? v_wp[u*5+:5] - v_rp[u*5+:5] :
                             v_wp[u*5+:5] + 5'd18 - v_rp[u*5+:5]) ==
                            (v_used[u*5+:5] == 5'd18 ? 5'd0 : v_used[u*5+:5]));       // L FIFO pointers
           // the verdict FIFO never overflows nor underflows
-          if (v_push[u] && BND) assert (v_ready[u]);                                // L verdict FIFO
-          if (v_push[u] && !BND) assume (v_ready[u]);  // -DNOBOUND: assumed, not proved
-          if (v_pop[u]) assert (v_valid[u]);                                        // L verdict FIFO
+          // (task bound; a push finds count <= LOCAL_DEPTH / 2 - 1: the FIFO has one
+          // entry more than it needs)
+          if (v_push[u] && BND && bsel[u]) assert (v_ready[u]);                                // L verdict FIFO
+          if (v_push[u] && BND && bsel[u])
+            assert ({3'd0, v_used[u*5+:5]} <= LOCAL_DEPTH / 2 - 1);                  // L verdict FIFO bound
+          // -DNOBOUND (task prove): no push into a full FIFO in the cycles before,
+          // assumed (one cycle late, so that no assertion of this cycle leans on it)
+          if (!BND) assume (!p_over);
+          if (v_pop[u]) `INV_CHECK (v_valid[u]);                                        // L verdict FIFO
           // a head is released only with its own verdict, good, its packet whole
           // (not the packet still being written: F0's s is not hw then)
           if (grant && grant_vc == u)
-            assert (v_valid[u] && v_data[u] && (!in_pkt[u] || sf0 != hwu));         // L release
+            `INV_CHECK (v_valid[u] && v_data[u] && (!in_pkt[u] || sf0 != hwu));         // L release
           // the VC's output side is inside a packet exactly when it streams or drains it
-          if (INV) assert ((g_out != 6'd0) == (is_str || drn[u]));                  // F stream
-          assert (!(is_str && drn[u]));                                             // L drain
-          // clean heads and tails buffered never outnumber the buffer
-          if (INV && BND) assert ({2'd0, cw - c_out} <= occ);                                // L bound
+          if (INV) `INV_CHECK ((g_out != 6'd0) == (is_str || drn[u]));                  // F stream
+          `INV_CHECK (!(is_str && drn[u]));                                             // L drain
+          // clean heads and tails buffered never outnumber the entries buffered (F0, F1
+          // and the RAM region's rc words)
+          if (INV && BND && bsel[u]) assert ({2'd0, cw - c_out} <= f_cnt + rcx);               // L bound
           // the head sequence chain, in queue order (as the framing chain)
-          if (INV && fv0) assert (sok(hou, e0[KOLO_E_HEAD], e0[KOLO_E_JUNK], sf0));  // L chain F0
-          if (INV && fv1) assert (sok(sf0, e1[KOLO_E_HEAD], e1[KOLO_E_JUNK], sf1));  // L chain F1
-          if (INV && a_first) assert (sok(s_lastf, peek[KOLO_E_HEAD], peek[KOLO_E_JUNK],
+          if (INV && fv0) `INV_CHECK (sok(hou, e0[KOLO_E_HEAD], e0[KOLO_E_JUNK], sf0));  // L chain F0
+          if (INV && fv1) `INV_CHECK (sok(sf0, e1[KOLO_E_HEAD], e1[KOLO_E_JUNK], sf1));  // L chain F1
+          if (INV && a_first) `INV_CHECK (sok(s_lastf, peek[KOLO_E_HEAD], peek[KOLO_E_JUNK],
                                           gs[peek_addr]));                          // L chain first
           if (INV && a_live && !a_first)
-            assert (sok(gs[peek2_addr], peek[KOLO_E_HEAD], peek[KOLO_E_JUNK], gs[peek_addr]));  // L chain RAM
-          if (INV && a_last) assert (gs[peek_addr] == hwu);                          // L chain last
+            `INV_CHECK (sok(gs[peek2_addr], peek[KOLO_E_HEAD], peek[KOLO_E_JUNK], gs[peek_addr]));  // L chain RAM
+          if (INV && a_last) `INV_CHECK (gs[peek_addr] == hwu);                          // L chain last
           if (INV && peek2_addr[8:7] == u && {1'b0, peek2_addr[VC_AW-1:0] - rp} < rc &&
-              peek2_addr[VC_AW-1:0] == wp - 1'b1) assert (gs[peek2_addr] == hwu);   // L chain last
-          if (INV && rc == 0) assert (s_lastf == hwu);                               // L chain last
+              peek2_addr[VC_AW-1:0] == wp - 1'b1) `INV_CHECK (gs[peek2_addr] == hwu);   // L chain last
+          if (INV && rc == 0) `INV_CHECK (s_lastf == hwu);                               // L chain last
           // per entry: clean heads and tails after it <= the entries after it
-          if (INV && BND && fv0) assert ({2'd0, cw - cval(sf0, gf0)} + 10'd1 <= occ);        // L bound F0
-          if (INV && BND && fv1) assert ({2'd0, cw - cval(sf1, gf1)} + 10'd2 <= occ);        // L bound F1
-          if (INV && BND && a_live)
-            assert ({2'd0, cw - cval(gs[peek_addr], gm[peek_addr])} + f_cnt + 10'd1 +
-                    {3'd0, off} <= occ);                                            // L bound RAM
+          if (INV && BND && bsel[u] && fv0)
+            assert ({2'd0, cw - cval(sf0, gf0)} <= {9'd0, fv1} + rcx);                  // L bound F0
+          if (INV && BND && bsel[u] && fv1) assert ({2'd0, cw - cval(sf1, gf1)} <= rcx);  // L bound F1
+          if (INV && BND && bsel[u] && a_live)  // the word at offset off: rc - 1 - off after it
+            assert ({2'd0, cw - cval(gs[peek_addr], gm[peek_addr])} + 10'd1 + {3'd0, off} <=
+                    rcx);                                                           // L bound RAM
         end
       always @(*) if (!rst) cover (grant && grant_vc == u && in_pkt[u] && v_used[u*5+:5] >= 5'd2);
       always @(*) if (!rst) cover (drn[u] && stream && stream_vc != u && rd_q_valid);
@@ -519,8 +566,11 @@ module kolo_router_input_formal #(
   always @(*)
     if (!rst) begin
       assume (peek2_addr == {peek_addr[8:7], peek_addr[6:0] - 7'd1});
-      if (INV && rd_q_valid && q_addr == peek_addr) assert (ram_rdata == peek && gq == gm[peek_addr]);
-      if (INV && rd_q_valid && q_addr == peek2_addr) assert (ram_rdata == peek2 && gq == gm[peek2_addr]);
+`ifdef BOUND_ONLY
+      assume (peek_addr[8:7] == bv);
+`endif
+      if (INV && rd_q_valid && q_addr == peek_addr) `INV_CHECK (ram_rdata == peek && gq == gm[peek_addr]);
+      if (INV && rd_q_valid && q_addr == peek2_addr) `INV_CHECK (ram_rdata == peek2 && gq == gm[peek2_addr]);
       // a word landing from any other address follows its VC's chain (by the same
       // proof with that address observed: no chain breaks before a first one)
       if (INV && rd_q_valid && q_addr != peek_addr)
@@ -534,8 +584,8 @@ module kolo_router_input_formal #(
                 gq == (rd_q_vc == 0 ? g_fr[0].expect : rd_q_vc == 1 ? g_fr[1].expect :
                        rd_q_vc == 2 ? g_fr[2].expect : g_fr[3].expect));
 `ifdef LOCAL
-      if (INV && rd_q_valid && q_addr == peek_addr) assert (sq == gs[peek_addr]);
-      if (INV && rd_q_valid && q_addr == peek2_addr) assert (sq == gs[peek2_addr]);
+      if (INV && rd_q_valid && q_addr == peek_addr) `INV_CHECK (sq == gs[peek_addr]);
+      if (INV && rd_q_valid && q_addr == peek2_addr) `INV_CHECK (sq == gs[peek2_addr]);
       // a word landing from any other address follows its VC's head sequence chain,
       // is the last entry when it is the region's last, and keeps the entry bound
       // (the same first-violation argument as above)
@@ -547,23 +597,21 @@ module kolo_router_input_formal #(
         assume ((rd_q_vc == 0 ? g_vc[0].rcnt : rd_q_vc == 1 ? g_vc[1].rcnt :
                  rd_q_vc == 2 ? g_vc[2].rcnt : g_vc[3].rcnt) != 1 ||
                 sq == hw_v[rd_q_vc*8+:8]);
-      if (INV && BND && rd_q_valid && q_addr != peek_addr)
+      if (INV && BND && bsel[rd_q_vc] && rd_q_valid && q_addr != peek_addr)
         assume ({2'd0, (rd_q_vc == 0 ? g_fr[0].cw : rd_q_vc == 1 ? g_fr[1].cw :
-                        rd_q_vc == 2 ? g_fr[2].cw : g_fr[3].cw) - cval(sq, gq)} + 10'd1 +
-                (rd_q_vc == 0 ? g_fr[0].f_cnt : rd_q_vc == 1 ? g_fr[1].f_cnt :
-                 rd_q_vc == 2 ? g_fr[2].f_cnt : g_fr[3].f_cnt) <=
-                (rd_q_vc == 0 ? g_fr[0].occ : rd_q_vc == 1 ? g_fr[1].occ :
-                 rd_q_vc == 2 ? g_fr[2].occ : g_fr[3].occ));
+                        rd_q_vc == 2 ? g_fr[2].cw : g_fr[3].cw) - cval(sq, gq)} + 10'd1 <=
+                (rd_q_vc == 0 ? g_fr[0].rcx : rd_q_vc == 1 ? g_fr[1].rcx :
+                 rd_q_vc == 2 ? g_fr[2].rcx : g_fr[3].rcx));
 `endif
       // FRAMING (the guarantee): the streamed VC's flits after its head are body
       // flits (no head, no junk: no flit of another packet), at most len + 1 of
       // them, the (len + 1)-th a tail
       if (stream && f0_valid[stream_vc]) begin
-        assert (!s_entry[KOLO_E_HEAD] && !s_entry[KOLO_E_JUNK]);               // FRAMING body
-        assert (s_cnt <= s_len);                                               // FRAMING length
-        if (s_cnt == s_len) assert (s_entry[KOLO_E_TAIL]);                     // FRAMING length
+        `INV_CHECK (!s_entry[KOLO_E_HEAD] && !s_entry[KOLO_E_JUNK]);               // FRAMING body
+        `INV_CHECK (s_cnt <= s_len);                                               // FRAMING length
+        if (s_cnt == s_len) `INV_CHECK (s_entry[KOLO_E_TAIL]);                     // FRAMING length
       end
-      if (INV && stream) assert (s_len <= 6'd32 && {1'b0, s_cnt} + (stream_vc == 0 ? g_fr[0].g_out : stream_vc == 1 ? g_fr[1].g_out : stream_vc == 2 ? g_fr[2].g_out : g_fr[3].g_out) == {1'b0, s_len} + 7'd1);  // F count
+      if (INV && stream) `INV_CHECK (s_len <= 6'd32 && {1'b0, s_cnt} + (stream_vc == 0 ? g_fr[0].g_out : stream_vc == 1 ? g_fr[1].g_out : stream_vc == 2 ? g_fr[2].g_out : g_fr[3].g_out) == {1'b0, s_len} + 7'd1);  // F count
     end
   always @(*) if (!rst) cover (stream && f0_valid[stream_vc] && s_cnt == 6'd2 && s_entry[KOLO_E_TAIL] &&
                                 rd_q_valid);
