@@ -329,7 +329,7 @@ TESTS += formal-files
 #                                      framing: a streamed VC's flits after its head
 #                                      are body flits, at most len + 1, the last a
 #                                      tail; cover; control overlong (no forced tail)
-#   make test-formal-router-input-local (in make test, ~3.5 min) the local input (WHOLE_PKT
+#   make test-formal-router-input-local (in make test, ~3 min) the local input (WHOLE_PKT
 #                                      verdicts): the same plus the verdict count equation,
 #                                      release only with a good verdict, packet whole, no
 #                                      FIFO underflow (overflow: task bound in
@@ -345,7 +345,7 @@ TESTS += formal-files
 #                                      picked by the request's VC: X_S must fail)
 #   make formal-full-router-cells      (in make formal) the slower tasks: the local
 #                                      input's verdict FIFO never overflowing
-#                                      (input_local.sby bound, 6-7 min), ESC_SLOTS 3,
+#                                      (input_local.sby bound, 5-6.5 min), ESC_SLOTS 3,
 #                                      the port unregistered (OUT_REG 0); the
 #                                      allocator of the other five network inputs
 # $(call router_sby,SBY,TASK,EXPECT[,MARK]): one line "formal router SBY TASK: PASS (S s)";
@@ -435,7 +435,7 @@ TESTS += formal-router-input-framing
 # the local input (WHOLE_PKT verdicts): input_local.sby task prove (k-induction: credits, B1,
 # framing, the verdict invariant, assuming no push into a full verdict FIFO in the cycles
 # before; its partner task bound, the FIFO never pushed when full, is in
-# formal-full-router-cells: 6-7 min), task overflow (the shorter check: BMC to step 34, the
+# formal-full-router-cells: 5-6.5 min), task overflow (the shorter check: BMC to step 34, the
 # buffer filled with 2-flit packets, the 17th verdict pushed with 16 queued), cover, and
 # three controls: on task bmc (the guarantees alone, from reset): noverdict, a head offered
 # without its verdict (hc_valid = head_waiting), must fail "L release"; rejectkeep, a
