@@ -55,7 +55,8 @@ define SIM_CHIP_MODEL
 	    cd $(1) && { $(TOP)/scripts/verilate_retry.sh build.log verilator $(SIM_CHIP_VFLAGS) --Mdir obj \
 	        $(call SIM_CHIP_DEFS,$(2),$(3)) -CFLAGS -O2 $(TOP)/sw/rtlsim/kolo_sim_chips.v \
 	        && $(MAKE) -C obj -f Vkolo_sim_chips.mk verilated.o verilated_threads.o \
-	        $(if $(shell command -v ccache),OBJCACHE=ccache) >> build.log 2>&1; } \
+	        $(if $(shell command -v ccache),OBJCACHE=ccache) >> build.log 2>&1 \
+	        && $(TOP)/scripts/check_hier_inline.sh obj Vkolo_sim_chips u_chip__DOT__u_chip >> build.log 2>&1; } \
 	        || { tail -n 40 build.log; exit 1; }; \
 	    touch model.stamp; \
 	fi
@@ -77,6 +78,25 @@ $(SIM_BUILD)/kolo-sim-chip-sp-%: $(SIM_CHIP_PREREQS) $(FW_RV32_BUILD)/kolo_fw_rv
     $(FW_RV32_BUILD)/kolo_fw_rv32_sim.dmem.hex \
     | $(KOLO_SIM) $(KOLO_RUN) $(DEPS_STAMP)
 	$(call SIM_CHIP_MODEL,$(SIM_BUILD)/chip-sp-$*,$*,1)
+
+# sim-chip-hier: each chip is compiled once (the model rule above refuses a build whose top
+# holds the chip's own signals: scripts/check_hier_inline.sh, docs/router.md "Verilator
+# hier_block"); the check run on the three models, and on a copy of 2x1x1's top with one
+# inlined chip signal planted, which it must refuse (seconds)
+SIM_CHIP_HIER_PLANT := $(SIM_BUILD)/chip-hier-plant
+.PHONY: test-sim-chip-hier
+test-sim-chip-hier: $(addprefix $(SIM_BUILD)/kolo-sim-chip-,$(SIM_CHIP_CFGS)) scripts/check_hier_inline.sh
+	@set -e; for c in $(SIM_CHIP_CFGS); do \
+	    scripts/check_hier_inline.sh $(SIM_BUILD)/chip-$$c/obj Vkolo_sim_chips u_chip__DOT__u_chip; done
+	@rm -rf $(SIM_CHIP_HIER_PLANT); mkdir -p $(SIM_CHIP_HIER_PLANT); \
+	    cp $(SIM_BUILD)/chip-2x1x1/obj/Vkolo_sim_chips___024root*.cpp $(SIM_CHIP_HIER_PLANT)/; \
+	    echo 'int x = vlSelf->kolo_sim_chips__DOT__g_chip__BRA__0__KET____DOT__u_chip__DOT__u_chip__DOT__ready_q;' \
+	        >> $(SIM_CHIP_HIER_PLANT)/Vkolo_sim_chips___024root__Slow.cpp; \
+	    if scripts/check_hier_inline.sh $(SIM_CHIP_HIER_PLANT) Vkolo_sim_chips u_chip__DOT__u_chip \
+	        > $(SIM_CHIP_HIER_PLANT)/check.log 2>&1; then \
+	        echo "sim-chip-hier: FAIL: the planted inlined chip signal was not found"; exit 1; fi; \
+	    echo "sim-chip-hier: plant caught: $$(head -n 1 $(SIM_CHIP_HIER_PLANT)/check.log)"
+TESTS += sim-chip-hier
 
 # ---- tests (sw/sim/tests/run_chip_tests.sh) ---------------------------------------------
 SIM_CHIP_T := sw/sim/tests/run_chip_tests.sh $(abspath $(BUILD))
