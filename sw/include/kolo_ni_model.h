@@ -174,6 +174,12 @@ void kolo_ni_get_e2e(const kolo_ni *ni, kolo_ni_e2e_cfg *cfg, kolo_ni_e2e_stats 
  * NI's own entries did not change: a response to one of its requests may have
  * been lost on another node's old path. Same effect as an entry change. */
 void kolo_ni_e2e_route_switch(kolo_ni *ni);
+/* Target records: has[i] = 1 (i < n) for every source node index of which
+ * this NI holds at least one record; returns how many sources that is. Memory
+ * (docs/ni.md 10, "C model: records for every source"): 40 bytes per node of the torus, plus
+ * 4 KiB per source that has sent a request here (records for every source of
+ * a 16x16x16 torus: 4096 x 4 KiB = 16 MiB per NI at most). */
+unsigned kolo_ni_e2e_sources(const kolo_ni *ni, uint8_t *has, unsigned n);
 /* requests sent and waiting for a response; *oldest = the longest wait (cycles) */
 unsigned kolo_ni_outstanding_age(const kolo_ni *ni, uint64_t *oldest);
 

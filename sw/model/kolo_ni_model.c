@@ -1,7 +1,7 @@
 /* kolo_ni_model.c - C reference model of the kolo network interface
  * (docs/ni.md). See kolo_ni_model.h for the interface.
  *
- * Length (~1430 lines): one file on purpose for now, as the NI's state machine
+ * Length (~1510 lines): one file on purpose for now, as the NI's state machine
  * (initiator, target, end-to-end records) shares private state and static
  * helpers that a split would have to export; splitting it by side (initiator /
  * target / e2e) is planned work (issue 21).
@@ -17,8 +17,17 @@
  * Target side: kolo_ni_receive checks and executes a request at once and sends
  *   the response, or queues it (bounded) when the network refuses it.
  *
- * Every structure is fixed-size: no allocation after kolo_ni_new.
- * Builds as C11 and as C++.
+ * Every structure is fixed-size except the end-to-end state, which is sized
+ * by the torus (kolo_ni_new, kolo_ni_set_node) and whose target records are
+ * allocated per source on its first request (docs/ni.md section 10, "C
+ * model: records for every source"). Builds as C11 and as C++.
+ *
+ * Planted bugs for the tests (never defined in a shipped build; mk/ni_model.mk
+ * builds test variants with them, which test-c-ni-e2e-torus must see fail):
+ *   KOLO_NI_PLANT_E2E_SOURCES=n  target records only for source indices < n
+ *                                (others executed without one, like an RTL
+ *                                E2E_NODES of n)
+ *   KOLO_NI_PLANT_E2E_FORGET=n   every n-th record written is forgotten
  */
 #include "kolo_ni_model.h"
 
@@ -69,10 +78,10 @@ typedef struct {
     kolo_pkt pkt;         /* the request as sent, for retransmission */
 } ni_tag;
 
-/* target side: what was last executed for (source, tag) */
+/* target side: what was last executed for (source, tag); 16 bytes */
 typedef struct {
     uint8_t valid, gen, resp_op, status;
-    uint64_t h0ext; /* header flit 0 bits 62:59 of the response */
+    uint8_t ext;    /* header flit 0 bits 62:59 of the response */
     uint64_t value; /* fetched value of a fetching atomic */
 } ni_dedup;
 
@@ -125,11 +134,16 @@ struct kolo_ni {
     kolo_ni_e2e_stats e2e_st;
     uint8_t retx_q[NI_TAGS]; /* tags waiting to be sent again */
     unsigned retx_head, retx_count;
-    ni_dedup *dedup[KOLO_MAX_NODES]; /* [source index] -> NI_TAGS entries, allocated on use */
+    /* sized by the torus (e2e_size): peers = its node count */
+    unsigned peers;
+    ni_dedup **dedup; /* [source index] -> NI_TAGS records, allocated on its first request */
     /* generation bit of the last use of each tag towards each destination:
      * a target's record is per (source, tag), so the bit must alternate per
      * (destination, tag), not per tag (a tag's uses go to many targets) */
-    uint8_t txgen[KOLO_MAX_NODES][NI_TAGS / 8];
+    uint8_t (*txgen)[NI_TAGS / 8]; /* [destination index] */
+#ifdef KOLO_NI_PLANT_E2E_FORGET
+    unsigned plant_writes;
+#endif
     uint64_t route_switch_at; /* last table switch (+1; 0: none) */
 };
 
@@ -226,21 +240,53 @@ kolo_ni *kolo_ni_new(const kolo_topo *t, uint16_t node_id, const kolo_ni_env *en
     ni->e2e.timeout = KOLO_NI_E2E_TIMEOUT;
     ni->e2e.max_retries = KOLO_NI_E2E_RETRIES;
     kolo_ni_set_node(ni, t, node_id);
+    if (!ni->dedup) {
+        kolo_ni_free(ni);
+        return NULL;
+    }
     return ni;
 }
 
-void kolo_ni_free(kolo_ni *ni) {
+static void e2e_free(kolo_ni *ni) {
     unsigned i;
+    for (i = 0; ni->dedup && i < ni->peers; i++)
+        free(ni->dedup[i]);
+    free(ni->dedup);
+    free(ni->txgen);
+    ni->dedup = NULL;
+    ni->txgen = NULL;
+    ni->peers = 0;
+}
+
+/* end-to-end state for a torus of n nodes: 8 bytes (record pointer) + 32
+ * bytes (generation bits) per node, records 16 bytes x NI_TAGS = 4 KiB per
+ * source that has sent a request here. Kept while the node count stays (a
+ * new node id in the same torus keeps the records: the others' are of it);
+ * a torus of another size starts afresh. */
+static void e2e_size(kolo_ni *ni, unsigned n) {
+    if (ni->dedup && ni->peers == n)
+        return;
+    e2e_free(ni);
+    ni->dedup = (ni_dedup **)calloc(n, sizeof *ni->dedup);
+    ni->txgen = (uint8_t(*)[NI_TAGS / 8])calloc(n, sizeof *ni->txgen);
+    if (!ni->dedup || !ni->txgen) {
+        e2e_free(ni);
+        return;
+    }
+    ni->peers = n;
+}
+
+void kolo_ni_free(kolo_ni *ni) {
     if (!ni)
         return;
-    for (i = 0; i < KOLO_MAX_NODES; i++)
-        free(ni->dedup[i]);
+    e2e_free(ni);
     free(ni);
 }
 
 void kolo_ni_set_node(kolo_ni *ni, const kolo_topo *t, uint16_t node_id) {
     if (!ni || !t || !kolo_topo_valid(t) || !kolo_node_in_topo(t, node_id))
         return;
+    e2e_size(ni, kolo_topo_nodes(t));
     ni->topo = *t;
     ni->node_id = node_id;
     memset(ni->route, 0, sizeof ni->route);
@@ -587,7 +633,7 @@ static int build_from(kolo_ni *ni, unsigned ci) {
             p->payload[1] = o->w3 & mask;
     }
     tg = &ni->tags[t];
-    if (ni->e2e.enable && kolo_node_in_topo(&ni->topo, o->dst)) {
+    if (ni->e2e.enable && kolo_node_in_topo(&ni->topo, o->dst) && ni->txgen) {
         uint8_t *g = &ni->txgen[kolo_node_index(&ni->topo, o->dst)][t >> 3];
         *g ^= (uint8_t)(1u << (t & 7));
         tg->gen = (uint8_t)((*g >> (t & 7)) & 1u);
@@ -847,11 +893,12 @@ static int rx_request(kolo_ni *ni, const kolo_pkt *p, unsigned op, unsigned len)
     int st;
     unsigned gen = (h0 & KOLO_H0_GEN) ? 1u : 0u;
     ni_dedup *dd = NULL;
+    unsigned si = 0;
     if (!(re & KOLO_RE_VALID)) /* cannot be answered */
         return bad_pkt(ni);
     if (ni->e2e.enable) {
-        unsigned si = kolo_node_index(&ni->topo, src);
-        if (!kolo_node_in_topo(&ni->topo, src))
+        si = kolo_node_index(&ni->topo, src);
+        if (!kolo_node_in_topo(&ni->topo, src) || !ni->dedup || si >= ni->peers)
             return bad_pkt(ni);
         if (!ni->dedup[si]) {
             ni->dedup[si] = (ni_dedup *)calloc(NI_TAGS, sizeof(ni_dedup));
@@ -866,8 +913,8 @@ static int rx_request(kolo_ni *ni, const kolo_pkt *p, unsigned op, unsigned len)
             unsigned rlen = dd->resp_op == KOLO_OP_GET_RESP ? 1u : 0u;
             uint64_t a = dd->resp_op == KOLO_OP_NAK ? (uint64_t)dd->status : addr;
             ni->e2e_st.dup_requests++;
-            pkt_init(ni, &r, src, dd->resp_op, 1, rlen, 0, re, dd->h0ext | (gen ? KOLO_H0_GEN : 0), a,
-                     tag, 0);
+            pkt_init(ni, &r, src, dd->resp_op, 1, rlen, 0, re,
+                     (uint64_t)dd->ext << KOLO_H0_EXT_SHIFT | (gen ? KOLO_H0_GEN : 0), a, tag, 0);
             r.payload[0] = dd->value;
             queue_resp(ni, &r);
             return 0;
@@ -967,8 +1014,16 @@ static int rx_request(kolo_ni *ni, const kolo_pkt *p, unsigned op, unsigned len)
         dd->gen = (uint8_t)gen;
         dd->resp_op = r.op;
         dd->status = r.op == KOLO_OP_NAK ? (uint8_t)(r.header[1] & 0xffu) : 0;
-        dd->h0ext = r.header[0] & (0xfull << KOLO_H0_EXT_SHIFT);
+        dd->ext = (uint8_t)(r.header[0] >> KOLO_H0_EXT_SHIFT & 0xfu);
         dd->value = r.payload[0];
+#ifdef KOLO_NI_PLANT_E2E_FORGET
+        if (++ni->plant_writes % (KOLO_NI_PLANT_E2E_FORGET) == 0)
+            dd->valid = 0; /* planted: this record is forgotten */
+#endif
+#ifdef KOLO_NI_PLANT_E2E_SOURCES
+        if (si >= (KOLO_NI_PLANT_E2E_SOURCES))
+            dd->valid = 0; /* planted: executed without a record */
+#endif
         if (gen)
             r.header[0] |= KOLO_H0_GEN;
     }
@@ -1414,6 +1469,24 @@ void kolo_ni_get_e2e(const kolo_ni *ni, kolo_ni_e2e_cfg *cfg, kolo_ni_e2e_stats 
         *cfg = ni->e2e;
     if (st)
         *st = ni->e2e_st;
+}
+
+unsigned kolo_ni_e2e_sources(const kolo_ni *ni, uint8_t *has, unsigned n) {
+    unsigned i, t, count = 0;
+    for (i = 0; i < n; i++)
+        has[i] = 0;
+    for (i = 0; ni && ni->dedup && i < ni->peers; i++) {
+        if (!ni->dedup[i])
+            continue;
+        for (t = 0; t < NI_TAGS && !ni->dedup[i][t].valid; t++)
+            ;
+        if (t == NI_TAGS)
+            continue;
+        count++;
+        if (i < n)
+            has[i] = 1;
+    }
+    return count;
 }
 
 unsigned kolo_ni_outstanding_age(const kolo_ni *ni, uint64_t *oldest) {
