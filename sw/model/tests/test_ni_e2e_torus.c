@@ -38,9 +38,13 @@
  * fail it): records only for 16 sources (KOLO_NI_PLANT_E2E_SOURCES=16),
  * every 20th record forgotten (KOLO_NI_PLANT_E2E_FORGET=20).
  *
+ * First, one NI of a 16x16x16 torus takes FETCH_ADDs from all 4095 other
+ * nodes, each twice, in two rounds (test_4096_sources): records for every
+ * source at once, every repeat answered from its record, none executed twice.
+ *
  * Randomised: prints its seed; SEED=<n> or --seed=<n> replays it.
  *
- * Length (~870 lines): one program on purpose: the network, the hosts, the
+ * Length (~1000 lines): one program on purpose: the network, the hosts, the
  * fault schedule and the checks share the world state W and its two runs. */
 #include "kolo_model.h"
 #include "kolo_ni_model.h"
@@ -777,13 +781,130 @@ static void e2e_totals(kolo_ni_e2e_stats *sum) {
     }
 }
 
+/* ---- one target of a 16x16x16 torus: records for all 4095 other sources ----------------
+ * Every other node sends it FETCH_ADDs to a word of its own, each delivered
+ * twice (the repeat a lost response causes), in two rounds with the same
+ * tag and the other generation: all 4095 sources' records live at once. The
+ * repeat must be answered from the record (the first answer's value, not
+ * executed again), the second round executed. */
+static uint8_t *big_mem;
+#define BIG_MEM 0x10000u
+#define BIG_WORDS 0x1000u
+static kolo_pkt big_resp;
+static int big_resps;
+static int big_read(void *u, uint64_t addr, void *buf, size_t len) {
+    (void)u;
+    if (addr < MEM_BASE || len > BIG_MEM || addr - MEM_BASE > BIG_MEM - len)
+        return -1;
+    memcpy(buf, big_mem + (addr - MEM_BASE), len);
+    return 0;
+}
+static int big_write(void *u, uint64_t addr, const void *buf, size_t len) {
+    (void)u;
+    if (addr < MEM_BASE || len > BIG_MEM || addr - MEM_BASE > BIG_MEM - len)
+        return -1;
+    memcpy(big_mem + (addr - MEM_BASE), buf, len);
+    return 0;
+}
+static int big_send(void *u, const kolo_pkt *p) {
+    (void)u;
+    big_resp = *p;
+    big_resps++;
+    return 0;
+}
+
+static void test_4096_sources(int *executed_once) {
+    const kolo_topo t = {{16, 16, 16}};
+    const unsigned nodes = kolo_topo_nodes(&t), target = 2345;
+    const uint16_t tid = kolo_node_id_of_index(&t, target);
+    static uint8_t has[KOLO_MAX_NODES];
+    kolo_ni_env env;
+    kolo_ni *ni;
+    kolo_ni_e2e_cfg c = {1, E2E_TIMEOUT, E2E_RETRIES};
+    kolo_ni_e2e_stats st;
+    unsigned s, r, wrong_value = 0, wrong_repeat = 0, wrong_word = 0, srcs;
+    uint8_t b[8];
+    int i;
+    big_mem = (uint8_t *)calloc(1, BIG_MEM);
+    memset(&env, 0, sizeof env);
+    env.dma_read = big_read;
+    env.dma_write = big_write;
+    env.send = big_send;
+    ni = kolo_ni_new(&t, tid, &env);
+    CHECK(ni && big_mem, "16x16x16 NI");
+    if (!ni || !big_mem)
+        return;
+    kolo_ni_set_e2e(ni, &c);
+    {
+        static const unsigned reg[3] = {KOLO_WIN_BASE, KOLO_WIN_LEN, KOLO_WIN_CTRL};
+        const uint64_t val[3] = {A(BIG_WORDS), 8u * KOLO_MAX_NODES,
+                                 KEY | KOLO_WIN_READ | KOLO_WIN_WRITE | KOLO_WIN_ATOMIC | KOLO_WIN_ENABLE};
+        for (r = 0; r < 3; r++) {
+            for (i = 0; i < 8; i++)
+                b[i] = (uint8_t)(val[r] >> (8 * i));
+            kolo_ni_mmio_write(ni, 0, KOLO_CSR_WIN(1) + reg[r], b, 8);
+        }
+    }
+    for (r = 0; r < 2; r++)
+        for (s = 0; s < nodes; s++) {
+            uint16_t sid = kolo_node_id_of_index(&t, s);
+            uint64_t amount = 1 + (s * 7 + r * 3) % 1000, first;
+            kolo_pkt p;
+            int k;
+            if (s == target)
+                continue;
+            memset(&p, 0, sizeof p);
+            p.src = sid;
+            p.dst = tid;
+            p.op = KOLO_OP_FETCH_ADD;
+            p.len = 1;
+            p.header[0] = KOLO_H0_DST_FIELD(tid) | KOLO_H0_SRC_FIELD(sid) | KOLO_H0_OP_FIELD(KOLO_OP_FETCH_ADD) |
+                          KOLO_H0_LEN_FIELD(1) | KOLO_H0_ASIZE_FIELD(3) | KOLO_H0_FETCH | (r ? 0 : KOLO_H0_GEN);
+            p.header[1] = KOLO_H1_ADDR_FIELD(A(BIG_WORDS + 8u * s)) | KOLO_H1_TAG_FIELD(s & 255u) |
+                          KOLO_H1_KEY_FIELD(KEY);
+            p.payload[0] = amount;
+            for (k = 0; k < 2; k++) { /* the request, then its repeat */
+                big_resps = 0;
+                CHECK_EQ(kolo_ni_receive(ni, &p), 0, "taken");
+                if (big_resps != 1 || ((big_resp.header[0] >> 24) & 15u) != KOLO_OP_GET_RESP) {
+                    CHECK(0, "source %u round %u: no GET_RESP", s, r);
+                    continue;
+                }
+                if (k == 0) {
+                    first = big_resp.payload[0];
+                    if (first != (r ? 1 + (s * 7) % 1000 : 0))
+                        wrong_value++;
+                } else if (big_resp.payload[0] != first) {
+                    wrong_repeat++;
+                }
+            }
+        }
+    for (s = 0; s < nodes; s++)
+        if (s != target && rd64(big_mem + BIG_WORDS + 8u * s) != 2 + (s * 7) % 1000 + (s * 7 + 3) % 1000)
+            wrong_word++;
+    kolo_ni_get_e2e(ni, NULL, &st);
+    srcs = kolo_ni_e2e_sources(ni, has, KOLO_MAX_NODES);
+    CHECK_EQ(wrong_value, 0, "16x16x16: fetched values");
+    CHECK_EQ(wrong_repeat, 0, "16x16x16: repeats answered with the first answer");
+    CHECK_EQ(wrong_word, 0, "16x16x16: words (each request executed once)");
+    CHECK_EQ(st.dup_requests, 2 * (nodes - 1), "16x16x16: every repeat detected");
+    CHECK_EQ(srcs, nodes - 1, "16x16x16: records for every other node");
+    CHECK_EQ(has[target], 0, "no record of itself");
+    *executed_once = !wrong_word && !wrong_repeat;
+    printf("  16x16x16 target: records for %u of %u sources, %" PRIu64 " of %u repeats detected, "
+           "executed once: %s (%u words wrong)\n",
+           srcs, nodes - 1, st.dup_requests, 2 * (nodes - 1), *executed_once ? "yes" : "no", wrong_word);
+    kolo_ni_free(ni);
+    free(big_mem);
+}
+
 int main(int argc, char **argv) {
     uint64_t seed = test_seed(argc, argv, "test_ni_e2e_torus");
     static uint8_t *golden[NN];
     kolo_ni_e2e_stats g, f;
     uint64_t cyc_g, cyc_f, pk_g;
     unsigned srcs, bad_words_g, bad_words, bad_rec_g, bad_rec, mem_diff = 0;
-    int n;
+    int n, once4096 = 0;
     W.topo.size[0] = DX;
     W.topo.size[1] = DY;
     W.topo.size[2] = 1;
@@ -803,6 +924,7 @@ int main(int argc, char **argv) {
     }
     if (!W.ws || !W.lastgen)
         return 2;
+    test_4096_sources(&once4096);
     make_work(seed);
     bucket_ops();
     test_rng_state = seed * 0x2545f4914f6cdd1dull | 1u;
