@@ -43,11 +43,17 @@ static void sim_close(void *u) { kolo_sim_detach((kolo_sim_client *)u); }
 
 /* waits on completions: the simulator's deterministic mode sees them (kolo_sim_client.h) */
 static uint32_t sim_wait_begin(void *u) { return kolo_sim_wait_begin((kolo_sim_client *)u); }
-static void sim_wait_idle(void *u, uint32_t seq, unsigned long *n) {
-    if (kolo_sim_deterministic((kolo_sim_client *)u))
-        kolo_sim_wait_idle((kolo_sim_client *)u, seq, n);
-    else
-        sim_progress(u, (*n)++);
+/* 1: look at the device now (--det: kolo-sim woke this waiting PE before it
+ * would call the run stuck; kolo_sim_client.h "Looks") */
+static int sim_wait_idle(void *u, uint32_t seq, unsigned long *n) {
+    kolo_sim_client *c = (kolo_sim_client *)u;
+    if (kolo_sim_deterministic(c)) {
+        uint32_t ticket = kolo_sim_wake_ticket(c);
+        kolo_sim_wait_idle(c, seq, n);
+        return kolo_sim_poll_fired(c, ticket);
+    }
+    sim_progress(u, (*n)++);
+    return 0;
 }
 static void sim_wait_end(void *u) { kolo_sim_wait_end((kolo_sim_client *)u); }
 

@@ -232,10 +232,13 @@ static int wait_for(kolo_ctx *c, wait_cond cond, const void *arg) {
         pthread_mutex_unlock(&c->lock); /* other threads may post and poll meanwhile */
         rc = kolo_wait_step(c->dev, &n, t0, seq);
         pthread_mutex_lock(&c->lock);
-        if (rc)
+        if (rc < 0)
             break;
-        /* now and then look at STATUS: a stopped queue never completes */
-        if (n >= 4096 && (n & 1023) == 0) {
+        /* now and then look at STATUS: a stopped queue or a gone device never
+         * completes (after 4096 steps, then every 1024; or when the backend
+         * says so: kolo-sim --det wakes a PE to look before it calls the run
+         * stuck) */
+        if (rc == 1 || (n >= 4096 && (n & 1023) == 0)) {
             rc = check_status(c);
             if (rc)
                 break;

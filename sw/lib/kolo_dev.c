@@ -189,8 +189,9 @@ void kolo_wait_end(kolo_dev *d) {
 
 int kolo_wait_step(kolo_dev *d, unsigned long *n, double t0, uint32_t seq) {
     unsigned long i = *n;
+    int look = 0;
     if (d->wait_idle) {
-        d->wait_idle(d->user, seq, n);
+        look = d->wait_idle(d->user, seq, n);
     } else {
         (*n)++;
         if (d->be.progress)
@@ -200,7 +201,7 @@ int kolo_wait_step(kolo_dev *d, unsigned long *n, double t0, uint32_t seq) {
     }
     if (d->wait_timeout > 0 && (i & 63) == 63 && kolo_now() - t0 > d->wait_timeout)
         return KOLO_E_TIMEOUT;
-    return 0;
+    return look;
 }
 
 /* ---- open / close -------------------------------------------------------- */
@@ -277,6 +278,19 @@ static int dev_probe(kolo_dev *d, char *err, size_t errlen) {
         kolo_mmio_r32(d, KOLO_CSR_TORUS, &torus) || kolo_mmio_r32(d, KOLO_CSR_NUM_CTX, &nctx)) {
         kolo_set_err(err, errlen, "kolo: %s: reading the NI's ID registers failed", d->name);
         return KOLO_E_IO;
+    }
+    if (id == 0xffffffffu && ver == 0xffffffffu && node == 0xffffffffu) {
+        /* every register all ones: what a read of a card that is not there returns (or of
+         * a chip without an NI whose bus answers unused addresses so: its service block) */
+        if (dev_probe_svc_only(d)) {
+            d->watch = 1;
+            return 0;
+        }
+        kolo_set_err(err, errlen,
+                     "kolo: %s: the card does not answer (its registers read all ones): no power, "
+                     "its PCIe link is down, or it was removed",
+                     d->name);
+        return KOLO_E_GONE;
     }
     if (id != KOLO_NI_ID) {
         kolo_set_err(err, errlen, "kolo: %s: ID register is %#x, not %#x (\"KOLO\")", d->name, id,

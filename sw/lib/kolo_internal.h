@@ -51,7 +51,7 @@ struct kolo_dev {
     /* waits on the device (the simulator's deterministic mode: kolo_sim_client.h);
      * NULL: plain back-off */
     uint32_t (*wait_begin)(void *user);
-    void (*wait_idle)(void *user, uint32_t seq, unsigned long *n);
+    int (*wait_idle)(void *user, uint32_t seq, unsigned long *n); /* 1: look at the device now */
     void (*wait_end)(void *user);
     double wait_timeout; /* seconds, 0 = none (env KOLO_WAIT_TIMEOUT) */
     /* device gone (kolo.h, kolo_dev_alive): sticky, read and set atomically */
@@ -132,7 +132,9 @@ int kolo_ctx_gone(kolo_ctx *c);
  *     for (;;) { seq = kolo_wait_begin(d); if (cond) break; rc = kolo_wait_step(d, &n, t0, seq); ... }
  *     kolo_wait_end(d);
  * kolo_wait_step returns KOLO_E_TIMEOUT once the wait (start time t0, from
- * kolo_now()) has lasted longer than dev->wait_timeout */
+ * kolo_now()) has lasted longer than dev->wait_timeout, 1 when the backend
+ * says it is time to look at the device (a register read: kolo-sim --det),
+ * else 0 */
 uint32_t kolo_wait_begin(kolo_dev *d);
 int kolo_wait_step(kolo_dev *d, unsigned long *n, double t0, uint32_t seq);
 void kolo_wait_end(kolo_dev *d);

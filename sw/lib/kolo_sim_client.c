@@ -389,6 +389,14 @@ uint32_t kolo_sim_poll_start(kolo_sim_client *c, uint64_t cycles) {
     return ticket;
 }
 
+uint32_t kolo_sim_wake_ticket(const kolo_sim_client *c) {
+    return c ? __atomic_load_n(&c->slot->wake_fired, __ATOMIC_ACQUIRE) : 0;
+}
+
+int kolo_sim_poll_fired(const kolo_sim_client *c, uint32_t ticket) {
+    return c && c->shm->det && __atomic_load_n(&c->slot->wake_fired, __ATOMIC_ACQUIRE) != ticket;
+}
+
 int kolo_sim_poll_wait(kolo_sim_client *c, uint32_t seq, uint32_t ticket) {
     unsigned long n = 0;
     if (!c || !c->shm->det)

@@ -93,6 +93,20 @@ void kolo_sim_wait_end(kolo_sim_client *c);
  * written into the PE: look again). Without --det: poll_wait returns 1 at once. */
 uint32_t kolo_sim_poll_start(kolo_sim_client *c, uint64_t cycles);
 int kolo_sim_poll_wait(kolo_sim_client *c, uint32_t seq, uint32_t ticket);
+/* Looks under --det. A wait that nothing written into the PE ends (a card
+ * that no longer answers completes nothing) must still look at the device
+ * (a register read: the device-gone check, docs/api.md "Device gone"), at a
+ * cycle that does not depend on the wall clock. kolo-sim gives every waiting
+ * PE one wake before it would call the run stuck (every PE waiting, nothing
+ * in flight or due); the waits of libkolo and libkolo_shmem take a ticket
+ * before they sleep and look when it has changed:
+ *     uint32_t t = kolo_sim_wake_ticket(c);
+ *     kolo_sim_wait_idle(c, seq, &n);
+ *     if (kolo_sim_poll_fired(c, t)) { read a register }
+ * kolo_sim_poll_fired: 1 when a wake (a poll's or that one) came since the
+ * ticket (0 without --det). */
+uint32_t kolo_sim_wake_ticket(const kolo_sim_client *c);
+int kolo_sim_poll_fired(const kolo_sim_client *c, uint32_t ticket);
 /* Exits the PE (status 3, or a global exit's status) if the simulator has
  * gone or another PE ended the job: for loops that wait without the calls above. */
 void kolo_sim_check_alive(const kolo_sim_client *c);

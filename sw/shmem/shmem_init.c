@@ -46,7 +46,9 @@ void kshmem_fatal(const char *fmt, ...) {
     int n;
     va_list ap;
     fflush(stdout);
-    n = snprintf(msg, sizeof msg, "kolo-shmem (PE %d): ", kshmem.sim ? kshmem.me : -1);
+    /* the PE's number: from the simulator, or from the launcher before the device is open */
+    n = snprintf(msg, sizeof msg, "kolo-shmem (PE %d): ",
+                 kshmem.sim || kshmem.me_from_launcher ? kshmem.me : -1);
     va_start(ap, fmt);
     vsnprintf(msg + n, sizeof msg - (size_t)n - 1, fmt, ap);
     va_end(ap);
@@ -148,10 +150,22 @@ void kshmem_wait_step(kshmem_waiter *w) {
                          kolo_strerror(err), err);
     }
     w->last = w->seq;
-    if (det)
-        kolo_sim_wait_idle((kolo_sim_client *)kshmem.sim, w->seq, &w->n);
-    else
+    if (det) {
+        /* a wait that nothing written into the PE ends: look at the card when
+         * kolo-sim wakes us before it would call the run stuck (as
+         * kshmem_backoff looks by the wall clock; kolo_sim_client.h "Looks"),
+         * or a card that is gone would hold this PE for good */
+        kolo_sim_client *sim = (kolo_sim_client *)kshmem.sim;
+        uint32_t ticket = kolo_sim_wake_ticket(sim);
+        kolo_sim_wait_idle(sim, w->seq, &w->n);
+        if (kolo_sim_poll_fired(sim, ticket) && kshmem.dev) {
+            uint64_t v;
+            if (kolo_dev_read_reg(kshmem.dev, 0, 4, &v) == KOLO_E_GONE)
+                kshmem_gone("waiting");
+        }
+    } else {
         kshmem_backoff(&w->n);
+    }
 }
 
 void kshmem_wait_end(kshmem_waiter *w) {
@@ -288,6 +302,10 @@ static void init_common(const char *fn, int level) {
     }
     kshmem.thread_level = level;
     kshmem_launch_detect(&launch);
+    if (launch.size > 1 || getenv("KOLO_PE")) { /* a launcher named this PE: messages say which */
+        kshmem.me = launch.rank;
+        kshmem.me_from_launcher = 1;
+    }
     /* the device: kolo-sim's NI of this PE (kolo-run), the NI of PE <rank> of a
      * kolo-sim --server (KOLO_SIM_SHM without KOLO_PE), or KOLO_DEVICE (a card) */
     if (!getenv("KOLO_DEVICE") && getenv("KOLO_SIM_SHM") && !getenv("KOLO_PE")) {
@@ -296,6 +314,8 @@ static void init_common(const char *fn, int level) {
     } else {
         rc = kolo_open(NULL, &kshmem.dev, err, sizeof err);
     }
+    if (rc == KOLO_E_GONE) /* a card that is there and does not answer: no hint about launching */
+        kshmem_fatal("shmem_init: %s (libkolo error %d)", err, rc);
     if (rc)
         kshmem_fatal("shmem_init: %s (run under kolo-run, start the PEs against a kolo-sim --server "
                      "with KOLO_SIM_SHM, or name a card with KOLO_DEVICE=vfio:<bdf>)",

@@ -77,6 +77,7 @@ void kshmem_boot_done(void);
 
 typedef struct {
     int initialized, finalized;
+    int me_from_launcher; /* me is the launcher's rank (set before the device is open) */
     int thread_level; /* provided */
     kolo_dev *dev;
     kolo_ctx *ctx; /* the default context's NI context */

@@ -213,6 +213,15 @@ void Sim::report(FILE *f, double wall, bool full) {
                      clean ? strf("; %u others exited with status 0", clean).c_str() : "");
     if (!end_msg.empty())
         std::fprintf(f, "end: %s\n", end_msg.c_str());
+    if (o.fail_card) {
+        const Pe &x = pe[o.fail_card - 1];
+        std::fprintf(f,
+                     "card of PE %d gone at cycle %" PRIu64 " (--fail-card): %s; %" PRIu64
+                     " MMIO reads answered all ones, %" PRIu64 " writes dropped\n",
+                     o.fail_card - 1, o.fail_card_at,
+                     cycle >= o.fail_card_at ? "it went" : "the run ended first", x.gone_reads,
+                     x.gone_writes);
+    }
     if (svc) {
         kolo_ni_e2e_stats tot = e2e_totals();
         std::fprintf(f, "service processors booted in %" PRIu64 " cycles\n", boot_cycles);
@@ -630,8 +639,24 @@ int Sim::run() {
             if (++idle_run > kIdleAfter) {
                 if (ctl)
                     ctl->poll([this](const std::vector<std::string> &a) { return ctl_command(a); });
-                if (o.det && !draining && det_stuck() && !timed_out) {
+                const bool stuck = o.det && !draining && !timed_out && det_stuck();
+                bool looks = false;
+                if (stuck && !det_looked) {
+                    // before calling the run stuck, every PE gets one wake: the waits of
+                    // libkolo and libkolo_shmem then read a register (kolo_sim_client.h
+                    // "Looks"), so that a PE whose card is gone (--fail-card) finds it
+                    // at a cycle that does not depend on the wall clock
+                    det_looked = looks = true;
+                    for (unsigned i = 0; i < npes; i++)
+                        if (!pe[i].reaped) {
+                            __atomic_add_fetch(&kolo_sim_shm_pe_slot(shm, i)->wake_fired, 1u,
+                                               __ATOMIC_RELEASE);
+                            pe_wrote(static_cast<int>(i));
+                        }
+                    idle_run = 0;
+                } else if (stuck) {
                     // nothing can ever change: every PE waits, nothing is in flight or due
+                    // (and each has looked at its device once since)
                     timed_out = true;
                     end_msg = strf("--det: every PE waits on the simulator and nothing is in "
                                    "flight or scheduled at cycle %" PRIu64
@@ -640,21 +665,24 @@ int Sim::run() {
                 }
                 // nothing to do until a PE writes its ring: let the PEs have the CPU
                 // (--det: they are all blocked, no need, unless a PE has a thread
-                // outside every wait)
-                sleep_us = sleep_us ? (sleep_us * 2 > kMaxSleepUs ? kMaxSleepUs : sleep_us * 2) : 5;
-                struct timespec ts = {0, static_cast<long>(sleep_us) * 1000};
-                if (!o.det || det_partial())
-                    nanosleep(&ts, nullptr);
-                uint64_t step = kIdleStep;
-                if (o.det) { // not past a poll's wake
-                    uint64_t w = det_wake_next();
-                    if (w != UINT64_MAX)
-                        step = w > cycle ? std::min<uint64_t>(step, w - cycle) : 0;
+                // outside every wait). Not after the looks: the woken PEs run now.
+                if (!looks) {
+                    sleep_us =
+                        sleep_us ? (sleep_us * 2 > kMaxSleepUs ? kMaxSleepUs : sleep_us * 2) : 5;
+                    struct timespec ts = {0, static_cast<long>(sleep_us) * 1000};
+                    if (!o.det || det_partial())
+                        nanosleep(&ts, nullptr);
+                    uint64_t step = kIdleStep;
+                    if (o.det) { // not past a poll's wake
+                        uint64_t w = det_wake_next();
+                        if (w != UINT64_MAX)
+                            step = w > cycle ? std::min<uint64_t>(step, w - cycle) : 0;
+                    }
+                    cycle += step;
+                    __atomic_store_n(&shm->sim_cycle, cycle, __ATOMIC_RELEASE);
+                    if (o.det)
+                        det_wake_due();
                 }
-                cycle += step;
-                __atomic_store_n(&shm->sim_cycle, cycle, __ATOMIC_RELEASE);
-                if (o.det)
-                    det_wake_due();
             }
         } else {
             idle_run = 0;

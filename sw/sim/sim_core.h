@@ -79,6 +79,7 @@ struct Pe {
     int status = 0; // kolo-run convention (exit code or 128+signal)
     std::string how;
     uint64_t mmio = 0;
+    uint64_t gone_reads = 0, gone_writes = 0; // --fail-card: answered all ones / dropped
     bool attached = false;
 };
 
@@ -384,6 +385,7 @@ struct Sim : public Sink, public ClusterHost, public SvcHost, public FastHost {
     // writes into PEs are made known (dma_seq, futex) only at its end, all at once
     bool det_step = false;
     std::vector<uint8_t> det_pending; // a PE written to in this step
+    bool det_looked = false;          // --det: the PEs had their look before "stuck"
     void pe_wrote(int pe);         // bump its dma_seq (after a write into it)
     void pe_bump(unsigned pe);     // make the writes into it known (dma_seq, futex wake)
     void det_flush();              // --det: end of a step: the deferred bumps and wakes
@@ -395,6 +397,10 @@ struct Sim : public Sink, public ClusterHost, public SvcHost, public FastHost {
     bool det_wake_due();            // --det: wake the polls whose cycle has come (any?)
     void det_wake_take();           // --det, every PE blocked: the polls' wake_after
     bool rings_empty() const;
+    // --fail-card: PE i's card answers its host no more (from o.fail_card_at on)
+    bool card_gone(unsigned i) const {
+        return o.fail_card == static_cast<int>(i) + 1 && cycle >= o.fail_card_at;
+    }
     bool nis_idle() const {
         if (fast && !fast->idle())
             return false;

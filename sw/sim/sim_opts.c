@@ -56,6 +56,10 @@ void kolo_sim_usage(const char *prog, int is_run) {
         "                          /kolo-sim.server.NAME (default: kolo-sim.server.<uid>; they\n"
         "                          find it in KOLO_SIM_SHM); PE i takes node index i\n"
         "      --wrong-node-id=I   test: the NI of node index I reports node index 0's id\n"
+        "      --fail-card=CYCLE:PE  from CYCLE on, PE's card stops answering its host (power\n"
+        "                          lost, link down): MMIO reads return all ones, writes are\n"
+        "                          dropped (the host's side of a card that is gone; the NI\n"
+        "                          itself runs on); C NI model or --ni=rtl, not --fast\n"
         "      --fast              transaction-level NIs and network: an operation takes effect\n"
         "                          whole at a modelled time (no flits stepped); for programs\n"
         "                          that move gigabytes; implies --det; C network model only\n"
@@ -283,6 +287,7 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
         O_DET_STALL,
         O_SERVER,
         O_WRONG_NODE,
+        O_FAIL_CARD,
         O_FAST,
         O_JITTER,
         O_SEED
@@ -320,6 +325,7 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
                                        {"jitter", required_argument, 0, O_JITTER},
                                        {"seed", required_argument, 0, O_SEED},
                                        {"wrong-node-id", required_argument, 0, O_WRONG_NODE},
+                                       {"fail-card", required_argument, 0, O_FAIL_CARD},
                                        {"verbose", no_argument, 0, 'v'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
@@ -442,6 +448,19 @@ int kolo_sim_parse(int argc, char **argv, kolo_sim_opts *o, char *err, size_t er
                 return err_out(err, errlen, "bad --wrong-node-id '%s': a node index", a);
             o->wrong_node = (int)u + 1;
             break;
+        case O_FAIL_CARD: {
+            const char *colon = strchr(a, ':');
+            char cyc[32];
+            size_t n = colon ? (size_t)(colon - a) : 0;
+            if (!colon || !n || n >= sizeof cyc)
+                return err_out(err, errlen, "bad --fail-card '%s': CYCLE:PE", a);
+            memcpy(cyc, a, n);
+            cyc[n] = 0;
+            if (parse_u64(cyc, &o->fail_card_at) || parse_u64(colon + 1, &u) || u > 4095)
+                return err_out(err, errlen, "bad --fail-card '%s': CYCLE:PE", a);
+            o->fail_card = (int)u + 1;
+            break;
+        }
         case O_DET_STALL:
             if (parse_sec(a, &o->det_stall_s) || o->det_stall_s <= 0)
                 return err_out(err, errlen, "bad --det-stall '%s': seconds", a);
@@ -582,10 +601,13 @@ int kolo_sim_resolve(kolo_sim_opts *o, char *err, size_t errlen) {
                        "--ctl and --trace need the C NI model (--ni=model): they read its "
                        "state (docs/firmware.md)");
     if (o->fast && (o->net == KOLO_NET_RTL || o->ni == KOLO_NI_RTL || o->svc || o->fault ||
-                    o->trace || o->wrong_node))
+                    o->trace || o->wrong_node || o->fail_card))
         return err_out(err, errlen,
                        "--fast is the C network at transaction level: not with --net=rtl, --ni=rtl, "
-                       "fault events, --svc, --ctl, --fault, --trace or --wrong-node-id");
+                       "fault events, --svc, --ctl, --fault, --trace, --wrong-node-id or --fail-card");
+    if (o->fail_card && (unsigned)o->fail_card > o->npes)
+        return err_out(err, errlen, "--fail-card: there is no PE %d (%u PEs)", o->fail_card - 1,
+                       o->npes);
     if ((o->have_jitter || o->have_seed) && !o->fast)
         return err_out(err, errlen,
                        "--jitter and --seed need --fast (they are the timing noise of its "

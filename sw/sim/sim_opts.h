@@ -81,6 +81,8 @@ typedef struct {
     int have_jitter, have_seed;
     const char *server; /* --server[=NAME]: PEs started by someone else attach ("": default) */
     int wrong_node;     /* test: node index wrong_node-1 reports node index 0's id (0: none) */
+    int fail_card;      /* --fail-card: PE fail_card-1's card stops answering (0: none) */
+    uint64_t fail_card_at; /* ... from this cycle on */
     double det_stall_s; /* --det: a PE running this long stops holding time back */
     int fault;   /* testing the checkers: KOLO_FAULT_* on the fault_n-th packet */
     uint64_t fault_n;

@@ -61,6 +61,11 @@ void Sim::mmio_read_done(int n, uint64_t token, uint64_t data, bool err) {
     int i = node[static_cast<size_t>(n)].pe;
     if (i < 0)
         return;
+    if (card_gone(static_cast<unsigned>(i))) { // --fail-card: a read still on its way when it went
+        data = ~0ull;
+        err = false;
+        pe[i].gone_reads++;
+    }
     kolo_sim_read_answer(shm, static_cast<unsigned>(i), token, data, err ? 1 : 0);
     pe_wrote(i);
 }
@@ -299,6 +304,15 @@ bool Sim::drain_rings(bool *bad) {
             return act;
         }
         kolo_ni *ni = node[i].ni;
+        // the request at tail is taken: off the ring (a full ring gets room: the PE
+        // may wait for it)
+        auto taken = [&]() {
+            if (kolo_sim_ring_pop(shm, i))
+                pe_wrote(static_cast<int>(i));
+            tail++;
+            pe[i].mmio++;
+            act = true;
+        };
         for (unsigned n = 0; (fast || n < o.mmio_per_cycle) && tail != head; n++) {
             const kolo_mmio_req &q = r->req[tail % KOLO_SIM_RING];
             int bar = static_cast<int>(q.bar);
@@ -309,6 +323,21 @@ bool Sim::drain_rings(bool *bad) {
                 *bad = true;
                 return act;
             }
+            if (card_gone(i)) {
+                // --fail-card: the card no longer answers its host. On PCIe a read to a
+                // card that is gone completes with all ones (the root port's answer to a
+                // request nobody takes); a write goes nowhere.
+                if (is_read) {
+                    kolo_sim_read_answer(shm, i, tail, len >= 8 ? ~0ull : (1ull << (8 * len)) - 1,
+                                         0);
+                    pe_wrote(static_cast<int>(i));
+                    pe[i].gone_reads++;
+                } else {
+                    pe[i].gone_writes++;
+                }
+                taken();
+                continue;
+            }
             if (fast) { // --fast: every request there is, at this cycle
                 if (is_read) {
                     uint64_t v = 0;
@@ -318,11 +347,7 @@ bool Sim::drain_rings(bool *bad) {
                 } else {
                     fast->mmio_write(static_cast<int>(i), bar, q.offset, q.data, len, cycle);
                 }
-                if (kolo_sim_ring_pop(shm, i))
-                    pe_wrote(static_cast<int>(i));
-                tail++;
-                pe[i].mmio++;
-                act = true;
+                taken();
                 continue;
             }
             if (cluster) {
@@ -333,11 +358,7 @@ bool Sim::drain_rings(bool *bad) {
                     cluster->mmio_read(static_cast<int>(i), bar, q.offset, len, tail);
                 else
                     cluster->mmio_write(static_cast<int>(i), bar, q.offset, q.data, len);
-                if (kolo_sim_ring_pop(shm, i)) // a full ring gets room: the PE may wait for it
-                    pe_wrote(static_cast<int>(i));
-                tail++;
-                pe[i].mmio++;
-                act = true;
+                taken();
                 continue;
             }
             // PCIe flow control: a write the NI cannot take now holds back this PE's later MMIO
@@ -354,11 +375,7 @@ bool Sim::drain_rings(bool *bad) {
             } else {
                 kolo_ni_mmio_write(ni, bar, q.offset, q.data, len);
             }
-            if (kolo_sim_ring_pop(shm, i))
-                pe_wrote(static_cast<int>(i));
-            tail++;
-            pe[i].mmio++;
-            act = true;
+            taken();
         }
     }
     return act;
@@ -442,11 +459,22 @@ bool Sim::pe_blocked(unsigned i) const {
 bool Sim::det_stuck() const {
     if (ctl || next_event < events.size() || det_wake_next() != UINT64_MAX)
         return false;
+    if (o.fail_card && cycle < o.fail_card_at) // (the card goes later: a PE may then look)
+        return false;
     for (unsigned i = 0; i < npes; i++)
         if (det_pending[i]) // (written to in this step: it will look again)
             return false;
     for (unsigned i = 0; i < npes; i++)
         if (det_free[i] || !pe_blocked(i) || pe[i].reaped)
+            return false;
+    // a PE that has detached and not yet exited is ending: its exit status, not
+    // "stuck", says how the run ends (a PE whose card is gone at shmem_init
+    // detached, and the run was called stuck before kolo-sim reaped it)
+    // (only kolo-sim's own children: --server's PEs are not reaped here)
+    for (unsigned i = 0; i < npes; i++)
+        if (pe[i].pid > 0 &&
+            __atomic_load_n(&kolo_sim_shm_pe_slot(shm, i)->state, __ATOMIC_ACQUIRE) ==
+                KOLO_PE_EXITED)
             return false;
     return !det_partial();
 }

@@ -432,11 +432,29 @@ static void check_call(rig *g, int rc, int ok_min, int knew, const char *op, int
     }
 }
 
+/* a request posted in a round's mix (kept to check once the card is dead):
+ * a GET's destination, length and offset in the read-only pattern */
+typedef struct {
+    int get, len, off;
+    uint8_t *dst;
+} booked_req;
+
+/* book request nreq when its post succeeded (rc 0) */
+static int book_req(booked_req *b, int nreq, int rc, int get, size_t len, unsigned off,
+                    uint8_t *dst) {
+    if (rc)
+        return nreq;
+    b[nreq].get = get;
+    b[nreq].len = (int)len;
+    b[nreq].off = (int)off;
+    b[nreq].dst = dst;
+    return nreq + 1;
+}
+
 static void test_round(int round) {
     rig g;
     static kolo_req req[NOPS];
-    static uint8_t *req_dst[NOPS];
-    static int req_get[NOPS], req_len[NOPS], req_off[NOPS];
+    static booked_req booked[NOPS];
     int nreq = 0, n, rc;
     char what[48];
     rig_open(&g, test_rand(2));
@@ -461,10 +479,7 @@ static void test_round(int round) {
         case 1:
             name = "put_nb req";
             rc = kolo_put_nb(g.c, 0, RADDR(&g, off), g.key, g.buf, len, q);
-            if (!rc) {
-                req_get[nreq] = 0;
-                nreq++;
-            }
+            nreq = book_req(booked, nreq, rc, 0, 0, 0, NULL);
             break;
         case 2:
             name = "put_nb";
@@ -486,13 +501,7 @@ static void test_round(int round) {
             name = "get_nb req";
             len = len > 256 ? 256 : len;
             rc = kolo_get_nb(g.c, 0, RADDR(&g, RO_OFF + roff), g.key, dst, len, q);
-            if (!rc) {
-                req_get[nreq] = 1;
-                req_len[nreq] = (int)len;
-                req_off[nreq] = (int)roff;
-                req_dst[nreq] = dst;
-                nreq++;
-            }
+            nreq = book_req(booked, nreq, rc, 1, len, roff, dst);
             break;
         case 5: {
             uint64_t old = 0;
@@ -504,10 +513,7 @@ static void test_round(int round) {
             name = "atomic_nb req";
             rc =
                 kolo_atomic_nb(g.c, KOLO_AMO_FETCH_ADD, 8, 0, RADDR(&g, off), g.key, 1, 0, NULL, q);
-            if (!rc) {
-                req_get[nreq] = 0;
-                nreq++;
-            }
+            nreq = book_req(booked, nreq, rc, 0, 0, 0, NULL);
             break;
         case 7:
             name = "add";
@@ -557,10 +563,10 @@ static void test_round(int round) {
         CHECK_EQ(req[n].done, 1, "round %d: request %d done", round, n);
         CHECK(req[n].status == 0 || req[n].status == KOLO_E_GONE, "round %d: request %d: %s", round,
               n, kolo_strerror(req[n].status));
-        if (req_get[n] && req[n].status == 0) {
-            const uint8_t *d = req_dst[n];
-            for (int i = 0; i < req_len[n]; i++)
-                if (d[i] != pattern((size_t)req_off[n] + (size_t)i)) {
+        if (booked[n].get && req[n].status == 0) {
+            const uint8_t *d = booked[n].dst;
+            for (int i = 0; i < booked[n].len; i++)
+                if (d[i] != pattern((size_t)booked[n].off + (size_t)i)) {
                     CHECK(0, "round %d: get request %d completed, byte %d wrong", round, n, i);
                     break;
                 }

@@ -32,6 +32,13 @@ args)
     expect 2 "option -n needs a value" -- "$RUN" -n
     expect 2 "no program given" -- "$RUN" -n 2
     expect 2 "bad --timeout" -- "$RUN" --timeout=soon "$PE" ops
+    # --fail-card=CYCLE:PE (a card that stops answering its host)
+    expect 2 "bad --fail-card '1000'" -- "$RUN" -n 2 --fail-card=1000 "$PE" ops
+    expect 2 "bad --fail-card 'x:1'" -- "$RUN" -n 2 --fail-card=x:1 "$PE" ops
+    expect 2 "--fail-card: there is no PE 2 \(2 PEs\)" -- "$RUN" -n 2 --fail-card=10:2 "$PE" ops
+    expect 2 "--fast is the C network at transaction level" -- "$RUN" -n 2 --fast --fail-card=10:1 "$PE" ops
+    expect 0 "card of PE 1 gone at cycle 999999999 \(--fail-card\): the run ended first; 0 MMIO reads" -- \
+        "$RUN" -n 2 --report --fail-card=999999999:1 true
     expect 127 "program 'no-such-program-kolo' not found" -- "$RUN" -n 2 no-such-program-kolo
     expect 127 "program './nothere' not found" -- "$RUN" -n 2 ./nothere
     echo "data" >"$tmp/notexec"

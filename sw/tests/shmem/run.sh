@@ -1,7 +1,8 @@
 #!/bin/bash
 # run.sh - OpenSHMEM tests of libkolo_shmem under kolo-run (mk/lib.mk).
 #   sw/tests/shmem/run.sh BUILD_DIR GROUP
-# GROUP: init rma amo sync signal coll heap errors generic fast threads random rtl rtlni rtlni-long examples.
+# GROUP: init rma amo sync signal coll heap errors generic fast threads random gone rtl rtlni rtlni-long
+# examples.
 # Random programs take SEED from the environment (printed by PE 0).
 set -u
 build=$1 group=$2
@@ -212,6 +213,47 @@ generic)
 random)
     run 0 "PASS" -- -n 8 $T/t_random
     run 0 "PASS" -- -t 3x3x3 -n 27 $T/t_random 40
+    ;;
+gone)
+    # a card that stops answering its host (kolo-sim --fail-card: MMIO reads all
+    # ones, writes dropped; docs/api.md "Device gone"): PE 1 ends with one line
+    # that names the call and libkolo error -31 (KOLO_E_GONE), never a hang and
+    # never PASS; the other PE, left waiting, is ended by kolo-sim.
+    # Controls: without the fault the same programs pass.
+    run 0 "PASS" -- -n 2 --det $T/t_gone quiet
+    run 0 "PASS" -- -n 2 --det $T/t_gone calls
+    gone_msg="kolo-shmem \(PE 1\): "
+    # --det (exact cycles): in a wait on memory nothing writes (shmem_long_wait_until),
+    # in a library wait (the put's completion), in posting calls that never wait
+    # until their credits run out, and at start-up
+    run 1 "${gone_msg}waiting: the NI is gone: .*\(libkolo error -31\)" -- \
+        -n 2 --det --fail-card=20000:1 $T/t_gone wait
+    run 1 "${gone_msg}shmem_putmem: the device stopped answering.*\(libkolo error -31\)" -- \
+        -n 2 --det --fail-card=100000:1 $T/t_gone quiet
+    run 1 "${gone_msg}shmem_long_p: the device stopped answering.*\(libkolo error -31\)" -- \
+        -n 2 --det --fail-card=5000:1 $T/t_gone calls
+    run 1 "${gone_msg}shmem_init: kolo: sim: the card does not answer .*\(libkolo error -31\)" -- \
+        -n 2 --det --fail-card=0:1 $T/t_gone calls
+    # the wall clock's looks (no --det), and the NI RTL behind its PCIe endpoint
+    run 1 "${gone_msg}.*(the NI is gone|the device stopped answering)" -- \
+        -n 2 --fail-card=60000:1 $T/t_gone wait
+    run 1 "${gone_msg}shmem_putmem: the device stopped answering.*\(libkolo error -31\)" -- \
+        -n 2 -t 2x2x2 --ni=rtl --det --fail-card=100000:1 $T/t_gone quiet
+    # plants (mk/lib.mk): libkolo's waits under --det never look (det-no-look), or
+    # libkolo_shmem's (shmem-no-look): each run must end otherwise than with the
+    # message (kolo-sim calls it stuck after the looks that found nothing; a
+    # wall-clock limit ends it otherwise)
+    for p in det-no-look:quiet:100000 shmem-no-look:wait:20000; do
+        IFS=: read -r plant mode at <<<"$p"
+        out=$($build/sim/kolo-run --timeout=20 -n 2 --det --fail-card=$at:1 \
+            $T/plant/t_gone_$plant $mode 2>&1)
+        if grep -qE "${gone_msg}.*-31" <<<"$out"; then
+            echo "FAIL: plant $plant not caught: $(grep -m1 kolo-shmem <<<"$out")"
+            fails=$((fails + 1))
+        else
+            echo "ok: plant $plant caught: $(grep -m1 -E 'timeout|kolo-sim:' <<<"$out")"
+        fi
+    done
     ;;
 rtl)
     run 0 "PASS" -- -n 8 --net=rtl $T/t_random 80
