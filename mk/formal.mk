@@ -329,12 +329,15 @@ TESTS += formal-files
 #                                      framing: a streamed VC's flits after its head
 #                                      are body flits, at most len + 1, the last a
 #                                      tail; cover; control overlong (no forced tail)
-#   make test-formal-router-input-local (in make test, ~3 min) the local input (WHOLE_PKT
+#   make test-formal-router-input-local (in make test, ~3-3.5 min) the local input (WHOLE_PKT
 #                                      verdicts): the same plus the verdict count equation,
 #                                      release only with a good verdict, packet whole, no
 #                                      FIFO underflow (overflow: task bound in
-#                                      formal-full-router-cells; here the BMC overflow);
-#                                      cover; controls noverdict, rejectkeep, fifoshort
+#                                      formal-full-router-cells; here the BMC overflow),
+#                                      the verdict's value (good exactly when the packet
+#                                      is); cover; controls noverdict, rejectkeep,
+#                                      fifoshort, verdictbad; B2 for RAM-refilled heads
+#                                      (task ram) and its control refillsign
 #   make test-formal-router-crossbar   (in make test, ~35 s) kolo_router_crossbar: each
 #                                      output carries exactly the flit its select names
 #                                      (the held input's streamed flit, the granted head
@@ -345,7 +348,9 @@ TESTS += formal-files
 #                                      picked by the request's VC: X_S must fail)
 #   make formal-full-router-cells      (in make formal) the slower tasks: the local
 #                                      input's verdict FIFO never overflowing
-#                                      (input_local.sby bound, 5-6.5 min), ESC_SLOTS 3,
+#                                      (input_local.sby bound, 5-6.5 min), ramcover (the
+#                                      local B2 task's assumptions reach every cover),
+#                                      ESC_SLOTS 3,
 #                                      the port unregistered (OUT_REG 0); the
 #                                      allocator of the other five network inputs
 # $(call router_sby,SBY,TASK,EXPECT[,MARK]): one line "formal router SBY TASK: PASS (S s)";
@@ -380,9 +385,12 @@ router_plant_sed_sinkbug := s/wire s_any = sink_pick != 4'd0;/wire s_any = sink_
 router_plant_sed_interleave := s/assign req\[p\] = req_valid\[p\] \&\& req_port\[p\*7+o\] \&\& !busy\[o\];/assign req[p] = req_valid[p] \&\& req_port[p*7+o];/
 router_plant_sed_creditloss := s/else credit_valid <= any_fwd || (owed_nz != 4'd0);/else credit_valid <= (owed_nz != 4'd0);/
 router_plant_sed_refillsign := s/{rd_dim\[2\] & rd_rs\[2\], rd_dim\[2\] & ~rd_rs\[2\],/{rd_dim[2] \& ~rd_rs[2], rd_dim[2] \& rd_rs[2],/
+# (the same plant for input_local.sby, in its own directory: the two targets may run at once)
+router_plant_sed_refillsign_local := $(router_plant_sed_refillsign)
 router_plant_sed_overlong := s/wire wr_tail = in_tail || over_long;/wire wr_tail = in_tail;/
 router_plant_sed_noverdict := s/assign hc_valid\[v\] = head_waiting \&\& verdict_valid \&\& verdict_ok;/assign hc_valid[v] = head_waiting;/
 router_plant_sed_rejectkeep := s/wire verdict_pop = (grant \&\& grant_vc == v\[1:0\]) || (junk_pop\[v\] \&\& head_rejected);/wire verdict_pop = (grant \&\& grant_vc == v[1:0]);/
+router_plant_sed_verdictbad := s/.in_data(!(short_pkt || over_long || bad || in_head)),/.in_data(!(short_pkt || over_long || in_head)),/
 router_plant_sed_fifoshort := s/localparam VERDICT_DEPTH = LOCAL_DEPTH \/ 2 + 1;/localparam VERDICT_DEPTH = LOCAL_DEPTH \/ 2 - 1;/
 router_plant_sed_wrongsel := s/wire \[65:0\] es = sv\[1\] ? (sv\[0\]/wire [65:0] es = rv[1] ? (sv[0]/
 .PHONY: test-formal-router-output test-formal-router-vc-select test-formal-router-switch test-formal-router-input test-formal-router-input-framing test-formal-router-input-local test-formal-router-crossbar formal-full-router-cells
@@ -441,14 +449,21 @@ TESTS += formal-router-input-framing
 # without its verdict (hc_valid = head_waiting), must fail "L release"; rejectkeep, a
 # rejected packet's verdict left in the FIFO, "L count"; on task overflow: fifoshort, a
 # verdict FIFO of LOCAL_DEPTH/2 - 1 entries (one less than the least that never overflows),
-# "L verdict FIFO" (a push into the full FIFO at step 34)
+# "L verdict FIFO" (a push into the full FIFO at step 34); on task bmc: verdictbad, a verdict
+# that ignores a head bit inside the packet (in_data without `bad`), must fail "L verdict
+# value" (a bad packet released, step 5). Then task ram (B2 for heads refilled from the
+# RAM on the local port, k-induction with prove's invariants assumed) and its control on
+# task rambmc: refillsign_local (refillsign of test-formal-router-input) must fail "B2 refill"
 test-formal-router-input-local: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/input_local.sby,prove,pass); } && \
 	{ $(call router_sby,formal/router/input_local.sby,overflow,pass); } && \
 	{ $(call router_sby,formal/router/input_local.sby,cover,pass); } && \
 	$(call router_sby_plant,noverdict,kolo_router_input,formal/router/input_local.sby,bmc,L release) && \
 	$(call router_sby_plant,rejectkeep,kolo_router_input,formal/router/input_local.sby,bmc,L count) && \
-	$(call router_sby_plant,fifoshort,kolo_router_input,formal/router/input_local.sby,overflow,L verdict FIFO)
+	$(call router_sby_plant,fifoshort,kolo_router_input,formal/router/input_local.sby,overflow,L verdict FIFO) && \
+	$(call router_sby_plant,verdictbad,kolo_router_input,formal/router/input_local.sby,bmc,L verdict value) && \
+	{ $(call router_sby,formal/router/input_local.sby,ram,pass); } && \
+	$(call router_sby_plant,refillsign_local,kolo_router_input,formal/router/input_local.sby,rambmc,B2 refill)
 TESTS += formal-router-input-local
 # crossbar: the cell has no state, so one SAT call (Yosys's sat, crossbar.ys: ~25 s; the
 # SMT engine of crossbar.sby prove takes ~60 s, in formal-full-router-cells) over all its
@@ -473,6 +488,7 @@ test-formal-router-crossbar: | $(DEPS_STAMP)
 TESTS += formal-router-crossbar
 formal-full-router-cells: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/input_local.sby,bound,pass); } && \
+	{ $(call router_sby,formal/router/input_local.sby,ramcover,pass); } && \
 	{ $(call router_sby,formal/router/crossbar.sby,prove,pass); } && \
 	{ $(call router_sby,formal/router/output.sby,net3,pass); } && \
 	{ $(call router_sby,formal/router/output.sby,net_w,pass); } && \

@@ -48,16 +48,29 @@
 // proves it with the per-entry bound L bound, for one VC bv (anyconst).
 // -DOVERFLOW_CTL (task overflow): VC 0 filled with two-flit packets, nothing
 // granted (the control fifoshort: a FIFO of LOCAL_DEPTH/2 - 1 must overflow).
+// The verdict's value (L verdict value, every local task but bound and overflow):
+// the verdict the FIFO's own tracker follows (any push, anyseq) is good exactly
+// when the packet is by the harness's spec (no head bit after its head, its end a
+// tail at the declared length); the control verdictbad (a verdict ignoring bad).
+// -DB2RAM -DB2_ONLY with -DLOCAL -DFRAMING -DNOBOUND (input_local.sby task ram): B2
+// for RAM-refilled heads on the local input, every other check assumed.
 // Negative controls (make test-formal-router-input, -framing): the unit with a
 // forwarded flit's credit never returned must fail P1; with the refill's
 // productive Z+/Z- ports swapped, a "B2 refill" assertion; without an
 // over-long packet's forced tail, "FRAMING".
 // input_local.sby's task bound assumes the invariants task prove proves (formal/README.md)
+// input_local.sby's task ram (-DB2_ONLY) assumes them too and proves only B2
+// (`B2_CHECK: assert everywhere)
 `ifdef BOUND_ONLY
+`define INV_CHECK assume
+`else
+`ifdef B2_ONLY
 `define INV_CHECK assume
 `else
 `define INV_CHECK assert
 `endif
+`endif
+`define B2_CHECK assert
 module kolo_router_input_formal #(
 `ifdef LOCAL
     parameter PORT        = 6,    // the local input: whole-packet verdicts
@@ -232,6 +245,25 @@ module kolo_router_input_formal #(
       if (WHOLE_PKT != 0) `INV_CHECK (!arr_valid);  // no arrival fast path on a whole-packet port
     end
 
+// the RAM observers, from the RTL (connect -set): the observed word, the read
+// port, each VC's pointers, and the address of the word on ram_rdata (-DB2RAM
+// and -DFRAMING both read them; input_local.sby task ram has both)
+`ifdef B2RAM
+`define RAM_OBS
+`endif
+`ifdef FRAMING
+`define RAM_OBS
+`endif
+`ifdef RAM_OBS
+  wire [8:0] peek_addr;
+  wire [70:0] peek, ram_rdata;
+  wire ram_re;
+  wire [8:0] ram_raddr;
+  wire [4*VC_AW-1:0] rd_ptr, wr_ptr;
+  reg [8:0] q_addr;  // the address of the word on ram_rdata
+  always @(posedge clk) if (ram_re) q_addr <= ram_raddr;
+`endif
+
 `ifdef B2RAM
   // ---- B2 for heads refilled from the RAM (task ram, kolo_ram_sdp_peek.v) ----
   // A RAM word {adaptive?, det port, junk, head, tail, data} is good when it is
@@ -262,15 +294,8 @@ module kolo_router_input_formal #(
   function word_ok(input [70:0] w);
     word_ok = !w[KOLO_E_HEAD] || w[KOLO_E_JUNK] || b2_ok(word_cands(w));
   endfunction
-  // from the RTL (input.sby, task ram: connect -set): the observed word, the
-  // read port, each VC's pointers
-  wire [8:0] peek_addr;
-  wire [70:0] peek, ram_rdata;
-  wire ram_re;
-  wire [8:0] ram_raddr;
-  wire [4*VC_AW-1:0] rd_ptr, wr_ptr;
-  reg [8:0] q_addr;  // the address of the word on ram_rdata
-  always @(posedge clk) if (ram_re) q_addr <= ram_raddr;
+  // the RAM observers (peek_addr, peek, ram_rdata, the pointers, q_addr) are
+  // declared above, shared with -DFRAMING
   wire [1:0] pv = peek_addr[8:7];
   wire [VC_AW-1:0] pw = peek_addr[VC_AW-1:0];
   reg [VC_AW:0] p_rcnt;
@@ -298,7 +323,7 @@ module kolo_router_input_formal #(
                  e == 2 ? g_vc[2].rcnt[VC_AW-1:0] : g_vc[3].rcnt[VC_AW-1:0]));
       // a word in flight is the first of its VC's region
       if (rd_q_valid) `INV_CHECK (q_addr == {rd_q_vc, q_rd});
-      if (p_live) `INV_CHECK (word_ok(peek));                                  // B2 refill RAM word
+      if (p_live) `B2_CHECK (word_ok(peek));                                  // B2 refill RAM word
       // a word in flight from the observed address is the observed word; a word
       // in flight from any other address is assumed good (it is, by the same
       // proof with that address observed: no word goes bad before a first one)
@@ -311,10 +336,10 @@ module kolo_router_input_formal #(
       always @(*)
         if (!rst) begin
           if (f0_valid[v] && g_vc[v].fe0[KOLO_E_HEAD] && !g_vc[v].fe0[KOLO_E_JUNK])
-            `INV_CHECK (b2_ok(g_vc[v].fe0[KOLO_E_CAND_LO+:14]));                 // B2 refill F0
+            `B2_CHECK (b2_ok(g_vc[v].fe0[KOLO_E_CAND_LO+:14]));                 // B2 refill F0
           if (g_vc[v].fv1 && g_vc[v].fe1[KOLO_E_HEAD] && !g_vc[v].fe1[KOLO_E_JUNK])
-            `INV_CHECK (b2_ok(g_vc[v].fe1[KOLO_E_CAND_LO+:14]));                 // B2 refill F1
-          if (hc_valid[v]) `INV_CHECK (b2_ok(hc_cand[v*14+:14]));                // B2 refill head
+            `B2_CHECK (b2_ok(g_vc[v].fe1[KOLO_E_CAND_LO+:14]));                 // B2 refill F1
+          if (hc_valid[v]) `B2_CHECK (b2_ok(hc_cand[v*14+:14]));                // B2 refill head
         end
     end
   endgenerate
@@ -359,16 +384,14 @@ module kolo_router_input_formal #(
     else
       nxt_ok = (head && !junk && !tail && len <= 6'd32 && gn == len + 6'd1) || (junk && gn == 6'd0);
   endfunction
-  wire [8:0] peek_addr, peek2_addr;
-  wire [70:0] peek, peek2, ram_rdata;
-  wire ram_re, ram_we, hdr_bad;
-  wire [8:0] ram_raddr, ram_waddr;
-  wire [4*VC_AW-1:0] rd_ptr, wr_ptr;
+  wire [8:0] peek2_addr;
+  wire [70:0] peek2;
+  wire ram_we, hdr_bad;
+  wire [8:0] ram_waddr;
   wire [3:0] pop, in_pkt;
   wire [4*6-1:0] left;
   reg [5:0] gm[0:511];
-  reg [5:0] gq;      // g of the word on ram_rdata
-  reg [8:0] q_addr;  // its address
+  reg [5:0] gq;      // g of the word on ram_rdata (its address: q_addr)
   wire [3:0] fv1_w = {g_vc[3].fv1, g_vc[2].fv1, g_vc[1].fv1, g_vc[0].fv1};
   wire [3:0] rcnz = {g_vc[3].rcnt != 0, g_vc[2].rcnt != 0, g_vc[1].rcnt != 0, g_vc[0].rcnt != 0};
   // the expected count after this cycle's write, per VC (the RTL's framing rule)
@@ -384,12 +407,18 @@ module kolo_router_input_formal #(
     end
   always @(posedge clk) begin
     if (ram_we) gm[ram_waddr] <= g_new[ram_waddr[8:7]];
-    if (ram_re) begin
-      gq <= gm[ram_raddr];
-      q_addr <= ram_raddr;
-    end
+    if (ram_re) gq <= gm[ram_raddr];
   end
 `ifdef LOCAL
+  // the verdict's value is checked in every local task but bound (which does not
+  // need it) and overflow (which never pops a verdict)
+`define VALUE_CHK
+`ifdef BOUND_ONLY
+`undef VALUE_CHK
+`endif
+`ifdef OVERFLOW_CTL
+`undef VALUE_CHK
+`endif
   // ---- whole-packet verdicts (the local input, input_local.sby) ----------------
   // Ghost head sequence per VC: hw clean heads written, ho clean heads popped;
   // every buffered entry carries s, the hw after its write (gs per RAM word,
@@ -404,6 +433,10 @@ module kolo_router_input_formal #(
   wire [4*5-1:0] v_used;  // per VC: u_in.g_vc[v].g_whole.u_verdict.used, in_valid, ...
   wire [3:0] v_push, v_ready, v_valid, v_pop, v_data;
   (* keep *) wire [4*5-1:0] v_wp, v_rp;  // its pointers (kept: used only with INV)
+  // the FIFO's own formal tracker (kolo_fifo_sync: one write picked by anyseq
+  // f_pick, followed to the front; kept: not read in task bound)
+  (* keep *) wire [3:0] v_rsn, v_trk, v_pick, v_fdata, bad_rtl;  // f_rst_seen, f_tracking, ..., u_in.g_vc[v].bad
+  (* keep *) wire [4*5-1:0] v_ahead;                              // f_ahead
   reg [31:0] hw_v, ho_v;
   reg [7:0] s_new[0:3];   // s of the entry written now, per VC
   reg [7:0] gs[0:511];
@@ -557,6 +590,37 @@ module kolo_router_input_formal #(
             assert ({2'd0, cw - cval(gs[peek_addr], gm[peek_addr])} + 10'd1 + {3'd0, off} <=
                     rcx);                                                           // L bound RAM
         end
+`ifdef VALUE_CHK
+      // ---- the verdict's value (L verdict value) ----------------------------------
+      // The spec of a bad packet (its own words, not the RTL's line): a head bit in
+      // a flit after its head, or the flit that ends it not a tail at the declared
+      // length (a tail before len + 1 flits: short; none at len + 1: over-long).
+      // cf: a head bit seen inside the open packet so far (the RTL's twin: bad).
+      // The packet followed is the one whose verdict the FIFO's own tracker picks
+      // (anyseq, any push: so every packet); tf is the spec's flaw of it, taken
+      // at its push. At the pop of that verdict (f_ahead 0: it is the front) the
+      // verdict is good exactly when the packet is: a grant (which pops it and
+      // needs a good verdict, L release) never releases a bad packet, and a
+      // rejection never drops a good one.
+      reg cf, tf;
+      wire wr_u = in_valid && in_vc == u;
+      wire flaw_u = cf || in_head || !(in_tail && left[u*6+:6] == 6'd1);
+      always @(posedge clk) begin
+        if (wr_u && in_head) cf <= in_pkt[u];
+        if (!rst && v_rsn[u] && !v_trk[u] && v_push[u] && v_ready[u] && v_pick[u]) tf <= flaw_u;
+      end
+      wire t_front = v_trk[u] && v_ahead[u*5+:5] == 5'd0;
+      always @(*)
+        if (!rst) begin
+          if (v_pop[u] && t_front) `INV_CHECK (v_data[u] == !tf);                     // L verdict value
+          // strengthening: the FIFO's tracker runs (its invariants checked), its
+          // word is the spec's verdict, cf is the RTL's bad while a packet is open
+          if (INV) `INV_CHECK (v_rsn[u]);                                            // L verdict tracker
+          if (INV && v_trk[u]) `INV_CHECK (v_fdata[u] == !tf);                         // L verdict tracker
+          if (INV && in_pkt[u]) `INV_CHECK (cf == bad_rtl[u]);                         // L verdict tracker
+        end
+      always @(*) if (!rst) cover (v_pop[u] && t_front && tf && !(grant && grant_vc == u));
+`endif
       always @(*) if (!rst) cover (grant && grant_vc == u && in_pkt[u] && v_used[u*5+:5] >= 5'd2);
       always @(*) if (!rst) cover (drn[u] && stream && stream_vc != u && rd_q_valid);
 `endif
