@@ -34,7 +34,7 @@ $(NI_MODEL_BUILD)/libkolo_ni_model.a: $(NI_MODEL_BUILD)/kolo_ni_model.o
 	@rm -f $@
 	ar rcs $@ $^
 
-$(NI_MODEL_BUILD)/test_ni_model: $(NI_MODEL_TEST_SRCS) $(NI_MODEL_DEP_H) sw/tests/test_util.h \
+$(NI_MODEL_BUILD)/test_ni_model: $(NI_MODEL_TEST_SRCS) $(NI_MODEL_DEP_H) sw/tests/test_util.h sw/tests/test_ni_util.h \
     mk/ni_model.mk | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(SW_CC) $(SW_TEST_CFLAGS) $(NI_MODEL_TEST_SRCS) -o $@
@@ -49,7 +49,7 @@ TESTS += c-ni-model
 # then two planted model variants that the test must fail (sw/model/tests/run_e2e_torus.sh).
 NI_E2E_TORUS_SRCS := sw/model/tests/test_ni_e2e_torus.c $(KOLO_NI_MODEL_SRCS) sw/route/kolo_route.c \
     sw/model/kolo_model.c
-NI_E2E_TORUS_DEPS := $(NI_E2E_TORUS_SRCS) $(NI_MODEL_DEP_H) sw/tests/test_util.h mk/ni_model.mk
+NI_E2E_TORUS_DEPS := $(NI_E2E_TORUS_SRCS) $(NI_MODEL_DEP_H) sw/tests/test_util.h sw/tests/test_ni_util.h mk/ni_model.mk
 
 $(NI_MODEL_BUILD)/test_ni_e2e_torus: $(NI_E2E_TORUS_DEPS) | $(DEPS_STAMP)
 	@mkdir -p $(@D)

@@ -19,6 +19,7 @@
 #include "kolo_model.h"
 #include "kolo_ni_model.h"
 #include "test_util.h"
+#include "test_ni_util.h"
 
 #define MAXN 8
 #define MEM_BASE 0x7f0000000000ull /* host address of byte 0 of every node's memory */
@@ -287,20 +288,8 @@ static int run_quiet(int max) {
 }
 
 /* ---- host side ------------------------------------------------------------------- */
-static void w64(int node, uint64_t off, uint64_t v) {
-    uint8_t b[8];
-    int i;
-    for (i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    kolo_ni_mmio_write(N.ni[node], 0, off, b, 8);
-}
-static void w32(int node, uint64_t off, uint32_t v) {
-    uint8_t b[4];
-    int i;
-    for (i = 0; i < 4; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    kolo_ni_mmio_write(N.ni[node], 0, off, b, 4);
-}
+static void w64(int node, uint64_t off, uint64_t v) { test_ni_write(N.ni[node], off, v, 8); }
+static void w32(int node, uint64_t off, uint32_t v) { test_ni_write(N.ni[node], off, v, 4); }
 static uint64_t r64(int node, uint64_t off) {
     uint64_t v = 0;
     CHECK_EQ(kolo_ni_mmio_read(N.ni[node], 0, off, 8, &v), 0, "read %llx", (unsigned long long)off);

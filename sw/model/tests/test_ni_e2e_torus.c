@@ -49,6 +49,7 @@
 #include "kolo_model.h"
 #include "kolo_ni_model.h"
 #include "test_util.h"
+#include "test_ni_util.h"
 
 #define DX 16
 #define DY 16
@@ -392,20 +393,8 @@ static void fail_node(void) {
 }
 
 /* ---- host side ---------------------------------------------------------------------- */
-static void w64(int n, uint64_t off, uint64_t v) {
-    uint8_t b[8];
-    int i;
-    for (i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    kolo_ni_mmio_write(W.ni[n], 0, off, b, 8);
-}
-static void w32(int n, uint64_t off, uint32_t v) {
-    uint8_t b[4];
-    int i;
-    for (i = 0; i < 4; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    kolo_ni_mmio_write(W.ni[n], 0, off, b, 4);
-}
+static void w64(int n, uint64_t off, uint64_t v) { test_ni_write(W.ni[n], off, v, 8); }
+static void w32(int n, uint64_t off, uint32_t v) { test_ni_write(W.ni[n], off, v, 4); }
 static uint64_t rd64(const uint8_t *b) {
     uint64_t v = 0;
     int i;
