@@ -115,16 +115,22 @@ $(foreach c,$(FORMAL_CELLS),$(eval $(call formal_cell_targets,$(c))))
 #                             exhaustive), NI table lookups, planted differences
 #   make formal-full-route    proof 1 full (every size for the lookups, 512 for
 #                             the route check, all route states, SymbiYosys)
-#   make formal-full-net      proof 3 (formal/README.md): formal-net-drain, then
-#                             formal-net-deadlock, formal-net-ring3 and -ring4
+#   make formal-full-net      proof 3 (formal/README.md): formal-net-drain and
+#                             formal-net-drain3, then formal-net-deadlock,
+#                             formal-net-ring3 and -ring4
 #   make formal-net-drain     the drain bound on a ring of 2 routers with free
 #                             injection, stop and sink timing (SymbiYosys,
 #                             formal/net/ring_drain.sby n2: BMC 32 steps with
 #                             bitwuzla, every stop time up to cycle 4 checked
 #                             at the derived B = 25), and its control n2_ctl
 #                             (B 17, one below the drain time, must fail)
-#   make formal-net-drain3/4  the same on a ring of 3 / 4 (B 35 / 45, BMC 42 / 52;
-#                             not in make formal: formal/README.md has the times)
+#   make formal-net-drain3    the drain bound on a ring of 3 (ring_drain.sby n3w1:
+#                             every packet injected at once, stop at cycle 1, the
+#                             derived B = 35 checked, BMC 39 steps, ~20 min CPU /
+#                             30 min wall), after its control n3w1_ctl (B 12:
+#                             must fail)
+#   make formal-net-drain4    the same on a ring of 4, stop by cycle 4 (B 45, BMC
+#                             52; not in make formal: it does not finish)
 #   make formal-net-ring3/4   the same on a ring of 3 / 4 (QUIET 8, depth 18)
 #   make formal-net-deadlock  proof 3's deadlock control: BUBBLE 0 must give a
 #                             deadlock counterexample (no flit moves for 12
@@ -153,6 +159,7 @@ TESTS += formal-route
 FORMAL += route
 formal-full-net: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory formal-net-drain && \
+	  $(MAKE) --no-print-directory formal-net-drain3 && \
 	  $(MAKE) --no-print-directory formal-net-deadlock && \
 	  $(MAKE) --no-print-directory formal-net-ring3 && \
 	  $(MAKE) --no-print-directory formal-net-ring4
@@ -193,7 +200,7 @@ TESTS += formal-drain-depth
 formal-net-drain: | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/net && { $(call net_drain,n2_ctl); } && { $(call net_drain,n2); }
 formal-net-drain3: | $(DEPS_STAMP)
-	@mkdir -p $(BUILD)/net && { $(call net_drain,n3,7200); }
+	@mkdir -p $(BUILD)/net && { $(call net_drain,n3w1_ctl); } && { $(call net_drain,n3w1); }
 formal-net-drain4: | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)/net && { $(call net_drain,n4,14400); }
 NET_DEADLOCK := -d 26 -skip 14 -p N=2 -p PKTS=1 -p WIN=3 -p QUIET=12 -p DRAIN=0 -p FORCE=1
@@ -350,7 +357,9 @@ TESTS += formal-files
 #                                      input's verdict FIFO never overflowing
 #                                      (input_local.sby bound, 5-6.5 min), ramcover (the
 #                                      local B2 task's assumptions reach every cover),
-#                                      ESC_SLOTS 3,
+#                                      the local input's verdict popped with its own
+#                                      packet's head (input_local.sby seq, control
+#                                      seqctl), ESC_SLOTS 3,
 #                                      the port unregistered (OUT_REG 0); the
 #                                      allocator of the other five network inputs
 # $(call router_sby,SBY,TASK,EXPECT[,MARK]): one line "formal router SBY TASK: PASS (S s)";
@@ -486,9 +495,14 @@ test-formal-router-crossbar: | $(DEPS_STAMP)
 	  echo "formal router crossbar sat wrongsel: FAIL: the SAT run passed a wrong select ($$p/sat.log)"; exit 1; fi && \
 	echo "formal router crossbar sat wrongsel: counterexample as expected"
 TESTS += formal-router-crossbar
+# seq: the local input's verdict popped with a head is its own packet's (input_local.sby
+# task seq, k-induction: prove plus L verdict seq); seqctl, its control (BMC from reset, the
+# number taken one off, -DSEQ_CTL): must fail "L verdict seq"
 formal-full-router-cells: | $(DEPS_STAMP)
 	@{ $(call router_sby,formal/router/input_local.sby,bound,pass); } && \
 	{ $(call router_sby,formal/router/input_local.sby,ramcover,pass); } && \
+	{ $(call router_sby,formal/router/input_local.sby,seq,pass); } && \
+	{ $(call router_sby,formal/router/input_local.sby,seqctl,fail,L verdict seq); } && \
 	{ $(call router_sby,formal/router/crossbar.sby,prove,pass); } && \
 	{ $(call router_sby,formal/router/output.sby,net3,pass); } && \
 	{ $(call router_sby,formal/router/output.sby,net_w,pass); } && \

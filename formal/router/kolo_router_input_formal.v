@@ -52,6 +52,9 @@
 // the verdict the FIFO's own tracker follows (any push, anyseq) is good exactly
 // when the packet is by the harness's spec (no head bit after its head, its end a
 // tail at the declared length); the control verdictbad (a verdict ignoring bad).
+// -DSEQ_CHK (input_local.sby task seq, make formal): also the verdict's packet
+// (L verdict seq: the verdict popped with a head is its own packet's, by head
+// sequence number), -DSEQ_CTL its control (the number one off: must fail).
 // -DB2RAM -DB2_ONLY with -DLOCAL -DFRAMING -DNOBOUND (input_local.sby task ram): B2
 // for RAM-refilled heads on the local input, every other check assumed.
 // Negative controls (make test-formal-router-input, -framing): the unit with a
@@ -620,6 +623,35 @@ module kolo_router_input_formal #(
           if (INV && in_pkt[u]) `INV_CHECK (cf == bad_rtl[u]);                         // L verdict tracker
         end
       always @(*) if (!rst) cover (v_pop[u] && t_front && tf && !(grant && grant_vc == u));
+`ifdef SEQ_CHK
+      // ---- the verdict's packet (L verdict seq, input_local.sby task seq) --------
+      // Direct check of what L verdict value leans on: the verdict popped with a
+      // head is that head's packet's. ts: the head sequence number of the packet
+      // whose verdict the FIFO's tracker follows, hw at its push (the push comes
+      // with the flit that ends the packet, in_pkt, and no clean head is written
+      // on the VC while it is open, so hw is its head's s). At the pop of that
+      // verdict (f_ahead 0) F0 holds a clean head whose s is ts. Strengthening:
+      // while tracked, ts = ho + 1 + f_ahead (the verdicts ahead of it are the
+      // clean heads ho + 1 .. ts - 1, popped in order).
+      // -DSEQ_CTL (task seqctl, the control): the number taken at the push is the
+      // one before (hw - 1: the verdict of the previous packet popped with this
+      // head); must fail L verdict seq.
+      reg [7:0] ts;
+`ifdef SEQ_CTL
+      wire [7:0] ts_push = hwu - 8'd1;
+`else
+      wire [7:0] ts_push = hwu;
+`endif
+      always @(posedge clk)
+        if (!rst && v_rsn[u] && !v_trk[u] && v_push[u] && v_ready[u] && v_pick[u]) ts <= ts_push;
+      always @(*)
+        if (!rst) begin
+          if (v_pop[u] && t_front)
+            `INV_CHECK (fv0 && e0[KOLO_E_HEAD] && !e0[KOLO_E_JUNK] && sf0 == ts);    // L verdict seq
+          if (INV && v_trk[u])
+            `INV_CHECK (ts == hou + 8'd1 + {3'd0, v_ahead[u*5+:5]});                  // L verdict seq tracker
+        end
+`endif
 `endif
       always @(*) if (!rst) cover (grant && grant_vc == u && in_pkt[u] && v_used[u*5+:5] >= 5'd2);
       always @(*) if (!rst) cover (drn[u] && stream && stream_vc != u && rd_q_valid);
