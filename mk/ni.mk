@@ -143,7 +143,11 @@ $(eval $(call ni_test,e2e-lossy,42,--test=e2e --ops=2000 --ctx=4 --drop=50 --dup
 $(eval $(call ni_test,e2e-directed,1,--test=e2e-directed))
 # a reloaded initiator (docs/ni.md 10.1, tb_ni.cpp --test=e2e-reload): node 0's NI tables put
 # back to their bitstream values without a reset while node 1 keeps its records: 256 PUTs after
-# it must be executed (one RESYNC per tag), a PUT whose RESYNC is lost ends with TIMEOUT; the
+# it must be executed (one RESYNC per tag) with more than one RESYNC in flight at once (the
+# operations wait parked on their tags, issue 21), a PUT of one and of three packets whose
+# RESYNC is lost end with TIMEOUT, operations that block their slot go after a reload, and
+# with e2e then switched off 320 three-packet PUTs (every tag) must not resume the lost
+# RESYNCs' dead parked operations (the PCIe cocotb failures of 9c181c7); the
 # plant no-resync (the reload leaves every (destination, tag) known: the NI before RESYNC)
 # must fail with its PUTs taken for repeats
 .PHONY: test-unit-ni-e2e-reload

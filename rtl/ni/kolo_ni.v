@@ -280,7 +280,7 @@ module kolo_ni #(
   wire [63:0] rt_h0, rt_h1;
   wire [3:0] rt_nbeats;
   wire [255:0] rt_beat;
-  wire e2e_rd_pend, e2e_rd_gen, e2e_rd_rsy, ans, ans_done, gu_valid, gu_ready, wake;
+  wire e2e_rd_pend, e2e_rd_gen, e2e_rd_rsy, ans, ans_done, gu_valid, gu_ready, wake, wake_rsy;
   wire [7:0] ans_tag, gu_tag, gu_status, wake_tag;
   assign stat_e2e_inc = {inc_unreach, inc_timeout, dup_resp, dup_req, inc_retx};
   wire tx_unreach;
@@ -315,7 +315,7 @@ module kolo_ni #(
       .rd_tag(rd_tag), .rd_pend(e2e_rd_pend), .rd_gen(e2e_rd_gen), .rd_rsy(e2e_rd_rsy),
       .ans(ans), .ans_tag(ans_tag), .ans_done(ans_done),
       .gu_valid(gu_valid), .gu_ready(gu_ready), .gu_tag(gu_tag), .gu_status(gu_status),
-      .free(tag_free), .free_tag(free_tag), .wake(wake), .wake_tag(wake_tag),
+      .free(tag_free), .free_tag(free_tag), .wake(wake), .wake_tag(wake_tag), .wake_rsy(wake_rsy),
       .inc_retx(inc_retx), .inc_timeout(inc_timeout), .inc_unreach(inc_unreach),
       .inc_resync(inc_resync)
   );
@@ -398,6 +398,7 @@ module kolo_ni #(
       .rx_valid(rt_valid), .rx_ready(rt_ready), .rx_tag(rt_tag), .rx_h0(rt_h0), .rx_h1(rt_h1),
       .rx_nbeats(rt_nbeats), .rx_dma(rt_dma), .rx_beat(rt_beat),
       .chk_tag(e2e_chk_tag), .chk_pend(e2e_chk_pend), .rx_done(rt_done), .wake(wake), .wake_tag(wake_tag),
+      .wake_rsy(wake_rsy),
       .stat_unreachable(tx_unreach), .dbg(dbg_tx)
   );
 

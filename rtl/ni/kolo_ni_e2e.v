@@ -49,7 +49,9 @@
 // done, of a tag whose packet is a RESYNC: rsy_m) sets known of its
 // (destination, tag) (the destination index kept per tag in didx_m); the
 // target's record then holds the RESYNC's generation and the operation's
-// packet, with the other one, is new there. A RESYNC given up leaves known
+// packet, with the other one, is new there. The wake that follows the ACK
+// (at once, or after a hold if the RESYNC was sent again) carries wake_rsy:
+// the send engine resumes the operation it parked on the tag. A RESYNC given up leaves known
 // 0 (the response side completes the operation with the error).
 // Counters: inc_retx, inc_timeout, inc_unreach (the scanner's decisions) and
 // inc_resync (a RESYNC pushed, not its retransmissions), one-cycle pulses.
@@ -117,6 +119,7 @@ module kolo_ni_e2e #(
     output wire [7:0]    free_tag,
     output reg           wake,
     output reg  [7:0]    wake_tag,
+    output reg           wake_rsy,       // the tag's packet was a RESYNC (its operation is parked: resume it)
     // counters
     output reg           inc_retx,
     output reg           inc_timeout,
@@ -195,7 +198,11 @@ module kolo_ni_e2e #(
   wire a_rsy = rsy_m[ans_tag];
   wire [NW-1:0] a_didx = didx_m[ans_tag];
   wire k_set = ans && !ans_done && a_rsy;
-  always @(posedge clk) if (p_orig) rsy_m[push_tag] <= push_rsy;
+  // written by every original push, with e2e on or off (push_rsy is 0 when off): a response
+  // of a tag pushed with e2e off must not read a RESYNC flag left by the tag's last use with
+  // e2e on (a RESYNC given up), nor an undefined one (no reset: X in Icarus), as wake_rsy
+  // would resume a dead parked operation (the PCIe cocotb failures of 9c181c7: docs/ni.md 10.1)
+  always @(posedge clk) if (push && !push_rtx) rsy_m[push_tag] <= push_rsy;
   always @(posedge clk) if (p_orig) didx_m[push_tag] <= p_idx[NW-1:0];
   always @(posedge clk) if (k_set) known_t[{a_didx, ans_tag}] <= 1'b1;
   always @(posedge clk) begin
@@ -308,6 +315,7 @@ module kolo_ni_e2e #(
       if (initing) ini <= ini + 9'd1;
       wake <= ans_wake || sc_wake;
       wake_tag <= ans_wake ? ans_tag : sp;
+      wake_rsy <= ans_wake ? a_rsy : rsy_m[sp];
       inc_retx <= rt_go;
       inc_timeout <= gu_go && lk_v;
       inc_unreach <= gu_go && !lk_v;

@@ -528,7 +528,10 @@ module kolo_ni_tgt #(
   wire [1:0] f_kind = rqf_out[106:105];
   wire f_wait = f_kind == K_GRESP && !g_ready[f_slot];
   wire f_gerr = f_kind == K_GRESP && g_err[f_slot];
-  assign a_resp_take = gs == G_IDLE && a_rv;
+  // with e2e on, an atomic response is taken once its node index is registered (a_iv: the
+  // head was valid and not taken a cycle ago; timing, see the record write below)
+  reg a_iv;
+  assign a_resp_take = gs == G_IDLE && a_rv && (a_iv || !cfg_en);
   assign rqf_pop = gs == G_IDLE && !a_rv && rqf_valid && !f_wait;
   wire [8:0] r_nm1 = r_n - 9'd1;
   wire [5:0] r_len = (r_kind == K_GRESP) ? r_nm1[8:3] + 6'd1 : (r_kind == K_ARESP) ? 6'd1 : 6'd0;
@@ -558,7 +561,9 @@ module kolo_ni_tgt #(
     if (rst) begin
       gs <= G_IDLE;
       r_fromq <= 1'b0;
+      a_iv <= 1'b0;
     end else begin
+      a_iv <= a_rv && !a_resp_take;
       case (gs)
         G_IDLE: begin
           if (a_resp_take) begin
@@ -603,20 +608,35 @@ module kolo_ni_tgt #(
   end
 
   // record write: as a response is taken by the sender (its final kind: a GET
-  // whose read failed becomes a NAK)
-  wire [11:0] w_src = a_resp_take ? a_dst : rqf_out[48:37];
-  wire [11:0] w_idx;
-  wire w_ok;
-  kolo_ni_nidx u_widx (
-      .id(w_src), .dim_m1(dim_m1), .idx(w_idx), .ok(w_ok)
+  // whose read failed becomes a NAK). The atomic unit's response head (a_dst: two LUT RAM
+  // reads) has its node index computed a cycle ahead (a_idx_q, a_in_q; the take waits for
+  // it: a_iv), else its two products and the record's write enable made the NI's latest
+  // path (kolo_ni_tgt's, 8 LUT levels in kolo_ni; docs/ni.md 10.1)
+  wire [11:0] a_idx;
+  wire a_iok;
+  kolo_ni_nidx u_aidx (
+      .id(a_dst), .dim_m1(dim_m1), .idx(a_idx), .ok(a_iok)
   );
+  reg [NW-1:0] a_idx_q;
+  reg a_in_q;
+  always @(posedge clk) begin
+    a_idx_q <= a_idx[NW-1:0];
+    a_in_q <= a_iok && (a_idx >> NW) == 12'd0;
+  end
+  wire [11:0] q_idx;
+  wire q_ok;
+  kolo_ni_nidx u_widx (
+      .id(rqf_out[48:37]), .dim_m1(dim_m1), .idx(q_idx), .ok(q_ok)
+  );
+  wire [NW-1:0] w_idx = a_resp_take ? a_idx_q : q_idx[NW-1:0];
+  wire w_in = a_resp_take ? a_in_q : q_ok && (q_idx >> NW) == 12'd0;
   wire [1:0] w_kind = a_resp_take ? (a_err ? K_NAK : a_fetch ? K_ARESP : K_ACK) :
                       (f_gerr ? K_NAK : f_kind);
   wire [7:0] w_code = (a_resp_take || f_gerr) ? ST_RDMA : rqf_out[64:57];
   wire [EW-1:0] w_d = a_resp_take ? {1'b1, a_gen, w_kind, a_s4, w_code, a_old} :
                       {1'b1, rqf_out[172], w_kind, rqf_out[171], w_code, rqf_out[170:107]};
-  wire [NW+7:0] w_a = {w_idx[NW-1:0], a_resp_take ? a_tag : rqf_out[56:49]};
-  wire w_we = (a_resp_take || rqf_pop) && cfg_en && !clearing && w_ok && (w_idx >> NW) == 12'd0;
+  wire [NW+7:0] w_a = {w_idx, a_resp_take ? a_tag : rqf_out[56:49]};
+  wire w_we = (a_resp_take || rqf_pop) && cfg_en && !clearing && w_in;
   always @(posedge clk) begin
     if (clearing || w_we) recm[clearing ? clr[NW+7:0] : w_a] <= clearing ? {EW{1'b0}} : w_d;
     lw_a <= w_a;
@@ -656,6 +676,6 @@ module kolo_ni_tgt #(
   end
   assign dbg = {17'd0, m_bv, ack_v, ack_ready, w_lock, a_busy, a_rv, rqf_valid, gs, a_dbg, ts};
   wire unused_bits = &{1'b0, p0[63:9], rd_id, rt_entry[31:23], rqf_out, pk_flit[65], c_ctrl[30:11],
-                       s_idx, w_idx, r_rsv[4]};
+                       s_idx, a_idx, q_idx, r_rsv[4]};
 endmodule
 `default_nettype wire

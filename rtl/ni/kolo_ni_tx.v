@@ -48,17 +48,25 @@
 // if kolo_ni_e2e says its (destination, tag) is not known (push_known low:
 // e2e on and the NI's tables as a bitstream load leaves them), E_PKT pushes
 // a RESYNC packet instead (op KOLO_OP_RESYNC, one payload flit 0, the tag
-// and the next generation; push_rsy) and the engine waits in E_RSW for its
-// answer: the tag's wake (its ACK, after a quarantine if it was sent
-// again; the first packet then goes from E_PKT as usual) or the end of the
-// operation (ans_done on the tag: the RESYNC was given up and kolo_ni_rsp
-// completed the operation with the error; a PUT/GET's slot is released).
-// Retransmissions are taken meanwhile (E_RTX returns to E_RSW). The whole
-// engine waits one round trip per unknown (destination, tag): the first
-// use of each after a bitstream load. Logic depth: push_known is a register
+// and the next generation; push_rsy) and parks the operation on its tag:
+// its state (the c_* registers, the small payload) in pk_mem (block RAM,
+// one entry per tag), and the engine goes on with other work. The tag's
+// wake for its RESYNC (wake_rsy: the ACK came, after a quarantine if it was
+// sent again) queues the tag in the resume FIFO; E_IDLE takes a queued tag
+// before the slots (after retransmissions), E_RLD reloads the operation,
+// E_RL2 sizes its packet (n_pl) and E_PKT sends its first packet as usual.
+// A one-packet operation without ORDERED frees its slot at the RESYNC (the
+// context's next items go meanwhile); a longer one (its further packets
+// need the slot's progress state) or an ORDERED one (its packets stay in
+// the context's order) blocks its slot (sblk; stag names the tag) until its
+// first packet goes. A RESYNC given up (ans_done on the tag: kolo_ni_rsp
+// completed the operation with the error) is never woken: its pk_mem entry
+// is dead, and a slot it blocked is released (sblk, act cleared).
+// Logic depth: push_known is a register
 // (kolo_ni_e2e reads its table a cycle ahead, for push_dst and la_tag: the
 // tag the operation will have in E_PKT); so push_dst (c_dst) is set as
-// E_LOAD takes the item, and E_FIN's la_tag is the tag pool's offer.
+// E_LOAD takes the item, and E_FIN's la_tag is the tag pool's offer (the
+// only way to E_PKT with c_first set: a resumed operation's tag is known).
 module kolo_ni_tx #(
     parameter HQ_AW   = 6,
     parameter RING_AW = 9
@@ -160,6 +168,7 @@ module kolo_ni_tx #(
     output wire          rx_done,        // the retransmission taken went, or was dropped
     input  wire          wake,
     input  wire [7:0]    wake_tag,
+    input  wire          wake_rsy,       // the wake is a RESYNC's: resume the operation parked on the tag
     output wire          stat_unreachable,  // an operation completed with BAD_DST: no valid route
     output wire [15:0]   dbg
 );
@@ -176,7 +185,7 @@ module kolo_ni_tx #(
 
   // ---- state ----------------------------------------------------------------------------
   localparam E_IDLE = 3'd0, E_LOAD = 3'd1, E_FIN = 3'd2, E_PKT = 3'd3, E_SHIFT = 3'd4, E_RTX = 3'd5,
-             E_RSW = 3'd6;
+             E_RLD = 3'd6, E_RL2 = 3'd7;
   reg [2:0] es;
   reg [16:0] act;      // slot has an operation in progress (PUT from memory, GET)
   reg [16:0] sww;      // e2e: the slot's packet in flight must be answered first
@@ -184,9 +193,13 @@ module kolo_ni_tx #(
   reg [7:0] stag[0:16];
   reg [255:0] spm[0:31];
   reg c_park, c_smr;
-  // e2e: the operation's first packet has not gone (a RESYNC may be due); waiting in
-  // E_RSW (also across E_RTX) for the RESYNC's answer: woken, or the operation ended
-  reg c_first, c_rsw, c_woke, c_abort;
+  // e2e: the operation's first packet has not gone (a RESYNC may be due)
+  reg c_first;
+  // c_act: the operation is a slot's PUT/GET in progress (act[c_slot] for a slot's item; a
+  // register: a resumed operation may have left its slot); c_blk: a resumed operation that
+  // blocks its slot (sblk) until its first packet goes
+  reg c_act, c_blk;
+  reg [16:0] sblk;     // e2e: the slot's operation is parked on its tag (stag) for a RESYNC
   // a retransmission being pushed: rx_* hold still until rx_done (kolo_ni_e2e)
   wire [63:0] x_h0 = rx_h0;
   wire [255:0] x_beat = rx_beat;
@@ -280,9 +293,9 @@ module kolo_ni_tx #(
   genvar g;
   generate
     for (g = 0; g < 16; g = g + 1) begin : g_want
-      assign want[g] = act[g] ? !sww[g] :
+      assign want[g] = !sblk[g] && (act[g] ? !sww[g] :
                        (room[g] && bdb_pend[g]) ||
-                       (run[g] && room[g] && head_valid[g] && (!fwait[g] || ops_idle[g]));
+                       (run[g] && room[g] && head_valid[g] && (!fwait[g] || ops_idle[g])));
     end
   endgenerate
   wire pio_fence = pio_data[8 + 3];
@@ -294,8 +307,8 @@ module kolo_ni_tx #(
   // FENCE were checked.
   wire [3:0] w_pctx = pio_valid ? pio_ctx : pio_next_ctx;
   wire w_pfence = pio_valid ? pio_fence : pio_next_fence;
-  assign want[PIO] = act[PIO] ? !sww[PIO] :
-                     ((pio_valid || pio_next_valid) && room[w_pctx] && (!w_pfence || ops_idle[w_pctx]));
+  assign want[PIO] = !sblk[PIO] && (act[PIO] ? !sww[PIO] :
+                     ((pio_valid || pio_next_valid) && room[w_pctx] && (!w_pfence || ops_idle[w_pctx])));
   // The scheduler works on want_q, one cycle old (timing); E_LOAD checks
   // that the chosen slot was ready when chosen and otherwise goes back to idle.
   // The next slot is chosen in E_IDLE, and in E_PKT for use as the last
@@ -376,7 +389,7 @@ module kolo_ni_tx #(
     pl_last <= nx_short;
   end
   reg streaming_put;  // c_* describes a PUT from host memory
-  wire p_atomic = !c_get && !streaming_put && is_atomic && !act[c_slot];
+  wire p_atomic = !c_get && !streaming_put && is_atomic && !c_act;
   wire [5:0] pl_flits = p_atomic ? (d_op == D_CSWAP ? 6'd2 : 6'd1) :
                         c_get ? 6'd1 : nm1[8:3] + 6'd1;
   wire [3:0] pl_beats = (p_atomic || c_get) ? 4'd1 : {1'b0, nm1[7:5]} + 4'd1;
@@ -401,13 +414,14 @@ module kolo_ni_tx #(
   assign push_tag = in_rtx ? rx_tag : c_tag;
   assign push_dst = c_dst;
   // push_known is registered in kolo_ni_e2e from (push_dst, la_tag) of the cycle before: a
-  // first packet goes in E_PKT after E_FIN (c_dst set in E_LOAD; c_tag <= tag) or after
-  // E_RSW or E_PKT (c_dst, c_tag as they are); known only goes from 0 to 1, by the
-  // RESYNC's ACK, at least two cycles before E_RSW's wake reaches E_PKT
+  // first packet that may need a RESYNC goes in E_PKT after E_FIN (c_dst set in E_LOAD;
+  // c_tag <= tag) or after E_PKT (c_dst, c_tag as they are); a resumed operation's first
+  // packet needs no look-up (c_first clear): its RESYNC's ACK set known, which only goes
+  // from 0 to 1
   assign la_tag = (es == E_FIN) ? tag : c_tag;
   assign push_laddr = c_laddr;
   assign chk_tag = rx_tag;
-  assign rx_ready = es == E_IDLE || (es == E_RSW && !c_woke && !c_abort);
+  assign rx_ready = es == E_IDLE;
   // bytes of a retransmitted PUT packet read from host memory again
   wire [5:0] x_lm1 = x_h0[KOLO_H0_LEN_LO+:6] - 6'd1;
   wire [8:0] x_n = {x_lm1[5:0], 3'b000} + {6'd0, x_h0[`KOLO_H0_LASTB_HI:`KOLO_H0_LASTB_LO]} + 9'd1;
@@ -509,14 +523,58 @@ module kolo_ni_tx #(
   // ---- E_PKT ---------------------------------------------------------------------------------
   wire in_pkt = es == E_PKT && push && !rsy_now;   // the operation's packet goes
   wire rsy_go = es == E_PKT && push && rsy_now;
-  wire more_small = small_put && !act[c_slot] && !pl_last;
+  wire more_small = small_put && !c_act && !pl_last;
   assign pkt_last = in_pkt && !more_small;
-  wire act_ends = act[c_slot] && pl_last;
-  assign put_inc = in_pkt && (streaming_put || c_smr || small_put && !act[c_slot]);
+  wire act_ends = c_act && pl_last;
+  assign put_inc = in_pkt && (streaming_put || c_smr || small_put && !c_act);
   assign put_inc_ctx = c_ctx;
-  // (a retransmission waiting: back to E_IDLE, where it goes first)
-  wire next_go = grant != 17'd0 && !rx_valid && (es == E_IDLE || pkt_last);
+  // (a retransmission or a resumed operation waiting: back to E_IDLE, where they go first)
+  reg rdy_ne;
+  wire next_go = grant != 17'd0 && !rx_valid && !rdy_ne && (es == E_IDLE || pkt_last);
   assign grant_used = next_go;
+
+  // ---- e2e: operations parked on their tag for a RESYNC (docs/ni.md 10.1) ----------------
+  // pk_mem[tag]: the operation as E_PKT holds it when its RESYNC goes; the resume FIFO: the
+  // tags whose RESYNC was answered (each tag at most once: <= 256 entries, never full)
+  localparam PKW = 1 + 1 + 5 + 1 + 16 + 1 + 1 + 1 + 4 + 31 + 48 + 8 + 23 + 12 + 256;
+  reg [PKW-1:0] pk_mem[0:255];
+  reg [PKW-1:0] pk_q;
+  reg [7:0] rdy_mem[0:255];
+  reg [7:0] rdy_wp, rdy_rp, r_tag;
+  reg [8:0] rdy_n;
+  wire [7:0] rdy_head = rdy_mem[rdy_rp];
+  wire rdy_push = wake && wake_rsy;
+  wire rdy_pop = es == E_IDLE && !rx_valid && rdy_ne;
+  // a RESYNC goes: the operation blocks its slot (further packets, or ORDERED) or frees it
+  // (then it resumes as no slot's operation: c_act 0, and c_slot names no slot of its own)
+  wire rsy_blk = !pl_last || c_ordered;
+  always @(posedge clk) begin
+    if (rsy_go)
+      pk_mem[c_tag] <= {rsy_blk, c_act && rsy_blk, c_slot, c_pio, c_d[15:0], streaming_put, c_get, c_ordered, c_ctx,
+                        c_rem, c_raddr, c_key, c_rs, c_dst,
+                        (streaming_put || c_get) ? {192'd0, c_laddr} : sp};
+    pk_q <= pk_mem[rdy_head];
+    if (rdy_push) rdy_mem[rdy_wp] <= wake_tag;
+    if (rdy_pop) r_tag <= rdy_head;
+  end
+  always @(posedge clk) begin
+    if (rst) begin
+      rdy_wp <= 8'd0;
+      rdy_rp <= 8'd0;
+      rdy_n <= 9'd0;
+      rdy_ne <= 1'b0;
+    end else begin
+      if (rdy_push) rdy_wp <= rdy_wp + 8'd1;
+      if (rdy_pop) rdy_rp <= rdy_rp + 8'd1;
+      rdy_n <= rdy_n + {8'd0, rdy_push} - {8'd0, rdy_pop};
+      rdy_ne <= rdy_push || rdy_n[8:1] != 8'd0 || (rdy_n[0] && !rdy_pop);
+    end
+  end
+  // the parked operation's fields
+  wire pk_blk = pk_q[PKW-1];
+  wire pk_act = pk_q[PKW-2];
+  wire [4:0] pk_slot = pk_q[PKW-3-:5];
+  wire [PKW-8:0] pk_f = pk_q[PKW-8:0];
 
   always @(posedge clk) begin
     if (rst) begin
@@ -535,14 +593,18 @@ module kolo_ni_tx #(
       c_park <= 1'b0;
       c_smr <= 1'b0;
       c_first <= 1'b0;
-      c_rsw <= 1'b0;
-      c_woke <= 1'b0;
-      c_abort <= 1'b0;
+      c_act <= 1'b0;
+      c_blk <= 1'b0;
+      sblk <= 17'd0;
     end else begin
-      if (c_rsw && wake && wake_tag == c_tag) c_woke <= 1'b1;
-      if (c_rsw && ans && ans_done && ans_tag == c_tag) c_abort <= 1'b1;
-      for (wi = 0; wi < 17; wi = wi + 1)
+      for (wi = 0; wi < 17; wi = wi + 1) begin
         if (wake && stag[wi] == wake_tag) sww[wi] <= 1'b0;
+        // a blocking operation's RESYNC given up: the operation is complete, the slot free
+        if (sblk[wi] && ans && ans_done && stag[wi] == ans_tag) begin
+          sblk[wi] <= 1'b0;
+          act[wi] <= 1'b0;
+        end
+      end
       if (ev_valid && ev_ready) ev_valid <= 1'b0;
       if (rt_req && rt_gnt) rt_wait <= 1'b1;
       if (rt_rvalid) begin
@@ -554,27 +616,37 @@ module kolo_ni_tx #(
       case (es)
         E_IDLE: if (rx_valid) begin
           es <= E_RTX;
+        end else if (rdy_ne) begin
+          es <= E_RLD;
         end else if (next_go) begin
           c_slot <= grant_slot;
           c_slot_pio <= grant[PIO];
           es <= E_LOAD;
         end
-        E_RTX: if (rx_done) es <= c_rsw ? E_RSW : E_IDLE;
-        E_RSW: if (c_abort) begin
-          // the RESYNC was given up: the operation is complete (with the error)
-          act[c_slot] <= 1'b0;
+        E_RTX: if (rx_done) es <= E_IDLE;
+        // a resumed operation (its RESYNC answered): reload it from pk_mem (pk_q: the
+        // tag taken in E_IDLE), size its packet in E_RL2 (n_pl from c_raddr, c_rem)
+        E_RLD: begin
+          {c_pio, c_d[15:0], streaming_put, c_get, c_ordered, c_ctx, c_rem, c_raddr, c_key, c_rs, c_dst,
+           sp} <= pk_f;
+          c_laddr <= pk_f[63:0];
+          c_act <= pk_act;
+          c_blk <= pk_blk;
+          c_slot <= pk_slot;
+          c_slot_pio <= pk_slot == PIO;
+          c_tag <= r_tag;
+          c_smr <= 1'b0;
           c_first <= 1'b0;
-          c_rsw <= 1'b0;
-          es <= E_IDLE;
-        end else if (c_woke) begin
-          c_rsw <= 1'b0;
-          es <= E_PKT;
-        end else if (rx_valid) es <= E_RTX;
+          es <= E_RL2;
+        end
+        E_RL2: es <= E_PKT;
         E_LOAD: begin
           streaming_put <= 1'b0;
           c_get <= 1'b0;
           c_smr <= 1'b0;
           c_first <= 1'b0;
+          c_act <= l_act;
+          c_blk <= 1'b0;
           rt_got <= 1'b0;
           if (!l_ready) begin
             es <= E_IDLE;
@@ -644,17 +716,22 @@ module kolo_ni_tx #(
             c_first <= 1'b1;
             streaming_put <= is_put && !small_put;
             c_get <= is_get;
+            c_act <= streaming;
             if (streaming) act[c_slot] <= 1'b1;
             es <= E_PKT;
           end
         end
         E_PKT: if (rsy_go) begin
-          c_rsw <= 1'b1;
-          c_woke <= 1'b0;
-          c_abort <= 1'b0;
-          es <= E_RSW;
+          // park the operation on its tag (pk_mem); its slot waits for it (sblk) or goes on
+          if (rsy_blk) begin
+            sblk[c_slot] <= 1'b1;
+            stag[c_slot] <= c_tag;
+          end else if (c_act) act[c_slot] <= 1'b0;
+          es <= E_IDLE;
         end else if (push) begin
           c_first <= 1'b0;
+          c_blk <= 1'b0;
+          if (c_blk) sblk[c_slot] <= 1'b0;
           c_raddr <= raddr_next;
           c_laddr <= laddr_next;
           c_rem <= rem_next;
@@ -663,7 +740,7 @@ module kolo_ni_tx #(
             smr[c_slot] <= 1'b0;
           end
           // e2e: the next packet of the operation waits for this one's response
-          if (e2e_en && ((act[c_slot] && !act_ends) || more_small)) begin
+          if (e2e_en && ((c_act && !act_ends) || more_small)) begin
             sww[c_slot] <= 1'b1;
             stag[c_slot] <= c_tag;
           end
@@ -699,7 +776,7 @@ module kolo_ni_tx #(
   // progress state written back after each packet of a PUT/GET
   wire park = es == E_SHIFT && c_shift == 6'd0 && c_park;
   always @(posedge clk) begin
-    if (in_pkt && act[c_slot])
+    if (in_pkt && c_act)
       as_mem[c_slot] <= {c_ctx, rem_next, laddr_next, raddr_next, c_key, c_rs, c_dst, c_ordered,
                          c_tag, c_get};
     else if (park)

@@ -48,6 +48,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -402,6 +403,8 @@ class RtlWorld : public World {
         rsy_tx_.resize(nn);
         rsy_rx_.resize(nn);
         rsy_sent_.resize(nn);
+        rsy_out_.resize(nn);
+        rsy_max_.resize(nn);
         std::vector<kolo_route_entry> tab(nn);
         for (unsigned i = 0; i < nn; i++) {
             kolo_table_default(&t, kolo_node_id_of_index(&t, i), tab.data());
@@ -485,6 +488,10 @@ class RtlWorld : public World {
     void set_allow_gen(bool on) { allow_gen_ = on; }  // end-to-end: header bit 63 is the generation
     uint64_t resync_pkts(int n, bool tx) const override { return tx ? rsy_tx_[n] : rsy_rx_[n]; }
     uint64_t resyncs_sent(int n) const override { return rsy_sent_[n]; }
+    // the most (destination, tag) node n had RESYNCs in flight on at once (sent, not yet answered
+    // by the target) since the last resyncs_max_reset(n)
+    size_t resyncs_max_in_flight(int n) const { return rsy_max_[n]; }
+    void resyncs_max_reset(int n) { rsy_max_[n] = rsy_out_[n].size(); }
     // "reload" node n's NI without a reset, as a bitstream load leaves its end-to-end tables:
     // generation table 0 and known table `known` (0: unknown, as the bitstream; 1: the
     // planted old behaviour, no RESYNC); tb_ni.v's reflash input
@@ -959,10 +966,16 @@ class RtlWorld : public World {
             if (kolo_rtl::h0_vnet(h0) == 0) {
                 r = op == KOLO_OP_RESYNC;
                 rsy_last_[key] = r;
-                if (r) rsy_sent_[n]++;
+                if (r) {
+                    rsy_sent_[n]++;
+                    rsy_out_[n].insert(key);
+                    rsy_max_[n] = std::max(rsy_max_[n], rsy_out_[n].size());
+                }
             } else {
-                auto it = rsy_last_.find((uint64_t)dst << 20 | (uint64_t)src << 8 | tg);
+                uint64_t ikey = (uint64_t)dst << 20 | (uint64_t)src << 8 | tg;
+                auto it = rsy_last_.find(ikey);
                 r = it != rsy_last_.end() && it->second;
+                if (r) rsy_out_[d].erase(ikey);
             }
             if (r) {
                 rsy_tx_[n]++;
@@ -1006,6 +1019,8 @@ class RtlWorld : public World {
     unsigned min_tags_ = 256;
     uint64_t npkts_ = 0;
     std::vector<uint64_t> rsy_tx_, rsy_rx_, rsy_sent_;
+    std::vector<std::set<uint64_t>> rsy_out_;  // per initiator: (initiator, target, tag) RESYNCs unanswered
+    std::vector<size_t> rsy_max_;
     std::map<uint64_t, bool> rsy_last_;
     uint64_t cycle_ = 0, last_activity_ = 0, read_seq_ = 0, last_pk_ = 0, writes_ = 0;
 };
