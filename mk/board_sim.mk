@@ -187,20 +187,27 @@ test-board-sim-kc705-power-long: $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).im
 #                                    checked: exit statuses (the programs check their results), each
 #                                    PE on its board (SHMEM_DEBUG's node), the boards' clean counters;
 #                                    a PE with no server and a PE of rank 2 fail at once with a
-#                                    message (tb/board_sim/run_kc705_shmem.sh); then the plant
-#                                    pe-swap (PE 0 served by board 1, PE 1 by board 0), which must fail
+#                                    message (tb/board_sim/run_kc705_shmem.sh); all of it under --det
+#                                    (deterministic co-simulation, as kolo-sim --det): the first job,
+#                                    t_det 0, and t_det 40 as the first job of a second boot (its PEs
+#                                    sleep 40..120 ms of wall time per round) must take the same
+#                                    simulated time to the picosecond; then the plant pe-swap (PE 0
+#                                    served by board 1, PE 1 by board 0), which must fail
 #   make test-board-sim-kc705-shmem-long   + torus_work (100 rounds of puts, gets, atomics, signals),
 #                                    the tests t_amo, t_sync, t_rma, and the plant pcie-dead (board 1's PCIe held in reset: its PE's
 #                                    reads time out after 200 us simulated with a message, the other PE
-#                                    exits when the server ends): each must fail
+#                                    exits when the server ends), and the plant det-no-hold (--det
+#                                    whose server does not hold time while a PE computes: t_det 40
+#                                    then takes another simulated time than t_det 0): each must fail
 # (the OpenSHMEM tests of sw/tests/shmem by path: ASan/UBSan builds, mk/lib.mk)
 BOARD_SIM_KC705_SHMEM_T := $(abspath $(BUILD)/lib/shmem_tests)
-BOARD_SIM_KC705_SHMEM_PROGS := hello ring_put atomic_counter $(BOARD_SIM_KC705_SHMEM_T)/t_coll
+BOARD_SIM_KC705_SHMEM_PROGS := $(BOARD_SIM_KC705_SHMEM_T)/t_det:0 hello ring_put atomic_counter \
+    $(BOARD_SIM_KC705_SHMEM_T)/t_coll
 BOARD_SIM_KC705_SHMEM_LONG_PROGS := $(BOARD_SIM_KC705_SHMEM_PROGS) torus_work \
     $(addprefix $(BOARD_SIM_KC705_SHMEM_T)/,t_amo t_sync t_rma)
 BOARD_SIM_KC705_SHMEM_DEPS := $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex $(BOARD_SIM_KC705_FW).dmem.hex \
     tb/board_sim/run_kc705_shmem.sh $(addprefix $(BUILD)/examples/,hello ring_put atomic_counter torus_work) \
-    $(addprefix $(BUILD)/lib/shmem_tests/,t_coll t_amo t_sync t_rma)
+    $(addprefix $(BUILD)/lib/shmem_tests/,t_coll t_amo t_sync t_rma t_det)
 # board_sim_kc705_shmem <case> <programs> <args>: run_kc705_shmem.sh in build/boards/sim/kc705/shmem-<case>
 board_sim_kc705_shmem = d=$(BOARD_SIM_BUILD)/kc705/shmem-$(1); rm -rf $$d; mkdir -p $$d/fw; \
     cp $(BOARD_SIM_KC705_FW).imem.hex $$d/fw/imem.hex; cp $(BOARD_SIM_KC705_FW).dmem.hex $$d/fw/dmem.hex; \
@@ -210,15 +217,35 @@ board_sim_kc705_shmem_plant = l=$(BOARD_SIM_BUILD)/kc705/shmem-plant-$(1).log; \
     if $(call board_sim_kc705_shmem,$(1),hello,--plant=$(1)) > $$l 2>&1 || ! grep -q "FAIL.*$(2)" $$l; \
     then echo "board-sim-kc705-shmem: plant $(1) was not caught (no FAIL line with \"$(2)\")"; tail -n 30 $$l; \
     exit 1; else echo "board-sim-kc705-shmem: plant $(1) caught: $$(grep -m1 "FAIL.*$(2)" $$l)"; fi
+# board_sim_kc705_det40 <case> <plant>: t_det 40 alone on a new boot (build/.../shmem-<case>)
+board_sim_kc705_det40 = $(call board_sim_kc705_shmem,$(1),$(BOARD_SIM_KC705_SHMEM_T)/t_det:40,--det $(2) \
+    $(if $(SEED),--seed=$(SEED))) > $(BOARD_SIM_BUILD)/kc705/shmem-$(1).log 2>&1 || \
+    { echo "FAIL board-sim-kc705-shmem: t_det 40 ($(1))"; tail -n 30 $(BOARD_SIM_BUILD)/kc705/shmem-$(1).log; exit 1; }
+# board_sim_kc705_job1_ps <case>: the simulated time of job 1 of that run, in ps
+board_sim_kc705_job1_ps = $$(grep -m1 -o 'job 1: .* simulated ([0-9]* ps)' $(BOARD_SIM_BUILD)/kc705/shmem-$(1)/server.log | \
+    grep -o '([0-9]* ps)' | tr -dc 0-9)
+# board_sim_kc705_det_same <reference case> <case>: job 1 (t_det 0 / t_det 40) took the same ps in both
+board_sim_kc705_det_same = a=$(call board_sim_kc705_job1_ps,$(1)); b=$(call board_sim_kc705_job1_ps,$(2)); \
+    if [ -n "$$a" ] && [ "$$a" = "$$b" ]; then echo "PASS board-sim-kc705-shmem --det: t_det 0 and t_det 40 \
+    both took $$a ps of simulated time"; else echo "FAIL board-sim-kc705-shmem --det: t_det 0 took $${a:-?} ps, \
+    t_det 40 $${b:-?} ps: the simulated time depends on the PEs' pace"; exit 1; fi
 .PHONY: test-board-sim-kc705-shmem test-board-sim-kc705-shmem-long
 TESTS += board-sim-kc705-shmem
 test-board-sim-kc705-shmem: $(BOARD_SIM_KC705_SHMEM_DEPS)
-	@$(call board_sim_kc705_shmem,quick,$(BOARD_SIM_KC705_SHMEM_PROGS),$(if $(SEED),--seed=$(SEED)))
+	@$(call board_sim_kc705_shmem,quick,$(BOARD_SIM_KC705_SHMEM_PROGS),--det $(if $(SEED),--seed=$(SEED)))
+	@$(call board_sim_kc705_det40,det40,)
+	@$(call board_sim_kc705_det_same,quick,det40)
 	@$(call board_sim_kc705_shmem_plant,pe-swap,not on board)
 test-board-sim-kc705-shmem-long: $(BOARD_SIM_KC705_SHMEM_DEPS)
-	@$(call board_sim_kc705_shmem,long,$(BOARD_SIM_KC705_SHMEM_LONG_PROGS),--serve-wall=1800 $(if $(SEED),--seed=$(SEED)))
+	@$(call board_sim_kc705_shmem,long,$(BOARD_SIM_KC705_SHMEM_LONG_PROGS),--det --serve-wall=1800 $(if $(SEED),--seed=$(SEED)))
+	@$(call board_sim_kc705_det40,det40,)
+	@$(call board_sim_kc705_det_same,long,det40)
 	@$(call board_sim_kc705_shmem_plant,pe-swap,not on board)
 	@$(call board_sim_kc705_shmem_plant,pcie-dead,does not answer PE 1)
+	@$(call board_sim_kc705_det40,plant-det-no-hold,--plant=det-no-hold)
+	@if $(call board_sim_kc705_det_same,long,plant-det-no-hold) > $(BOARD_SIM_BUILD)/kc705/det-no-hold.log; then \
+	    echo "board-sim-kc705-shmem: plant det-no-hold was not caught: $$(cat $(BOARD_SIM_BUILD)/kc705/det-no-hold.log)"; \
+	    exit 1; else echo "board-sim-kc705-shmem: plant det-no-hold caught: $$(cat $(BOARD_SIM_BUILD)/kc705/det-no-hold.log)"; fi
 
 # ---- the board-level simulation's vendor-IP models against the board's IP stubs ----
 #   make test-board-ip-models   tb/board_sim/xilinx's models of the KC705 IP (kolo_kc705_pcie,

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 int kolo_sim_server_name_free(const char *name, char *err, size_t errlen) {
@@ -185,4 +186,61 @@ void kolo_sim_pe_bump(kolo_sim_shm *s, unsigned pe) {
     if (s->det && (__atomic_load_n(&slot->wait_state, __ATOMIC_ACQUIRE) == KOLO_PE_WAITING ||
                    __atomic_load_n(&slot->sleepers, __ATOMIC_SEQ_CST)))
         syscall(SYS_futex, &slot->dma_seq, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+int kolo_sim_det_slot_blocked(kolo_sim_shm *s, unsigned pe) {
+    const kolo_pe_slot *slot = kolo_sim_shm_pe_slot(s, pe);
+    uint32_t st = __atomic_load_n(&slot->state, __ATOMIC_ACQUIRE);
+    if (st == KOLO_PE_EXITED)
+        return 1;
+    if (st != KOLO_PE_RUNNING ||
+        __atomic_load_n(&slot->wait_state, __ATOMIC_ACQUIRE) != KOLO_PE_WAITING)
+        return 0;
+    return slot->wait_seen == __atomic_load_n(&slot->dma_seq, __ATOMIC_ACQUIRE);
+}
+
+int kolo_sim_det_slot_partial(kolo_sim_shm *s, unsigned pe) {
+    const kolo_pe_slot *slot = kolo_sim_shm_pe_slot(s, pe);
+    return __atomic_load_n(&slot->wait_state, __ATOMIC_ACQUIRE) == KOLO_PE_WAITING &&
+           __atomic_load_n(&slot->wait_partial, __ATOMIC_ACQUIRE);
+}
+
+static int det_all_blocked(kolo_sim_shm *s, kolo_sim_det_blocked_fn blocked, void *arg) {
+    unsigned i;
+    for (i = 0; i < s->npes; i++)
+        if (!(blocked ? blocked(arg, i) : kolo_sim_det_slot_blocked(s, i)))
+            return 0;
+    return 1;
+}
+
+int kolo_sim_det_try_step(kolo_sim_shm *s, kolo_sim_det_blocked_fn blocked, void *arg) {
+    if (!det_all_blocked(s, blocked, arg))
+        return 0;
+    /* (a PE's sleep may have timed out since it was seen blocked: it then leaves its
+     * wait, and looks only once det_busy is 0 again; one of the two sees the other) */
+    __atomic_store_n(&s->det_busy, 1u, __ATOMIC_SEQ_CST);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (det_all_blocked(s, blocked, arg))
+        return 1;
+    __atomic_store_n(&s->det_busy, 0u, __ATOMIC_SEQ_CST);
+    return 0;
+}
+
+void kolo_sim_det_end_step(kolo_sim_shm *s) { __atomic_store_n(&s->det_busy, 0u, __ATOMIC_SEQ_CST); }
+
+uint32_t kolo_sim_det_event(kolo_sim_shm *s) { return __atomic_load_n(&s->pe_event, __ATOMIC_ACQUIRE); }
+
+void kolo_sim_det_wait(kolo_sim_shm *s, uint32_t ev, long ns) {
+    struct timespec ts;
+    ts.tv_sec = ns / 1000000000L;
+    ts.tv_nsec = ns % 1000000000L;
+    syscall(SYS_futex, &s->pe_event, FUTEX_WAIT, ev, &ts, NULL, 0);
+}
+
+uint32_t kolo_sim_det_take_wake(kolo_sim_shm *s, unsigned pe) {
+    return __atomic_exchange_n(&kolo_sim_shm_pe_slot(s, pe)->wake_after, 0u, __ATOMIC_ACQ_REL);
+}
+
+void kolo_sim_det_fire_wake(kolo_sim_shm *s, unsigned pe) {
+    __atomic_add_fetch(&kolo_sim_shm_pe_slot(s, pe)->wake_fired, 1u, __ATOMIC_RELEASE);
 }

@@ -84,6 +84,46 @@ int kolo_sim_pe_access(kolo_sim_shm *s, unsigned pe, uint64_t addr, void *buf, s
  * under --det the futex wake of its sleeping threads. */
 void kolo_sim_pe_bump(kolo_sim_shm *s, unsigned pe);
 
+/* --det (kolo_sim_shm.h "Deterministic co-simulation"), the simulator's side.
+ * A server that runs deterministically makes each step of simulated time
+ * only when every PE is blocked, and makes the step's writes into the PEs
+ * known only at the step's end:
+ *     for (;;) {
+ *         while (!kolo_sim_det_try_step(shm, blocked, arg))     every PE blocked?
+ *             { ev = kolo_sim_det_event(shm) (before looking);
+ *               ... stop conditions ...; kolo_sim_det_wait(shm, ev, ns); }
+ *         a = kolo_sim_det_take_wake(shm, i): a poll's wake due a cycles on
+ *         the step: serve the rings, run the device; writes into PE i only noted
+ *         a poll's wake that has come: kolo_sim_det_fire_wake(shm, i), noted too
+ *         kolo_sim_det_end_step(shm); then kolo_sim_pe_bump each PE noted
+ *     }
+ * blocked(arg, i) says whether PE i holds time back no more; a server that
+ * knows nothing more about its PEs passes kolo_sim_det_slot_blocked. */
+/* PE pe's slot: exited, or waiting on the simulator with nothing new to see
+ * since it last looked (wait_seen == dma_seq): 1; attaching, computing, or
+ * not attached: 0 */
+int kolo_sim_det_slot_blocked(kolo_sim_shm *s, unsigned pe);
+/* PE pe is WAITING but one of its threads is outside every wait (it may act
+ * on its own: a server must not call the run stuck) */
+int kolo_sim_det_slot_partial(kolo_sim_shm *s, unsigned pe);
+typedef int (*kolo_sim_det_blocked_fn)(void *arg, unsigned pe);
+/* Every PE blocked by blocked(arg, pe) (NULL: kolo_sim_det_slot_blocked)? Then
+ * det_busy is set, every PE looked at again (a PE whose sleep timed out may
+ * have left its wait), and 1: the step begins. Else 0 (det_busy left 0). */
+int kolo_sim_det_try_step(kolo_sim_shm *s, kolo_sim_det_blocked_fn blocked, void *arg);
+/* The step's end: det_busy 0 (the caller then bumps the PEs it wrote to) */
+void kolo_sim_det_end_step(kolo_sim_shm *s);
+/* pe_event, to be loaded before looking at the PEs; kolo_sim_det_wait sleeps
+ * until a PE starts to wait (pe_event moves from ev) or ns nanoseconds pass */
+uint32_t kolo_sim_det_event(kolo_sim_shm *s);
+void kolo_sim_det_wait(kolo_sim_shm *s, uint32_t ev, long ns);
+/* A poll's wake asked for since the last call (wake_after, taken: 0 after):
+ * the cycles after now at which PE pe wants its dma_seq bumped; 0: none */
+uint32_t kolo_sim_det_take_wake(kolo_sim_shm *s, unsigned pe);
+/* That wake has come: wake_fired + 1 (the caller then bumps PE pe, or notes
+ * it for the step's end) */
+void kolo_sim_det_fire_wake(kolo_sim_shm *s, unsigned pe);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,6 +31,7 @@
 #define KSHMEM_BOOT_WIN 15
 #define KSHMEM_BOOT_CHECK 0xA
 #define KSHMEM_BOOT_MAGIC 0x31544f4f424f4c4bull /* "KLOBOOT1" */
+#define KSHMEM_BOOT_PAUSE_CYCLES 1024 /* --det: between rounds (4 us at 250 MHz) */
 
 typedef struct {
     uint64_t id;        /* rank 31:0, npes 63:32 */
@@ -233,7 +234,14 @@ void kshmem_boot_exchange(const kshmem_launch *l, uint8_t kdata, uint8_t kheap) 
              * a job another PE has ended, or a simulator gone, ends this one */
             if (kshmem.sim)
                 kolo_sim_check_alive((kolo_sim_client *)kshmem.sim);
-            {
+            if (kshmem_det()) {
+                /* deterministic co-simulation (a kolo-sim --server --det, the board
+                 * simulation's --det): pause in simulated time. A PE asleep by the wall
+                 * clock counts as computing, and simulated time stands still while
+                 * one does: the other PEs' puts that this PE waits for would never
+                 * move (found by test-board-sim-kc705-shmem under --det, a hang) */
+                kshmem_det_pause(KSHMEM_BOOT_PAUSE_CYCLES);
+            } else {
                 long ms = round < 5 ? 1L << round : 20;
                 struct timespec ts = {0, ms * 1000000L};
                 nanosleep(&ts, NULL);

@@ -186,6 +186,16 @@ int kshmem_poll_wait(uint32_t seq, uint32_t ticket) {
 }
 void kshmem_poll_end(void) { kolo_sim_wait_end((kolo_sim_client *)kshmem.sim); }
 
+/* --det: a pause in simulated time: until something is written into this PE
+ * or `cycles` simulated cycles have passed (a poll's wake), whichever first */
+void kshmem_det_pause(uint64_t cycles) {
+    kolo_sim_client *sim = (kolo_sim_client *)kshmem.sim;
+    uint32_t ticket = kolo_sim_poll_start(sim, cycles);
+    uint32_t seq = kolo_sim_wait_begin(sim);
+    (void)kolo_sim_poll_wait(sim, seq, ticket);
+    kolo_sim_wait_end(sim);
+}
+
 /* kolo_progress, and a clear end when the NI is gone (KOLO_E_GONE: the card
  * lost power or its link, or was removed): what we wait for will never come */
 void kshmem_progress(void) {

@@ -180,6 +180,7 @@ uint32_t kshmem_poll_start(void);
 uint32_t kshmem_poll_begin(void);
 int kshmem_poll_wait(uint32_t seq, uint32_t ticket);
 void kshmem_poll_end(void);
+void kshmem_det_pause(uint64_t cycles); /* --det only: a wait of simulated time (shmem_init.c) */
 #define KSHMEM_TEST(RES, LOOK, FAILED)                                                             \
     do {                                                                                           \
         kshmem_progress();                                                                         \

@@ -7,8 +7,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <linux/futex.h>
-#include <sys/syscall.h>
 
 #include <cerrno>
 #include <cinttypes>
@@ -381,14 +379,6 @@ bool Sim::drain_rings(bool *bad) {
     return act;
 }
 
-// ---- deterministic co-simulation (--det; kolo_sim_shm.h) ---------------------------------
-namespace {
-void futex_wait(uint32_t *w, uint32_t v, long ns) {
-    struct timespec ts = {ns / 1000000000L, ns % 1000000000L};
-    syscall(SYS_futex, w, FUTEX_WAIT, v, &ts, nullptr, 0);
-}
-} // namespace
-
 // --server: a segment of that name left by a server that is gone is removed; one
 // whose server runs is an error
 bool Sim::server_name_free(std::string *err) {
@@ -409,6 +399,7 @@ void Sim::announce_server() {
     std::fflush(stderr);
 }
 
+// ---- deterministic co-simulation (--det; kolo_sim_shm.h, kolo_sim_server.h) ----------
 // after every write into PE pe's memory, a read answer or room in a full ring.
 // --det, within a step: only noted; det_flush makes it known at the step's end, so
 // that a PE woken by the first write of a step does not run while the simulator
@@ -432,7 +423,7 @@ void Sim::det_flush() {
     if (!det_step)
         return;
     det_step = false;
-    __atomic_store_n(&shm->det_busy, 0u, __ATOMIC_SEQ_CST);
+    kolo_sim_det_end_step(shm);
     for (unsigned i = 0; i < npes; i++)
         if (det_pending[i]) {
             det_pending[i] = 0;
@@ -443,14 +434,7 @@ void Sim::det_flush() {
 // PE i holds simulated time back no more: gone, stalled out, or waiting on us
 // with nothing new to see since it last looked
 bool Sim::pe_blocked(unsigned i) const {
-    const kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, i);
-    uint32_t st = __atomic_load_n(&s->state, __ATOMIC_ACQUIRE);
-    if (pe[i].reaped || st == KOLO_PE_EXITED || det_free[i])
-        return true;
-    if (st != KOLO_PE_RUNNING ||
-        __atomic_load_n(&s->wait_state, __ATOMIC_ACQUIRE) != KOLO_PE_WAITING)
-        return false;
-    return s->wait_seen == __atomic_load_n(&s->dma_seq, __ATOMIC_ACQUIRE);
+    return pe[i].reaped || det_free[i] || kolo_sim_det_slot_blocked(shm, i);
 }
 
 // --det: nothing can change any more (the idle branch of the loop has seen the
@@ -497,7 +481,7 @@ bool Sim::det_wake_due() {
         if (det_wake[i] && det_wake[i] <= cycle) {
             det_wake[i] = 0;
             if (!pe[i].reaped) {
-                __atomic_add_fetch(&kolo_sim_shm_pe_slot(shm, i)->wake_fired, 1u, __ATOMIC_RELEASE);
+                kolo_sim_det_fire_wake(shm, i);
                 pe_wrote(static_cast<int>(i));
                 any = true;
             }
@@ -510,8 +494,7 @@ bool Sim::det_wake_due() {
 // that asked for a wake since (kolo_pe_slot wake_after) get one that many cycles on
 void Sim::det_wake_take() {
     for (unsigned i = 0; i < npes; i++) {
-        kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, i);
-        uint32_t a = __atomic_exchange_n(&s->wake_after, 0u, __ATOMIC_ACQ_REL);
+        uint32_t a = kolo_sim_det_take_wake(shm, i);
         if (a && (!det_wake[i] || cycle + a < det_wake[i]))
             det_wake[i] = cycle + a;
     }
@@ -520,41 +503,24 @@ void Sim::det_wake_take() {
 // --det: a PE counts as blocked but one of its threads is outside every wait
 // (kolo_sim_shm.h wait_partial): it may still act on its own
 bool Sim::det_partial() const {
-    for (unsigned i = 0; i < npes; i++) {
-        const kolo_pe_slot *s = kolo_sim_shm_pe_slot(shm, i);
-        if (!pe[i].reaped && __atomic_load_n(&s->wait_state, __ATOMIC_ACQUIRE) == KOLO_PE_WAITING &&
-            __atomic_load_n(&s->wait_partial, __ATOMIC_ACQUIRE))
+    for (unsigned i = 0; i < npes; i++)
+        if (!pe[i].reaped && kolo_sim_det_slot_partial(shm, i))
             return true;
-    }
     return false;
 }
 
 // --det: wait until every PE is blocked; false when the run ends meanwhile
 // (signal, global exit, wall-clock timeout): the caller goes on to end it
 bool Sim::det_hold() {
-    bool all = false;
     double t0 = 0;
+    auto blocked = [](void *self, unsigned i) -> int {
+        return static_cast<const Sim *>(self)->pe_blocked(i) ? 1 : 0;
+    };
     for (;;) {
-        uint32_t ev = __atomic_load_n(&shm->pe_event, __ATOMIC_ACQUIRE);
-        all = true;
-        for (unsigned i = 0; i < npes; i++)
-            if (!pe_blocked(i)) {
-                all = false;
-                break;
-            }
-        if (all) {
-            // (a PE's sleep may have timed out since it was seen blocked: it then leaves its
-            // wait, and looks only once det_busy is 0 again; one of the two sees the other)
-            __atomic_store_n(&shm->det_busy, 1u, __ATOMIC_SEQ_CST);
-            __atomic_thread_fence(__ATOMIC_SEQ_CST);
-            for (unsigned i = 0; i < npes && all; i++)
-                all = pe_blocked(i);
-            if (all) {
-                det_step = true;
-                return true;
-            }
-            __atomic_store_n(&shm->det_busy, 0u, __ATOMIC_SEQ_CST);
-            continue;
+        uint32_t ev = kolo_sim_det_event(shm);
+        if (kolo_sim_det_try_step(shm, blocked, this)) { // (kolo_sim_server.h: det_busy set)
+            det_step = true;
+            return true;
         }
         if (g_stop || g_sigchld || __atomic_load_n(&shm->exit_request, __ATOMIC_ACQUIRE) ||
             failed_check || killed_rest)
@@ -588,7 +554,7 @@ bool Sim::det_hold() {
             }
         }
         det_waits++;
-        futex_wait(&shm->pe_event, ev, 2000000L); // a PE starting to wait wakes us
+        kolo_sim_det_wait(shm, ev, 2000000L); // a PE starting to wait wakes us
     }
 }
 

@@ -2,6 +2,8 @@
 # run_kc705_shmem.sh - OpenSHMEM programs as two PE processes, one per
 # simulated KC705 board (mk/board_sim.mk, make test-board-sim-kc705-shmem).
 #   tb/board_sim/run_kc705_shmem.sh RUNDIR BIN EXAMPLES "PROGS" [board-sim args...]
+# Job k's PE logs: RUNDIR/k-<name>.pe<rank>.log; the server's: RUNDIR/server.log
+# (each job's simulated time, "job k: ... ms simulated (N ps)").
 # RUNDIR holds fw/imem.hex and fw/dmem.hex; BIN is tb_board_sim_kc705. The
 # board simulation boots both boards and serves them as a kolo-sim server
 # (--serve: KOLO_SIM_SHM=/kolo-sim.server.<name>), one job per program of
@@ -60,7 +62,9 @@ sed -n '1,/serving 2 PEs/p' "$log"
 # a third PE: no board for rank 2
 refused "rank 2 of 3" 2 3 "outside the 2 PEs" 'kolo-sim client: .*'
 
+job=0
 for p in $progs; do
+    job=$((job + 1))
     prog=${p%%:*} args=""
     [ "$prog" != "$p" ] && args=${p#*:}
     path=$ex/$prog
@@ -69,7 +73,7 @@ for p in $progs; do
     for r in 0 1; do
         # shellcheck disable=SC2086
         PMI_RANK=$r PMI_SIZE=2 KOLO_SIM_SHM=$shm SHMEM_DEBUG=1 timeout "$pe_limit" "$path" $args \
-            >"$dir/$prog.pe$r.log" 2>&1 &
+            >"$dir/$job-$prog.pe$r.log" 2>&1 &
         pid[$r]=$!
     done
     for r in 0 1; do
@@ -77,7 +81,7 @@ for p in $progs; do
         st[$r]=$?
     done
     for r in 0 1; do
-        l="$dir/$prog.pe$r.log"
+        l="$dir/$job-$prog.pe$r.log"
         [ "${st[$r]}" = 0 ] || { fail "$prog PE $r: exit status ${st[$r]}"; tail -n 20 "$l" | sed 's/^/    /'; }
         # the PE of rank r runs on board r: node (r,0,0)
         if [ "${st[$r]}" = 0 ] && ! grep -q "^kolo-shmem: PE $r of 2: .* node ($r,0,0) of a 2x1x1 torus" "$l"; then
@@ -85,7 +89,7 @@ for p in $progs; do
         fi
     done
     echo "  $prog $args: PE 0 status ${st[0]}, PE 1 status ${st[1]} ($(($(date +%s) - t0)) s wall)"
-    grep -hv "^kolo-shmem: PE" "$dir/$prog.pe0.log" "$dir/$prog.pe1.log" | head -n 6 | sed 's/^/    /'
+    grep -hv "^kolo-shmem: PE" "$dir/$job-$prog.pe0.log" "$dir/$job-$prog.pe1.log" | head -n 6 | sed 's/^/    /'
 done
 
 wait $srv

@@ -55,8 +55,17 @@
 // ends when both PEs have detached), each within MS of simulated time
 // (20) and all within S wall seconds (600); a read a board does not answer
 // in 200 us gets an error completion and a FAIL; then the final checks.
+// --serve ... --det: deterministic co-simulation as kolo-sim --det does it
+// (sw/include/kolo_sim_shm.h, the server's side in kolo_sim_server.h): a
+// step of simulated time is made only while every PE waits on the boards
+// (a read's answer, its memory, ring room, a poll's wake), and the step's
+// writes into a PE are made known at the step's end; so a program takes the
+// same simulated time however fast its PEs run. A PE that computes for ever
+// holds time still until --serve-wall ends the run (no --det-stall here).
 // Plants with --serve: pe-swap (PE 0 on board 1, PE 1 on board 0),
-// pcie-dead (board 1's PCIe held in reset once serving starts).
+// pcie-dead (board 1's PCIe held in reset once serving starts), det-no-hold
+// (with --det: time runs on while a PE computes; the programs' simulated
+// time then depends on their pace).
 // --power-cycle [--quick] (make test-board-sim-kc705-power-long): board 1
 // loses its power under board 0's traffic and comes back (power_cycle()
 // below: what is modelled and what is not; docs/boards.md "Power cycle");
@@ -1289,6 +1298,78 @@ size_t g_shm_size = 0;
 std::string g_shm_name;
 Served g_srv[2];
 bool g_serve_failed = false;  // a board did not answer
+bool g_det = false;           // --det
+bool g_det_step = false;      // --det: a step is under way: writes into the PEs are only noted
+bool g_det_pending[2] = {};   // PE i was written to in this step
+uint64_t g_det_wake_ps[2] = {};  // --det: a poll's wake of PE i is due then (ps); 0: none
+constexpr uint64_t kPsPerCoreCycle = 4000;  // the 250 MHz core clock of the segment's header
+
+// after writes into PE pe (DMA, a read's answer, ring room): its waits look again;
+// --det, within a step: at the step's end (det_flush)
+void pe_wrote(unsigned pe) {
+    if (g_det_step)
+        g_det_pending[pe] = true;
+    else
+        kolo_sim_pe_bump(g_shm, pe);
+}
+
+// --det: the step is over: the PEs written to see it all at once
+void det_flush() {
+    if (!g_det_step) return;
+    g_det_step = false;
+    kolo_sim_det_end_step(g_shm);
+    for (unsigned pe = 0; pe < 2; pe++)
+        if (g_det_pending[pe]) {
+            g_det_pending[pe] = false;
+            kolo_sim_pe_bump(g_shm, pe);
+        }
+}
+
+// --det: wait until both PEs wait on the boards, then begin a step (true); false
+// (with a FAIL) when a PE is gone without detaching or the wall-clock limit passes
+bool det_hold(std::chrono::steady_clock::time_point w0, double wall_s) {
+    for (;;) {
+        const uint32_t ev = kolo_sim_det_event(g_shm);
+        if (g_plant == "det-no-hold" || kolo_sim_det_try_step(g_shm, nullptr, nullptr)) {
+            g_det_step = g_plant != "det-no-hold";
+            // the polls that asked for a wake since: that many core cycles on
+            for (unsigned pe = 0; pe < 2; pe++) {
+                const uint32_t a = kolo_sim_det_take_wake(g_shm, pe);
+                const uint64_t t = g_sim.now() + (uint64_t)a * kPsPerCoreCycle;
+                if (a && (!g_det_wake_ps[pe] || t < g_det_wake_ps[pe])) g_det_wake_ps[pe] = t;
+            }
+            return true;
+        }
+        if (__atomic_load_n(&g_shm->exit_request, __ATOMIC_ACQUIRE)) return true;  // (the loop ends the job)
+        for (unsigned pe = 0; pe < 2; pe++) {
+            int32_t pid = 0;
+            if (kolo_sim_server_pe_state(g_shm, pe, &pid) == KOLO_SIM_PE_GONE) {
+                std::printf("FAIL board-sim-kc705: PE %u (pid %d) is gone without detaching\n", pe, (int)pid);
+                return false;
+            }
+        }
+        const double w = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+        if (w > wall_s) {
+            std::printf("FAIL board-sim-kc705: serving: %.0f s wall-clock limit, --det: a PE did not wait on "
+                        "the boards (computing for ever?) at %.3f ms:", wall_s, (double)g_sim.now() / kPsPerMs);
+            for (unsigned pe = 0; pe < 2; pe++)
+                std::printf(" PE %u %s", pe, kolo_sim_det_slot_blocked(g_shm, pe) ? "waits" : "runs");
+            std::printf("\n");
+            return false;
+        }
+        kolo_sim_det_wait(g_shm, ev, 2000000L);  // a PE starting to wait wakes us
+    }
+}
+
+// --det, after a step: the polls' wakes that have come (their PE looks again)
+void det_wakes_due() {
+    for (unsigned pe = 0; pe < 2; pe++)
+        if (g_det_wake_ps[pe] && g_sim.now() >= g_det_wake_ps[pe]) {
+            g_det_wake_ps[pe] = 0;
+            kolo_sim_det_fire_wake(g_shm, pe);
+            pe_wrote(pe);
+        }
+}
 
 void serve_cleanup() {
     if (g_shm) kolo_sim_server_close(g_shm, g_shm_size, g_shm_name.c_str());
@@ -1329,7 +1410,7 @@ bool serve_ring(int b) {
             std::printf("FAIL board-sim-kc705: PE %u: MMIO request of unknown kind %u\n", S.pe, q->kind);
             return false;
         }
-        if (kolo_sim_ring_pop(g_shm, S.pe)) kolo_sim_pe_bump(g_shm, S.pe);  // room in a full ring
+        if (kolo_sim_ring_pop(g_shm, S.pe)) pe_wrote(S.pe);  // room in a full ring
     }
     if (S.rd_pending) {
         const kolo::KoloPcieRc::HostResult& r = H.rc->host_result(S.rd_handle);
@@ -1339,7 +1420,7 @@ bool serve_ring(int b) {
             if (good && S.rd_size == 8) v |= (uint64_t)r.data[1] << 32;
             if (!good) H.mmio_errors++;
             kolo_sim_read_answer(g_shm, S.pe, S.rd_pos, v, good ? 0 : 1);
-            kolo_sim_pe_bump(g_shm, S.pe);
+            pe_wrote(S.pe);
             S.rd_pending = false;
         } else if (g_sim.now() - S.rd_t0 > kMmioWaitPs) {
             // no board there (or a dead one): the PE gets an error completion and a message
@@ -1348,7 +1429,7 @@ bool serve_ring(int b) {
                         (double)kMmioWaitPs / kPsPerUs);
             std::fflush(stdout);
             kolo_sim_read_answer(g_shm, S.pe, S.rd_pos, ~0ull, 1);
-            kolo_sim_pe_bump(g_shm, S.pe);
+            pe_wrote(S.pe);
             S.rd_pending = false;
             g_serve_failed = true;  // (serving goes on: the PE stops with libkolo's error)
         }
@@ -1368,7 +1449,8 @@ bool serve(const std::string& name, unsigned jobs, double limit_ms, double wall_
     }
     const uint8_t torus[3] = {2, 1, 1};
     const uint16_t ids[2] = {0, 1};  // PE i's node: board i's (the slots say where the PE is)
-    g_shm = kolo_sim_server_create(g_shm_name.c_str(), 2, torus, 250, ids, 0, 1, &g_shm_size, err, sizeof err);
+    g_shm = kolo_sim_server_create(g_shm_name.c_str(), 2, torus, 250, ids, g_det ? 1 : 0, 1, &g_shm_size, err,
+                                   sizeof err);
     if (!g_shm) {
         std::printf("FAIL board-sim-kc705: %s\n", err);
         return false;
@@ -1392,7 +1474,7 @@ bool serve(const std::string& name, unsigned jobs, double limit_ms, double wall_
                     H.bad_dma++;
                     return false;
                 }
-                kolo_sim_pe_bump(g_shm, pe);
+                pe_wrote(pe);
                 return true;
             });
     }
@@ -1441,13 +1523,15 @@ bool serve(const std::string& name, unsigned jobs, double limit_ms, double wall_
             const int32_t er = __atomic_load_n(&g_shm->exit_request, __ATOMIC_ACQUIRE);
             if (er) std::printf("  job %u: shmem_global_exit(%d)\n", done_jobs + 1, er - 1);
             if (all_done || er) {
-                std::printf("  job %u: %.3f ms simulated\n", done_jobs + 1, (double)(g_sim.now() - t_job) / kPsPerMs);
+                std::printf("  job %u: %.3f ms simulated (%" PRIu64 " ps)\n", done_jobs + 1,
+                            (double)(g_sim.now() - t_job) / kPsPerMs, g_sim.now() - t_job);
                 if (++done_jobs == jobs || er) break;
                 for (int b = 0; b < 2; b++) {
                     kolo_sim_server_pe_reset(g_shm, g_srv[b].pe);
                     const unsigned pe = g_srv[b].pe;
                     g_srv[b] = Served();
                     g_srv[b].pe = pe;
+                    g_det_wake_ps[b] = 0;
                 }
                 t_job = g_sim.now();
                 g_sim.deadline = g_sim.now() + (uint64_t)(limit_ms * kPsPerMs);
@@ -1464,11 +1548,18 @@ bool serve(const std::string& name, unsigned jobs, double limit_ms, double wall_
                 g_sim.deadline = g_sim.now() + (uint64_t)(limit_ms * kPsPerMs);
                 continue;
             }
-            __atomic_store_n(&g_shm->sim_cycle, g_sim.now() / 4000, __ATOMIC_RELEASE);  // 250 MHz core cycles
+            __atomic_store_n(&g_shm->sim_cycle, g_sim.now() / kPsPerCoreCycle, __ATOMIC_RELEASE);
         }
+        // --det: simulated time moves on only while both PEs wait on the boards
+        if (g_det && !det_hold(w0, wall_s)) return false;
         for (int b = 0; b < 2; b++)
             if (g_srv[b].attached && !serve_ring(b)) return false;
         g_sim.step();
+        if (g_det) {
+            __atomic_store_n(&g_shm->sim_cycle, g_sim.now() / kPsPerCoreCycle, __ATOMIC_RELEASE);
+            det_wakes_due();
+            det_flush();
+        }
     }
     return !g_serve_failed;
 }
@@ -1490,18 +1581,23 @@ int main(int argc, char** argv) {
         if (!std::strncmp(argv[i], "--jobs=", 7)) jobs = (unsigned)std::atoi(argv[i] + 7);
         if (!std::strncmp(argv[i], "--serve-ms=", 11)) serve_ms = std::atof(argv[i] + 11);
         if (!std::strncmp(argv[i], "--serve-wall=", 13)) serve_wall_s = std::atof(argv[i] + 13);
+        if (!std::strcmp(argv[i], "--det")) g_det = true;
     }
     const bool serving = !serve_name.empty();
     if (!g_plant.empty() && g_plant != "crossed" && g_plant != "cpl-byte" && g_plant != "lane-cut" &&
-        !(serving && (g_plant == "pe-swap" || g_plant == "pcie-dead")) &&
+        !(serving && (g_plant == "pe-swap" || g_plant == "pcie-dead" || (g_det && g_plant == "det-no-hold"))) &&
         !(g_pc && (g_plant == "no-reset" || g_plant == "link-left-down" || g_plant == "reflash-no-resync"))) {
-        std::fprintf(stderr, "unknown plant %s (crossed, cpl-byte, lane-cut; with --serve: pe-swap, pcie-dead; with "
+        std::fprintf(stderr, "unknown plant %s (crossed, cpl-byte, lane-cut; with --serve: pe-swap, pcie-dead, with --det det-no-hold; with "
                      "--power-cycle: no-reset, link-left-down, reflash-no-resync)\n", g_plant.c_str());
         return 2;
     }
     if (g_plant == "reflash-no-resync") g_reflash = true;
     if (g_reflash && !g_pc) {
         std::fprintf(stderr, "--reflash-gen needs --power-cycle\n");
+        return 2;
+    }
+    if (g_det && !serving) {
+        std::fprintf(stderr, "--det needs --serve\n");
         return 2;
     }
     if (g_pc && serving) {
@@ -1516,8 +1612,9 @@ int main(int argc, char** argv) {
     tb::Checker chk("board-sim-kc705");
     g_chk = &chk;
     tb::Rng rng(seed);
-    std::printf("board-sim-kc705: seed %" PRIu64 "%s%s%s%s%s\n", seed, quick ? ", quick" : "",
-                g_pc ? ", power cycle" : "", g_reflash ? ", reflash" : "", g_plant.empty() ? "" : ", plant ", g_plant.c_str());
+    std::printf("board-sim-kc705: seed %" PRIu64 "%s%s%s%s%s%s\n", seed, quick ? ", quick" : "",
+                g_pc ? ", power cycle" : "", g_reflash ? ", reflash" : "", g_det ? ", --det" : "",
+                g_plant.empty() ? "" : ", plant ", g_plant.c_str());
     g_pcs.seed = seed;
 
     // cables (before the model's channels open: the DPI open only names them)
