@@ -217,9 +217,9 @@ int kolo_sim_det_try_step(kolo_sim_shm *s, kolo_sim_det_blocked_fn blocked, void
     if (!det_all_blocked(s, blocked, arg))
         return 0;
     /* (a PE's sleep may have timed out since it was seen blocked: it then leaves its
-     * wait, and looks only once det_busy is 0 again; one of the two sees the other) */
-    /* (an exchange, a full barrier on its own: no separate fence, which
-     * ThreadSanitizer builds of this file, libkolo's, do not accept) */
+     * wait, and looks only once det_busy is 0 again; one of the two sees the other.
+     * An exchange, a full barrier on its own: no separate fence, which the
+     * ThreadSanitizer build of libkolo does not accept) */
     (void)__atomic_exchange_n(&s->det_busy, 1u, __ATOMIC_SEQ_CST);
     if (det_all_blocked(s, blocked, arg))
         return 1;

@@ -82,9 +82,10 @@
 // Simulated-time limits: 60 ms in all, and 2 ms (6 ms without --quick) for
 // the host programs after the boot.
 // Simulated and wall time are printed.
-// About 1 500 lines: the cases share the boards' models, the hosts' root
-// complexes and backends, the cables and the checks; split, each part would
-// need them all.
+// About 1 720 lines: the cases (host programs, power cycle, the kolo-sim
+// server and its --det) share the boards' models, the hosts' root complexes
+// and backends, the cables and the checks; split, each part would need them
+// all.
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
