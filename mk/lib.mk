@@ -131,9 +131,12 @@ $(LIB_BUILD)/test_sim_server: sw/tests/test_sim_server.c sw/lib/kolo_sim_server.
 #                   would never be woken under --det)
 #   w512-as-8:      a 64-byte PIO write counted as 8 bytes (the servers would pass on
 #                   only its first word)
-SIM_SERVER_PLANTS := full-ring-lost w512-as-8
+#   wake-later:     --det: a later poll wake replaces an earlier pending one (a PE would
+#                   sleep past the cycle it asked for)
+SIM_SERVER_PLANTS := full-ring-lost w512-as-8 wake-later
 sim_server_plant_sed_full-ring-lost := s/return head - tail == KOLO_SIM_RING;/return head - tail == KOLO_SIM_RING \&\& 0;/
 sim_server_plant_sed_w512-as-8 := s/\[KOLO_MMIO_W512\] = 64/[KOLO_MMIO_W512] = 8/
+sim_server_plant_sed_wake-later := s/if (a \&\& (!\*due || t < \*due))/if (a \&\& (!*due || t > *due))/
 $(LIB_BUILD)/test_sim_server_plant_%: sw/tests/test_sim_server.c sw/lib/kolo_sim_server.c sw/lib/kolo_sim_client.c sw/lib/kolo_err.c \
     $(LIB_HDRS) sw/tests/test_util.h mk/lib.mk | $(DEPS_STAMP)
 	@mkdir -p $(LIB_BUILD)/plant-$*

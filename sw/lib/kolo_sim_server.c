@@ -238,10 +238,21 @@ void kolo_sim_det_wait(kolo_sim_shm *s, uint32_t ev, long ns) {
     syscall(SYS_futex, &s->pe_event, FUTEX_WAIT, ev, &ts, NULL, 0);
 }
 
-uint32_t kolo_sim_det_take_wake(kolo_sim_shm *s, unsigned pe) {
-    return __atomic_exchange_n(&kolo_sim_shm_pe_slot(s, pe)->wake_after, 0u, __ATOMIC_ACQ_REL);
+void kolo_sim_det_take_wake(kolo_sim_shm *s, unsigned pe, uint64_t now, uint64_t unit,
+                            uint64_t *due) {
+    const uint32_t a =
+        __atomic_exchange_n(&kolo_sim_shm_pe_slot(s, pe)->wake_after, 0u, __ATOMIC_ACQ_REL);
+    const uint64_t t = now + (uint64_t)a * unit;
+    if (a && (!*due || t < *due))
+        *due = t;
 }
 
-void kolo_sim_det_fire_wake(kolo_sim_shm *s, unsigned pe) {
+int kolo_sim_det_wake_due(kolo_sim_shm *s, unsigned pe, uint64_t now, uint64_t *due, int live) {
+    if (!*due || now < *due)
+        return 0;
+    *due = 0;
+    if (!live)
+        return 0;
     __atomic_add_fetch(&kolo_sim_shm_pe_slot(s, pe)->wake_fired, 1u, __ATOMIC_RELEASE);
+    return 1;
 }

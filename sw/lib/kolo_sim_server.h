@@ -92,9 +92,10 @@ void kolo_sim_pe_bump(kolo_sim_shm *s, unsigned pe);
  *         while (!kolo_sim_det_try_step(shm, blocked, arg))     every PE blocked?
  *             { ev = kolo_sim_det_event(shm) (before looking);
  *               ... stop conditions ...; kolo_sim_det_wait(shm, ev, ns); }
- *         a = kolo_sim_det_take_wake(shm, i): a poll's wake due a cycles on
+ *         kolo_sim_det_take_wake(shm, i, now, unit, &due[i]): a poll's wake
  *         the step: serve the rings, run the device; writes into PE i only noted
- *         a poll's wake that has come: kolo_sim_det_fire_wake(shm, i), noted too
+ *         kolo_sim_det_wake_due(shm, i, now, &due[i], live): a wake that has
+ *             come (1: PE i noted as written to, as by the step's writes)
  *         kolo_sim_det_end_step(shm); then kolo_sim_pe_bump each PE noted
  *     }
  * blocked(arg, i) says whether PE i holds time back no more; a server that
@@ -117,12 +118,18 @@ void kolo_sim_det_end_step(kolo_sim_shm *s);
  * until a PE starts to wait (pe_event moves from ev) or ns nanoseconds pass */
 uint32_t kolo_sim_det_event(kolo_sim_shm *s);
 void kolo_sim_det_wait(kolo_sim_shm *s, uint32_t ev, long ns);
-/* A poll's wake asked for since the last call (wake_after, taken: 0 after):
- * the cycles after now at which PE pe wants its dma_seq bumped; 0: none */
-uint32_t kolo_sim_det_take_wake(kolo_sim_shm *s, unsigned pe);
-/* That wake has come: wake_fired + 1 (the caller then bumps PE pe, or notes
- * it for the step's end) */
-void kolo_sim_det_fire_wake(kolo_sim_shm *s, unsigned pe);
+/* At a step's start (every PE blocked, so now is the same on every run): the
+ * wake a poll of PE pe asked for since the last call (wake_after: that many
+ * core cycles on; taken, 0 after) merged into *due, the time in the server's
+ * own unit at which PE pe's pending wake is due (0: none; unit: the server's
+ * units per core cycle, 1 for kolo-sim's cycles, 4000 for a board's ps): the
+ * earlier of the two. Both servers keep *due; this is their one rule. */
+void kolo_sim_det_take_wake(kolo_sim_shm *s, unsigned pe, uint64_t now, uint64_t unit,
+                            uint64_t *due);
+/* After a step: PE pe's wake *due has come (*due != 0 and now >= *due)? Then
+ * *due = 0 and, if live (the PE is not gone), wake_fired + 1 and 1: the caller
+ * bumps PE pe (or notes it for the step's end). Else 0. */
+int kolo_sim_det_wake_due(kolo_sim_shm *s, unsigned pe, uint64_t now, uint64_t *due, int live);
 
 #ifdef __cplusplus
 }

@@ -478,13 +478,9 @@ uint64_t Sim::det_wake_next() const {
 bool Sim::det_wake_due() {
     bool any = false;
     for (unsigned i = 0; i < npes; i++) {
-        if (det_wake[i] && det_wake[i] <= cycle) {
-            det_wake[i] = 0;
-            if (!pe[i].reaped) {
-                kolo_sim_det_fire_wake(shm, i);
-                pe_wrote(static_cast<int>(i));
-                any = true;
-            }
+        if (kolo_sim_det_wake_due(shm, i, cycle, &det_wake[i], !pe[i].reaped)) {
+            pe_wrote(static_cast<int>(i));
+            any = true;
         }
     }
     return any;
@@ -493,11 +489,8 @@ bool Sim::det_wake_due() {
 // --det, every PE blocked (so the cycle now is the same on every run): the polls
 // that asked for a wake since (kolo_pe_slot wake_after) get one that many cycles on
 void Sim::det_wake_take() {
-    for (unsigned i = 0; i < npes; i++) {
-        uint32_t a = kolo_sim_det_take_wake(shm, i);
-        if (a && (!det_wake[i] || cycle + a < det_wake[i]))
-            det_wake[i] = cycle + a;
-    }
+    for (unsigned i = 0; i < npes; i++)
+        kolo_sim_det_take_wake(shm, i, cycle, 1, &det_wake[i]);
 }
 
 // --det: a PE counts as blocked but one of its threads is outside every wait

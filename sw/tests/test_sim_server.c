@@ -4,7 +4,8 @@
  * name in use, slot claims, MMIO writes and reads through the ring in order
  * with their positions, each request kind's bytes, a full ring, a broken one, read answers (good and
  * error), DMA into the PE (process_vm on this process) and the bump, detach,
- * reset for the next job, a PE gone without detaching, close. ASan/UBSan. */
+ * reset for the next job, a PE gone without detaching, --det's poll wakes,
+ * close. ASan/UBSan. */
 #define _GNU_SOURCE
 #include "kolo_sim_client.h"
 #include "kolo_sim_server.h"
@@ -230,6 +231,39 @@ int main(int argc, char **argv) {
     }
     CHECK_EQ(kolo_sim_server_pe_state(s, 1, &pid), KOLO_SIM_PE_GONE, "gone");
     CHECK_EQ(pid, child, "its pid");
+
+    /* --det's poll wakes (kolo_sim_det_take_wake / _wake_due): the one rule of
+     * kolo-sim (cycles, unit 1) and the board server (ps, unit 4000) */
+    {
+        kolo_pe_slot *ws = kolo_sim_shm_pe_slot(s, 0);
+        uint64_t due = 0;
+        uint32_t fired0 = __atomic_load_n(&ws->wake_fired, __ATOMIC_ACQUIRE);
+        __atomic_store_n(&ws->wake_after, 30u, __ATOMIC_RELEASE);
+        kolo_sim_det_take_wake(s, 0, 1000, 4000, &due);
+        CHECK_EQ(due, 1000u + 30u * 4000u, "wake: 30 cycles of 4000 ps after now");
+        CHECK_EQ(__atomic_load_n(&ws->wake_after, __ATOMIC_ACQUIRE), 0u, "wake_after taken");
+        kolo_sim_det_take_wake(s, 0, 5000, 4000, &due);
+        CHECK_EQ(due, 121000u, "nothing asked: the pending wake stays");
+        __atomic_store_n(&ws->wake_after, 50u, __ATOMIC_RELEASE);
+        kolo_sim_det_take_wake(s, 0, 2000, 4000, &due);
+        CHECK_EQ(due, 121000u, "a later wake does not move the pending one");
+        __atomic_store_n(&ws->wake_after, 10u, __ATOMIC_RELEASE);
+        kolo_sim_det_take_wake(s, 0, 2000, 4000, &due);
+        CHECK_EQ(due, 42000u, "an earlier wake replaces the pending one");
+        CHECK_EQ(kolo_sim_det_wake_due(s, 0, 41999, &due, 1), 0, "not due a ps early");
+        CHECK_EQ(due, 42000u, "still pending");
+        CHECK_EQ(__atomic_load_n(&ws->wake_fired, __ATOMIC_ACQUIRE), fired0, "not fired early");
+        CHECK_EQ(kolo_sim_det_wake_due(s, 0, 42000, &due, 1), 1, "due at its time");
+        CHECK_EQ(due, 0u, "cleared");
+        CHECK_EQ(__atomic_load_n(&ws->wake_fired, __ATOMIC_ACQUIRE), fired0 + 1, "fired once");
+        CHECK_EQ(kolo_sim_det_wake_due(s, 0, 90000, &due, 1), 0, "fired only once");
+        __atomic_store_n(&ws->wake_after, 5u, __ATOMIC_RELEASE);
+        kolo_sim_det_take_wake(s, 0, 7, 1, &due);
+        CHECK_EQ(due, 12u, "cycles: unit 1");
+        CHECK_EQ(kolo_sim_det_wake_due(s, 0, 12, &due, 0), 0, "a gone PE is not woken");
+        CHECK_EQ(due, 0u, "but its wake is cleared");
+        CHECK_EQ(__atomic_load_n(&ws->wake_fired, __ATOMIC_ACQUIRE), fired0 + 1, "nothing fired");
+    }
 
     /* close: the name is gone */
     kolo_sim_server_close(s, size, name);

@@ -1334,11 +1334,8 @@ bool det_hold(std::chrono::steady_clock::time_point w0, double wall_s) {
         if (g_plant == "det-no-hold" || kolo_sim_det_try_step(g_shm, nullptr, nullptr)) {
             g_det_step = g_plant != "det-no-hold";
             // the polls that asked for a wake since: that many core cycles on
-            for (unsigned pe = 0; pe < 2; pe++) {
-                const uint32_t a = kolo_sim_det_take_wake(g_shm, pe);
-                const uint64_t t = g_sim.now() + (uint64_t)a * kPsPerCoreCycle;
-                if (a && (!g_det_wake_ps[pe] || t < g_det_wake_ps[pe])) g_det_wake_ps[pe] = t;
-            }
+            for (unsigned pe = 0; pe < 2; pe++)
+                kolo_sim_det_take_wake(g_shm, pe, g_sim.now(), kPsPerCoreCycle, &g_det_wake_ps[pe]);
             return true;
         }
         if (__atomic_load_n(&g_shm->exit_request, __ATOMIC_ACQUIRE)) return true;  // (the loop ends the job)
@@ -1365,11 +1362,7 @@ bool det_hold(std::chrono::steady_clock::time_point w0, double wall_s) {
 // --det, after a step: the polls' wakes that have come (their PE looks again)
 void det_wakes_due() {
     for (unsigned pe = 0; pe < 2; pe++)
-        if (g_det_wake_ps[pe] && g_sim.now() >= g_det_wake_ps[pe]) {
-            g_det_wake_ps[pe] = 0;
-            kolo_sim_det_fire_wake(g_shm, pe);
-            pe_wrote(pe);
-        }
+        if (kolo_sim_det_wake_due(g_shm, pe, g_sim.now(), &g_det_wake_ps[pe], 1)) pe_wrote(pe);
 }
 
 void serve_cleanup() {
