@@ -12,7 +12,8 @@
 #
 # Tests: lib-unit (libkolo argument checks, VFIO error paths, completion
 # logic, against an in-process NI model), lib-gone (a card that disappears:
-# KOLO_E_GONE, with plants), lib-heap (symmetric heap
+# KOLO_E_GONE, with plants), lib-stall (a card that answers but completes
+# nothing: KOLO_E_STALLED, with plants), lib-heap (symmetric heap
 # allocator), lib-shmem-* (OpenSHMEM programs under kolo-run, mostly on the
 # ideal network; lib-shmem-rtl runs four on the RTL 2x2x2 torus, lib-shmem-rtlni three
 # on the NI RTL, --ni=rtl; test-lib-shmem-rtlni-long, not in make test: t_coll and t_rma (minutes)
@@ -202,6 +203,39 @@ test-lib-gone: $(LIB_BUILD)/test_libkolo_gone $(LIB_GONE_PLANTS:%=$(LIB_BUILD)/t
 	    else echo "lib-gone: plant $$p caught: $$(grep -m1 FAIL $(LIB_BUILD)/test_libkolo_gone_plant_$$p.log)"; fi; \
 	done
 TESTS += lib-gone
+
+# lib-stall: libkolo's stall bound in NI cycles (issue 18, docs/api.md "Waiting"):
+# sw/tests/test_libkolo_stall.c against the C NI model behind a backend whose link
+# loses packets, loses completion entries or is slow, then planted copies of
+# kolo_ctx.c that it must fail on:
+#   stall-off:         the stall check never runs (a wait on a stalled card hangs)
+#   stall-no-counters: the NI's packet counters ignored, only completions count as
+#                      progress (a slow card is failed)
+LIB_STALL_SRCS := sw/tests/test_libkolo_stall.c $(LIB_KOLO_SRCS) sw/model/kolo_ni_model.c \
+    sw/model/kolo_model.c sw/route/kolo_route.c
+LIB_STALL_PLANTS := stall-off stall-no-counters
+lib_stall_sed_stall-off := s/if (!d->stall_cycles || !d->has_cycles)/if (1)/
+lib_stall_sed_stall-no-counters := s/if (!w->valid || tx != w->tx || rx != w->rx) {/if (!w->valid) {/
+$(LIB_BUILD)/test_libkolo_stall: $(LIB_STALL_SRCS) $(LIB_HDRS) sw/tests/test_util.h sw/tests/test_kolo_util.h mk/lib.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests $(LIB_STALL_SRCS) -o $@
+$(LIB_BUILD)/test_libkolo_stall_plant_%: $(LIB_STALL_SRCS) $(LIB_HDRS) sw/tests/test_util.h sw/tests/test_kolo_util.h \
+    mk/lib.mk | $(DEPS_STAMP)
+	@mkdir -p $(LIB_BUILD)/stall-plant-$*
+	sed '$(lib_stall_sed_$*)' sw/lib/kolo_ctx.c > $(LIB_BUILD)/stall-plant-$*/kolo_ctx.c
+	@! cmp -s sw/lib/kolo_ctx.c $(LIB_BUILD)/stall-plant-$*/kolo_ctx.c || { echo "plant $* not applied"; exit 1; }
+	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests $(filter-out sw/lib/kolo_ctx.c,$(LIB_STALL_SRCS)) \
+	    $(LIB_BUILD)/stall-plant-$*/kolo_ctx.c -o $@
+.PHONY: test-lib-stall
+test-lib-stall: $(LIB_BUILD)/test_libkolo_stall $(LIB_STALL_PLANTS:%=$(LIB_BUILD)/test_libkolo_stall_plant_%) $(DEPS_STAMP)
+	$(LIB_SEED_ENV) $<
+	@for p in $(LIB_STALL_PLANTS); do \
+	    if $(LIB_SEED_ENV) $(LIB_BUILD)/test_libkolo_stall_plant_$$p > $(LIB_BUILD)/test_libkolo_stall_plant_$$p.log 2>&1 || \
+	        ! grep -q FAIL $(LIB_BUILD)/test_libkolo_stall_plant_$$p.log; then \
+	        echo "lib-stall: plant $$p was not caught"; exit 1; \
+	    else echo "lib-stall: plant $$p caught: $$(grep -m1 FAIL $(LIB_BUILD)/test_libkolo_stall_plant_$$p.log)"; fi; \
+	done
+TESTS += lib-stall
 
 # ---- OpenSHMEM tests under kolo-run ---------------------------------------------------------
 # Built with the sanitized libraries (KOLO_SAN=1): ASan and UBSan work in

@@ -93,6 +93,8 @@ TESTS += unit-ni-$(1)
 endef
 
 $(eval $(call ni_test,basic,1,--test=basic))
+# CYCLES (issue 18): one count per clock between seeded reads, halves, writes refused
+$(eval $(call ni_test,cycles,29,--test=cycles))
 $(eval $(call ni_test,mix,21,--test=mix --ops=8000))
 $(eval $(call ni_test,mix-fast-dma,22,--test=mix --ops=4000 --lat=2:20 --reads=64))
 $(eval $(call ni_test,mix-slow-dma,23,--test=mix --ops=3000 --lat=600:1500 --reads=32))

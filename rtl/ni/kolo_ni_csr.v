@@ -37,6 +37,10 @@
 // enable, 11:8 retry budget, bit 16 write-1 table switch: e2e_switch
 // pulses) and E2E_TIMEOUT (0x54, cycles, at least 64); its counters (32
 // bits, read as 64 at 0x58..0x80) count inc_e2e.
+// CYCLES (0x88, NI_VERSION 1.1): clock cycles since reset, 64 bits, free
+// running; an 8-byte read takes it in one cycle (one sample), 4-byte reads
+// of the halves are separate samples (docs/ni-regs.md: high, low, high).
+// libkolo's waits bound a stall in it (docs/api.md, issue 18).
 module kolo_ni_csr (
     input  wire          clk,
     input  wire          rst,
@@ -448,6 +452,7 @@ module kolo_ni_csr (
   wire [63:0] out_word = {st_puts, st_ops};
 
   reg [47:0] s_tx, s_rx, s_nks, s_nkr, s_bad, s_dma;
+  reg [63:0] cycles;      // CYCLES (below)
   reg [6*32-1:0] s_e2e;   // end-to-end counters (below)
   assign stats = {16'd0, s_dma, 16'd0, s_bad, 16'd0, s_nkr, 16'd0, s_nks, 16'd0, s_rx, 16'd0, s_tx};
 
@@ -476,6 +481,7 @@ module kolo_ni_csr (
         `KOLO_CSR_E2E_TIMEOUTS: rv = {32'd0, s_e2e[3*32+:32]};
         `KOLO_CSR_E2E_UNREACH: rv = {32'd0, s_e2e[4*32+:32]};
         `KOLO_CSR_E2E_RESYNC: rv = {32'd0, s_e2e[5*32+:32]};
+        `KOLO_CSR_CYCLES: rv = cycles;
         default: rv = 64'd0;
       endcase
     end else if (ro[31:10] == 22'h4) begin
@@ -645,7 +651,7 @@ module kolo_ni_csr (
   // ---- counters ----------------------------------------------------------------------
   // an 8-byte write outside the 8-byte registers is two 4-byte accesses, each refused
   wire region8 = (o[31:12] == 20'h0 && o[11:0] >= 12'h020 && o[11:0] < 12'h050) ||
-                 (o[31:12] == 20'h0 && o[11:0] >= 12'h058 && o[11:0] < 12'h088) ||
+                 (o[31:12] == 20'h0 && o[11:0] >= 12'h058 && o[11:0] < 12'h090) ||
                  (a_ctx && cr <= 3'd5) || (a_win && wr_ != 2'd3) ||
                  (a_db && (dr == 9'd2 || dr == 9'd3));
   wire err_two = err_w && w1_bar == 2'd0 && w1_ok && w1_8 && !region8 && !e_dsq && !e_dcq;
@@ -693,6 +699,12 @@ module kolo_ni_csr (
       s_bad <= s_bad + {46'd0, q_bad[1] & q_bad[0], q_bad[1] ^ q_bad[0]};
       s_dma <= s_dma + {46'd0, q_dma[1] & q_dma[0], q_dma[1] ^ q_dma[0]};
     end
+  end
+
+  // ---- CYCLES: the NI's clock, free running (device time for the host's waits)
+  always @(posedge clk) begin
+    if (rst) cycles <= 64'd0;
+    else cycles <= cycles + 64'd1;
   end
 endmodule
 `default_nettype wire

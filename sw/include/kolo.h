@@ -75,6 +75,8 @@ enum kolo_err {
     KOLO_E_NOROUTE = -30, /* no route to the node: its links are down (host messages, kolo_hmsg.h) */
     KOLO_E_GONE = -31,    /* the device stopped answering: lost power, link or was removed
                              (sticky: kolo_dev_alive; close it and open it anew) */
+    KOLO_E_STALLED = -32, /* a wait saw no progress for KOLO_WAIT_STALL_CYCLES NI cycles (the
+                             card answers but completes nothing; docs/api.md "Waiting") */
     /* an operation completed with an NI status: KOLO_E_STATUS(st) = -(32 + st) */
     KOLO_E_BAD_OP = -33,
     KOLO_E_BAD_LEN = -34,
@@ -124,7 +126,8 @@ void kolo_close(kolo_dev *dev);
  * and closing frees only host resources. Waits and polls look at the
  * context's STATUS now and then (after 4096 polls of a wait, then every
  * 1024; every 1024 empty kolo_progress/kolo_test calls), so a dead card
- * ends them without KOLO_WAIT_TIMEOUT.
+ * ends them without KOLO_WAIT_TIMEOUT. A card that answers but completes
+ * nothing ends a wait with KOLO_E_STALLED (docs/api.md "Waiting").
  * kolo_dev_alive: 1 while the device answers, 0 once it is gone (sticky),
  * KOLO_E_INVAL for NULL. probe != 0: read the ID register first (one MMIO
  * read; none once gone); probe 0: no device access. */
@@ -326,10 +329,11 @@ void kolo_req_cancel(kolo_ctx *ctx, kolo_req *req);
 /* Operations posted and not yet completed (SQ and PIO). */
 unsigned kolo_ctx_outstanding(const kolo_ctx *ctx);
 
-/* Counters of this context since open (for benchmarks and tests). */
+/* Counters of this context since open (for benchmarks and tests). stalls:
+ * waits that ended with KOLO_E_STALLED. */
 typedef struct kolo_ctx_stats {
     uint64_t sq_posts, pio_posts, inline_posts, bounce_posts, completions, errors, doorbells,
-        waits_full;
+        waits_full, stalls;
 } kolo_ctx_stats;
 void kolo_ctx_get_stats(const kolo_ctx *ctx, kolo_ctx_stats *s);
 

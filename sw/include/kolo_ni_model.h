@@ -86,7 +86,8 @@ int kolo_ni_mmio_read(kolo_ni *ni, int bar, uint64_t offset, unsigned size, uint
  * Malformed packets are taken, dropped and counted. */
 int kolo_ni_receive(kolo_ni *ni, const kolo_pkt *p);
 
-/* One cycle's worth of work; returns non-zero if anything happened. */
+/* One cycle's worth of work; returns non-zero if anything happened. CYCLES
+ * (BAR0 0x88) reads the number of calls. */
 int kolo_ni_step(kolo_ni *ni);
 /* 1 when nothing is queued, in flight or pending inside this NI */
 int kolo_ni_idle(const kolo_ni *ni);

@@ -3,10 +3,10 @@
 #ifndef KOLO_NI_REGS_H
 #define KOLO_NI_REGS_H
 
-#define KOLO_NI_MAP_VERSION 0x0100u
+#define KOLO_NI_MAP_VERSION 0x0101u
 
 #define KOLO_NI_ID 0x4B4F4C4Fu /* value of CSR_ID ("KOLO") */
-#define KOLO_NI_VERSION 0x100u /* value of CSR_VERSION (major 15:8, minor 7:0) */
+#define KOLO_NI_VERSION 0x101u /* value of CSR_VERSION (major 15:8, minor 7:0); minor 1: CYCLES */
 #define KOLO_NI_NUM_CTX 16 /* contexts per NI (send/completion queue pairs, doorbell and PIO pages) */
 #define KOLO_NI_NUM_WIN 16 /* target windows per NI */
 #define KOLO_BAR0_SIZE 0x20000u /* bytes of BAR0 */
@@ -137,7 +137,7 @@ enum kolo_status_code {
 #define KOLO_CSR_ID (0x0000u + 0x00u)
 #define KOLO_CSR_ID_RESET 0x4B4F4C4Fu
 #define KOLO_CSR_VERSION (0x0000u + 0x04u)
-#define KOLO_CSR_VERSION_RESET 0x100u
+#define KOLO_CSR_VERSION_RESET 0x101u
 #define KOLO_CSR_NODE_ID (0x0000u + 0x08u)
 #define KOLO_CSR_TORUS (0x0000u + 0x0Cu)
 #define KOLO_CSR_TORUS_XM1_SHIFT 0u
@@ -171,6 +171,7 @@ enum kolo_status_code {
 #define KOLO_CSR_E2E_TIMEOUTS (0x0000u + 0x70u)
 #define KOLO_CSR_E2E_UNREACH (0x0000u + 0x78u)
 #define KOLO_CSR_E2E_RESYNC (0x0000u + 0x80u)
+#define KOLO_CSR_CYCLES (0x0000u + 0x88u)
 #define KOLO_CSR_ROUTE(i) (0x0000u + 0x4000u + 0x4u * (i))
 #define KOLO_CSR_ROUTE_COUNT 4096u
 

@@ -176,6 +176,50 @@ static int check_status(kolo_ctx *c) {
     return c->stopped;
 }
 
+/* ---- the stall bound (issue 18; docs/api.md "Waiting") --------------------------
+ * A card that still answers reads but completes nothing (its NI wedged, a
+ * packet lost with end-to-end reliability off) would hold a wait for ever.
+ * Each time a wait looks at STATUS it also reads the NI's CYCLES and its
+ * packet counters STAT_TX_PKTS (retransmissions count there too) and
+ * STAT_RX_PKTS: once neither counter has moved, and no completion came, for
+ * more than dev->stall_cycles NI cycles, the wait ends with KOLO_E_STALLED
+ * (counted in the context's stats). Device time, not wall time: the same
+ * under a simulator as on a card, and a slow card that keeps moving packets
+ * is never failed. Three MMIO reads per look, none on the fast path. */
+typedef struct wait_stall {
+    int valid;      /* a sample is held */
+    uint64_t since; /* CYCLES when the counters were last seen to move */
+    uint64_t tx, rx;
+} wait_stall;
+
+static int check_stall(kolo_ctx *c, wait_stall *w) {
+    kolo_dev *d = c->dev;
+    uint64_t cyc = 0, tx = 0, rx = 0;
+    int rc;
+    if (!d->stall_cycles || !d->has_cycles)
+        return 0;
+    rc = kolo_mmio_r64(d, KOLO_CSR_CYCLES, &cyc);
+    if (!rc)
+        rc = kolo_mmio_r64(d, KOLO_CSR_STAT_TX_PKTS, &tx);
+    if (!rc)
+        rc = kolo_mmio_r64(d, KOLO_CSR_STAT_RX_PKTS, &rx);
+    if (rc == KOLO_E_GONE)
+        return kolo_ctx_gone(c);
+    if (rc) /* a read failed (the device answers: kolo_dev_suspect): no verdict now */
+        return 0;
+    if (!w->valid || tx != w->tx || rx != w->rx) {
+        w->valid = 1;
+        w->since = cyc;
+        w->tx = tx;
+        w->rx = rx;
+        return 0;
+    }
+    if (cyc - w->since <= d->stall_cycles)
+        return 0;
+    c->st.stalls++;
+    return KOLO_E_STALLED;
+}
+
 /* A poll of the program's (kolo_progress, kolo_test): a dead card completes
  * nothing, and a program may poll for ever. After KOLO_GONE_POLLS polls in a
  * row that found nothing, look at STATUS once (one MMIO read per that many
@@ -212,13 +256,16 @@ static int wait_for(kolo_ctx *c, wait_cond cond, const void *arg) {
     unsigned long n = 0;
     double t0 = 0;
     int rc = 0;
+    wait_stall stall = {0, 0, 0, 0};
     for (;;) {
         /* what the device has written so far (before looking: kolo_sim_client.h) */
         uint32_t seq = kolo_wait_begin(c->dev);
         if (cond(c, arg))
             break;
-        if (poll_cq(c) > 0)
+        if (poll_cq(c) > 0) {
+            stall.valid = 0; /* progress: the stall measure starts again */
             continue;
+        }
         if (kolo_ctx_gone(c)) /* (another thread found the device gone) */
             break;
         if (c->stopped) {
@@ -237,9 +284,11 @@ static int wait_for(kolo_ctx *c, wait_cond cond, const void *arg) {
         /* now and then look at STATUS: a stopped queue or a gone device never
          * completes (after 4096 steps, then every 1024; or when the backend
          * says so: kolo-sim --det wakes a PE to look before it calls the run
-         * stuck) */
+         * stuck); and at the NI's progress (check_stall) */
         if (rc == 1 || (n >= 4096 && (n & 1023) == 0)) {
             rc = check_status(c);
+            if (!rc)
+                rc = check_stall(c, &stall);
             if (rc)
                 break;
         }

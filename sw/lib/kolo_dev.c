@@ -39,6 +39,8 @@ const char *kolo_strerror(int err) {
     case KOLO_E_ADDR: return "remote address does not fit in 48 bits";
     case KOLO_E_NOROUTE: return "no route to the node (its links are down)";
     case KOLO_E_GONE: return "the device stopped answering: lost power, link or was removed";
+    case KOLO_E_STALLED:
+        return "wait stalled: the NI made no progress for KOLO_WAIT_STALL_CYCLES cycles";
     case KOLO_E_BAD_OP: return "NI: unknown operation or reserved bits set";
     case KOLO_E_BAD_LEN: return "NI: zero or oversized length";
     case KOLO_E_BAD_DST: return "NI: destination outside the torus or unreachable";
@@ -303,6 +305,7 @@ static int dev_probe(kolo_dev *d, char *err, size_t errlen) {
         return KOLO_E_NODEV;
     }
     d->version = ver;
+    d->has_cycles = (ver & 0xff) >= 1; /* 1.1: CYCLES (older NIs read 0 there) */
     dev_set_place(d, node, torus);
     d->num_ctx = nctx > KOLO_NI_NUM_CTX ? KOLO_NI_NUM_CTX : nctx;
     if (!d->num_ctx) {
@@ -335,6 +338,10 @@ static kolo_dev *dev_new(void) {
     t = getenv("KOLO_WAIT_TIMEOUT");
     if (t && *t)
         d->wait_timeout = strtod(t, NULL);
+    d->stall_cycles = KOLO_STALL_CYCLES_DEFAULT;
+    t = getenv("KOLO_WAIT_STALL_CYCLES");
+    if (t && *t)
+        d->stall_cycles = strtoull(t, NULL, 0);
     d->poll_probe = 1;
     return d;
 }

@@ -54,6 +54,10 @@ struct kolo_dev {
     int (*wait_idle)(void *user, uint32_t seq, unsigned long *n); /* 1: look at the device now */
     void (*wait_end)(void *user);
     double wait_timeout; /* seconds, 0 = none (env KOLO_WAIT_TIMEOUT) */
+    /* NI cycles a wait may go without progress (env KOLO_WAIT_STALL_CYCLES, 0 = no
+     * bound); has_cycles: the NI has CYCLES (NI_VERSION minor >= 1) */
+    uint64_t stall_cycles;
+    int has_cycles;
     /* device gone (kolo.h, kolo_dev_alive): sticky, read and set atomically */
     int gone;
     /* the backend cannot make PIO's 64-byte BAR2 stores (vfio: BARs mapped uncached):
@@ -128,6 +132,9 @@ int kolo_dev_suspect(kolo_dev *d);
 int kolo_ctx_gone(kolo_ctx *c);
 /* empty kolo_progress/kolo_test calls between two looks at STATUS */
 #define KOLO_GONE_POLLS 1024u
+/* A wait ends with KOLO_E_STALLED after this many NI cycles without
+ * progress (2^31: 8.6 s at 250 MHz; env KOLO_WAIT_STALL_CYCLES) */
+#define KOLO_STALL_CYCLES_DEFAULT (1ull << 31)
 /* A wait loop on the device:
  *     for (;;) { seq = kolo_wait_begin(d); if (cond) break; rc = kolo_wait_step(d, &n, t0, seq); ... }
  *     kolo_wait_end(d);

@@ -1115,7 +1115,7 @@ static unsigned bar0_width(uint64_t off) {
         return 8;
     if (off >= KOLO_CSR_E2E_CTRL && off < KOLO_CSR_E2E_RETX)
         return 4;
-    if (off >= KOLO_CSR_E2E_RETX && off < KOLO_CSR_E2E_RESYNC + 8)
+    if (off >= KOLO_CSR_E2E_RETX && off < KOLO_CSR_CYCLES + 8)
         return 8;
     if (off >= KOLO_CSR_CTX(0) && off < KOLO_CSR_CTX(KOLO_NI_NUM_CTX))
         return (off & 0x3fu) < 0x30 ? 8 : 0;
@@ -1141,6 +1141,8 @@ static uint64_t ctx_outstanding(const ni_ctx *c) {
 }
 
 static uint64_t rd64reg(kolo_ni *ni, uint64_t off) {
+    if (off == KOLO_CSR_CYCLES) /* the NI's clock: here kolo_ni_step calls */
+        return ni->now;
     if (off >= KOLO_CSR_E2E_RETX && off < KOLO_CSR_E2E_RESYNC + 8) { /* (32-bit counters in the RTL) */
         switch (off) {
         case KOLO_CSR_E2E_RETX: return ni->e2e_st.retransmits & 0xffffffffu;

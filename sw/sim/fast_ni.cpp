@@ -109,6 +109,7 @@ struct FastNet::Impl {
     unsigned hop_latency;
     unsigned jitter;
     uint64_t seed;
+    uint64_t cycle = 0; // the simulator's cycle (run_until): every NI's CYCLES
     unsigned nodes;
     std::vector<Ni> ni;
     // resource -> cycle it is free again: [vnet][node * 8 + port] (port 6 injection, 7 ejection)
@@ -482,6 +483,7 @@ struct FastNet::Impl {
 
     bool run_until(uint64_t now) {
         bool any = false;
+        cycle = std::max(cycle, now);
         while (!ev.empty() && ev.top().t <= now) {
             Event e = ev.top();
             ev.pop();
@@ -636,6 +638,7 @@ struct FastNet::Impl {
         case KOLO_CSR_STAT_NAK_SENT: *v = n.nak_sent; return 0;
         case KOLO_CSR_STAT_NAK_RCVD: *v = n.nak_rcvd; return 0;
         case KOLO_CSR_STAT_DMA_ERR: *v = n.dma_err; return 0;
+        case KOLO_CSR_CYCLES: *v = cycle; return 0;
         default: break;
         }
         if (off >= 0x1000 && off < 0x1000 + 0x40ull * KOLO_NI_NUM_CTX) {

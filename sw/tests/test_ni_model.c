@@ -490,6 +490,20 @@ static void test_registers(void) {
     CHECK_EQ(r32(0, KOLO_CSR_DOORBELL(1) + KOLO_DB_SQ_PI), 0, "SQ_PI read");
     CHECK_EQ(r32(0, KOLO_CSR_DOORBELL(1) + KOLO_DB_CQ_CI), 0, "CQ_CI read");
     CHECK_EQ(err_csr(0), e + 2, "write-only reads counted");
+    /* CYCLES: kolo_ni_step calls (reads do not step), read-only, 8 bytes */
+    {
+        uint64_t c0 = r64(0, KOLO_CSR_CYCLES);
+        CHECK_EQ(r64(0, KOLO_CSR_CYCLES), c0, "CYCLES: reads do not step");
+        run(37);
+        CHECK_EQ(r64(0, KOLO_CSR_CYCLES), c0 + 37, "CYCLES: one per kolo_ni_step");
+        CHECK_EQ(r32(0, KOLO_CSR_CYCLES), (uint32_t)(c0 + 37), "CYCLES low half");
+        CHECK_EQ(r32(0, KOLO_CSR_CYCLES + 4), (c0 + 37) >> 32, "CYCLES high half");
+        e = err_csr(0);
+        w64(0, KOLO_CSR_CYCLES, 0);
+        w32(0, KOLO_CSR_CYCLES + 4, 0);
+        CHECK_EQ(err_csr(0), e + 2, "CYCLES writes refused, one count each");
+        CHECK_EQ(r64(0, KOLO_CSR_CYCLES), c0 + 37, "CYCLES unchanged by the writes");
+    }
     /* 64-bit registers by halves */
     w32(0, KOLO_CSR_CTX(4) + KOLO_CTX_SQ_BASE, 0x89abcde0u);
     w32(0, KOLO_CSR_CTX(4) + KOLO_CTX_SQ_BASE + 4, 0x01234567u);

@@ -19,7 +19,7 @@
 // fetching atomics use private words), so the final state is determined;
 // except --hot, whose order on the hot words the model takes from the RTL.
 //
-//   --test=<name>  basic | mix | errors | isolation | packets | dma-err | cq-wrap | tags | rate
+//   --test=<name>  basic | cycles | mix | errors | isolation | packets | dma-err | cq-wrap | tags | rate
 //                  | bench-latency | bench-bandwidth | bench-atomic (benchmarks: PCIe model below)
 //   --seed=N       (printed; SEED=N replays)   --ops=N  (mix: operations)
 //   --lat=MIN:MAX  DMA read latency in cycles   --reads=N  DMA reads outstanding
@@ -2161,6 +2161,74 @@ int run_svc_fault(const Opts &o) {
     return chk.finish(o.seed, s);
 }
 #endif
+// CYCLES (issue 18: libkolo's stall bound counts in it): on the RTL and the
+// model, seeded gaps of 1..20000 cycles between reads. A read samples the
+// counter somewhere between its issue and its answer, so two reads' difference
+// lies between (issue of the second - answer of the first) and (answer of the
+// second - issue of the first): one count per clock. 8-byte reads (one sample)
+// and 4-byte halves (high 0 here); writes (8 and 4 bytes) refused, one
+// ERR_CSR count each, and the count goes on; VERSION says 1.1.
+int run_cycles(const Opts &o) {
+    tb::Checker chk("unit-ni-cycles");
+    Pair p(o.seed, o.rtl);
+    tb::Rng r(o.seed * 31 + 5);
+    uint64_t reads = 0, span = 0, slack = 0;
+    World *worlds[2] = {p.rtl.get(), p.mdl.get()};
+    for (World *w : worlds) {
+        const bool model = w == p.mdl.get();
+        for (int n = 0; n < w->nodes(); n++) {
+            chk.check(w->rd(n, KOLO_CSR_VERSION, 4) == KOLO_NI_VERSION && (KOLO_NI_VERSION & 0xff) >= 1,
+                      "%s node %d: VERSION 0x%llx (1.1: CYCLES)", w->name(), n,
+                      (unsigned long long)w->rd(n, KOLO_CSR_VERSION, 4));
+            w->run(5);
+            uint64_t ia = w->now(), va = w->rd(n, KOLO_CSR_CYCLES), aa = w->now();
+            chk.check(va > 0 && va <= aa, "%s node %d: CYCLES %llu at cycle %llu (counts from reset)",
+                      w->name(), n, (unsigned long long)va, (unsigned long long)aa);
+            for (int i = 0; i < 24; i++) {
+                w->run(1 + r.below(i < 4 ? 8 : 20000));
+                bool half = (i % 3) == 2;
+                uint64_t ib = w->now(), vb = 0, hi = 0;
+                if (half) {
+                    vb = w->rd(n, KOLO_CSR_CYCLES, 4);
+                    hi = w->rd(n, KOLO_CSR_CYCLES + 4, 4);
+                } else {
+                    vb = w->rd(n, KOLO_CSR_CYCLES);
+                }
+                uint64_t ab = w->now();
+                reads++;
+                uint64_t lo_d = ib - aa, hi_d = ab - ia;
+                chk.check(vb - va >= lo_d && vb - va <= hi_d,
+                          "%s node %d: CYCLES moved %llu between two reads, the clock %llu..%llu (%s read)",
+                          w->name(), n, (unsigned long long)(vb - va), (unsigned long long)lo_d,
+                          (unsigned long long)hi_d, half ? "4-byte" : "8-byte");
+                if (model)
+                    chk.check(vb - va == ib - ia, "model node %d: CYCLES moved %llu, %llu steps", n,
+                              (unsigned long long)(vb - va), (unsigned long long)(ib - ia));
+                if (half) chk.check(hi == 0, "%s node %d: CYCLES high half %llu", w->name(), n, (unsigned long long)hi);
+                span += vb - va;
+                slack += hi_d - lo_d;
+                ia = ib;
+                va = vb;
+                aa = ab;
+            }
+            uint64_t e0 = w->rd(n, KOLO_CSR_ERR_CSR, 4);
+            w->wr64(n, KOLO_CSR_CYCLES, 0);
+            w->wr32(n, KOLO_CSR_CYCLES + 4, 0);
+            w->run(10);
+            uint64_t e1 = w->rd(n, KOLO_CSR_ERR_CSR, 4), vc = w->rd(n, KOLO_CSR_CYCLES);
+            chk.check(e1 == e0 + 2, "%s node %d: two writes of CYCLES refused: ERR_CSR %llu -> %llu", w->name(), n,
+                      (unsigned long long)e0, (unsigned long long)e1);
+            chk.check(vc >= va + 10, "%s node %d: CYCLES goes on after the writes (%llu, %llu before)", w->name(), n,
+                      (unsigned long long)vc, (unsigned long long)va);
+        }
+    }
+    char s[200];
+    std::snprintf(s, sizeof s,
+                  "%llu reads of CYCLES on RTL and model over %llu counted cycles, each within its reads' "
+                  "window (%llu cycles of read latency in all)",
+                  (unsigned long long)reads, (unsigned long long)span, (unsigned long long)slack);
+    return chk.finish(o.seed, s);
+}
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -2212,6 +2280,7 @@ int main(int argc, char **argv) {
     }
     std::printf("tb_ni --test=%s --seed=%llu\n", o.test.c_str(), (unsigned long long)o.seed);
     if (o.test == "basic") return run_compare(o, "unit-ni-basic", prog_basic);
+    if (o.test == "cycles") return run_cycles(o);
     if (o.test == "errors") return run_compare(o, "unit-ni-errors", prog_errors);
     if (o.test == "packets") return run_compare(o, "unit-ni-packets", prog_packets);
     if (o.test == "dma-err") return run_compare(o, "unit-ni-dma-err", prog_dma_err);
