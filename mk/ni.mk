@@ -93,8 +93,15 @@ TESTS += unit-ni-$(1)
 endef
 
 $(eval $(call ni_test,basic,1,--test=basic))
-# CYCLES (issue 18): one count per clock between seeded reads, halves, writes refused
-$(eval $(call ni_test,cycles,29,--test=cycles))
+# CYCLES (issue 18): one count per clock between seeded reads, halves, writes refused; the
+# negative control cycles-half (the RTL's CYCLES read as a half-rate counter) must fail it
+.PHONY: test-unit-ni-cycles
+test-unit-ni-cycles: $(NI_BIN) | $(DEPS_STAMP)
+	$< --seed=$(or $(SEED),29) --test=cycles
+	@if $< --seed=$(or $(SEED),29) --test=cycles --bug=cycles-half > $(NI_BUILD)/plant-cycles-half.log 2>&1; then \
+	    echo "FAIL unit-ni-cycles: plant cycles-half was not caught"; exit 1; \
+	else echo "PASS unit-ni-cycles: plant cycles-half caught ($$(grep -m1 -o 'CYCLES moved.*' $(NI_BUILD)/plant-cycles-half.log))"; fi
+TESTS += unit-ni-cycles
 $(eval $(call ni_test,mix,21,--test=mix --ops=8000))
 $(eval $(call ni_test,mix-fast-dma,22,--test=mix --ops=4000 --lat=2:20 --reads=64))
 $(eval $(call ni_test,mix-slow-dma,23,--test=mix --ops=3000 --lat=600:1500 --reads=32))

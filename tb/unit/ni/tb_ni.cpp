@@ -2168,14 +2168,31 @@ int run_svc_fault(const Opts &o) {
 // second - issue of the first): one count per clock. 8-byte reads (one sample)
 // and 4-byte halves (high 0 here); writes (8 and 4 bytes) refused, one
 // ERR_CSR count each, and the count goes on; VERSION says 1.1.
+// --bug=cycles-half (negative control): the RTL's CYCLES reads as a counter at
+// half the clock would (the value halved); the test must fail.
 int run_cycles(const Opts &o) {
     tb::Checker chk("unit-ni-cycles");
     Pair p(o.seed, o.rtl);
     tb::Rng r(o.seed * 31 + 5);
     uint64_t reads = 0, span = 0, slack = 0;
     World *worlds[2] = {p.rtl.get(), p.mdl.get()};
-    for (World *w : worlds) {
-        const bool model = w == p.mdl.get();
+    for (World *wp : worlds) {
+        const bool model = wp == p.mdl.get();
+        struct Planted {
+            World *w;
+            bool half;
+            const char *name() const { return w->name(); }
+            int nodes() const { return w->nodes(); }
+            uint64_t now() const { return w->now(); }
+            void run(uint64_t c) { w->run(c); }
+            void wr32(int n, uint64_t off, uint32_t v) { w->wr32(n, off, v); }
+            void wr64(int n, uint64_t off, uint64_t v) { w->wr64(n, off, v); }
+            uint64_t rd(int n, uint64_t off, unsigned size = 8) {
+                uint64_t v = w->rd(n, off, size);
+                return half && off == KOLO_CSR_CYCLES ? v >> 1 : v;
+            }
+        } pw{wp, !model && o.rtl.bug == "cycles-half"};
+        Planted *w = &pw;
         for (int n = 0; n < w->nodes(); n++) {
             chk.check(w->rd(n, KOLO_CSR_VERSION, 4) == KOLO_NI_VERSION && (KOLO_NI_VERSION & 0xff) >= 1,
                       "%s node %d: VERSION 0x%llx (1.1: CYCLES)", w->name(), n,
