@@ -207,13 +207,18 @@ TESTS += lib-gone
 # lib-stall: libkolo's stall bound in NI cycles (issue 18, docs/api.md "Waiting"):
 # sw/tests/test_libkolo_stall.c against the C NI model behind a backend whose link
 # loses packets, loses completion entries or is slow, then planted copies of
-# kolo_ctx.c that it must fail on:
+# kolo_ctx.c (kolo_dev.c for env-lax) that it must fail on:
 #   stall-off:         the stall check never runs (a wait on a stalled card hangs)
 #   stall-no-counters: the NI's packet counters ignored, only completions count as
 #                      progress (a slow card is failed)
+#   env-lax:           a bad KOLO_WAIT_STALL_CYCLES / KOLO_WAIT_TIMEOUT taken as a number
+#                      (read as 0: the bound off without a word)
 LIB_STALL_SRCS := sw/tests/test_libkolo_stall.c $(LIB_KOLO_SRCS) sw/model/kolo_ni_model.c \
     sw/model/kolo_model.c sw/route/kolo_route.c
-LIB_STALL_PLANTS := stall-off stall-no-counters
+LIB_STALL_PLANTS := stall-off stall-no-counters env-lax
+lib_stall_sed_env-lax := s/if (end == t || \*end || errno || strchr(t, .-.)) {/if (0) {/
+lib_stall_file_env-lax := kolo_dev.c
+lib_stall_file = $(or $(lib_stall_file_$(1)),kolo_ctx.c)
 lib_stall_sed_stall-off := s/if (!d->stall_cycles || !d->has_cycles)/if (1)/
 lib_stall_sed_stall-no-counters := s/if (!w->valid || tx != w->tx || rx != w->rx) {/if (!w->valid) {/
 $(LIB_BUILD)/test_libkolo_stall: $(LIB_STALL_SRCS) $(LIB_HDRS) sw/tests/test_util.h sw/tests/test_kolo_util.h mk/lib.mk | $(DEPS_STAMP)
@@ -222,10 +227,11 @@ $(LIB_BUILD)/test_libkolo_stall: $(LIB_STALL_SRCS) $(LIB_HDRS) sw/tests/test_uti
 $(LIB_BUILD)/test_libkolo_stall_plant_%: $(LIB_STALL_SRCS) $(LIB_HDRS) sw/tests/test_util.h sw/tests/test_kolo_util.h \
     mk/lib.mk | $(DEPS_STAMP)
 	@mkdir -p $(LIB_BUILD)/stall-plant-$*
-	sed '$(lib_stall_sed_$*)' sw/lib/kolo_ctx.c > $(LIB_BUILD)/stall-plant-$*/kolo_ctx.c
-	@! cmp -s sw/lib/kolo_ctx.c $(LIB_BUILD)/stall-plant-$*/kolo_ctx.c || { echo "plant $* not applied"; exit 1; }
-	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests $(filter-out sw/lib/kolo_ctx.c,$(LIB_STALL_SRCS)) \
-	    $(LIB_BUILD)/stall-plant-$*/kolo_ctx.c -o $@
+	sed '$(lib_stall_sed_$*)' sw/lib/$(call lib_stall_file,$*) > $(LIB_BUILD)/stall-plant-$*/$(call lib_stall_file,$*)
+	@! cmp -s sw/lib/$(call lib_stall_file,$*) $(LIB_BUILD)/stall-plant-$*/$(call lib_stall_file,$*) || \
+	    { echo "plant $* not applied"; exit 1; }
+	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests $(filter-out sw/lib/$(call lib_stall_file,$*),$(LIB_STALL_SRCS)) \
+	    $(LIB_BUILD)/stall-plant-$*/$(call lib_stall_file,$*) -o $@
 .PHONY: test-lib-stall
 test-lib-stall: $(LIB_BUILD)/test_libkolo_stall $(LIB_STALL_PLANTS:%=$(LIB_BUILD)/test_libkolo_stall_plant_%) $(DEPS_STAMP)
 	$(LIB_SEED_ENV) $<

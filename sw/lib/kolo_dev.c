@@ -325,7 +325,6 @@ static int dev_probe(kolo_dev *d, char *err, size_t errlen) {
 
 static kolo_dev *dev_new(void) {
     kolo_dev *d = (kolo_dev *)calloc(1, sizeof *d);
-    const char *t;
     if (!d)
         return NULL;
     {
@@ -335,15 +334,51 @@ static kolo_dev *dev_new(void) {
         pthread_mutex_init(&d->lock, &ma);
         pthread_mutexattr_destroy(&ma);
     }
-    t = getenv("KOLO_WAIT_TIMEOUT");
-    if (t && *t)
-        d->wait_timeout = strtod(t, NULL);
     d->stall_cycles = KOLO_STALL_CYCLES_DEFAULT;
-    t = getenv("KOLO_WAIT_STALL_CYCLES");
-    if (t && *t)
-        d->stall_cycles = strtoull(t, NULL, 0);
     d->poll_probe = 1;
     return d;
+}
+
+/* The wait bounds from the environment (docs/api.md "Waiting"): KOLO_WAIT_TIMEOUT
+ * seconds (>= 0, 0: none), KOLO_WAIT_STALL_CYCLES NI cycles (decimal or 0x hex, 0:
+ * none). A value that is not one is refused (KOLO_E_INVAL, naming it): read as 0 it
+ * would turn a bound off without a word. */
+static int dev_env(kolo_dev *d, char *err, size_t errlen) {
+    const char *t = getenv("KOLO_WAIT_TIMEOUT");
+    char *end;
+    if (t && *t) {
+        double v;
+        errno = 0;
+        v = strtod(t, &end);
+        if (end == t || *end || errno || !(v >= 0.0 && v < 1e12)) {
+            kolo_set_err(err, errlen,
+                         "kolo_open: bad KOLO_WAIT_TIMEOUT \"%s\" (want seconds >= 0; 0 or "
+                         "unset: no bound)",
+                         t);
+            return KOLO_E_INVAL;
+        }
+        d->wait_timeout = v;
+    }
+    t = getenv("KOLO_WAIT_STALL_CYCLES");
+    if (t && *t) {
+        unsigned long long v;
+        errno = 0;
+        v = strtoull(t, &end, 0);
+        if (end == t || *end || errno || strchr(t, '-')) {
+            kolo_set_err(err, errlen,
+                         "kolo_open: bad KOLO_WAIT_STALL_CYCLES \"%s\" (want a count of NI "
+                         "cycles; 0: no bound)",
+                         t);
+            return KOLO_E_INVAL;
+        }
+        d->stall_cycles = (uint64_t)v;
+    }
+    return 0;
+}
+
+static void dev_free_new(kolo_dev *d) {
+    pthread_mutex_destroy(&d->lock);
+    free(d);
 }
 
 int kolo_open_backend(const kolo_backend *be, void *user, kolo_dev **out, char *err,
@@ -360,6 +395,11 @@ int kolo_open_backend(const kolo_backend *be, void *user, kolo_dev **out, char *
     if (!d) {
         kolo_set_err(err, errlen, "kolo: out of memory");
         return KOLO_E_NOMEM;
+    }
+    rc = dev_env(d, err, errlen);
+    if (rc) {
+        dev_free_new(d);
+        return rc;
     }
     d->be = *be;
     d->user = user;
@@ -401,6 +441,11 @@ int kolo_open(const char *uri, kolo_dev **out, char *err, size_t errlen) {
     if (!d) {
         kolo_set_err(err, errlen, "kolo: out of memory");
         return KOLO_E_NOMEM;
+    }
+    rc = dev_env(d, err, errlen);
+    if (rc) {
+        dev_free_new(d);
+        return rc;
     }
     if (!strcmp(uri, "sim")) {
         rc = kolo_sim_backend_open(d, -1, err, errlen);

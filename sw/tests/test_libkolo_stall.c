@@ -387,10 +387,57 @@ static void test_fast(void) {
     rig_close(&g);
 }
 
+/* bad values of the bounds' variables are refused by name, never read as 0 (which
+ * would turn the bound off without a word); good ones (hex, 0) are taken */
+static void test_env(void) {
+    static const char *const bad_stall[] = {"abc", "12k", "-5", "0x", " "};
+    static const char *const bad_timeout[] = {"abc", "5s", "-1", "nan", "inf"};
+    kolo_backend be = {"stall-test", b_write, b_read, NULL, NULL, b_progress, b_close};
+    char err[256];
+    kolo_dev *d;
+    unsigned i;
+    rig g;
+    rig_open(&g, NULL, 0); /* a card to open again (a planted open must not crash) */
+    for (i = 0; i < sizeof bad_stall / sizeof bad_stall[0]; i++) {
+        setenv("KOLO_WAIT_STALL_CYCLES", bad_stall[i], 1);
+        err[0] = 0;
+        d = NULL;
+        CHECK_EQ(kolo_open_backend(&be, &g.k, &d, err, sizeof err), KOLO_E_INVAL,
+                 "KOLO_WAIT_STALL_CYCLES=\"%s\" refused", bad_stall[i]);
+        CHECK(d == NULL, "no device for a refused open");
+        if (d)
+            kolo_close(d);
+        CHECK(strstr(err, "KOLO_WAIT_STALL_CYCLES") != NULL, "the message names it: %s", err);
+        d = NULL;
+        CHECK_EQ(kolo_open("sim:0", &d, err, sizeof err), KOLO_E_INVAL,
+                 "kolo_open refuses KOLO_WAIT_STALL_CYCLES=\"%s\" too", bad_stall[i]);
+        if (d)
+            kolo_close(d);
+    }
+    unsetenv("KOLO_WAIT_STALL_CYCLES");
+    for (i = 0; i < sizeof bad_timeout / sizeof bad_timeout[0]; i++) {
+        setenv("KOLO_WAIT_TIMEOUT", bad_timeout[i], 1);
+        err[0] = 0;
+        d = NULL;
+        CHECK_EQ(kolo_open_backend(&be, &g.k, &d, err, sizeof err), KOLO_E_INVAL,
+                 "KOLO_WAIT_TIMEOUT=\"%s\" refused", bad_timeout[i]);
+        if (d)
+            kolo_close(d);
+        CHECK(strstr(err, "KOLO_WAIT_TIMEOUT") != NULL, "the message names it: %s", err);
+    }
+    unsetenv("KOLO_WAIT_TIMEOUT");
+    rig_close(&g);
+    rig_open(&g, "0x4E20", 0); /* 20 000, as hex: taken (rig_open fails otherwise) */
+    rig_close(&g);
+    rig_open(&g, "0", 0);
+    rig_close(&g);
+}
+
 int main(int argc, char **argv) {
     unsigned i;
     test_seed(argc, argv, "test_libkolo_stall");
     unsetenv("KOLO_WAIT_TIMEOUT"); /* device time only */
+    test_env();
     test_fast();
     test_stalled(0, 1 + (int)test_rand(12));
     test_stalled(1, 1 + (int)test_rand(12));
