@@ -89,12 +89,16 @@ test-board-sim-ecp5-long: $(BOARD_SIM_ECP5_BIN) $(BOARD_SIM_ECP5_FW).imem.hex $(
 #                                    links and peers, libkolo open, seeded PUTs, GETs and atomics from
 #                                    board 0 into board 1's host memory and back, then both programs at
 #                                    once (a thread each), every byte checked,
-#                                    clean counters (--quick: 100 operations each way; SEED= replays);
+#                                    clean counters (--quick: 100 operations each way; SEED= replays;
+#                                    the consoles at 115200 baud for the banner's "kolo firmware ", which
+#                                    the boot check looks for, then at 64 x 115200: --console-baud,
+#                                    --console-fast-after, simulation only, tb_board_sim_kc705.cpp);
 #                                    then the crossed-cables plant, which must fail
-#   make test-board-sim-kc705-long   400 operations each way, then the plants crossed, cpl-byte (a
-#                                    completion byte flipped by board 0's PCIe block), lane-cut (board
-#                                    0's X+ transmitter dies after the boot: caught by the host programs'
-#                                    2 ms limit): each must fail
+#   make test-board-sim-kc705-long   400 operations each way (the consoles at 115200 throughout), then
+#                                    the plants crossed, cpl-byte (a completion byte flipped by board 0's
+#                                    PCIe block), lane-cut (board 0's X+ transmitter dies after the boot:
+#                                    caught by the host programs' 2 ms limit), console-rate (the consoles
+#                                    at 7/8 of the fast rate they are decoded at): each must fail
 BOARD_SIM_KC705_BIN := $(BOARD_SIM_BUILD)/kc705/obj/tb_board_sim_kc705
 BOARD_SIM_KC705_FW := $(BUILD)/fw/rv32/kolo_fw_rv32_sim
 BOARD_SIM_KC705_LIB := $(BUILD)/lib/libkolo.a
@@ -124,6 +128,9 @@ $(BOARD_SIM_KC705_BIN): $(BOARD_SIM_KC705_SRC) $(BOARD_SIM_KC705_LIB) mk/board_s
 board_sim_kc705_run = d=$(BOARD_SIM_BUILD)/kc705/run-$(1); rm -rf $$d; mkdir -p $$d/fw; \
     cp $(BOARD_SIM_KC705_FW).imem.hex $$d/fw/imem.hex; cp $(BOARD_SIM_KC705_FW).dmem.hex $$d/fw/dmem.hex; \
     (cd $$d && $(abspath $(BOARD_SIM_KC705_BIN)) $(2))
+# make test's boots: the banner's first 14 characters ("kolo firmware ") at 115200 baud, the rest
+# at 64 x 115200 (at 115200 the two banners took 3.5 of a boot's 3.7 ms: ~2 minutes of CPU)
+BOARD_SIM_KC705_CONSOLE := --console-baud=7372800 --console-fast-after=14
 # board_sim_kc705_plant <plant>: the run must fail
 board_sim_kc705_plant = if $(call board_sim_kc705_run,$(1),--quick --plant=$(1)) > $(BOARD_SIM_BUILD)/kc705/plant-$(1).log 2>&1; \
     then echo "board-sim-kc705: plant $(1) was not caught"; tail -n 20 $(BOARD_SIM_BUILD)/kc705/plant-$(1).log; exit 1; \
@@ -131,11 +138,11 @@ board_sim_kc705_plant = if $(call board_sim_kc705_run,$(1),--quick --plant=$(1))
 .PHONY: test-board-sim-kc705 test-board-sim-kc705-long
 TESTS += board-sim-kc705
 test-board-sim-kc705: $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex $(BOARD_SIM_KC705_FW).dmem.hex
-	@$(call board_sim_kc705_run,quick,--quick $(if $(SEED),--seed=$(SEED)))
+	@$(call board_sim_kc705_run,quick,--quick $(BOARD_SIM_KC705_CONSOLE) $(if $(SEED),--seed=$(SEED)))
 	@$(call board_sim_kc705_plant,crossed)
 test-board-sim-kc705-long: $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex $(BOARD_SIM_KC705_FW).dmem.hex
 	@$(call board_sim_kc705_run,clean,$(if $(SEED),--seed=$(SEED)))
-	@for p in crossed cpl-byte lane-cut; do $(call board_sim_kc705_plant,$$p); done
+	@for p in crossed cpl-byte lane-cut console-rate; do $(call board_sim_kc705_plant,$$p); done
 
 # ---- the two KC705 boards through a power cycle of board 1 ----
 #   make test-board-sim-kc705-power-long   the same two boards (--power-cycle --quick, tb_board_sim_kc705.cpp
@@ -176,7 +183,8 @@ test-board-sim-kc705-power-long: $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).im
 	@$(call board_sim_kc705_pc_plant,reflash-no-resync,(board 1's program))
 
 # ---- OpenSHMEM programs on the two KC705 boards: the board simulation as a kolo-sim server ----
-#   make test-board-sim-kc705-shmem  the same two boards booted (--quick), then served to separate PE
+#   make test-board-sim-kc705-shmem  the same two boards booted (--quick; their consoles at 64 x 115200
+#                                    baud, --console-baud: the rate at 115200 is test-board-sim-kc705's), then served to separate PE
 #                                    processes over kolo-sim --server's shared-memory protocol
 #                                    (tb_board_sim_kc705 --serve, sw/lib/kolo_sim_server.c: each
 #                                    board's PCIe endpoint is one PE's device, its DMA that PE's
@@ -208,10 +216,14 @@ BOARD_SIM_KC705_SHMEM_LONG_PROGS := $(BOARD_SIM_KC705_SHMEM_PROGS) torus_work \
 BOARD_SIM_KC705_SHMEM_DEPS := $(BOARD_SIM_KC705_BIN) $(BOARD_SIM_KC705_FW).imem.hex $(BOARD_SIM_KC705_FW).dmem.hex \
     tb/board_sim/run_kc705_shmem.sh $(addprefix $(BUILD)/examples/,hello ring_put atomic_counter torus_work) \
     $(addprefix $(BUILD)/lib/shmem_tests/,t_coll t_amo t_sync t_rma t_det)
+# the consoles of these boots at 64 x 115200 baud throughout (tb_board_sim_kc705.cpp --console-baud,
+# simulation only; the console at 115200 is decoded by test-board-sim-kc705 and its -long)
+BOARD_SIM_KC705_SHMEM_CONSOLE := --console-baud=7372800
 # board_sim_kc705_shmem <case> <programs> <args>: run_kc705_shmem.sh in build/boards/sim/kc705/shmem-<case>
 board_sim_kc705_shmem = d=$(BOARD_SIM_BUILD)/kc705/shmem-$(1); rm -rf $$d; mkdir -p $$d/fw; \
     cp $(BOARD_SIM_KC705_FW).imem.hex $$d/fw/imem.hex; cp $(BOARD_SIM_KC705_FW).dmem.hex $$d/fw/dmem.hex; \
-    tb/board_sim/run_kc705_shmem.sh $$d $(abspath $(BOARD_SIM_KC705_BIN)) $(abspath $(BUILD)/examples) "$(2)" $(3)
+    tb/board_sim/run_kc705_shmem.sh $$d $(abspath $(BOARD_SIM_KC705_BIN)) $(abspath $(BUILD)/examples) "$(2)" \
+    $(BOARD_SIM_KC705_SHMEM_CONSOLE) $(3)
 # board_sim_kc705_shmem_plant <plant> <pattern>: the run must fail, with a FAIL line matching pattern
 board_sim_kc705_shmem_plant = l=$(BOARD_SIM_BUILD)/kc705/shmem-plant-$(1).log; \
     if $(call board_sim_kc705_shmem,$(1),hello,--plant=$(1)) > $$l 2>&1 || ! grep -q "FAIL.*$(2)" $$l; \

@@ -47,7 +47,7 @@ log=$dir/server.log
 (cd "$dir" && exec "$bin" --quick --serve="$name" --jobs="$njobs" "$@") >"$log" 2>&1 &
 srv=$!
 trap 'kill $srv 2>/dev/null' EXIT
-# the server boots the boards (simulated milliseconds: a minute of CPU), then says so
+# the server boots the boards (simulated milliseconds: half a minute to two minutes of CPU), then says so
 while ! grep -q "serving 2 PEs" "$log"; do
     if ! kill -0 $srv 2>/dev/null; then
         wait $srv

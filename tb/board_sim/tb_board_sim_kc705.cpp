@@ -79,6 +79,23 @@
 // cycle" before it). Plant reflash-no-resync (implies --reflash-gen): the
 // reload leaves the known table 1, the NI before RESYNC: board 1's PUTs
 // are taken for repeats and its program must fail.
+// --console-baud=N [--console-fast-after=K] (simulation only: a boot spends
+// 3.5 of its 3.7 ms on the two banners at 115200 baud): each board's console
+// transmitter (kolo_uart_tx, CLK_HZ 250 MHz, BAUD 115200 in the board top)
+// runs at N baud from its K-th character on (K 0 by default), and the
+// console is decoded at N from there: after every clock of it while it
+// sends, the harness adds N - 115200 to its phase accumulator
+// (console_speedup below), so that it gains N a clock, as the same
+// transmitter built with BAUD N would; the board's RTL, its bitstream and
+// the firmware are unchanged. The rate is still checked (a transmitter with
+// another BAUD or clock decodes as garbage at N too); make
+// test-board-sim-kc705 decodes the banner's "kolo firmware " (K 14, what
+// the boot check looks for) at 115200 itself, make test-board-sim-kc705-shmem
+// (and its -long) all of it at N (64 x 115200), make test-board-sim-kc705-long
+// and -power-long all of it at 115200.
+// Plant console-rate (make test-board-sim-kc705-long; implies --console-baud=7372800
+// if not given): the transmitters run at 7/8 of N, decoded at N: the banner
+// check must fail (what a console at another rate than the decoder's does).
 // Simulated-time limits: 60 ms in all, and 2 ms (6 ms without --quick) for
 // the host programs after the boot.
 // Simulated and wall time are printed.
@@ -99,6 +116,7 @@
 #include <vector>
 
 #include "Vtb_board_sim_kc705.h"
+#include "Vtb_board_sim_kc705___024root.h"
 #include "Vtb_board_sim_kc705__Dpi.h"
 #include "kolo_chip_lanes.h"
 #include "kolo_pcie_rc.h"
@@ -118,7 +136,12 @@ namespace {
 
 const uint64_t kPsPerUs = 1000000ull;
 const uint64_t kPsPerMs = 1000000000ull;
-const double kConsoleBitPs = 1e12 / 115200.0;
+// the console: kolo_uart_tx #(.CLK_HZ(250000000), .BAUD(115200)) in the board top;
+// from each board's g_console_fast_after-th character on, it runs and is decoded at
+// g_console_baud (--console-baud, default the board's 115200; --console-fast-after)
+const uint32_t kConsoleClkHz = 250000000u, kConsoleBaud = 115200u;
+uint32_t g_console_baud = kConsoleBaud;
+size_t g_console_fast_after = 0;
 const char* const kPortName[6] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-"};
 
 // The host's view of each board (equal on both): BARs below 4 GB, the id
@@ -249,6 +272,7 @@ struct BoardHost {
     int rx_bit = 0;
     uint8_t rx_cur = 0;
     std::string console;
+    double con_bit_ps = 1e12 / kConsoleBaud;  // the rate it is decoded at (--console-baud)
 
     bool dma_ok(uint64_t a, size_t n) const {
         auto it = dma.upper_bound((uintptr_t)a);
@@ -262,13 +286,13 @@ struct BoardHost {
     void console_sample(bool line, double t) {
         if (line && !rx_prev) high_since = t;
         if (!rx_busy) {
-            if (rx_prev && !line && t - high_since >= 0.5 * kConsoleBitPs) {
+            if (rx_prev && !line && t - high_since >= 0.5 * con_bit_ps) {
                 rx_busy = true;
                 rx_start = t;
                 rx_bit = 1;
                 rx_cur = 0;
             }
-        } else if (t >= rx_start + (rx_bit + 0.5) * kConsoleBitPs) {
+        } else if (t >= rx_start + (rx_bit + 0.5) * con_bit_ps) {
             if (rx_bit <= 8) {
                 rx_cur |= (uint8_t)(line << (rx_bit - 1));
                 rx_bit++;
@@ -281,6 +305,47 @@ struct BoardHost {
     }
 };
 BoardHost g_host[2];
+
+// --console-baud: board b's console transmitter's phase accumulator and the two
+// wires computed from it, written here: the model's own variables (members of
+// its root class, named by their hierarchy; not marked public, which would
+// change the whole model's code and cost its ccache'd build; a Verilator that
+// folds them away makes this fail to compile, not run wrong)
+struct ConsoleRegs {
+    IData* acc;
+    IData* acc_step;
+    CData* bit_end;
+    uint32_t seen;  // acc as last seen (or written) here
+};
+ConsoleRegs g_con[2];
+
+// after each evaluation, for a board whose console has its K characters
+// (then its decoder is between a character's stop-bit sample and the next
+// start bit; it takes N from here): a changed, non-zero accumulator is a clock of the
+// transmitter while it sends (it adds 115200 a clock, or wraps; it holds 0
+// while idle): add N - 115200, and the wires as the model computes them
+// (acc_step = acc + BAUD, bit_end = acc_step >= CLK_HZ; a write from here
+// does not make the model evaluate them again). A bit then ends after the
+// clock whose accumulator (before the addition) reaches CLK_HZ - 115200
+// (floor or ceil of 250 MHz / N clocks, N baud on average); after the stop
+// bit the idle transmitter clears the accumulator at its next clock
+void console_speedup() {
+    for (int b = 0; b < 2; b++) {
+        ConsoleRegs& c = g_con[b];
+        if (g_host[b].console.size() < g_console_fast_after) continue;
+        g_host[b].con_bit_ps = 1e12 / g_console_baud;
+        const uint32_t a = *c.acc;
+        if (a != c.seen && a != 0) {
+            const uint32_t n = a + (g_plant == "console-rate" ? g_console_baud / 8 * 7 : g_console_baud) - kConsoleBaud;
+            *c.acc = n;
+            *c.acc_step = n + kConsoleBaud;
+            *c.bit_end = *c.acc_step >= kConsoleClkHz;
+            c.seen = n;
+        } else {
+            c.seen = a;
+        }
+    }
+}
 
 struct Sim {
     std::unique_ptr<VerilatedContext> ctx;
@@ -300,6 +365,7 @@ struct Sim {
         }
         ctx->time(top->nextTimeSlot());
         top->eval();
+        if (g_console_baud != kConsoleBaud) console_speedup();
         const double t = (double)now();
         for (int b = 0; b < 2; b++) {
             if ((top->mon_chip_rst >> b) & 1) {  // the UART's line means nothing before its reset
@@ -1576,12 +1642,22 @@ int main(int argc, char** argv) {
         if (!std::strncmp(argv[i], "--serve-ms=", 11)) serve_ms = std::atof(argv[i] + 11);
         if (!std::strncmp(argv[i], "--serve-wall=", 13)) serve_wall_s = std::atof(argv[i] + 13);
         if (!std::strcmp(argv[i], "--det")) g_det = true;
+        if (!std::strncmp(argv[i], "--console-baud=", 15)) g_console_baud = (uint32_t)std::strtoul(argv[i] + 15, nullptr, 10);
+        if (!std::strncmp(argv[i], "--console-fast-after=", 21))
+            g_console_fast_after = (size_t)std::strtoul(argv[i] + 21, nullptr, 10);
+    }
+    // (CLK_HZ / 4 and above: the transmitter's bits would be too short for its accumulator)
+    if (g_console_baud < kConsoleBaud || g_console_baud >= kConsoleClkHz / 4) {
+        std::fprintf(stderr, "--console-baud=N: %u <= N < %u\n", kConsoleBaud, kConsoleClkHz / 4);
+        return 2;
     }
     const bool serving = !serve_name.empty();
+    if (g_plant == "console-rate" && g_console_baud == kConsoleBaud) g_console_baud = 7372800;
     if (!g_plant.empty() && g_plant != "crossed" && g_plant != "cpl-byte" && g_plant != "lane-cut" &&
+        g_plant != "console-rate" &&
         !(serving && (g_plant == "pe-swap" || g_plant == "pcie-dead" || (g_det && g_plant == "det-no-hold"))) &&
         !(g_pc && (g_plant == "no-reset" || g_plant == "link-left-down" || g_plant == "reflash-no-resync"))) {
-        std::fprintf(stderr, "unknown plant %s (crossed, cpl-byte, lane-cut; with --serve: pe-swap, pcie-dead, with --det det-no-hold; with "
+        std::fprintf(stderr, "unknown plant %s (crossed, cpl-byte, lane-cut, console-rate; with --serve: pe-swap, pcie-dead, with --det det-no-hold; with "
                      "--power-cycle: no-reset, link-left-down, reflash-no-resync)\n", g_plant.c_str());
         return 2;
     }
@@ -1606,8 +1682,10 @@ int main(int argc, char** argv) {
     tb::Checker chk("board-sim-kc705");
     g_chk = &chk;
     tb::Rng rng(seed);
-    std::printf("board-sim-kc705: seed %" PRIu64 "%s%s%s%s%s%s\n", seed, quick ? ", quick" : "",
+    std::printf("board-sim-kc705: seed %" PRIu64 "%s%s%s%s%s%s%s\n", seed, quick ? ", quick" : "",
                 g_pc ? ", power cycle" : "", g_reflash ? ", reflash" : "", g_det ? ", --det" : "",
+                g_console_baud == kConsoleBaud ? "" : (", console at " + std::to_string(g_console_baud) + " baud" +
+                    (g_console_fast_after ? " after " + std::to_string(g_console_fast_after) + " characters" : "")).c_str(),
                 g_plant.empty() ? "" : ", plant ", g_plant.c_str());
     g_pcs.seed = seed;
 
@@ -1629,6 +1707,15 @@ int main(int argc, char** argv) {
     g_sim.ctx.reset(new VerilatedContext);
     g_sim.ctx->commandArgs(argc, argv);
     g_sim.top.reset(new Vtb_board_sim_kc705(g_sim.ctx.get()));
+    {
+        Vtb_board_sim_kc705___024root* r = g_sim.top->rootp;
+        g_con[0] = {&r->tb_board_sim_kc705__DOT__g_board__BRA__0__KET____DOT__u_board__DOT__u_console__DOT__acc,
+                    &r->tb_board_sim_kc705__DOT__g_board__BRA__0__KET____DOT__u_board__DOT__u_console__DOT__acc_step,
+                    &r->tb_board_sim_kc705__DOT__g_board__BRA__0__KET____DOT__u_board__DOT__u_console__DOT__bit_end, 0};
+        g_con[1] = {&r->tb_board_sim_kc705__DOT__g_board__BRA__1__KET____DOT__u_board__DOT__u_console__DOT__acc,
+                    &r->tb_board_sim_kc705__DOT__g_board__BRA__1__KET____DOT__u_board__DOT__u_console__DOT__acc_step,
+                    &r->tb_board_sim_kc705__DOT__g_board__BRA__1__KET____DOT__u_board__DOT__u_console__DOT__bit_end, 0};
+    }
     g_sim.top->cpu_reset = 3;
     g_sim.top->pcie_perst_n = 0;
     g_sim.top->power = 3;

@@ -7,12 +7,19 @@
 # connectivity). The programs check their own results (torus_work: tickets,
 # tallies, every word; sim_test_pe random: every byte against a shadow).
 #   sw/sim/tests/run_fault_tests.sh BUILD_DIR TEST
-# TEST: args 2x2x2 3x3x3 4x4x4 random ctl control rtl rtlni. random takes SEED.
+# TEST: args 2x2x2 3x3x3 4x4x4 random ctl control rtl rtlni rtlni-long. random takes SEED.
 # rtl runs on the RTL routers (kolo-sim-2x2x2, --net=rtl): the routers drop
 # packets for down links themselves (kolo_router port_down).
 # rtlni runs on the RTL NIs (kolo-sim-ni-2x2x2, --ni=rtl): PCIe endpoints and
 # kolo_ni on the RTL torus; MGMT through the NIs' mgmt ports, tables through
-# BAR0, the NIs' own end-to-end retransmission (docs/ni.md 10).
+# BAR0, the NIs' own end-to-end retransmission (docs/ni.md 10). rtlni (make
+# test) runs torus_work for 20, 25 and 25 rounds: 144 394, 158 798 and
+# 142 243 cycles under --det, 7, 2.6 and 3.2 times the cycle of each run's
+# last fault (20 000, 60 000, 45 000; a fault the run ends before fails the
+# run), with the same checks and the same drops and retransmissions as
+# rtlni-long (make test-sim-fault-rtlni-long, not in make test): the rounds
+# of before --det, 60, 40 and 100 (the first 281 287 cycles; 3.5 min of CPU
+# for 1.7). (rtl's rounds stay: with the C NI model a round is ~500 cycles.)
 set -u
 build=$1 test=$2
 RUN=$build/sim/kolo-run
@@ -56,6 +63,8 @@ settled_ok() {
 }
 
 OKW="0 data errors: ok"
+# cycles WHAT CYCLE: the last run's length beside its last fault (the margin its rounds give)
+cycles() { echo "  ($1: $(grep -m1 -oE '^cycles [0-9]+' <<<"$out"), last fault at cycle $2)"; }
 # the runs that count drops and retransmissions are deterministic (--det: the
 # cycles do not depend on how busy the machine is); the wall clock is only a
 # last resort, the cycle limits are several times what each run takes
@@ -232,17 +241,21 @@ rtl)
     expect 0 "$OKW" -- "$RUN" $T --fail-node=20000:7 --fail-link=30000:2:Z+ --restore-node=50000:7 \
         --restore-link=60000:2:Z+ "$WORK" 100 && settled_ok "RTL routers: node, link, both back"
     ;;
-rtlni)
+rtlni|rtlni-long)
     T="-t 2x2x2 -n 7 --ni=rtl $DET --report"
-    expect 0 "$OKW" -- "$RUN" $T --fail-link=20000+:0:X+ "$WORK" 60 && settled_ok "RTL NIs: one link" drops retx
+    if [ "$test" = rtlni ]; then rounds=(20 25 25); else rounds=(60 40 100); fi
+    expect 0 "$OKW" -- "$RUN" $T --fail-link=20000+:0:X+ "$WORK" "${rounds[0]}" && settled_ok "RTL NIs: one link" drops retx &&
+        cycles "one link" 20000
     expect 0 "$OKW" -- "$RUN" $T --fail-node=20000:7 --fail-link=30000+:2:Z+ --restore-node=50000:7 \
-        --restore-link=60000:2:Z+ "$WORK" 40 && settled_ok "RTL NIs: node, link, both back" drops retx
+        --restore-link=60000:2:Z+ "$WORK" "${rounds[1]}" && settled_ok "RTL NIs: node, link, both back" drops retx &&
+        cycles "node, link, both back" 60000
     # 12 table switches written through BAR0 under traffic (drops vary: not required)
     flap=""
     for i in $(seq 0 5); do
         flap="$flap --fail-link=$((12000 + i * 6000))+:1:Y+ --restore-link=$((15000 + i * 6000)):1:Y+"
     done
-    expect 0 "$OKW" -- "$RUN" $T $flap "$WORK" 100 && settled_ok "RTL NIs: flapping link"
+    expect 0 "$OKW" -- "$RUN" $T $flap "$WORK" "${rounds[2]}" && settled_ok "RTL NIs: flapping link" &&
+        cycles "flapping link" 45000
     ;;
 control)
     # negative control: the flapping link of the 2x2x2 test without end-to-end
