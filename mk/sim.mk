@@ -230,7 +230,7 @@ $(foreach t,$(SIM_FAULT_TESTS),$(eval test-$(t): $(SIM_TEST_DEPS) $(BUILD)/examp
 test-sim-fault-rtl: $(SIM_BUILD)/kolo-sim-2x2x2
 test-sim-fault-rtlni: $(SIM_BUILD)/kolo-sim-ni-2x2x2
 # the three runs of sim-fault-rtlni with the programs' rounds of before --det (60, 40, 100 for make
-# test's 20, 25, 25: 3.5 min of CPU for 1.7; sw/sim/tests/run_fault_tests.sh); not in make test
+# test's 20, 25, 25: 3.7 min of CPU for 1.7; sw/sim/tests/run_fault_tests.sh); not in make test
 test-sim-fault-rtlni-long: $(SIM_TEST_DEPS) $(BUILD)/examples/torus_work $(SIM_BUILD)/kolo-sim-ni-2x2x2 \
     sw/sim/tests/run_fault_tests.sh
 	$(SIM_SEED_ENV) sw/sim/tests/run_fault_tests.sh $(BUILD) rtlni-long

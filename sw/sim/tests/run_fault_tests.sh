@@ -13,13 +13,13 @@
 # rtlni runs on the RTL NIs (kolo-sim-ni-2x2x2, --ni=rtl): PCIe endpoints and
 # kolo_ni on the RTL torus; MGMT through the NIs' mgmt ports, tables through
 # BAR0, the NIs' own end-to-end retransmission (docs/ni.md 10). rtlni (make
-# test) runs torus_work for 20, 25 and 25 rounds: 144 394, 158 798 and
-# 142 243 cycles under --det, 7, 2.6 and 3.2 times the cycle of each run's
-# last fault (20 000, 60 000, 45 000; a fault the run ends before fails the
-# run), with the same checks and the same drops and retransmissions as
-# rtlni-long (make test-sim-fault-rtlni-long, not in make test): the rounds
-# of before --det, 60, 40 and 100 (the first 281 287 cycles; 3.5 min of CPU
-# for 1.7). (rtl's rounds stay: with the C NI model a round is ~500 cycles.)
+# test) runs torus_work for 20, 25 and 25 rounds: 140 578, 136 040 and
+# 136 607 cycles under --det (2026-12-07), 7.0, 2.3 and 3.0 times the cycle
+# of each run's last fault (20 000, 60 000, 45 000; a fault the run ends
+# before fails the run), with the same checks and the same drops and
+# retransmissions as rtlni-long (make test-sim-fault-rtlni-long, not in make
+# test): the rounds of before --det, 60, 40 and 100 (281 821, 211 199 and
+# 397 061 cycles; 3.7 min of CPU for 1.7-1.9). (rtl's rounds stay: with the C NI model a round is ~500 cycles.)
 set -u
 build=$1 test=$2
 RUN=$build/sim/kolo-run
