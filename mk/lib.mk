@@ -119,42 +119,56 @@ $(LIB_BUILD)/test_libkolo_heap: sw/tests/test_libkolo_heap.c sw/shmem/symheap.c 
 	@mkdir -p $(@D)
 	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests sw/tests/test_libkolo_heap.c sw/shmem/symheap.c -o $@
 
-# the server side of kolo-sim's shared-memory protocol (kolo_sim_server.c, used by kolo-sim and
-# the KC705 board simulation's --serve) against the PE side, in one process
-$(LIB_BUILD)/test_sim_server: sw/tests/test_sim_server.c sw/lib/kolo_sim_server.c sw/lib/kolo_sim_client.c sw/lib/kolo_err.c \
-    $(LIB_HDRS) sw/tests/test_util.h mk/lib.mk | $(DEPS_STAMP)
-	@mkdir -p $(@D)
-	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests sw/tests/test_sim_server.c sw/lib/kolo_sim_server.c \
-	    sw/lib/kolo_sim_client.c sw/lib/kolo_err.c -lpthread -lrt -o $@
+# A test with planted copies: $(call lib_planted_test,NAME,BIN,SRCS,LIBS) makes
+# test-lib-NAME (in TESTS): $(LIB_BUILD)/BIN, built from SRCS and linked with LIBS,
+# must pass; then for each plant P of lib_NAME_plants a copy of sw/lib/$(lib_NAME_file_P)
+# edited by sed '$(lib_NAME_sed_P)' (the edit must change it) replaces that file in
+# SRCS, and the test built with it must fail, printing a FAIL line. SEED replays both.
+define lib_planted_test
+$(LIB_BUILD)/$(2): $$($(3)) $$(LIB_HDRS) $$(LIB_TEST_HDRS) mk/lib.mk | $$(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	$$(LIB_CC) $$(LIB_SAN_CFLAGS) -Isw/tests $$($(3)) $(4) -o $$@
+$(LIB_BUILD)/$(2)_plant_%: $$($(3)) $$(LIB_HDRS) $$(LIB_TEST_HDRS) mk/lib.mk | $$(DEPS_STAMP)
+	@mkdir -p $(LIB_BUILD)/$(1)-plant-$$*
+	sed '$$(lib_$(1)_sed_$$*)' sw/lib/$$(lib_$(1)_file_$$*) > $(LIB_BUILD)/$(1)-plant-$$*/$$(lib_$(1)_file_$$*)
+	@! cmp -s sw/lib/$$(lib_$(1)_file_$$*) $(LIB_BUILD)/$(1)-plant-$$*/$$(lib_$(1)_file_$$*) || \
+	    { echo "plant $$* not applied"; exit 1; }
+	$$(LIB_CC) $$(LIB_SAN_CFLAGS) -Isw/tests $$(filter-out sw/lib/$$(lib_$(1)_file_$$*),$$($(3))) \
+	    $(LIB_BUILD)/$(1)-plant-$$*/$$(lib_$(1)_file_$$*) $(4) -o $$@
+.PHONY: test-lib-$(1)
+test-lib-$(1): $(LIB_BUILD)/$(2) $$(lib_$(1)_plants:%=$(LIB_BUILD)/$(2)_plant_%) $$(DEPS_STAMP)
+	$$(LIB_SEED_ENV) $$<
+	@for p in $$(lib_$(1)_plants); do \
+	    if $$(LIB_SEED_ENV) $(LIB_BUILD)/$(2)_plant_$$$$p > $(LIB_BUILD)/$(2)_plant_$$$$p.log 2>&1 || \
+	        ! grep -q FAIL $(LIB_BUILD)/$(2)_plant_$$$$p.log; then \
+	        echo "lib-$(1): plant $$$$p was not caught"; exit 1; \
+	    else echo "lib-$(1): plant $$$$p caught: $$$$(grep -m1 FAIL $(LIB_BUILD)/$(2)_plant_$$$$p.log)"; fi; \
+	done
+TESTS += lib-$(1)
+endef
+LIB_TEST_HDRS := sw/tests/test_util.h sw/tests/test_kolo_util.h sw/tests/test_kolo_card.h
 
-# plants: copies of kolo_sim_server.c that the test must fail on:
+# lib-sim-server: the server side of kolo-sim's shared-memory protocol (kolo_sim_server.c,
+# used by kolo-sim and the KC705 board simulation's --serve) against the PE side, in one
+# process; plants (copies of kolo_sim_server.c):
 #   full-ring-lost: the ring pop never says the ring was full (a PE waiting for room
 #                   would never be woken under --det)
 #   w512-as-8:      a 64-byte PIO write counted as 8 bytes (the servers would pass on
 #                   only its first word)
 #   wake-later:     --det: a later poll wake replaces an earlier pending one (a PE would
 #                   sleep past the cycle it asked for)
-SIM_SERVER_PLANTS := full-ring-lost w512-as-8 wake-later
-sim_server_plant_sed_full-ring-lost := s/return head - tail == KOLO_SIM_RING;/return head - tail == KOLO_SIM_RING \&\& 0;/
-sim_server_plant_sed_w512-as-8 := s/\[KOLO_MMIO_W512\] = 64/[KOLO_MMIO_W512] = 8/
-sim_server_plant_sed_wake-later := s/if (a \&\& (!\*due || t < \*due))/if (a \&\& (!*due || t > *due))/
-$(LIB_BUILD)/test_sim_server_plant_%: sw/tests/test_sim_server.c sw/lib/kolo_sim_server.c sw/lib/kolo_sim_client.c sw/lib/kolo_err.c \
-    $(LIB_HDRS) sw/tests/test_util.h mk/lib.mk | $(DEPS_STAMP)
-	@mkdir -p $(LIB_BUILD)/plant-$*
-	sed '$(sim_server_plant_sed_$*)' sw/lib/kolo_sim_server.c > $(LIB_BUILD)/plant-$*/kolo_sim_server.c
-	@! cmp -s sw/lib/kolo_sim_server.c $(LIB_BUILD)/plant-$*/kolo_sim_server.c || { echo "plant $* not applied"; exit 1; }
-	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests sw/tests/test_sim_server.c $(LIB_BUILD)/plant-$*/kolo_sim_server.c \
-	    sw/lib/kolo_sim_client.c sw/lib/kolo_err.c -lpthread -lrt -o $@
+LIB_SIM_SERVER_SRCS := sw/tests/test_sim_server.c sw/lib/kolo_sim_server.c sw/lib/kolo_sim_client.c \
+    sw/lib/kolo_err.c
+lib_sim-server_plants := full-ring-lost w512-as-8 wake-later
+lib_sim-server_file_full-ring-lost := kolo_sim_server.c
+lib_sim-server_sed_full-ring-lost := s/return head - tail == KOLO_SIM_RING;/return head - tail == KOLO_SIM_RING \&\& 0;/
+lib_sim-server_file_w512-as-8 := kolo_sim_server.c
+lib_sim-server_sed_w512-as-8 := s/\[KOLO_MMIO_W512\] = 64/[KOLO_MMIO_W512] = 8/
+lib_sim-server_file_wake-later := kolo_sim_server.c
+lib_sim-server_sed_wake-later := s/if (a \&\& (!\*due || t < \*due))/if (a \&\& (!*due || t > *due))/
+$(eval $(call lib_planted_test,sim-server,test_sim_server,LIB_SIM_SERVER_SRCS,-lpthread -lrt))
 
-.PHONY: test-lib-unit test-lib-heap test-lib-sim-server
-test-lib-sim-server: $(LIB_BUILD)/test_sim_server $(SIM_SERVER_PLANTS:%=$(LIB_BUILD)/test_sim_server_plant_%) $(DEPS_STAMP)
-	$<
-	@for p in $(SIM_SERVER_PLANTS); do \
-	    if $(LIB_BUILD)/test_sim_server_plant_$$p > $(LIB_BUILD)/test_sim_server_plant_$$p.log 2>&1; then \
-	        echo "lib-sim-server: plant $$p was not caught"; exit 1; \
-	    else echo "lib-sim-server: plant $$p caught: $$(grep -m1 FAIL $(LIB_BUILD)/test_sim_server_plant_$$p.log)"; fi; \
-	done
-TESTS += lib-sim-server
+.PHONY: test-lib-unit test-lib-heap
 test-lib-unit: $(LIB_BUILD)/test_libkolo $(DEPS_STAMP)
 	$(LIB_SEED_ENV) $<
 test-lib-heap: $(LIB_BUILD)/test_libkolo_heap $(DEPS_STAMP)
@@ -172,7 +186,7 @@ TESTS += lib-unit lib-heap
 #   no-poll-probe:    empty kolo_progress/kolo_test polls never look at STATUS
 LIB_GONE_SRCS := sw/tests/test_libkolo_gone.c $(LIB_KOLO_SRCS) sw/model/kolo_ni_model.c \
     sw/model/kolo_model.c sw/route/kolo_route.c
-LIB_GONE_PLANTS := no-detect no-confirm write-after-gone no-complete no-poll-probe
+lib_gone_plants := no-detect no-confirm write-after-gone no-complete no-poll-probe
 lib_gone_file_no-detect := kolo_dev.c
 lib_gone_sed_no-detect := s/return dev_identity_ok(d) ? 0 : dev_mark_gone(d);/return 0;/
 lib_gone_file_no-confirm := kolo_dev.c
@@ -183,26 +197,7 @@ lib_gone_file_no-complete := kolo_ctx.c
 lib_gone_sed_no-complete := s|__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE); /\* gone \*/|(void)r;|
 lib_gone_file_no-poll-probe := kolo_ctx.c
 lib_gone_sed_no-poll-probe := s/c->dev->poll_probe \&\& ++c->idle_polls/0 \&\& ++c->idle_polls/
-$(LIB_BUILD)/test_libkolo_gone: $(LIB_GONE_SRCS) $(LIB_HDRS) sw/tests/test_util.h sw/tests/test_kolo_util.h mk/lib.mk | $(DEPS_STAMP)
-	@mkdir -p $(@D)
-	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests $(LIB_GONE_SRCS) -o $@
-$(LIB_BUILD)/test_libkolo_gone_plant_%: $(LIB_GONE_SRCS) $(LIB_HDRS) sw/tests/test_util.h sw/tests/test_kolo_util.h \
-    mk/lib.mk | $(DEPS_STAMP)
-	@mkdir -p $(LIB_BUILD)/gone-plant-$*
-	sed '$(lib_gone_sed_$*)' sw/lib/$(lib_gone_file_$*) > $(LIB_BUILD)/gone-plant-$*/$(lib_gone_file_$*)
-	@! cmp -s sw/lib/$(lib_gone_file_$*) $(LIB_BUILD)/gone-plant-$*/$(lib_gone_file_$*) || { echo "plant $* not applied"; exit 1; }
-	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests $(filter-out sw/lib/$(lib_gone_file_$*),$(LIB_GONE_SRCS)) \
-	    $(LIB_BUILD)/gone-plant-$*/$(lib_gone_file_$*) -o $@
-.PHONY: test-lib-gone
-test-lib-gone: $(LIB_BUILD)/test_libkolo_gone $(LIB_GONE_PLANTS:%=$(LIB_BUILD)/test_libkolo_gone_plant_%) $(DEPS_STAMP)
-	$(LIB_SEED_ENV) $<
-	@for p in $(LIB_GONE_PLANTS); do \
-	    if $(LIB_SEED_ENV) $(LIB_BUILD)/test_libkolo_gone_plant_$$p > $(LIB_BUILD)/test_libkolo_gone_plant_$$p.log 2>&1 || \
-	        ! grep -q FAIL $(LIB_BUILD)/test_libkolo_gone_plant_$$p.log; then \
-	        echo "lib-gone: plant $$p was not caught"; exit 1; \
-	    else echo "lib-gone: plant $$p caught: $$(grep -m1 FAIL $(LIB_BUILD)/test_libkolo_gone_plant_$$p.log)"; fi; \
-	done
-TESTS += lib-gone
+$(eval $(call lib_planted_test,gone,test_libkolo_gone,LIB_GONE_SRCS))
 
 # lib-stall: libkolo's stall bound in NI cycles (issue 18, docs/api.md "Waiting"):
 # sw/tests/test_libkolo_stall.c against the C NI model behind a backend whose link
@@ -215,33 +210,14 @@ TESTS += lib-gone
 #                      (read as 0: the bound off without a word)
 LIB_STALL_SRCS := sw/tests/test_libkolo_stall.c $(LIB_KOLO_SRCS) sw/model/kolo_ni_model.c \
     sw/model/kolo_model.c sw/route/kolo_route.c
-LIB_STALL_PLANTS := stall-off stall-no-counters env-lax
+lib_stall_plants := stall-off stall-no-counters env-lax
 lib_stall_sed_env-lax := s/if (end == t || \*end || errno || strchr(t, .-.)) {/if (0) {/
 lib_stall_file_env-lax := kolo_dev.c
-lib_stall_file = $(or $(lib_stall_file_$(1)),kolo_ctx.c)
+lib_stall_file_stall-off := kolo_ctx.c
 lib_stall_sed_stall-off := s/if (!d->stall_cycles || !d->has_cycles)/if (1)/
+lib_stall_file_stall-no-counters := kolo_ctx.c
 lib_stall_sed_stall-no-counters := s/if (!w->valid || tx != w->tx || rx != w->rx) {/if (!w->valid) {/
-$(LIB_BUILD)/test_libkolo_stall: $(LIB_STALL_SRCS) $(LIB_HDRS) sw/tests/test_util.h sw/tests/test_kolo_util.h mk/lib.mk | $(DEPS_STAMP)
-	@mkdir -p $(@D)
-	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests $(LIB_STALL_SRCS) -o $@
-$(LIB_BUILD)/test_libkolo_stall_plant_%: $(LIB_STALL_SRCS) $(LIB_HDRS) sw/tests/test_util.h sw/tests/test_kolo_util.h \
-    mk/lib.mk | $(DEPS_STAMP)
-	@mkdir -p $(LIB_BUILD)/stall-plant-$*
-	sed '$(lib_stall_sed_$*)' sw/lib/$(call lib_stall_file,$*) > $(LIB_BUILD)/stall-plant-$*/$(call lib_stall_file,$*)
-	@! cmp -s sw/lib/$(call lib_stall_file,$*) $(LIB_BUILD)/stall-plant-$*/$(call lib_stall_file,$*) || \
-	    { echo "plant $* not applied"; exit 1; }
-	$(LIB_CC) $(LIB_SAN_CFLAGS) -Isw/tests $(filter-out sw/lib/$(call lib_stall_file,$*),$(LIB_STALL_SRCS)) \
-	    $(LIB_BUILD)/stall-plant-$*/$(call lib_stall_file,$*) -o $@
-.PHONY: test-lib-stall
-test-lib-stall: $(LIB_BUILD)/test_libkolo_stall $(LIB_STALL_PLANTS:%=$(LIB_BUILD)/test_libkolo_stall_plant_%) $(DEPS_STAMP)
-	$(LIB_SEED_ENV) $<
-	@for p in $(LIB_STALL_PLANTS); do \
-	    if $(LIB_SEED_ENV) $(LIB_BUILD)/test_libkolo_stall_plant_$$p > $(LIB_BUILD)/test_libkolo_stall_plant_$$p.log 2>&1 || \
-	        ! grep -q FAIL $(LIB_BUILD)/test_libkolo_stall_plant_$$p.log; then \
-	        echo "lib-stall: plant $$p was not caught"; exit 1; \
-	    else echo "lib-stall: plant $$p caught: $$(grep -m1 FAIL $(LIB_BUILD)/test_libkolo_stall_plant_$$p.log)"; fi; \
-	done
-TESTS += lib-stall
+$(eval $(call lib_planted_test,stall,test_libkolo_stall,LIB_STALL_SRCS))
 
 # ---- OpenSHMEM tests under kolo-run ---------------------------------------------------------
 # Built with the sanitized libraries (KOLO_SAN=1): ASan and UBSan work in

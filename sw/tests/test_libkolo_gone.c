@@ -38,9 +38,7 @@
 #include "kolo.h"
 #include "test_util.h"
 #include "test_kolo_util.h"
-
-#include <sys/uio.h>
-#include <unistd.h>
+#include "test_kolo_card.h"
 
 #define QCAP 4096
 #define HANG_LIMIT 50000L        /* progress calls on a dead card: a hang */
@@ -75,18 +73,6 @@ static int lib_knows(const card *k) { return k->dev && kolo_dev_alive(k->dev, 0)
 static void tick(card *k) {
     if (k->die_at >= 0 && k->calls++ >= k->die_at)
         k->dead = 1;
-}
-
-static int k_dma_read(void *u, uint64_t addr, void *buf, size_t len) {
-    struct iovec l = {buf, len}, r = {(void *)(uintptr_t)addr, len};
-    (void)u;
-    return process_vm_readv(getpid(), &l, 1, &r, 1, 0) == (ssize_t)len ? 0 : -1;
-}
-
-static int k_dma_write(void *u, uint64_t addr, const void *buf, size_t len) {
-    struct iovec l = {(void *)buf, len}, r = {(void *)(uintptr_t)addr, len};
-    (void)u;
-    return process_vm_writev(getpid(), &l, 1, &r, 1, 0) == (ssize_t)len ? 0 : -1;
 }
 
 static int k_send(void *u, const kolo_pkt *pk) {
@@ -190,8 +176,6 @@ static uint8_t pattern(size_t i) { return (uint8_t)(i * 131u + 7u + (i >> 8)); }
 
 static void rig_open(rig *g, int iommu) {
     kolo_backend be = {"gone-test", b_write, b_read, NULL, NULL, b_progress, b_close};
-    char err[256] = "";
-    int rc;
     size_t i;
     memset(g, 0, sizeof *g);
     g->k.die_at = -1;
@@ -200,25 +184,8 @@ static void rig_open(rig *g, int iommu) {
         be.dma_map = b_map;
         be.dma_unmap = b_unmap;
     }
-    g->k.topo.size[0] = g->k.topo.size[1] = g->k.topo.size[2] = 1;
-    {
-        kolo_ni_env env;
-        memset(&env, 0, sizeof env);
-        env.user = &g->k;
-        env.dma_read = k_dma_read;
-        env.dma_write = k_dma_write;
-        env.send = k_send;
-        g->k.ni = kolo_ni_new(&g->k.topo, 0, &env);
-    }
-    if (!g->k.ni) {
-        fprintf(stderr, "FAIL: kolo_ni_new\n");
-        exit(1);
-    }
-    rc = kolo_open_backend(&be, &g->k, &g->d, err, sizeof err);
-    if (rc) {
-        fprintf(stderr, "FAIL: kolo_open_backend: %s (%s)\n", kolo_strerror(rc), err);
-        exit(1);
-    }
+    g->k.ni = test_card_ni(&g->k.topo, &g->k, test_card_dma_write, k_send);
+    g->d = test_card_open(&be, &g->k);
     g->k.dev = g->d;
     CHECK_RC(kolo_ctx_open(g->d, NULL, &g->c), 0);
     CHECK_RC(kolo_ctx_open(g->d, NULL, &g->c2), 0);

@@ -33,9 +33,7 @@
 #include "kolo_ni_model.h" /* (before kolo.h: docs/api.md "Return codes") */
 #include "test_kolo_util.h"
 #include "test_util.h"
-
-#include <sys/uio.h>
-#include <unistd.h>
+#include "test_kolo_card.h"
 
 #define QCAP 4096
 #define STALL 20000u        /* KOLO_WAIT_STALL_CYCLES of the tests */
@@ -67,15 +65,8 @@ typedef struct {
     long first_look;   /* poll of the wait at the first read of CYCLES (-1: none) */
 } card;
 
-static int k_dma_read(void *u, uint64_t addr, void *buf, size_t len) {
-    struct iovec l = {buf, len}, r = {(void *)(uintptr_t)addr, len};
-    (void)u;
-    return process_vm_readv(getpid(), &l, 1, &r, 1, 0) == (ssize_t)len ? 0 : -1;
-}
-
 static int k_dma_write(void *u, uint64_t addr, const void *buf, size_t len) {
     card *k = (card *)u;
-    struct iovec l = {(void *)buf, len}, r = {(void *)(uintptr_t)addr, len};
     if (k->cq_hi && addr >= k->cq_lo && addr < k->cq_hi) { /* a completion entry */
         uint64_t since = k->cq_writes ? k->last_cq_at : k->cq_from;
         if (k->cyc - since > k->max_cq_gap)
@@ -86,7 +77,7 @@ static int k_dma_write(void *u, uint64_t addr, const void *buf, size_t len) {
         if (k->cq_lost)
             return 0; /* "written": lost on the way */
     }
-    return process_vm_writev(getpid(), &l, 1, &r, 1, 0) == (ssize_t)len ? 0 : -1;
+    return test_card_dma_write(u, addr, buf, len);
 }
 
 static int k_send(void *u, const kolo_pkt *pk) {
@@ -179,34 +170,15 @@ typedef struct {
 
 static void rig_open(rig *g, const char *stall_env, int old_version) {
     kolo_backend be = {"stall-test", b_write, b_read, NULL, NULL, b_progress, b_close};
-    char err[256] = "";
-    int rc;
     memset(g, 0, sizeof *g);
     g->k.first_look = -1;
     g->k.old_version = old_version;
-    g->k.topo.size[0] = g->k.topo.size[1] = g->k.topo.size[2] = 1;
-    {
-        kolo_ni_env env;
-        memset(&env, 0, sizeof env);
-        env.user = &g->k;
-        env.dma_read = k_dma_read;
-        env.dma_write = k_dma_write;
-        env.send = k_send;
-        g->k.ni = kolo_ni_new(&g->k.topo, 0, &env);
-    }
-    if (!g->k.ni) {
-        fprintf(stderr, "FAIL: kolo_ni_new\n");
-        exit(1);
-    }
+    g->k.ni = test_card_ni(&g->k.topo, &g->k, k_dma_write, k_send);
     if (stall_env)
         setenv("KOLO_WAIT_STALL_CYCLES", stall_env, 1);
     else
         unsetenv("KOLO_WAIT_STALL_CYCLES");
-    rc = kolo_open_backend(&be, &g->k, &g->d, err, sizeof err);
-    if (rc) {
-        fprintf(stderr, "FAIL: kolo_open_backend: %s (%s)\n", kolo_strerror(rc), err);
-        exit(1);
-    }
+    g->d = test_card_open(&be, &g->k);
     CHECK_RC(kolo_ctx_open(g->d, NULL, &g->c), 0);
     g->win = (uint8_t *)kolo_dma_alloc(g->d, WIN_LEN);
     g->buf = (uint8_t *)kolo_dma_alloc(g->d, 65536);
