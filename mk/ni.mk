@@ -19,7 +19,8 @@
 #   make bench-ni_<atomic|tx|cq|txq|sq>_logic_depth_xc7
 #                                 LUT levels of kolo_ni_atomic, _tx, _cq, _txq, _sq (issue 21: <= 6)
 #   make bench-put8_rate_dma bench-put8_rate_inline bench-put8_rate_pio
-#                                 8-byte PUT message rates (Mmsg/s at 250 MHz)
+#                                 8-byte PUT message rates (Mmsg/s at 250 MHz); with _gen2x8,
+#                                 _gen3x8, _gen3x16 on that PCIe link, _bound: what it allows
 #   make bench-neighbor_latency_put8_ns bench-put_bandwidth_64KiB bench-atomic_rate ...
 #                                 latency, bandwidth, atomics with a PCIe latency model (below)
 #   make test-unit-ni-torus-3x3x3 27 NIs on a 3x3x3 torus (not in make test: build time)
@@ -31,7 +32,7 @@ NI_BIN := $(NI_BUILD)/obj/tb_ni
 NI_RTL := $(filter-out rtl/ni/kolo_pcie_%,$(wildcard rtl/ni/kolo_ni*.v)) $(wildcard rtl/common/*.v \
           rtl/router/*.v rtl/torus/*.v rtl/link/*.v rtl/svc/*.v rtl/node/*.v rtl/include/*.vh)
 NI_SW := sw/model/kolo_ni_model.c sw/model/kolo_model.c sw/route/kolo_route.c
-NI_TB := tb/unit/ni/tb_ni.v tb/unit/ni/tb_ni.cpp tb/unit/ni/ni_world.h tb/unit/ni/svc_proc.h sw/include/kolo_svc_regs.h tb/unit/ni/tb_ni.vlt tb/unit/common/tb_util.h \
+NI_TB := tb/unit/ni/tb_ni.v tb/unit/ni/tb_ni.cpp tb/unit/ni/ni_world.h tb/unit/ni/pcie_link.h tb/unit/ni/svc_proc.h sw/include/kolo_svc_regs.h tb/unit/ni/tb_ni.vlt tb/unit/common/tb_util.h \
          sw/rtlsim/kolo_rtl_bits.h sw/include/kolo_ni_model.h sw/include/kolo_ni_regs.h sw/include/kolo_model.h sw/include/kolo_route.h
 NI_OBJCACHE := $(if $(shell command -v ccache),-MAKEFLAGS OBJCACHE=ccache)
 
@@ -102,6 +103,23 @@ test-unit-ni-cycles: $(NI_BIN) | $(DEPS_STAMP)
 	    echo "FAIL unit-ni-cycles: plant cycles-half was not caught"; exit 1; \
 	else echo "PASS unit-ni-cycles: plant cycles-half caught ($$(grep -m1 -o 'CYCLES moved.*' $(NI_BUILD)/plant-cycles-half.log))"; fi
 TESTS += unit-ni-cycles
+# the PCIe link model of the rate benchmarks (issue 21, tb/unit/ni/pcie_link.h): its counting
+# rules on their own (test_pcie_link: native, ASan/UBSan, cases worked out by hand), then the
+# 8-byte PUT rates on a Gen2 x8 link: data delivered, the TLPs counted as the rules say, no rate
+# above what the link allows; the plant pcie-nogate (the link counts but never holds back) must fail
+$(NI_BUILD)/test_pcie_link: tb/unit/ni/test_pcie_link.cpp tb/unit/ni/pcie_link.h tb/unit/common/tb_util.h \
+    mk/ni.mk | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=all \
+	    -Itb/unit/ni -Itb/unit/common $< -o $@
+.PHONY: test-unit-ni-pcie-link
+test-unit-ni-pcie-link: $(NI_BUILD)/test_pcie_link $(NI_BIN) | $(DEPS_STAMP)
+	$(NI_BUILD)/test_pcie_link
+	$(NI_BIN) --test=rate --pcie=gen2x8 --ops=512
+	@if $(NI_BIN) --test=rate --pcie=gen2x8 --ops=512 --bug=pcie-nogate > $(NI_BUILD)/plant-pcie-nogate.log 2>&1; then \
+	    echo "FAIL unit-ni-pcie-link: plant pcie-nogate was not caught"; exit 1; \
+	else echo "PASS unit-ni-pcie-link: plant pcie-nogate caught ($$(grep -m1 -o 'put8_rate.*allows' $(NI_BUILD)/plant-pcie-nogate.log))"; fi
+TESTS += unit-ni-pcie-link
 $(eval $(call ni_test,mix,21,--test=mix --ops=8000))
 $(eval $(call ni_test,mix-fast-dma,22,--test=mix --ops=4000 --lat=2:20 --reads=64))
 $(eval $(call ni_test,mix-slow-dma,23,--test=mix --ops=3000 --lat=600:1500 --reads=32))
@@ -234,13 +252,19 @@ TESTS += unit-ni-torus-2x2x2 unit-ni-torus-2x2x2-errors unit-ni-torus-2x2x2-nofe
 
 # ---- benchmarks ---------------------------------------------------------------------
 # message rates: 4096 8-byte PUTs node 0 -> node 1 (DMA read latency 125..250 cycles,
-# 32 reads outstanding, the endpoint's REQS and TAGS defaults)
-.PHONY: bench-put8_rate_dma bench-put8_rate_inline bench-put8_rate_pio
+# 32 reads outstanding, the endpoint's REQS and TAGS defaults), without a PCIe bandwidth
+# limit (put8_rate_<mode>) and on each PCIe link of tb/unit/ni/pcie_link.h
+# (put8_rate_<mode>_<link>, TLP overheads counted; _bound: the rate the link's busiest
+# direction allows for the wire bytes counted per PUT; docs/ni.md "PCIe link model")
+NI_RATE_LINKS := gen2x8 gen3x8 gen3x16
+NI_RATE_BENCHES := $(foreach m,dma inline pio,put8_rate_$(m) \
+    $(foreach l,$(NI_RATE_LINKS),put8_rate_$(m)_$(l) put8_rate_$(m)_$(l)_bound))
+.PHONY: $(NI_RATE_BENCHES:%=bench-%)
 $(NI_BUILD)/rate.txt: $(NI_BIN)
 	@$(NI_BIN) --test=rate --ops=4096 > $@.tmp && mv $@.tmp $@
-bench-put8_rate_dma bench-put8_rate_inline bench-put8_rate_pio: bench-%: $(NI_BUILD)/rate.txt
-	@grep "^$*:" $< ; grep "^BENCH $* " $<
-BENCHES += put8_rate_dma put8_rate_inline put8_rate_pio
+$(NI_RATE_BENCHES:%=bench-%): bench-%: $(NI_BUILD)/rate.txt
+	@grep "^BENCH $* " $<
+BENCHES += $(NI_RATE_BENCHES)
 
 # on the real 2x1x1 torus, node 0 -> its neighbour node 1, with the PCIe latency model of
 # tb_ni.cpp (docs/ni.md, Benchmarks): host-to-host latency of an 8-byte PUT (PIO, descriptor,

@@ -5,9 +5,9 @@
 // programs (scenarios) are written once against World and run on both; the
 // test compares host memory images, completion entries and registers.
 //
-// Length (~925 lines): both worlds in one header so that the interface they
-// implement and the two implementations read together (RtlWorld ~580 lines,
-// ModelWorld ~120, the host memory and fault helpers they share ~150).
+// Length (~1 060 lines): both worlds in one header so that the interface they
+// implement and the two implementations read together (RtlWorld ~660 lines,
+// ModelWorld ~130, the host memory and fault helpers they share ~250).
 //
 // The network (RtlWorld, built with NI_TORUS=0): each NI's router local port
 // is served here: injected flits are taken against 80 credits per VC (the
@@ -29,6 +29,9 @@
 // and applied when their last beat is accepted, a beat once offered must
 // stay offered unchanged until it is taken (the real endpoint latches a
 // request's address and length before taking its first beat); MSI counted.
+// With RtlOpts::pcie set (the rate benchmarks, unit-ni-pcie-link) the PCIe
+// link's bandwidth holds MMIO, DMA read requests, read data and write beats
+// back, TLP by TLP (pcie_link.h); its wire bytes are counted either way.
 // Network faults (both worlds, end-to-end tests): NetFault drops, duplicates
 // or (RTL only) delays packets. The decision for a packet is a seeded hash
 // of its identity (op, source, destination, length, address, first payload
@@ -57,6 +60,7 @@
 #include "kolo_ni_model.h"
 #include "kolo_route.h"
 #include "kolo_rtl_bits.h"
+#include "pcie_link.h"
 #include "tb_util.h"
 #include "verilated.h"
 #include "Vtb_ni.h"
@@ -380,8 +384,10 @@ struct RtlOpts {
     int gap = 10;                      // % cycles without a read data beat inside a response
     int mmio_lat = 0;                  // extra cycles between MMIO operations
     bool trace = false;
-    std::string bug;                   // "dmawr": corrupt the 100th DMA write (negative control)
+    std::string bug;                   // "dmawr": corrupt the 100th DMA write (negative control);
+                                       // "pcie-nogate": the PCIe link counts but never holds back
     bool elastic = false;              // network buffers without limit: credits back on arrival
+    std::string pcie;                  // every node's PCIe link (pcie_link.h); "": not modelled
 };
 
 class RtlWorld : public World {
@@ -399,6 +405,15 @@ class RtlWorld : public World {
         }
         mem_.resize(nn);
         node_.resize(nn);
+        const pcie_link::Spec *link = pcie_link::find(o.pcie.empty() ? "none" : o.pcie);
+        if (!link) {
+            std::fprintf(stderr, "FAIL: no PCIe link called '%s' (pcie_link.h)\n", o.pcie.c_str());
+            std::exit(2);
+        }
+        for (auto &nd : node_) {
+            nd.link.set(link);
+            if (o.bug == "pcie-nogate") nd.link.plant_no_gate();
+        }
         net_.resize(nn);
         rsy_tx_.resize(nn);
         rsy_rx_.resize(nn);
@@ -554,6 +569,8 @@ class RtlWorld : public World {
     uint64_t stat(int n, int k) const { return kolo_rtl::sig_get(top_->stat_counters, n * 384 + k * 64, 64); }
     uint64_t router_errors(int n) const { return kolo_rtl::sig_get(top_->router_errors, n * 64, 64); }
     uint64_t dma_reads(int n) const { return node_[n].nreads; }
+    // node n's PCIe link: wire bytes and TLPs per direction (counted with or without a link model)
+    const pcie_link::Link &pcie(int n) const { return node_[n].link; }
     unsigned min_tags() const { return min_tags_; }  // fewest free tags seen on any node
     // the NIs' state machines (kolo_ni dbg_state), for hangs
     void dump() const {
@@ -641,6 +658,7 @@ class RtlWorld : public World {
         bool wo_last = false;
         std::array<uint32_t, 8> wo_data{};
         uint64_t msis = 0, nreads = 0;
+        pcie_link::Link link;  // the PCIe link's wire time (RtlOpts::pcie)
     };
 
     void tick() {
@@ -651,7 +669,7 @@ class RtlWorld : public World {
         for (int n = 0; n < nn; n++) {
             Node &nd = node_[n];
             bool wv = false, rv = false;
-            if (!nd.mq.empty() && nd.wait == 0) {
+            if (!nd.mq.empty() && nd.wait == 0 && nd.link.ready(pcie_link::DOWN)) {
                 Mmio &m = nd.mq.front();
                 if (m.write) {
                     wv = true;
@@ -677,7 +695,8 @@ class RtlWorld : public World {
             sig_set(t->mmio_rd_resp_ready, n, 1, 1);
             int outstanding = (int)nd.reads.size();
             sig_set(t->dma_rd_req_ready, n, 1,
-                    outstanding < o_.max_reads && rng_.chance((unsigned)o_.rd_ready));
+                    outstanding < o_.max_reads && nd.link.ready(pcie_link::UP) &&
+                        rng_.chance((unsigned)o_.rd_ready));
             // read data: pick a response whose time has come
             if (nd.cur_read < 0) {
                 std::vector<int> due;
@@ -689,7 +708,7 @@ class RtlWorld : public World {
                 }
             }
             bool dv = false;
-            if (nd.cur_read >= 0 && !rng_.chance((unsigned)o_.gap)) {
+            if (nd.cur_read >= 0 && nd.link.ready(pcie_link::DOWN) && !rng_.chance((unsigned)o_.gap)) {
                 Read &r = nd.reads[nd.cur_read];
                 unsigned beats = (r.len + 31) / 32;
                 dv = true;
@@ -707,7 +726,7 @@ class RtlWorld : public World {
                 sig_set(t->dma_rd_err, n, 1, last && r.err);
             }
             sig_set(t->dma_rd_valid, n, 1, dv);
-            sig_set(t->dma_wr_ready, n, 1, rng_.chance((unsigned)o_.wr_ready));
+            sig_set(t->dma_wr_ready, n, 1, nd.link.ready(pcie_link::UP) && rng_.chance((unsigned)o_.wr_ready));
             sig_set(t->msi_ready, n, 1, 1);
         }
         // delayed packets whose time has come join their VC's queue
@@ -789,6 +808,10 @@ class RtlWorld : public World {
             if (f[n].wr || f[n].rd || f[n].resp || f[n].rq || f[n].rdat || f[n].dw ||
                 !nd.mq.empty())
                 activity = true;
+            if (f[n].wr) nd.link.tlp(pcie_link::DOWN, nd.mq.front().off, nd.mq.front().size, pcie_link::OH_REQ);
+            if (f[n].rd) nd.link.tlp(pcie_link::DOWN, nd.mq.front().off, 0, pcie_link::OH_REQ);
+            if (f[n].resp) nd.link.tlp(pcie_link::UP, nd.mq.front().off, nd.mq.front().size, pcie_link::OH_CPL);
+            if (f[n].msi) nd.link.tlp(pcie_link::UP, 0, 4, pcie_link::OH_REQ);
             if (f[n].resp) {
                 nd.done_val = sig_get(t->mmio_rd_resp_data, n * 64, 64);
                 nd.done_err = sig_get(t->mmio_rd_resp_err, n, 1);
@@ -803,6 +826,8 @@ class RtlWorld : public World {
                     std::exit(1);
                 }
                 r.err = is_bad(r.addr, r.len);
+                for (unsigned i = pcie_link::pieces(r.addr, r.len, nd.link.params().mrrs); i; i--)
+                    nd.link.tlp(pcie_link::UP, 0, 0, pcie_link::OH_REQ);
                 r.data.resize(r.len);
                 mem_[n].read(r.addr, r.data.data(), r.len);
                 if (trace_)
@@ -825,6 +850,8 @@ class RtlWorld : public World {
                     std::fprintf(stderr, "FAIL: node %d DMA write changed addr/len inside a request\n", n);
                     std::exit(1);
                 }
+                nd.link.beat(pcie_link::UP, nd.wr_addr, nd.wr_len, (unsigned)(nd.wr_buf.size() / 32),
+                             nd.link.params().mps, pcie_link::OH_REQ);
                 for (unsigned b = 0; b < 32; b++)
                     nd.wr_buf.push_back((uint8_t)sig_get(t->dma_wr_data, n * 256 + b * 8, 8));
                 unsigned beats = (len + 31) / 32;
@@ -886,6 +913,7 @@ class RtlWorld : public World {
         // ---- effects ----
         for (int n = 0; n < nn; n++) {
             Node &nd = node_[n];
+            nd.link.tick();
             if (nd.wait > 0) nd.wait--;
             if (f[n].wr) {
                 nd.mq.pop_front();
@@ -901,6 +929,7 @@ class RtlWorld : public World {
             if (f[n].rdat) {
                 Read &r = nd.reads[nd.cur_read];
                 unsigned beats = (r.len + 31) / 32;
+                nd.link.beat(pcie_link::DOWN, r.addr, r.len, nd.cur_beat, nd.link.params().rcb, pcie_link::OH_CPL);
                 if (++nd.cur_beat == beats) {
                     nd.reads.erase(nd.reads.begin() + nd.cur_read);
                     nd.cur_read = -1;

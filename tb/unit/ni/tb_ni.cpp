@@ -1213,64 +1213,122 @@ int run_compare(const Opts &o, const char *name,
 constexpr int EP_READS = 32;
 int bench_reads(const Opts &o) { return o.reads_set ? o.rtl.max_reads : EP_READS; }
 
-// message rate of 8-byte PUTs, node 0 -> node 1
+// message rate of 8-byte PUTs, node 0 -> node 1, once for each PCIe link of pcie_link.h:
+// "none" (no bandwidth limit: the put8_rate_* benchmarks) and each modelled link (their name
+// appended, e.g. put8_rate_pio_gen3x16), with the wire bytes per PUT counted on both nodes' links
+// (node 0 sends, node 1 takes the data) and the rate the busiest direction allows
+// (docs/ni.md "PCIe link model")
 int run_rate(const Opts &o) {
     kolo_topo t = build_topo();
     const long N = o.ops;
-    double rate[3];
     const char *names[3] = {"put8_rate_dma", "put8_rate_inline", "put8_rate_pio"};
     tb::Checker chk("rate");
-    for (int mode = 0; mode < 3; mode++) {
-        RtlOpts ro = o.rtl;
-        ro.rd_ready = 100;
-        ro.wr_ready = 100;
-        ro.gap = 0;
-        ro.max_reads = bench_reads(o);
-        RtlWorld w(t, o.seed, ro);
-        std::vector<Host> h;
-        for (int n = 0; n < w.nodes(); n++) h.emplace_back(w, n);
-        setup(w, h, t, 1);
-        h[0].ctx(0, 13, 13);
-        uint16_t id1 = node_id(t, 1);
-        w.settle(100000);
-        uint64_t t0 = w.now();
-        if (mode < 2) {
-            for (long i = 0; i < N; i++) {
-                Desc d = put(id1, DATA + 8 * (uint64_t)i, SRC + 8 * (uint64_t)i, 8, mode == 1 ? KOLO_DF_INLINE : 0);
-                d.w2 = mode == 1 ? 0x1000000 + (uint64_t)i : d.w2;
-                h[0].post(0, d);
+    size_t nlinks;
+    const pcie_link::Spec *links = pcie_link::specs(&nlinks);
+    std::vector<std::string> bench;
+    for (size_t li = 0; li < nlinks; li++) {
+        if (!o.rtl.pcie.empty() && o.rtl.pcie != links[li].name) continue; // --pcie= picks one
+        const pcie_link::Spec &ls = links[li];
+        for (int mode = 0; mode < 3; mode++) {
+            RtlOpts ro = o.rtl;
+            ro.rd_ready = 100;
+            ro.wr_ready = 100;
+            ro.gap = 0;
+            ro.max_reads = bench_reads(o);
+            ro.pcie = ls.name;
+            RtlWorld w(t, o.seed, ro);
+            std::vector<Host> h;
+            for (int n = 0; n < w.nodes(); n++) h.emplace_back(w, n);
+            setup(w, h, t, 1);
+            h[0].ctx(0, 13, 13);
+            uint16_t id1 = node_id(t, 1);
+            w.settle(100000);
+            uint64_t t0 = w.now();
+            uint64_t b0[2][2], n0[2][2];
+            for (int n = 0; n < 2; n++)
+                for (int d = 0; d < 2; d++) {
+                    b0[n][d] = w.pcie(n).bytes((pcie_link::Dir)d);
+                    n0[n][d] = w.pcie(n).tlps((pcie_link::Dir)d);
+                }
+            if (mode < 2) {
+                for (long i = 0; i < N; i++) {
+                    Desc d = put(id1, DATA + 8 * (uint64_t)i, SRC + 8 * (uint64_t)i, 8, mode == 1 ? KOLO_DF_INLINE : 0);
+                    d.w2 = mode == 1 ? 0x1000000 + (uint64_t)i : d.w2;
+                    h[0].post(0, d);
+                }
+                h[0].post(0, nop());
+                h[0].doorbell(0);
+            } else {
+                uint8_t pl[32];
+                for (long i = 0; i < N; i++) {
+                    std::memcpy(pl, &i, 8);
+                    h[0].pio(0, put(id1, DATA + 8 * (uint64_t)i, 0, 8, 0), pl);
+                }
+                h[0].post(0, nop());
+                h[0].doorbell(0);
             }
-            h[0].post(0, nop());
-            h[0].doorbell(0);
-        } else {
-            uint8_t pl[32];
+            bool ok = w.run_until([&] { return h[0].poll(0, false) > 0; }, 100000000);
+            uint64_t cyc = w.now() - t0;
+            chk.check(ok && h[0].q[0].got.size() == 1 && h[0].q[0].got[0].status == 0, "%s %s: no completion",
+                      names[mode], ls.name);
+            // every PUT's 8 bytes arrived (back-to-back PIO writes go through the PIO FIFO and the
+            // send engine's early scheduling, docs/ni.md Benchmarks; the packet queue's bypass)
+            long bad = 0;
             for (long i = 0; i < N; i++) {
-                std::memcpy(pl, &i, 8);
-                h[0].pio(0, put(id1, DATA + 8 * (uint64_t)i, 0, 8, 0), pl);
+                uint64_t want = mode == 0 ? w.mem(0).rd64(SRC + 8 * (uint64_t)i) :
+                                mode == 1 ? 0x1000000 + (uint64_t)i : (uint64_t)i;
+                if (w.mem(1).rd64(DATA + 8 * (uint64_t)i) != want) bad++;
             }
-            h[0].post(0, nop());
-            h[0].doorbell(0);
+            chk.check(bad == 0, "%s %s: %ld of %ld PUTs did not deliver their data", names[mode], ls.name, bad, N);
+            double rate = (double)N / (double)cyc;
+            std::string name = std::string(names[mode]) + (li ? std::string("_") + ls.name : "");
+            std::printf("%s: %ld PUTs in %llu cycles: %.3f per cycle = %.1f M/s at 250 MHz (DMA read latency %d..%d "
+                        "cycles, %d reads outstanding; PCIe link: %s)\n",
+                        name.c_str(), N, (unsigned long long)cyc, rate, rate * 250.0, o.rtl.lat_min, o.rtl.lat_max,
+                        bench_reads(o), li ? ls.name : "not limited");
+            // wire bytes per PUT on each node's link, each direction (TLPs counted, DLLPs not)
+            // counted as pcie_link.h says: each PUT's 8 bytes one MWr at node 1 (8 + 24 bytes); a
+            // PIO PUT one 64-byte MWr at node 0 (64 + 24), and besides the PUTs only the trailing
+            // NOP (its doorbell; its descriptor's read and its completion entry)
+            uint64_t wr1 = w.pcie(1).tlps(pcie_link::UP) - n0[1][pcie_link::UP];
+            uint64_t by1 = w.pcie(1).bytes(pcie_link::UP) - b0[1][pcie_link::UP];
+            chk.check(wr1 == (uint64_t)N && by1 == 32ull * (uint64_t)N,
+                      "%s: node 1 sent %llu TLPs, %llu wire bytes to its host for %ld PUTs (want %ld, %ld)",
+                      name.c_str(), (unsigned long long)wr1, (unsigned long long)by1, N, N, 32 * N);
+            if (mode == 2) {
+                uint64_t by0 = w.pcie(0).bytes(pcie_link::DOWN) - b0[0][pcie_link::DOWN];
+                chk.check(by0 >= 88ull * (uint64_t)N && by0 <= 88ull * (uint64_t)N + 256,
+                          "%s: node 0's host sent %llu wire bytes for %ld PIO PUTs (want 88 each + the NOP's)",
+                          name.c_str(), (unsigned long long)by0, N);
+            }
+            double worst = 0.0;
+            for (int n = 0; n < 2; n++)
+                for (int d = 0; d < 2; d++) {
+                    double per = (double)(w.pcie(n).bytes((pcie_link::Dir)d) - b0[n][d]) / (double)N;
+                    double tl = (double)(w.pcie(n).tlps((pcie_link::Dir)d) - n0[n][d]) / (double)N;
+                    std::printf("  node %d %s: %.1f wire bytes, %.2f TLPs per PUT\n", n,
+                                d == pcie_link::DOWN ? "down (host to NI)" : "up (NI to host)", per, tl);
+                    if (per > worst) worst = per;
+                }
+            std::string line = "BENCH " + name + " ";
+            char v[64];
+            std::snprintf(v, sizeof v, "%.1f Mmsg/s", rate * 250.0);
+            bench.push_back(line + v);
+            if (li) {
+                double bound = ls.bytes_per_cycle / worst * 250.0;
+                // the link holds the rate to what its wire allows (a start budget of at most
+                // one cycle's bytes: N PUTs can gain at most one PUT over the bound)
+                chk.check(rate * 250.0 <= bound * (1.0 + 1.0 / (double)N) + 1e-9,
+                          "%s: %.2f M/s above the %.2f M/s that %s allows", name.c_str(), rate * 250.0, bound,
+                          ls.name);
+                std::printf("  %s allows %.1f M/s (%.1f bytes per cycle on the busiest direction, %.1f per PUT)\n",
+                            ls.name, bound, ls.bytes_per_cycle, worst);
+                std::snprintf(v, sizeof v, "%.1f Mmsg/s", bound);
+                bench.push_back("BENCH " + name + "_bound " + v);
+            }
         }
-        bool ok = w.run_until([&] { return h[0].poll(0, false) > 0; }, 100000000);
-        uint64_t cyc = w.now() - t0;
-        chk.check(ok && h[0].q[0].got.size() == 1 && h[0].q[0].got[0].status == 0, "%s: no completion",
-                  names[mode]);
-        // every PUT's 8 bytes arrived (back-to-back PIO writes go through the PIO FIFO and the
-        // send engine's early scheduling, docs/ni.md Benchmarks; the packet queue's bypass)
-        long bad = 0;
-        for (long i = 0; i < N; i++) {
-            uint64_t want = mode == 0 ? w.mem(0).rd64(SRC + 8 * (uint64_t)i) :
-                            mode == 1 ? 0x1000000 + (uint64_t)i : (uint64_t)i;
-            if (w.mem(1).rd64(DATA + 8 * (uint64_t)i) != want) bad++;
-        }
-        chk.check(bad == 0, "%s: %ld of %ld PUTs did not deliver their data", names[mode], bad, N);
-        rate[mode] = (double)N / (double)cyc;
-        std::printf("%s: %ld PUTs in %llu cycles: %.3f per cycle = %.1f M/s at 250 MHz (DMA read latency %d..%d cycles, %d reads outstanding)\n",
-                    names[mode], N, (unsigned long long)cyc, rate[mode], rate[mode] * 250.0, o.rtl.lat_min,
-                    o.rtl.lat_max, bench_reads(o));
     }
-    for (int mode = 0; mode < 3; mode++)
-        std::printf("BENCH %s %.1f Mmsg/s\n", names[mode], rate[mode] * 250.0);
+    for (auto &b : bench) std::printf("%s\n", b.c_str());
     return chk.finish(o.seed, "rates measured");
 }
 
@@ -2268,6 +2326,13 @@ int main(int argc, char **argv) {
         else if (a.rfind("--ctx=", 0) == 0) o.ctxs = std::atoi(a.c_str() + 6);
         else if (a.rfind("--burst=", 0) == 0) o.burst = std::atoi(a.c_str() + 8);
         else if (a == "--elastic") o.rtl.elastic = true;
+        else if (a.rfind("--pcie=", 0) == 0) {
+            o.rtl.pcie = a.substr(7);
+            if (!pcie_link::find(o.rtl.pcie)) {
+                std::fprintf(stderr, "bad --pcie=%s (none, gen2x8, gen3x8, gen3x16)\n", o.rtl.pcie.c_str());
+                return 2;
+            }
+        }
         else if (a.rfind("--drop=", 0) == 0) g_e2e_opts.drop_pm = (unsigned)std::atoi(a.c_str() + 7);
         else if (a.rfind("--dup=", 0) == 0) g_e2e_opts.dup_pm = (unsigned)std::atoi(a.c_str() + 6);
         else if (a.rfind("--delay=", 0) == 0)
