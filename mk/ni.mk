@@ -24,6 +24,7 @@
 #   make bench-neighbor_latency_put8_ns bench-put_bandwidth_64KiB bench-atomic_rate ...
 #                                 latency, bandwidth, atomics with a PCIe latency model (below)
 #   make test-unit-ni-torus-3x3x3 27 NIs on a 3x3x3 torus (not in make test: build time)
+#   make test-unit-ni-nidx        kolo_ni_nidx (node index) over every torus size, on Icarus
 #   make test-unit-ni-atomic-hot-stale  --hot against kolo_ni_atomic's BUG_STALE_FWD (build/ni_stale;
 #                                 not in make test: build time)
 
@@ -343,3 +344,23 @@ test-unit-ni-ej: $(BUILD)/ni_ej/tb.vvp $(BUILD)/ni_ej/tb_bug.vvp
 	    echo "FAIL unit-ni-ej: the planted bug (a verdict kept after the tail bypass) was not caught"; exit 1; \
 	else echo "PASS unit-ni-ej planted bug caught: $$(grep -m1 'FAIL\|FATAL' $(BUILD)/ni_ej/bug.log)"; fi
 TESTS += unit-ni-ej
+
+# the node index (kolo_ni_nidx: x + X*(y + Y*z) from tables of multiples of X and X*Y loaded
+# from the torus size) against the formula, on Icarus (a minute): every torus size (4096), each
+# set in reset as the module's rule allows, then all its ids inside the torus (idx, ok) and one
+# past each ring's end (ok), checked in the first cycle out of reset. The planted bug BUG_STALE
+# (the tables one cycle late: the previous size's products in that cycle) must be caught.
+NI_NIDX_SRC := tb/unit/ni_nidx/tb_ni_nidx.v rtl/ni/kolo_ni_nidx.v
+$(BUILD)/ni_nidx/tb.vvp $(BUILD)/ni_nidx/tb_bug.vvp: $(NI_NIDX_SRC) rtl/include/kolo_assert.vh | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	iverilog -g2012 -Wall -Irtl/include $(if $(findstring bug,$@),-P tb_ni_nidx.BUG_STALE=1) \
+	    -o $@ -s tb_ni_nidx $(NI_NIDX_SRC)
+.PHONY: test-unit-ni-nidx
+test-unit-ni-nidx: $(BUILD)/ni_nidx/tb.vvp $(BUILD)/ni_nidx/tb_bug.vvp
+	@vvp -n $(BUILD)/ni_nidx/tb.vvp > $(BUILD)/ni_nidx/run.log; \
+	    cat $(BUILD)/ni_nidx/run.log; grep -q "^PASS tb_ni_nidx" $(BUILD)/ni_nidx/run.log
+	@vvp -n $(BUILD)/ni_nidx/tb_bug.vvp > $(BUILD)/ni_nidx/bug.log 2>&1; \
+	if grep -q "^FAIL tb_ni_nidx" $(BUILD)/ni_nidx/bug.log; then \
+	    echo "PASS unit-ni-nidx planted bug BUG_STALE caught: $$(grep -m1 '^FAIL: ' $(BUILD)/ni_nidx/bug.log); $$(grep '^FAIL tb_ni_nidx' $(BUILD)/ni_nidx/bug.log)"; \
+	else echo "FAIL unit-ni-nidx: the planted bug BUG_STALE was not caught"; exit 1; fi
+TESTS += unit-ni-nidx

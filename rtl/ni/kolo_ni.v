@@ -29,7 +29,8 @@
 // port: inj_* against INJ_CREDITS per VC (the router's VC_DEPTH), ej_*
 // with EJ_DEPTH-flit buffers per VC (the router's EJECT_CREDITS).
 // Service inputs: node id and torus size (ring sizes - 1), read-only from
-// the host (NODE_ID, TORUS). Service block (kolo_svc, docs/svc.md): its
+// the host (NODE_ID, TORUS); straps: change them only in reset, at least 2
+// cycles before its end (kolo_ni_nidx's tables follow the size). Service block (kolo_svc, docs/svc.md): its
 // MGMT packets enter on mgmt_tx_* and leave on mgmt_rx_* ({head, tail,
 // data}, valid/ready per flit) and every route lookup reads the service
 // block's active table (svc_rt_lk_*) instead of the BAR0-written one, when

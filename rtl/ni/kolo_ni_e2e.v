@@ -183,7 +183,7 @@ module kolo_ni_e2e #(
   wire [11:0] p_idx;
   wire p_ok;
   kolo_ni_nidx u_pidx (
-      .id(push_dst), .dim_m1(dim_m1), .idx(p_idx), .ok(p_ok)
+      .clk(clk), .rst(rst), .id(push_dst), .dim_m1(dim_m1), .idx(p_idx), .ok(p_ok)
   );
   wire p_in = p_ok && (p_idx >> NW) == 12'd0;  // index < NODES (a power of 2)
   wire [NW+7:0] g_addr = {p_idx[NW-1:0], push_tag};

@@ -167,7 +167,7 @@ module kolo_ni_tgt #(
   wire [11:0] s_idx;
   wire s_ok;
   kolo_ni_nidx u_sidx (
-      .id(q_src), .dim_m1(dim_m1), .idx(s_idx), .ok(s_ok)
+      .clk(clk), .rst(rst), .id(q_src), .dim_m1(dim_m1), .idx(s_idx), .ok(s_ok)
   );
   wire s_in = s_ok && (s_idx >> NW) == 12'd0;  // index < NODES (a power of 2)
   // registered for the decisions in T_CHK (rep, a_chain; logic depth: the node index's two
@@ -615,7 +615,7 @@ module kolo_ni_tgt #(
   wire [11:0] a_idx;
   wire a_iok;
   kolo_ni_nidx u_aidx (
-      .id(a_dst), .dim_m1(dim_m1), .idx(a_idx), .ok(a_iok)
+      .clk(clk), .rst(rst), .id(a_dst), .dim_m1(dim_m1), .idx(a_idx), .ok(a_iok)
   );
   reg [NW-1:0] a_idx_q;
   reg a_in_q;
@@ -626,7 +626,7 @@ module kolo_ni_tgt #(
   wire [11:0] q_idx;
   wire q_ok;
   kolo_ni_nidx u_widx (
-      .id(rqf_out[48:37]), .dim_m1(dim_m1), .idx(q_idx), .ok(q_ok)
+      .clk(clk), .rst(rst), .id(rqf_out[48:37]), .dim_m1(dim_m1), .idx(q_idx), .ok(q_ok)
   );
   wire [NW-1:0] w_idx = a_resp_take ? a_idx_q : q_idx[NW-1:0];
   wire w_in = a_resp_take ? a_in_q : q_ok && (q_idx >> NW) == 12'd0;
