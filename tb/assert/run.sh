@@ -84,6 +84,7 @@ plants=(
   "npfc_credit|rtl/platform/common/kolo_pcie_shim_npfc.v|KOLO_ASSERT(!(np \&\& cnt ==|vi"
   "shim_us_window|rtl/platform/xilinx/kolo_pcie_shim_us.v|KOLO_ASSERT(!(p_send \&\& p_out_q >= SEQ_WINDOW))|vi"
   "np_credit_owed|rtl/chip/kolo_chip_np_credit.v|KOLO_ASSERT(!(s_credit \&\& owed >= MAX_CREDITS|vi"
+  "nidx_strap|rtl/ni/kolo_ni_nidx.v|KOLO_ASSERT(dim_m1 == chk_d \&\& chk_st)|vi"
   "fifo_count|rtl/common/kolo_fifo_sync.v|assert(used <= FULL)|v"
   "arb_mask|rtl/common/kolo_arb_rr.v|assert(((mask << 1) \& ~mask)|v"
 )

@@ -184,6 +184,14 @@ module tb_assert;
   );
   /* verilator lint_on PINCONNECTEMPTY */
 
+  // kolo_ni_nidx: the torus size is a strap; a change out of reset stops the run
+  reg [11:0] n_dim = 12'h111;
+  /* verilator lint_off PINCONNECTEMPTY */
+  kolo_ni_nidx u_nidx (
+      .clk(clk), .rst(rst), .id(12'h000), .dim_m1(n_dim), .idx(), .ok()
+  );
+  /* verilator lint_on PINCONNECTEMPTY */
+
   // ---- common cells: `ifdef FORMAL properties -------------------------------
   /* verilator lint_off PINCONNECTEMPTY */
   kolo_fifo_sync #(
@@ -404,6 +412,11 @@ module tb_assert;
       "npfc_credit": begin
         f_take <= 1'b1;
         @(posedge clk) f_take <= 1'b0;
+      end
+      // kolo_ni_nidx: the torus size changed out of reset (its tables would lag it)
+      "nidx_strap": begin
+        n_dim <= 12'h222;
+        @(posedge clk);
       end
       // `ifdef FORMAL properties (Verilator builds only: Icarus runs without FORMAL)
       "fifo_count": begin  // count beyond DEPTH
